@@ -1,0 +1,44 @@
+/// The forwarding delegate: sits in a widget's delegate slot, passes every callback to the app's
+/// delegate and records it.
+///
+/// Who wins: the app's delegate, always. The proxy calls it with the same arguments, in the same
+/// order, exactly once, and returns exactly what it returned; when there is no app delegate, or it
+/// does not implement the callback, the proxy returns the callback's declared default, which is
+/// what the widget itself would have used. The proxy never holds the app's delegate: it reads it
+/// from the widget's own (weak) slot at each call, so `widget.delegate = x` retargets it at once.
+///
+/// Subclass it once per delegate protocol; each method is one line:
+/// `forward(Callbacks.shouldX, to: widget.delegate, widget, argument)`.
+open class DelegateProxy {
+    public let link: AuditLink
+
+    public init(link: AuditLink) {
+        self.link = link
+    }
+
+    /// Forwards one callback to `target` (or takes the default) and records it.
+    public final func forward<Delegate, Widget, Arguments, Result>(
+        _ callback: Callback<Delegate, Widget, Arguments, Result>, to target: Delegate?, _ widget: Widget,
+        _ arguments: Arguments
+    ) -> Result {
+        link.recorder.capture(callback.descriptor, widget: link.widget, arguments: callback.arguments.encode(arguments)) {
+            context in
+            let outer = context.defaultUsed
+            context.defaultUsed = false
+            let result: Result
+            var flags: UInt8 = 0
+            if let target {
+                result = callback.invoke(target, widget, arguments)
+                if !context.defaultUsed { flags |= CapturedEvent.implemented }
+            } else {
+                result = callback.answer.defaultResult(arguments)
+            }
+            context.defaultUsed = outer
+            if callback.answer.kind != .none {
+                flags |= CapturedEvent.canVeto
+                if callback.answer.isVeto(arguments, result) { flags |= CapturedEvent.vetoed }
+            }
+            return (result, flags, callback.answer.coding?.encode(result))
+        }
+    }
+}

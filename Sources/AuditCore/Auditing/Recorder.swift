@@ -1,0 +1,140 @@
+import Foundation
+import Synchronization
+
+/// Records a session: attach it to a widget tree, drive the widgets, then `finish()`.
+///
+/// On the caller's thread an audited call costs a sequence number (an atomic increment), two clock
+/// reads, and an append to a bounded in-memory queue. No SQLite call, file I/O or JSON encoding
+/// happens there: a dedicated writer thread takes the queue every `batchSize` events or
+/// `flushInterval`, encodes the rows and commits them in one transaction, and runs the WAL
+/// checkpoints. Events are committed in `seq` order with no holes, so a process that dies leaves a
+/// contiguous prefix. A write that fails is counted and reported by `finish()`; it never reaches
+/// the app, whose delegate calls go on unchanged.
+public final class Recorder: Sendable {
+    public struct Options: Sendable {
+        /// Events per transaction; the writer also wakes when this many are waiting.
+        public var batchSize = 4_096
+        /// Longest time an event waits in memory before the writer commits it (the durability
+        /// window, together with the time of one batch write).
+        public var flushInterval: TimeInterval = 0.05
+        /// Events the queue holds before callers block until the writer catches up.
+        public var capacity = 65_536
+
+        public init() {}
+    }
+
+    public let session: Int64
+    private let clockOrigin = monotonicNanoseconds()
+    private let nextSeq = Atomic<Int64>(1)
+    private let nextWidget = Atomic<Int32>(1)
+    private let queue: EventQueue
+    private let summary = Mutex<RecordingSummary?>(nil)
+    private let writerDone = DispatchSemaphore(value: 0)
+    private let writer: EventWriter
+
+    /// Opens (creating or migrating) the database at `databasePath`, creates the session and
+    /// starts the writer thread.
+    public init(databasePath: String, session: NewSession, options: Options = Options()) throws(StoreError) {
+        let store = try AuditStore(path: databasePath, access: .write)
+        self.session = try storeOperation {
+            try store.prepareForRecording()
+            return try store.createSession(session)
+        }
+        queue = EventQueue(capacity: options.capacity, batchSize: options.batchSize)
+        writer = EventWriter(store: store, session: self.session)
+        let (queue, writer, done, interval) = (queue, writer, writerDone, options.flushInterval)
+        let thread = Thread {
+            writer.run(queue: queue, interval: interval)
+            done.signal()
+        }
+        thread.name = "auditctl.writer"
+        thread.start()
+    }
+
+    deinit { _ = finish() }
+
+    // MARK: Attaching
+
+    /// Wraps the delegate of every widget under `root`, and of widgets added to it later.
+    public func attach(to root: View) {
+        root.visit { view in
+            let id = nextWidget.add(1, ordering: .relaxed).oldValue
+            let parent = view.superview?.auditLink.flatMap { $0.recorder === self ? $0.widget : nil }
+            queue.append(WidgetRecord(id: id, path: view.path, kind: view.widgetKind, parent: parent))
+            view.auditLink = AuditLink(recorder: self, widget: id)
+        }
+    }
+
+    /// Restores the original delegates of every widget under `root` that this recorder wraps.
+    public func detach(from root: View) {
+        root.visit { view in
+            if view.auditLink?.recorder === self { view.auditLink = nil }
+        }
+    }
+
+    // MARK: Finishing
+
+    /// Stops recording: commits everything captured, marks the session complete (or interrupted
+    /// when writes failed) and returns what was recorded. Later calls return the same summary.
+    /// Call it once the widgets are no longer driven; events captured afterwards are not stored.
+    @discardableResult
+    public func finish() -> RecordingSummary {
+        if let done = summary.withLock({ $0 }) { return done }
+        queue.close()
+        writerDone.wait()
+        writerDone.signal()  // let a concurrent finish() through as well
+        return summary.withLock { stored in
+            if let stored { return stored }
+            let result = writer.summary(blocked: queue.timesBlocked)
+            stored = result
+            return result
+        }
+    }
+
+    // MARK: Capturing (the caller's thread)
+
+    /// Runs `body` as one audited event: numbers it, nests it under the event in progress on this
+    /// thread, times it and queues what `body` reports.
+    @inline(__always)
+    func capture<Result>(
+        _ descriptor: CallbackDescriptor, widget: Int32, arguments: [AuditValue],
+        _ body: (ThreadContext) -> (result: Result, flags: UInt8, recorded: AuditValue?)
+    ) -> Result {
+        let context = ThreadContext.current
+        let owner = ObjectIdentifier(self)
+        let seq = nextSeq.add(1, ordering: .relaxed).oldValue
+        let parent = context.parent(of: owner) ?? 0
+        context.frames.append((owner, seq))
+        let start = monotonicNanoseconds()
+        let outcome = body(context)
+        let end = monotonicNanoseconds()
+        context.frames.removeLast()
+        queue.append(
+            CapturedEvent(
+                seq: seq, time: start - clockOrigin, widget: widget, descriptor: descriptor, flags: outcome.flags,
+                arguments: arguments, result: outcome.recorded, duration: end - start, parent: parent))
+        return outcome.result
+    }
+}
+
+/// What a finished recording wrote.
+public struct RecordingSummary: Sendable, Equatable {
+    public var session: Int64
+    public var events: Int
+    public var inputs: Int
+    public var callbacks: Int
+    public var vetoes: Int
+    /// Batches whose write failed, and the events they held.
+    public var failedWrites: Int
+    public var lostEvents: Int
+    public var lastError: String?
+    /// How often a caller waited because the queue was full.
+    public var timesBlocked: Int
+    public var status: String
+}
+
+/// A widget's membership in a recording: which recorder, and the widget's id in that session.
+public struct AuditLink: Sendable {
+    public let recorder: Recorder
+    public let widget: Int32
+}

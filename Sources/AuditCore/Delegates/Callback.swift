@@ -1,0 +1,169 @@
+/// Whether an event is an input that drove a widget or a delegate callback the widget made.
+public enum EventKind: String, Sendable, Codable {
+    case input
+    case callback
+}
+
+/// What a callback's answer can do to the widget that asked.
+public enum AnswerKind: String, Sendable {
+    /// Nothing: a notification (`did…`), or an answer that is informative only.
+    case none
+    /// A `Bool` answer where `false` stops the widget (`should…`).
+    case veto
+    /// An answer that replaces a proposed value (`willSelectRowAt` returning another index path or
+    /// nil). Recorded as vetoed when it differs from the proposal.
+    case override
+}
+
+/// What every audited name has in common, whatever its Swift types: the part that is stored,
+/// listed by `auditctl callbacks`, and compared by the differ.
+public final class CallbackDescriptor: Sendable, CustomStringConvertible {
+    public let kind: EventKind
+    /// The delegate protocol's name, or the widget kind for an input.
+    public let protocolName: String
+    /// The Swift selector, e.g. `segmentedControl(_:shouldSelectSegmentAt:)`, or the input's name.
+    public let name: String
+    public let argumentLabels: [String]
+    public let answer: AnswerKind
+    /// The answer a widget uses when the delegate does not implement the callback, in words.
+    public let defaultAnswer: String
+
+    public init(
+        kind: EventKind, protocolName: String, name: String, argumentLabels: [String], answer: AnswerKind,
+        defaultAnswer: String
+    ) {
+        self.kind = kind
+        self.protocolName = protocolName
+        self.name = name
+        self.argumentLabels = argumentLabels
+        self.answer = answer
+        self.defaultAnswer = defaultAnswer
+    }
+
+    public var description: String { kind == .input ? name : "\(protocolName).\(name)" }
+}
+
+/// The arguments of a callback after the widget itself: their labels and how each is recorded.
+public struct ArgumentList<Arguments>: Sendable {
+    public let labels: [String]
+    let encode: @Sendable (Arguments) -> [AuditValue]
+    let decode: @Sendable ([AuditValue]) -> Arguments?
+
+    public static var none: ArgumentList<Void> {
+        ArgumentList<Void>(labels: [], encode: { _ in [] }, decode: { _ in () })
+    }
+
+    public static func one(_ label: String, _ coding: ValueCoding<Arguments>) -> ArgumentList<Arguments> {
+        ArgumentList(
+            labels: [label], encode: { [coding.encode($0)] },
+            decode: { $0.count == 1 ? coding.decode($0[0]) : nil })
+    }
+
+    public static func two<A, B>(
+        _ label1: String, _ coding1: ValueCoding<A>, _ label2: String, _ coding2: ValueCoding<B>
+    ) -> ArgumentList<(A, B)> where Arguments == (A, B) {
+        ArgumentList(
+            labels: [label1, label2], encode: { [coding1.encode($0.0), coding2.encode($0.1)] },
+            decode: { values in
+                guard values.count == 2, let a = coding1.decode(values[0]), let b = coding2.decode(values[1]) else {
+                    return nil
+                }
+                return (a, b)
+            })
+    }
+
+    public static func three<A, B, C>(
+        _ label1: String, _ coding1: ValueCoding<A>, _ label2: String, _ coding2: ValueCoding<B>,
+        _ label3: String, _ coding3: ValueCoding<C>
+    ) -> ArgumentList<(A, B, C)> where Arguments == (A, B, C) {
+        ArgumentList(
+            labels: [label1, label2, label3],
+            encode: { [coding1.encode($0.0), coding2.encode($0.1), coding3.encode($0.2)] },
+            decode: { values in
+                guard values.count == 3, let a = coding1.decode(values[0]), let b = coding2.decode(values[1]),
+                    let c = coding3.decode(values[2])
+                else { return nil }
+                return (a, b, c)
+            })
+    }
+}
+
+/// The answer side of a callback: its default, how it is recorded, and when it counts as a veto.
+public struct Answer<Arguments, Result>: Sendable {
+    public let kind: AnswerKind
+    public let defaultDescription: String
+    let defaultResult: @Sendable (Arguments) -> Result
+    /// nil for `Void` callbacks: their result is recorded as SQL NULL.
+    let coding: ValueCoding<Result>?
+    let isVeto: @Sendable (Arguments, Result) -> Bool
+
+    /// A notification: no answer.
+    public static var void: Answer<Arguments, Void> {
+        Answer<Arguments, Void>(
+            kind: .none, defaultDescription: "—", defaultResult: { _ in () }, coding: nil, isVeto: { _, _ in false })
+    }
+
+    /// A `should…` answer: `false` vetoes. UIKit's default is `true` unless told otherwise.
+    public static func veto(default value: Bool = true) -> Answer<Arguments, Bool> {
+        Answer<Arguments, Bool>(
+            kind: .veto, defaultDescription: String(value), defaultResult: { _ in value }, coding: .bool,
+            isVeto: { _, answer in !answer })
+    }
+
+    /// An answer that replaces `proposal(arguments)`; the default keeps the proposal.
+    public static func override<Value: Equatable & Sendable>(
+        proposal: @escaping @Sendable (Arguments) -> Value, coding: ValueCoding<Value>, described: String
+    ) -> Answer<Arguments, Value> {
+        Answer<Arguments, Value>(
+            kind: .override, defaultDescription: described, defaultResult: proposal, coding: coding,
+            isVeto: { arguments, answer in answer != proposal(arguments) })
+    }
+}
+
+/// One audited delegate callback, declared once: the proxy records it, the widget and proxy take
+/// its default from here, the replayer invokes it by name, and `auditctl callbacks` lists it.
+///
+/// `Delegate` is the protocol's existential (`any SegmentedControlDelegate`), `Widget` the object
+/// passed first, `Arguments` the rest (a tuple when there are several).
+public struct Callback<Delegate, Widget, Arguments, Result>: Sendable {
+    public let descriptor: CallbackDescriptor
+    let arguments: ArgumentList<Arguments>
+    let answer: Answer<Arguments, Result>
+    let invoke: @Sendable (Delegate, Widget, Arguments) -> Result
+
+    public init(
+        _ protocolName: String, _ name: String, arguments: ArgumentList<Arguments>,
+        answer: Answer<Arguments, Result>, invoke: @escaping @Sendable (Delegate, Widget, Arguments) -> Result
+    ) {
+        self.descriptor = CallbackDescriptor(
+            kind: .callback, protocolName: protocolName, name: name, argumentLabels: arguments.labels,
+            answer: answer.kind, defaultAnswer: answer.defaultDescription)
+        self.arguments = arguments
+        self.answer = answer
+        self.invoke = invoke
+    }
+
+    /// UIKit's answer when the delegate does not implement the callback.
+    public func defaultResult(_ arguments: Arguments) -> Result { answer.defaultResult(arguments) }
+
+    /// Asks `delegate`, or takes the default when there is none: what a widget does, audited or not.
+    public func ask(_ delegate: Delegate?, _ widget: Widget, _ arguments: Arguments) -> Result {
+        guard let delegate else { return answer.defaultResult(arguments) }
+        return invoke(delegate, widget, arguments)
+    }
+}
+
+/// Marks a protocol extension's default implementation, so the audit can tell "not implemented,
+/// default used" from "returned X". Call it from every default implementation of an audited
+/// delegate protocol: `func …() -> Bool { delegateDefault(true) }`.
+@inline(__always)
+public func delegateDefault<T>(_ value: T) -> T {
+    ThreadContext.current.defaultUsed = true
+    return value
+}
+
+/// `delegateDefault(())` for notifications.
+@inline(__always)
+public func delegateDefault() {
+    ThreadContext.current.defaultUsed = true
+}

@@ -1,0 +1,53 @@
+/// How one Swift value is written into the audit log and read back for replay.
+///
+/// A strategy value (a pair of closures) rather than a protocol, so a callback table can say how
+/// each argument is recorded without the argument's type knowing about auditing.
+public struct ValueCoding<Value>: Sendable {
+    public let encode: @Sendable (Value) -> AuditValue
+    public let decode: @Sendable (AuditValue) -> Value?
+
+    public init(
+        encode: @escaping @Sendable (Value) -> AuditValue, decode: @escaping @Sendable (AuditValue) -> Value?
+    ) {
+        self.encode = encode
+        self.decode = decode
+    }
+}
+
+extension ValueCoding where Value == Int {
+    public static let int = ValueCoding(encode: { .int($0) }, decode: { if case .int(let v) = $0 { v } else { nil } })
+}
+
+extension ValueCoding where Value == Bool {
+    public static let bool = ValueCoding(encode: { .bool($0) }, decode: { if case .bool(let v) = $0 { v } else { nil } })
+}
+
+extension ValueCoding where Value == String {
+    public static let string = ValueCoding(
+        encode: { .string($0) }, decode: { if case .string(let v) = $0 { v } else { nil } })
+}
+
+extension ValueCoding where Value == Double {
+    public static let double = ValueCoding(
+        encode: { .double($0) },
+        decode: {
+            switch $0 {
+            case .double(let v): v
+            case .int(let v): Double(v)
+            default: nil
+            }
+        })
+}
+
+extension ValueCoding {
+    /// An optional value, recorded as JSON `null` when absent.
+    public static func optional<Wrapped>(_ wrapped: ValueCoding<Wrapped>) -> ValueCoding<Wrapped?>
+    where Value == Wrapped? {
+        ValueCoding<Wrapped?>(
+            encode: { $0.map(wrapped.encode) ?? .null },
+            decode: { value in
+                if case .null = value { return .some(nil) }
+                return wrapped.decode(value).map { .some($0) }
+            })
+    }
+}

@@ -1,0 +1,101 @@
+import CSQLite
+
+/// The writer thread's side of the store: interned names, widget and event rows, counters.
+extension AuditStore {
+    /// Settings for the connection that records: no automatic checkpoints (the writer runs them
+    /// off the app's thread).
+    func prepareForRecording() throws {
+        try connection.execute("PRAGMA wal_autocheckpoint = 0")
+    }
+
+    /// The id of a callback or input name, inserting it the first time it is seen.
+    func internCallback(_ descriptor: CallbackDescriptor) throws -> Int64 {
+        let values: [SQLValue] = [
+            .text(descriptor.kind.rawValue), .text(descriptor.kind == .input ? "" : descriptor.protocolName),
+            .text(descriptor.name),
+        ]
+        try connection.cached("INSERT OR IGNORE INTO callbacks (kind, protocol, name) VALUES (?, ?, ?)").execute(values)
+        guard let id = try connection.scalarInt(
+            "SELECT id FROM callbacks WHERE kind = ? AND protocol = ? AND name = ?", values)
+        else { throw SQLiteError(code: SQLITE_ERROR, message: "could not intern \(descriptor)") }
+        return id
+    }
+
+    func insertWidget(session: Int64, id: Int32, path: String, kind: String, parent: Int32?) throws {
+        try connection.cached(
+            "INSERT OR REPLACE INTO widgets (session, id, path, kind, parent) VALUES (?, ?, ?, ?, ?)"
+        ).execute([
+            .integer(session), .integer(Int64(id)), .text(path), .text(kind), parent.map { .integer(Int64($0)) } ?? .null,
+        ])
+    }
+
+    /// Inserts one event row. Called inside the writer's batch transaction.
+    func insertEvent(
+        session: Int64, seq: Int64, time: Int64, widget: Int32, callback: Int64, flags: UInt8, arguments: String,
+        result: String?, duration: Int64, parent: Int64
+    ) throws {
+        let statement = try connection.cached(
+            """
+            INSERT INTO events (session, seq, t_ns, widget, callback, flags, args, result, duration_ns, parent_seq)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        defer { statement.reset() }
+        statement.bind(session, at: 1)
+        statement.bind(seq, at: 2)
+        statement.bind(time, at: 3)
+        statement.bind(Int64(widget), at: 4)
+        statement.bind(callback, at: 5)
+        statement.bind(Int64(flags), at: 6)
+        statement.bind(arguments, at: 7)
+        statement.bind(result, at: 8)
+        statement.bind(duration, at: 9)
+        statement.bind(parent == 0 ? nil : parent, at: 10)
+        try statement.step()
+    }
+
+    struct SessionCounters {
+        var events = 0
+        var inputs = 0
+        var callbacks = 0
+        var vetoes = 0
+        var failures = 0
+    }
+
+    func updateCounters(session: Int64, _ counters: SessionCounters) throws {
+        try connection.cached(
+            """
+            UPDATE sessions SET event_count = ?, input_count = ?, callback_count = ?, veto_count = ?, failure_count = ?
+            WHERE id = ?
+            """
+        ).execute([
+            .integer(Int64(counters.events)), .integer(Int64(counters.inputs)), .integer(Int64(counters.callbacks)),
+            .integer(Int64(counters.vetoes)), .integer(Int64(counters.failures)), .integer(session),
+        ])
+    }
+
+    /// Closes a session: its final status and counters, in one transaction.
+    func finishSession(_ session: Int64, status: String, counters: SessionCounters) throws {
+        try connection.transaction {
+            try updateCounters(session: session, counters)
+            try connection.cached(
+                "UPDATE sessions SET status = ?, ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?"
+            ).execute([.text(status), .integer(session)])
+        }
+    }
+
+    func transaction<T>(_ body: () throws -> T) throws -> T { try connection.transaction(body) }
+
+    enum CheckpointMode {
+        case passive
+        case truncate
+    }
+
+    /// Copies WAL content into the database file; `truncate` also empties the WAL.
+    func checkpoint(_ mode: CheckpointMode) throws {
+        let code = sqlite3_wal_checkpoint_v2(
+            connection.handle, nil, mode == .passive ? SQLITE_CHECKPOINT_PASSIVE : SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+        guard code == SQLITE_OK || code == SQLITE_BUSY else {
+            throw SQLiteError(code: code, connection: connection.handle, sql: "checkpoint")
+        }
+    }
+}

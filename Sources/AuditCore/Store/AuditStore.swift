@@ -1,0 +1,101 @@
+import CSQLite
+import Foundation
+
+/// The audit database: sessions, their widgets and events, behind the schema of `Migrations/`.
+///
+/// Confined to the thread that opened it. Opening for writing creates the file, checks it against
+/// this build's migrations, applies the missing ones and marks sessions whose recording process
+/// died as `interrupted`; opening for reading changes nothing.
+public final class AuditStore {
+    public enum Access: Sendable {
+        case read
+        case write
+    }
+
+    let connection: Connection
+    public let path: String
+
+    public init(path: String, access: Access) throws(StoreError) {
+        self.path = path
+        if access == .read {
+            guard FileManager.default.fileExists(atPath: path) else { throw .noDatabase(path: path) }
+        }
+        connection = try storeOperation {
+            try Connection(path: path, mode: access == .read ? .readOnly : .readWrite(create: true))
+        }
+        try storeOperation {
+            switch access {
+            case .read:
+                _ = try Migrator.pending(on: connection)
+                guard try connection.tableExists("sessions") else { throw StoreError.noDatabase(path: path) }
+            case .write:
+                try Migrator.migrate(connection)
+                try markAbandonedSessions()
+            }
+        }
+    }
+
+    /// Marks `recording` sessions whose process is gone as `interrupted`.
+    private func markAbandonedSessions() throws {
+        let recording = try connection.prepare(
+            "SELECT id, owner_pid, owner_token FROM sessions WHERE status = 'recording'"
+        ).rows { (id: $0.int64(0), pid: $0.int64(1), token: $0.int64(2)) }
+        let abandoned = recording.filter { !ProcessIdentity.isRunning(pid: $0.pid, startTicks: $0.token) }
+        guard !abandoned.isEmpty else { return }
+        try connection.transaction {
+            for session in abandoned {
+                try connection.cached(
+                    """
+                    UPDATE sessions SET status = 'interrupted',
+                        ended_at = coalesce(ended_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+                    WHERE id = ? AND status = 'recording'
+                    """
+                ).execute([.integer(session.id)])
+            }
+        }
+    }
+}
+
+/// What a new session is: the scenario it runs and the delegate it runs with.
+public struct NewSession: Sendable {
+    public var name: String?
+    public var scenario: String
+    /// The scenario file's text, kept so the session can be replayed without the file.
+    public var scenarioSource: String
+    public var delegate: String
+    public var replayOf: Int64?
+    public var replayMode: String?
+
+    public init(
+        name: String? = nil, scenario: String, scenarioSource: String, delegate: String, replayOf: Int64? = nil,
+        replayMode: String? = nil
+    ) {
+        self.name = name
+        self.scenario = scenario
+        self.scenarioSource = scenarioSource
+        self.delegate = delegate
+        self.replayOf = replayOf
+        self.replayMode = replayMode
+    }
+}
+
+extension AuditStore {
+    /// Inserts a session in status `recording`, owned by this process.
+    func createSession(_ session: NewSession) throws -> Int64 {
+        try connection.transaction {
+            try connection.cached(
+                """
+                INSERT INTO sessions (name, scenario, scenario_source, delegate, started_at, replay_of, replay_mode,
+                                      owner_pid, owner_token)
+                VALUES (?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?, ?, ?)
+                """
+            ).execute([
+                session.name.map(SQLValue.text) ?? .null, .text(session.scenario), .text(session.scenarioSource),
+                .text(session.delegate), session.replayOf.map(SQLValue.integer) ?? .null,
+                session.replayMode.map(SQLValue.text) ?? .null, .integer(ProcessIdentity.current.pid),
+                .integer(ProcessIdentity.current.startTicks),
+            ])
+            return connection.lastInsertRowID
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import CSQLite
+
+/// One SQLite connection, owned by one thread at a time and closed when released.
+///
+/// Every connection runs with `synchronous=NORMAL` and a busy timeout; writable connections
+/// switch the file to WAL and check that it took. Opening probes the file at once, so a file that
+/// is not a database fails here rather than at the first query.
+final class Connection {
+    enum Mode: Equatable {
+        /// Read and write; create the file when `create` is true.
+        case readWrite(create: Bool)
+        /// Read only; never creates, never writes, never changes the journal mode.
+        case readOnly
+    }
+
+    static let busyTimeoutMilliseconds: Int32 = 5_000
+
+    let handle: OpaquePointer
+    let path: String
+    private var cache: [String: Statement] = [:]
+
+    init(path: String, mode: Mode) throws {
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        switch mode {
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .readWrite(let create): flags |= SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
+        }
+        var handle: OpaquePointer?
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let error = SQLiteError(code: code, connection: handle)
+            sqlite3_close_v2(handle)  // SQLite allocates a handle even when opening fails
+            throw error
+        }
+        self.handle = handle
+        self.path = path
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
+        // Probe now: "file is not a database" and unreadable files fail here, not later.
+        _ = try scalarInt("SELECT count(*) FROM sqlite_schema")
+        try execute("PRAGMA synchronous = NORMAL")
+    }
+
+    deinit {
+        cache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Switches the file to WAL and checks that SQLite agreed (it refuses on some file systems).
+    func enableWAL() throws {
+        let mode = try scalarText("PRAGMA journal_mode = WAL")
+        guard mode?.lowercased() == "wal" else {
+            throw SQLiteError(code: SQLITE_ERROR, message: "could not switch \(path) to WAL (journal mode is \(mode ?? "unknown"))")
+        }
+    }
+
+    /// Runs one or more statements that return no rows.
+    func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) }
+            sqlite3_free(message)
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: text ?? "SQL error", sql: sql)
+        }
+    }
+
+    /// A new prepared statement that the caller owns.
+    func prepare(_ sql: String) throws -> Statement {
+        try Statement(connection: self, sql: sql)
+    }
+
+    /// A prepared statement kept for the connection's life and reused by SQL text.
+    func cached(_ sql: String) throws -> Statement {
+        if let statement = cache[sql] { return statement }
+        let statement = try prepare(sql)
+        cache[sql] = statement
+        return statement
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; rolls back and rethrows when it throws.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try cached("BEGIN IMMEDIATE").execute()
+        do {
+            let result = try body()
+            try cached("COMMIT").execute()
+            return result
+        } catch {
+            if sqlite3_get_autocommit(handle) == 0 { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+            throw error
+        }
+    }
+
+    func scalarInt(_ sql: String, _ values: [SQLValue] = []) throws -> Int64? {
+        try cached(sql).rows(values) { $0.isNull(0) ? nil : $0.int64(0) }.first ?? nil
+    }
+
+    func scalarText(_ sql: String, _ values: [SQLValue] = []) throws -> String? {
+        try cached(sql).rows(values) { $0.string(0) }.first ?? nil
+    }
+
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Number of rows the last INSERT, UPDATE or DELETE changed.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    func tableExists(_ name: String) throws -> Bool {
+        try scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(name)]) == 1
+    }
+}

@@ -1,0 +1,34 @@
+import CSQLite
+
+/// A failure reported by SQLite, or by the store's own checks around it.
+///
+/// Carries SQLite's extended result code and message, and the SQL that failed (statement text
+/// only: bound arguments are never included, so values cannot leak into logs).
+public struct SQLiteError: Error, CustomStringConvertible, Sendable {
+    /// SQLite's extended result code (`SQLITE_BUSY_SNAPSHOT`, …), or `SQLITE_ERROR` for the
+    /// store's own checks.
+    public let code: Int32
+    public let message: String
+    public let sql: String?
+
+    init(code: Int32, message: String, sql: String? = nil) {
+        self.code = code
+        self.message = message
+        self.sql = sql
+    }
+
+    init(code: Int32, connection: OpaquePointer?, sql: String? = nil) {
+        let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+        self.init(
+            code: code, message: message ?? String(cString: sqlite3_errstr(code)), sql: sql)
+    }
+
+    /// The primary result code (`SQLITE_BUSY` for `SQLITE_BUSY_SNAPSHOT`, …).
+    public var primaryCode: Int32 { code & 0xff }
+
+    public var description: String {
+        var text = message
+        if let sql { text += " (in: \(sql.split(whereSeparator: \.isNewline).joined(separator: " ")))" }
+        return text
+    }
+}

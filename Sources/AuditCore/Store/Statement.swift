@@ -1,0 +1,138 @@
+import CSQLite
+
+/// The destructor SQLite should use for bound text and blobs: copy them at once.
+private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// A prepared statement owned by one `Connection`, finalized when released.
+///
+/// Not thread-safe: confined, like its connection, to the thread that uses that connection.
+final class Statement {
+    private let handle: OpaquePointer
+    private unowned let connection: Connection
+    let sql: String
+
+    init(connection: Connection, sql: String) throws {
+        var handle: OpaquePointer?
+        var tail: UnsafePointer<CChar>?
+        let code = sqlite3_prepare_v3(connection.handle, sql, -1, 0, &handle, &tail)
+        guard code == SQLITE_OK, let handle else {
+            throw SQLiteError(code: code, connection: connection.handle, sql: sql)
+        }
+        self.handle = handle
+        self.connection = connection
+        self.sql = sql
+        if let tail, tail.pointee != 0, String(cString: tail).contains(where: { !$0.isWhitespace && $0 != ";" }) {
+            sqlite3_finalize(handle)
+            throw SQLiteError(code: SQLITE_ERROR, message: "expected exactly one SQL statement", sql: sql)
+        }
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// True when SQLite guarantees that stepping this statement writes nothing.
+    var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
+    var columnCount: Int { Int(sqlite3_column_count(handle)) }
+    func columnName(_ index: Int) -> String { String(cString: sqlite3_column_name(handle, Int32(index))) }
+
+    // MARK: Binding (1-based, as in SQLite)
+
+    func bind(_ value: Int64, at index: Int32) { sqlite3_bind_int64(handle, index, value) }
+    func bind(_ value: Int, at index: Int32) { sqlite3_bind_int64(handle, index, Int64(value)) }
+    func bind(_ value: Double, at index: Int32) { sqlite3_bind_double(handle, index, value) }
+    func bind(_ value: String, at index: Int32) { sqlite3_bind_text(handle, index, value, -1, transient) }
+    func bindNull(at index: Int32) { sqlite3_bind_null(handle, index) }
+    func bind(_ value: String?, at index: Int32) {
+        if let value { bind(value, at: index) } else { bindNull(at: index) }
+    }
+    func bind(_ value: Int64?, at index: Int32) {
+        if let value { bind(value, at: index) } else { bindNull(at: index) }
+    }
+
+    /// Binds the arguments in order, starting at index 1.
+    func bind(_ values: [SQLValue]) {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            switch value {
+            case .null: bindNull(at: index)
+            case .integer(let value): bind(value, at: index)
+            case .real(let value): bind(value, at: index)
+            case .text(let value): bind(value, at: index)
+            case .blob(let bytes):
+                bytes.withUnsafeBytes { raw in
+                    _ = sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), transient)
+                }
+            }
+        }
+    }
+
+    // MARK: Stepping
+
+    /// Advances one row. Returns false when the statement is done.
+    @discardableResult
+    func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw SQLiteError(code: sqlite3_extended_errcode(connection.handle), connection: connection.handle, sql: sql)
+        }
+    }
+
+    /// Resets the statement and clears its bindings, ready for the next use.
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Runs a statement that returns no rows.
+    func execute(_ values: [SQLValue] = []) throws {
+        defer { reset() }
+        bind(values)
+        while try step() {}
+    }
+
+    // MARK: Reading the current row (0-based columns)
+
+    func int64(_ column: Int) -> Int64 { sqlite3_column_int64(handle, Int32(column)) }
+    func int(_ column: Int) -> Int { Int(sqlite3_column_int64(handle, Int32(column))) }
+    func double(_ column: Int) -> Double { sqlite3_column_double(handle, Int32(column)) }
+    func isNull(_ column: Int) -> Bool { sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL }
+    func string(_ column: Int) -> String? {
+        guard let text = sqlite3_column_text(handle, Int32(column)) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, Int32(column)))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
+    /// The current row's column as a dynamically typed value.
+    func value(_ column: Int) -> SQLValue {
+        let index = Int32(column)
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
+        case SQLITE_TEXT: return .text(string(column) ?? "")
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard let bytes = sqlite3_column_blob(handle, index), count > 0 else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+        default: return .null
+        }
+    }
+
+    /// Collects every remaining row with `read`, then resets the statement.
+    func rows<T>(_ values: [SQLValue] = [], _ read: (Statement) throws -> T) throws -> [T] {
+        defer { reset() }
+        bind(values)
+        var rows: [T] = []
+        while try step() { rows.append(try read(self)) }
+        return rows
+    }
+}
+
+/// A dynamically typed SQLite value, as bound to or read from a statement.
+public enum SQLValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+}

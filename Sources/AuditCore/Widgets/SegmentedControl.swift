@@ -1,0 +1,85 @@
+/// A row of segments, one of which is selected; its delegate may veto a selection.
+///
+/// Selecting (by a tap or in code) sets the new index first, then asks
+/// `segmentedControl(_:shouldSelectSegmentAt:)`; a `false` answer reverts to the previous index and
+/// no did-callback fires. Otherwise `segmentedControl(_:didSelectSegmentAt:userInteracted:)` fires
+/// (`userInteracted` true for taps), unless the selection was made in code with `notify: false`.
+/// Tapping the segment that is already selected does nothing, as in UIKit.
+open class SegmentedControl: View {
+    public static let noSegment = -1
+
+    public private(set) var segments: [String]
+    public private(set) var selectedSegmentIndex: Int
+
+    /// The app's delegate, held weakly. Assigning it while the control is audited retargets the
+    /// proxy, which stays in place.
+    public weak var delegate: (any SegmentedControlDelegate)?
+    /// The audit proxy when one is installed: the slot the control actually calls.
+    private var proxy: SegmentedControlDelegateProxy?
+
+    public init(identifier: String, frame: Rect = .zero, segments: [String], selectedSegmentIndex: Int = noSegment) {
+        precondition(selectedSegmentIndex == Self.noSegment || segments.indices.contains(selectedSegmentIndex))
+        self.segments = segments
+        self.selectedSegmentIndex = selectedSegmentIndex
+        super.init(identifier: identifier, frame: frame)
+    }
+
+    open override var widgetKind: String { "SegmentedControl" }
+
+    open override func auditLinkDidChange(_ link: AuditLink?) {
+        proxy = link.map(SegmentedControlDelegateProxy.init(link:))
+    }
+
+    public var numberOfSegments: Int { segments.count }
+
+    /// The user taps segment `index`.
+    public func tapSegment(_ index: Int) {
+        precondition(segments.indices.contains(index), "segment \(index) is out of range")
+        performInput(Inputs.tap, [.int(index)]) {
+            if index != selectedSegmentIndex { select(index, userInteracted: true, notify: true) }
+            return .object(["selected": .int(selectedSegmentIndex)])
+        }
+    }
+
+    /// Selects segment `index` in code: the delegate may still veto it; `notify: false` suppresses
+    /// the did-callback. `noSegment` clears the selection without asking.
+    public func setSelectedSegmentIndex(_ index: Int, notify: Bool) {
+        precondition(index == Self.noSegment || segments.indices.contains(index), "segment \(index) is out of range")
+        performInput(Inputs.select, [.int(index), .bool(notify)]) {
+            if index == Self.noSegment {
+                selectedSegmentIndex = index
+            } else {
+                select(index, userInteracted: false, notify: notify)
+            }
+            return .object(["selected": .int(selectedSegmentIndex)])
+        }
+    }
+
+    private func select(_ index: Int, userInteracted: Bool, notify: Bool) {
+        let previous = selectedSegmentIndex
+        selectedSegmentIndex = index
+        let target = proxy ?? delegate
+        guard SegmentedControlCallbacks.shouldSelect.ask(target, self, index) else {
+            selectedSegmentIndex = previous
+            return
+        }
+        if notify { SegmentedControlCallbacks.didSelect.ask(target, self, (index, userInteracted)) }
+    }
+
+    /// The inputs that drive a segmented control, as recorded.
+    public enum Inputs {
+        public static let tap = CallbackDescriptor(input: "tapSegment", of: "SegmentedControl", arguments: ["segment"])
+        public static let select = CallbackDescriptor(
+            input: "selectSegment", of: "SegmentedControl", arguments: ["segment", "notify"])
+        public static let all = [tap, select]
+    }
+}
+
+extension CallbackDescriptor {
+    /// Declares an input of a widget kind.
+    public convenience init(input name: String, of widgetKind: String, arguments: [String]) {
+        self.init(
+            kind: .input, protocolName: widgetKind, name: name, argumentLabels: arguments, answer: .none,
+            defaultAnswer: "—")
+    }
+}

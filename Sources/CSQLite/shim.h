@@ -1,0 +1,12 @@
+#ifndef AUDITCTL_CSQLITE_SHIM_H
+#define AUDITCTL_CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+// sqlite3_db_config is variadic, which Swift cannot call; these wrappers fix its arguments.
+static inline int csqlite_db_config_int(sqlite3 *db, int op, int value) {
+    int current = 0;
+    return sqlite3_db_config(db, op, value, &current);
+}
+
+#endif
