@@ -5,6 +5,7 @@ let package = Package(
     name: "auditctl",
     products: [
         .library(name: "AuditCore", targets: ["AuditCore"]),
+        .library(name: "AuditCLI", targets: ["AuditCLI"]),
         .executable(name: "auditctl", targets: ["auditctl"]),
     ],
     targets: [
@@ -12,20 +13,21 @@ let package = Package(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        .executableTarget(name: "EmbedMigrations"),
+        .executableTarget(name: "EmbedFiles"),
         .plugin(
-            name: "EmbedMigrationsPlugin",
+            name: "EmbedFilesPlugin",
             capability: .buildTool(),
-            dependencies: ["EmbedMigrations"]
+            dependencies: ["EmbedFiles"]
         ),
         .target(
             name: "AuditCore",
             dependencies: ["CSQLite"],
-            plugins: ["EmbedMigrationsPlugin"]
+            plugins: ["EmbedFilesPlugin"]
         ),
-        .executableTarget(name: "auditctl", dependencies: ["AuditCore"]),
+        .target(name: "AuditCLI", dependencies: ["AuditCore"]),
+        .executableTarget(name: "auditctl", dependencies: ["AuditCLI"]),
         .testTarget(name: "AuditCoreTests", dependencies: ["AuditCore"]),
-        .testTarget(name: "AuditctlEndToEndTests", dependencies: ["AuditCore"]),
+        .testTarget(name: "AuditCLITests", dependencies: ["AuditCLI", "AuditCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,9 +7,9 @@ import Synchronization
 /// is numbered when it starts but queued when it returns, so an outer callback arrives after the
 /// ones nested in it; holding back the non-contiguous tail keeps the stored prefix hole-free.
 final class EventWriter: @unchecked Sendable {
-    // @unchecked: `store` and every var are touched only by the writer thread inside `run`, and by
-    // `summary`, which reads `result` under its lock after the thread finished.
-    private let store: AuditStore
+    // @unchecked: every var is touched only by the writer thread inside `run`; `summary` reads
+    // `result` under its lock. `store` moves to the writer thread in `run` and is closed there.
+    private var store: AuditStore!
     private let session: Int64
     private var pending: [CapturedEvent] = []
     private var nextSeq: Int64 = 1
@@ -42,6 +42,7 @@ final class EventWriter: @unchecked Sendable {
         let status = failedWrites == 0 ? "complete" : "interrupted"
         attempt { try store.finishSession(session, status: status, counters: counters) }
         attempt { try store.checkpoint(.truncate) }
+        store = nil  // closes the connection on the writer thread, removing the -wal and -shm files
         let summary = RecordingSummary(
             session: session, events: counters.events, inputs: counters.inputs, callbacks: counters.callbacks,
             vetoes: counters.vetoes, failedWrites: failedWrites, lostEvents: lostEvents, lastError: lastError,

@@ -8,7 +8,12 @@ import Foundation
 /// died as `interrupted`; opening for reading changes nothing.
 public final class AuditStore {
     public enum Access: Sendable {
+        /// Reads only, through a handle that may write: closing it can remove the `-wal` and
+        /// `-shm` files SQLite creates, which a read-only handle cannot. Never creates the file.
         case read
+        /// Reads through a read-only handle, for SQL the store does not trust (`auditctl query`).
+        case readOnly
+        /// Creates the file if needed, migrates it, records.
         case write
     }
 
@@ -17,15 +22,19 @@ public final class AuditStore {
 
     public init(path: String, access: Access) throws(StoreError) {
         self.path = path
-        if access == .read {
+        if access != .write {
             guard FileManager.default.fileExists(atPath: path) else { throw .noDatabase(path: path) }
         }
         connection = try storeOperation {
-            try Connection(path: path, mode: access == .read ? .readOnly : .readWrite(create: true))
+            switch access {
+            case .read: try Connection(path: path, mode: .readWrite(create: false))
+            case .readOnly: try Connection(path: path, mode: .readOnly)
+            case .write: try Connection(path: path, mode: .readWrite(create: true))
+            }
         }
         try storeOperation {
             switch access {
-            case .read:
+            case .read, .readOnly:
                 _ = try Migrator.pending(on: connection)
                 guard try connection.tableExists("sessions") else { throw StoreError.noDatabase(path: path) }
             case .write:

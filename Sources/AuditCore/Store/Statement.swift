@@ -18,14 +18,16 @@ final class Statement {
         guard code == SQLITE_OK, let handle else {
             throw SQLiteError(code: code, connection: connection.handle, sql: sql)
         }
+        if let tail, tail.pointee != 0, String(cString: tail).contains(where: { !$0.isWhitespace && $0 != ";" }) {
+            sqlite3_finalize(handle)
+            throw SQLiteError(code: SQLITE_ERROR, message: Self.oneStatement, sql: sql)
+        }
         self.handle = handle
         self.connection = connection
         self.sql = sql
-        if let tail, tail.pointee != 0, String(cString: tail).contains(where: { !$0.isWhitespace && $0 != ";" }) {
-            sqlite3_finalize(handle)
-            throw SQLiteError(code: SQLITE_ERROR, message: "expected exactly one SQL statement", sql: sql)
-        }
     }
+
+    static let oneStatement = "expected exactly one SQL statement"
 
     deinit { sqlite3_finalize(handle) }
 

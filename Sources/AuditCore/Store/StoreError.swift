@@ -8,6 +8,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case unknownMigration(path: String, version: Int, name: String)
     case checksumMismatch(path: String, version: Int, name: String)
     case unknownSession(Int64)
+    /// `auditctl query` refused the SQL before or while running it; nothing was written.
+    case queryRefused(String)
     case sqlite(SQLiteError)
 
     public var description: String {
@@ -24,6 +26,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
                 + "nothing was changed"
         case .unknownSession(let id):
             return "no session \(id) in the database (auditctl sessions lists them)"
+        case .queryRefused(let reason):
+            return "query refused: \(reason)"
         case .sqlite(let error):
             return error.description
         }

@@ -30,6 +30,10 @@ open class SegmentedControl: View {
         proxy = link.map(SegmentedControlDelegateProxy.init(link:))
     }
 
+    open override func adoptDelegate(_ candidate: AnyObject) {
+        if let delegate = candidate as? any SegmentedControlDelegate { self.delegate = delegate }
+    }
+
     public var numberOfSegments: Int { segments.count }
 
     /// The user taps segment `index`.

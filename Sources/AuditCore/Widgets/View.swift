@@ -27,6 +27,10 @@ open class View {
     /// installs its proxy in its delegate slot when `link` is set and removes it when nil.
     open func auditLinkDidChange(_ link: AuditLink?) {}
 
+    /// Takes `candidate` as this widget's delegate if it conforms to the widget's protocol; a
+    /// scenario run offers its delegate object to every widget this way.
+    open func adoptDelegate(_ candidate: AnyObject) {}
+
     /// The identifiers from the root to this view, joined by `/`.
     public var path: String {
         guard let superview else { return identifier }

@@ -1,0 +1,165 @@
+import AuditCore
+import Foundation
+
+/// The `auditctl` command line, as a library: build your own tool with your own delegates by
+/// passing your registry, in a `main.swift` of one line:
+///
+///     AuditCommandLine(registry: myRegistry).main()
+public struct AuditCommandLine: Sendable {
+    public var registry: DelegateRegistry
+    public var environment: [String: String]
+    /// The program name shown in usage lines.
+    public var programName: String
+
+    public init(
+        registry: DelegateRegistry = .examples, environment: [String: String] = ProcessInfo.processInfo.environment,
+        programName: String = "auditctl"
+    ) {
+        self.registry = registry
+        self.environment = environment
+        self.programName = programName
+    }
+
+    /// Runs with the process's arguments and exits with the command's status.
+    public func main() -> Never {
+        exit(run(Array(CommandLine.arguments.dropFirst()), output: .standard))
+    }
+
+    /// Runs one command line and returns its exit status: 0 success or identical, 1 differences
+    /// found, 2 bad input or failure (with one line on standard error).
+    public func run(_ arguments: [String], output: Output) -> Int32 {
+        guard let name = arguments.first else {
+            output.diagnostic(usage)
+            return ExitStatus.failure
+        }
+        if name == "--help" || name == "-h" || name == "help" {
+            if arguments.count > 1, let command = Self.commands.first(where: { $0.name == arguments[1] }) {
+                output.line(command.help(programName))
+            } else {
+                output.line(usage)
+            }
+            return ExitStatus.success
+        }
+        guard let command = Self.commands.first(where: { $0.name == name }) else {
+            return fail("unknown command '\(name)'; run '\(programName) --help' for the list", output)
+        }
+        do {
+            let parsed = try parseArguments(
+                Array(arguments.dropFirst()), options: command.allOptions, positionals: command.positionals,
+                command: command.name)
+            if parsed.flags.contains("--help") {
+                output.line(command.help(programName))
+                return ExitStatus.success
+            }
+            let invocation = try Invocation(parsed: parsed, command: command, tool: self, output: output)
+            return try command.run(invocation)
+        } catch {
+            return fail("\(error)", output)
+        }
+    }
+
+    private func fail(_ message: String, _ output: Output) -> Int32 {
+        let line = message.split(whereSeparator: \.isNewline).joined(separator: " ")
+        output.diagnostic("\(programName): error: \(line)")
+        return ExitStatus.failure
+    }
+
+    var usage: String {
+        let width = Self.commands.map(\.name.count).max() ?? 0
+        let lines = Self.commands.map { "  \($0.name.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.summary)" }
+        return """
+            usage: \(programName) COMMAND [OPTIONS]
+
+            Audits widget delegates: records every callback into SQLite, shows and queries sessions.
+
+            commands:
+            \(lines.joined(separator: "\n"))
+
+            Every command takes --db PATH (default ./audit.sqlite, or $AUDITCTL_DB), --format and --help.
+            Exit status: 0 success, 1 differences found, 2 bad input or failure.
+            """
+    }
+
+    static let commands: [Command] = [
+        .record, .sessions, .show, .query, .delegates, .callbacks, .demo,
+    ]
+}
+
+enum ExitStatus {
+    static let success: Int32 = 0
+    static let differences: Int32 = 1
+    static let failure: Int32 = 2
+}
+
+/// One subcommand: its options, how many positional arguments it takes, and what it does.
+struct Command: Sendable {
+    let name: String
+    let summary: String
+    let arguments: String
+    let options: [OptionSpec]
+    let positionals: ClosedRange<Int>
+    let formats: [Format]
+    let run: @Sendable (Invocation) throws -> Int32
+
+    var allOptions: [OptionSpec] {
+        options + [
+            .option("--db", "PATH", "the database (default ./audit.sqlite, or $AUDITCTL_DB)"),
+            .option("--format", formats.map(\.rawValue).joined(separator: "|"), "output format (default \(formats[0].rawValue))"),
+            .flag("--help", "show this help"),
+        ]
+    }
+
+    func help(_ program: String) -> String {
+        let width = allOptions.map { $0.name.count + ($0.value.map { $0.count + 1 } ?? 0) }.max() ?? 0
+        let lines = allOptions.map { option in
+            let left = option.name + (option.value.map { " " + $0 } ?? "")
+            return "  \(left.padding(toLength: width, withPad: " ", startingAt: 0))  \(option.help)"
+        }
+        return """
+            usage: \(program) \(name)\(arguments.isEmpty ? "" : " " + arguments) [OPTIONS]
+
+            \(summary)
+
+            options:
+            \(lines.joined(separator: "\n"))
+            """
+    }
+}
+
+/// A parsed command line, ready to run: the database path and format resolved.
+struct Invocation {
+    let parsed: ParsedArguments
+    let databasePath: String
+    let format: Format
+    let registry: DelegateRegistry
+    let output: Output
+    let programName: String
+
+    init(parsed: ParsedArguments, command: Command, tool: AuditCommandLine, output: Output) throws(UsageError) {
+        self.parsed = parsed
+        databasePath = parsed.options["--db"] ?? tool.environment["AUDITCTL_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "audit.sqlite"
+        guard !databasePath.isEmpty else { throw UsageError(message: "--db needs a path") }
+        if let text = parsed.options["--format"] {
+            guard let format = Format(rawValue: text), command.formats.contains(format) else {
+                throw UsageError(
+                    message: "'\(command.name)' has no format '\(text)' (choose \(command.formats.map(\.rawValue).joined(separator: ", ")))")
+            }
+            self.format = format
+        } else {
+            format = command.formats[0]
+        }
+        registry = tool.registry
+        self.output = output
+        programName = tool.programName
+    }
+
+    func option(_ name: String) -> String? { parsed.options[name] }
+    func flag(_ name: String) -> Bool { parsed.flags.contains(name) }
+
+    /// A required integer option, such as `--session N`.
+    func integer(_ name: String) throws(UsageError) -> Int64 {
+        guard let text = parsed.options[name] else { throw UsageError(message: "\(name) N is required") }
+        guard let value = Int64(text), value > 0 else { throw UsageError(message: "\(name) takes a positive integer, not '\(text)'") }
+        return value
+    }
+}

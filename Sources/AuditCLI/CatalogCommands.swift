@@ -1,0 +1,30 @@
+import AuditCore
+
+extension Command {
+    static let delegates = Command(
+        name: "delegates", summary: "list the registered delegate implementations", arguments: "", options: [],
+        positionals: 0...0, formats: [.text, .json, .csv]
+    ) { invocation in
+        Table(
+            columns: ["name", "summary"],
+            rows: invocation.registry.entries.map { [.string($0.name), .string($0.summary)] }
+        ).render(invocation.format, to: invocation.output)
+        return ExitStatus.success
+    }
+
+    static let callbacks = Command(
+        name: "callbacks", summary: "list every audited callback and input, with its veto semantics and default",
+        arguments: "", options: [], positionals: 0...0, formats: [.text, .json, .csv]
+    ) { invocation in
+        let rows = (CallbackCatalog.callbacks + CallbackCatalog.inputs).map { descriptor -> [AuditValue] in
+            [
+                .string(descriptor.kind.rawValue), .string(descriptor.protocolName), .string(descriptor.name),
+                .string(descriptor.argumentLabels.joined(separator: ", ")), .string(descriptor.answer.rawValue),
+                .string(descriptor.defaultAnswer),
+            ]
+        }
+        Table(columns: ["kind", "protocol", "callback", "arguments", "answer", "default"], rows: rows)
+            .render(invocation.format, to: invocation.output)
+        return ExitStatus.success
+    }
+}

@@ -1,0 +1,105 @@
+import AuditCore
+import Foundation
+
+/// Where a command writes: data to `standardOutput`, diagnostics to `standardError`.
+public final class Output {
+    private let writeOut: (String) -> Void
+    private let writeError: (String) -> Void
+    /// True when standard error is a terminal (progress lines are shown only then).
+    public let errorIsTerminal: Bool
+
+    public init(out: @escaping (String) -> Void, error: @escaping (String) -> Void, errorIsTerminal: Bool = false) {
+        writeOut = out
+        writeError = error
+        self.errorIsTerminal = errorIsTerminal
+    }
+
+    public static var standard: Output {
+        Output(
+            out: { FileHandle.standardOutput.write(Data($0.utf8)) },
+            error: { FileHandle.standardError.write(Data($0.utf8)) },
+            errorIsTerminal: isatty(STDERR_FILENO) != 0)
+    }
+
+    func line(_ text: String = "") { writeOut(text + "\n") }
+    func diagnostic(_ text: String) { writeError(text + "\n") }
+}
+
+/// The output formats; each command says which it takes.
+enum Format: String, CaseIterable, Sendable {
+    case text
+    case table
+    case csv
+    case json
+
+    /// `table` is the query command's word for `text`.
+    var isText: Bool { self == .text || self == .table }
+}
+
+/// Rows to print as an aligned text table, CSV (RFC 4180) or a JSON array of objects.
+struct Table {
+    var columns: [String]
+    var rows: [[AuditValue]]
+
+    func render(_ format: Format, to output: Output) {
+        switch format {
+        case .text, .table:
+            let cells = rows.map { $0.map(Self.text) }
+            let widths = columns.indices.map { column in
+                ([columns[column]] + cells.map { $0[column] }).map(\.count).max() ?? 0
+            }
+            for row in [columns] + cells {
+                output.line(
+                    row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
+                        .joined(separator: "  ").trimmingTrailingSpaces())
+            }
+        case .csv:
+            output.line(columns.map(Self.csvField).joined(separator: ","))
+            for row in rows { output.line(row.map { Self.csvField(Self.text($0)) }.joined(separator: ",")) }
+        case .json:
+            output.line(orderedJSON())
+        }
+    }
+
+    static func text(_ value: AuditValue) -> String {
+        switch value {
+        case .null: ""
+        case .string(let text): text
+        default: value.json
+        }
+    }
+
+    static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// A JSON array of objects whose keys keep the column order.
+    private func orderedJSON() -> String {
+        let lines = rows.map { row in
+            "{" + zip(columns, row).map { AuditValue.string($0).json + ":" + $1.json }.joined(separator: ",") + "}"
+        }
+        return "[" + lines.joined(separator: ",\n ") + "]"
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}
+
+extension SQLValue {
+    /// The value as it appears in output: text stays text, blobs become hex strings.
+    var auditValue: AuditValue {
+        switch self {
+        case .null: .null
+        case .integer(let value): .int(Int(value))
+        case .real(let value): .double(value)
+        case .text(let value): .string(value)
+        case .blob(let bytes): .string(bytes.map { String(format: "%02x", $0) }.joined())
+        }
+    }
+}

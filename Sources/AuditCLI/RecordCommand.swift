@@ -1,0 +1,44 @@
+import AuditCore
+import Foundation
+
+extension Command {
+    static let record = Command(
+        name: "record", summary: "run a scenario with a delegate under audit and store it as a new session",
+        arguments: "--scenario FILE",
+        options: [
+            .option("--scenario", "FILE", "the scenario to run (JSON; see README: Scenario format)"),
+            .option("--delegate", "NAME", "the registered delegate to run with (default: the scenario's)"),
+            .option("--name", "LABEL", "a label stored with the session"),
+        ],
+        positionals: 0...0, formats: [.text, .json]
+    ) { invocation in
+        guard let path = invocation.option("--scenario") else { throw UsageError(message: "--scenario FILE is required") }
+        let scenario = try Scenario(contentsOf: path)
+        let summary = try ScenarioRunner.record(
+            scenario, delegate: invocation.option("--delegate"), registry: invocation.registry,
+            databasePath: invocation.databasePath, label: invocation.option("--name"))
+        return report(summary, invocation)
+    }
+
+    /// Prints a finished recording: the id on stdout (or JSON), the rest on stderr.
+    static func report(_ summary: RecordingSummary, _ invocation: Invocation) -> Int32 {
+        if invocation.format == .json {
+            invocation.output.line(
+                AuditValue.object([
+                    "session": .int(Int(summary.session)), "events": .int(summary.events), "vetoes": .int(summary.vetoes),
+                ]).json)
+        } else {
+            invocation.output.line(String(summary.session))
+            invocation.output.diagnostic(
+                "recorded session \(summary.session): \(summary.events) events (\(summary.inputs) inputs, "
+                    + "\(summary.callbacks) callbacks, \(summary.vetoes) vetoes) into \(invocation.databasePath)")
+        }
+        guard summary.failedWrites == 0 else {
+            invocation.output.diagnostic(
+                "\(invocation.programName): error: \(summary.failedWrites) writes failed, \(summary.lostEvents) events lost: "
+                    + (summary.lastError ?? "unknown error"))
+            return ExitStatus.failure
+        }
+        return ExitStatus.success
+    }
+}

@@ -1,0 +1,98 @@
+import AuditCore
+import Foundation
+
+extension Command {
+    static let show = Command(
+        name: "show", summary: "one session's timeline, nested callbacks indented", arguments: "--session N",
+        options: [.option("--session", "N", "the session to show")], positionals: 0...0, formats: [.text, .json, .csv]
+    ) { invocation in
+        try showSession(try invocation.integer("--session"), invocation.databasePath, invocation.format, invocation.output)
+        return ExitStatus.success
+    }
+
+    static func showSession(_ id: Int64, _ databasePath: String, _ format: Format, _ output: Output) throws {
+        let store = try AuditStore(path: databasePath, access: .read)
+        let session = try store.session(id)
+        let events = try store.timeline(of: id)
+        switch format {
+        case .json:
+            output.line(AuditValue.object(["session": sessionValue(session), "events": .array(events.map(eventValue))]).json)
+        case .csv:
+            Table(columns: timelineColumns, rows: events.map { timelineRow($0) }).render(.csv, to: output)
+        default:
+            printTimeline(session, events, to: output)
+        }
+    }
+
+    static let timelineColumns = [
+        "seq", "t_ms", "kind", "widget", "widget_kind", "protocol", "callback", "args", "result", "vetoed", "implemented",
+        "duration_us", "parent_seq",
+    ]
+
+    static func timelineRow(_ event: TimelineEvent) -> [AuditValue] {
+        [
+            .int(Int(event.seq)), .double(event.milliseconds), .string(event.kind.rawValue),
+            event.widget.map(AuditValue.string) ?? .null, event.widgetKind.map(AuditValue.string) ?? .null,
+            event.protocolName.map(AuditValue.string) ?? .null, .string(event.callback), .string(event.arguments),
+            event.result.map(AuditValue.string) ?? .null, event.vetoed.map(AuditValue.bool) ?? .null,
+            event.implemented.map(AuditValue.bool) ?? .null, .double(event.durationMicroseconds),
+            event.parentSeq.map { .int(Int($0)) } ?? .null,
+        ]
+    }
+
+    static func eventValue(_ event: TimelineEvent) -> AuditValue {
+        var fields = Dictionary(uniqueKeysWithValues: zip(timelineColumns, timelineRow(event)))
+        // args and result are JSON already: embed them as values, not as strings.
+        fields["args"] = parseJSON(event.arguments)
+        fields["result"] = event.result.map(parseJSON) ?? .null
+        return .object(fields)
+    }
+
+    static func sessionValue(_ session: SessionSummary) -> AuditValue {
+        .object([
+            "id": .int(Int(session.id)), "name": session.name.map(AuditValue.string) ?? .null,
+            "scenario": .string(session.scenario), "delegate": .string(session.delegate), "status": .string(session.status),
+            "started_at": .string(session.startedAt), "ended_at": session.endedAt.map(AuditValue.string) ?? .null,
+            "replay_of": session.replayOf.map { .int(Int($0)) } ?? .null, "events": .int(session.events),
+            "inputs": .int(session.inputs), "callbacks": .int(session.callbacks), "vetoes": .int(session.vetoes),
+            "failures": .int(session.failures),
+        ])
+    }
+
+    private static func parseJSON(_ text: String) -> AuditValue {
+        (try? JSONDecoder().decode(AuditValue.self, from: Data(text.utf8))) ?? .string(text)
+    }
+
+    private static func printTimeline(_ session: SessionSummary, _ events: [TimelineEvent], to output: Output) {
+        output.line(
+            "session \(session.id)\(session.name.map { " '\($0)'" } ?? "") · scenario \(session.scenario) · delegate "
+                + "\(session.delegate) · \(session.status) · \(session.events) events, \(session.vetoes) vetoes")
+        var depth: [Int64: Int] = [:]
+        for event in events {
+            let level = event.parentSeq.flatMap { depth[$0].map { $0 + 1 } } ?? 0
+            depth[event.seq] = level
+            let indent = String(repeating: "  ", count: level)
+            let time = String(format: "%9.3f ms", event.milliseconds)
+            var line = "\(String(event.seq).leftPadded(to: 5)) \(time)  \(indent)"
+            if event.kind == .input {
+                line += "▶ \(event.widget ?? "-") \(event.callback) \(event.arguments)"
+                if let result = event.result { line += " → \(result)" }
+            } else {
+                line += "\(event.widget ?? "-") \(event.callback) \(event.arguments)"
+                if event.implemented == false {
+                    line += " → \(event.result ?? "()") (not implemented, default used)"
+                } else if let result = event.result {
+                    line += " → \(result)"
+                }
+                if event.vetoed == true { line += "  VETOED" }
+            }
+            output.line(line)
+        }
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

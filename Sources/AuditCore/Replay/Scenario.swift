@@ -1,0 +1,124 @@
+import Foundation
+
+/// A scenario: a widget tree, the delegate to run it with, and the inputs that drive it.
+///
+/// Parsing validates everything before anything runs: JSON syntax (reported by line and column),
+/// every field (reported by its path), widget kinds and their properties, and every step against
+/// the tree (the widget exists, is of the right kind, the segment is in range). A scenario that
+/// parses can be run without failing.
+public struct Scenario: Sendable {
+    /// The newest scenario format this build reads. Files of older formats stay valid.
+    public static let currentFormat = 1
+
+    public var format: Int
+    public var name: String
+    /// The registered delegate to use when none is given on the command line.
+    public var delegate: String?
+    public var root: WidgetSpec
+    public var steps: [ScenarioStep]
+    /// The file's text, stored with the session so it can be replayed without the file.
+    public var source: String
+
+    /// Parses and validates a scenario file's bytes.
+    public init(data: Data) throws(ScenarioError) {
+        let document = try Self.decodeJSON(data)
+        var fields = try FieldReader(document, at: "")
+        format = 1
+        if let value = fields.optional("format") {
+            format = try FieldReader.int(value, at: "format")
+            guard (1...Self.currentFormat).contains(format) else {
+                throw ScenarioError(at: "format", "format \(format) is not supported (this build reads 1 to \(Self.currentFormat))")
+            }
+        }
+        name = try fields.string("name")
+        delegate = try fields.optional("delegate").map { value throws(ScenarioError) in try FieldReader.string(value, at: "delegate") }
+        root = try WidgetSpec(try fields.required("root"), at: "root")
+        let tree = root.build()
+        steps = []
+        for (index, value) in try fields.array("steps").enumerated() {
+            let step = try ScenarioStep(value, at: "steps[\(index)]")
+            try step.validate(in: tree, at: "steps[\(index)]")
+            steps.append(step)
+        }
+        try fields.finish()
+        source = String(decoding: data, as: UTF8.self)
+    }
+
+    /// Reads `path` and parses it; a missing or unreadable file is a `ScenarioError` too.
+    public init(contentsOf path: String) throws(ScenarioError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ScenarioError(at: "", "cannot read scenario \(path): \(Self.reason(error))")
+        }
+        do {
+            try self.init(data: data)
+        } catch {
+            throw ScenarioError(at: "\(path): \(error.location)", error.message)
+        }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let underlying, underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
+            return String(cString: strerror(code.rawValue))
+        }
+        return (error as NSError).localizedDescription
+    }
+
+    /// Decodes JSON into values; on a syntax error, finds the line and column SQLite-style
+    /// tools would point at.
+    private static func decodeJSON(_ data: Data) throws(ScenarioError) -> AuditValue {
+        if let offset = firstInvalidUTF8(in: data) {
+            throw ScenarioError(at: position(of: offset, in: data), "invalid UTF-8")
+        }
+        if let value = try? JSONDecoder().decode(AuditValue.self, from: data) { return value }
+        throw syntaxError(in: data)
+    }
+
+    /// JSONSerialization reports the byte offset of a syntax error; this turns it into line:column.
+    private static func syntaxError(in data: Data) -> ScenarioError {
+        let detail: String
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return ScenarioError(at: "", "invalid JSON")
+        } catch {
+            detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "invalid JSON"
+        }
+        guard let range = detail.range(of: #"character (\d+)"#, options: .regularExpression),
+            let offset = Int(detail[range].dropFirst("character ".count))
+        else { return ScenarioError(at: "", "invalid JSON: \(detail)") }
+        let cleaned = detail.replacingOccurrences(of: #" around character \d+"#, with: "", options: .regularExpression)
+        return ScenarioError(at: position(of: offset, in: data), "invalid JSON: \(cleaned)")
+    }
+
+    /// "line L, column C" (both from 1) of a byte offset.
+    static func position(of offset: Int, in data: Data) -> String {
+        var line = 1
+        var column = 1
+        for byte in data.prefix(offset) {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return "line \(line), column \(column)"
+    }
+}
+
+/// The byte offset of the first byte that is not valid UTF-8, or nil.
+private func firstInvalidUTF8(in data: Data) -> Int? {
+    var decoder = UTF8()
+    var iterator = data.makeIterator()
+    var offset = 0
+    while true {
+        switch decoder.decode(&iterator) {
+        case .scalarValue(let scalar): offset += UTF8.width(scalar)
+        case .emptyInput: return nil
+        case .error: return offset
+        }
+    }
+}

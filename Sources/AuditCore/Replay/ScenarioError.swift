@@ -1,0 +1,83 @@
+/// A scenario file that cannot be run, with where the problem is: a line and column for JSON
+/// syntax, or the path of the bad field (`steps[2].segment`).
+public struct ScenarioError: Error, CustomStringConvertible, Sendable {
+    public let location: String
+    public let message: String
+
+    public init(at location: String, _ message: String) {
+        self.location = location
+        self.message = message
+    }
+
+    public var description: String { location.isEmpty ? message : "\(location): \(message)" }
+}
+
+/// Reads the fields of one JSON object, tracking the path for error messages and refusing fields
+/// it was not asked for (a typo is an error, not a silently ignored key).
+struct FieldReader {
+    let path: String
+    private let fields: [String: AuditValue]
+    private var used: Set<String> = []
+
+    init(_ value: AuditValue, at path: String) throws(ScenarioError) {
+        guard case .object(let fields) = value else { throw ScenarioError(at: path.isEmpty ? "top level" : path, "expected an object") }
+        self.path = path
+        self.fields = fields
+    }
+
+    func location(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    mutating func optional(_ key: String) -> AuditValue? {
+        used.insert(key)
+        return fields[key]
+    }
+
+    mutating func required(_ key: String) throws(ScenarioError) -> AuditValue {
+        guard let value = optional(key) else { throw ScenarioError(at: location(key), "missing required field") }
+        return value
+    }
+
+    mutating func string(_ key: String) throws(ScenarioError) -> String {
+        try Self.string(try required(key), at: location(key))
+    }
+
+    mutating func int(_ key: String) throws(ScenarioError) -> Int {
+        try Self.int(try required(key), at: location(key))
+    }
+
+    mutating func bool(_ key: String, default value: Bool) throws(ScenarioError) -> Bool {
+        guard let field = optional(key) else { return value }
+        guard case .bool(let flag) = field else { throw ScenarioError(at: location(key), "expected true or false") }
+        return flag
+    }
+
+    mutating func array(_ key: String) throws(ScenarioError) -> [AuditValue] {
+        guard case .array(let values) = try required(key) else { throw ScenarioError(at: location(key), "expected an array") }
+        return values
+    }
+
+    /// Fails on the first field that no read asked for.
+    func finish() throws(ScenarioError) {
+        if let unknown = fields.keys.filter({ !used.contains($0) }).sorted().first {
+            throw ScenarioError(at: location(unknown), "unknown field")
+        }
+    }
+
+    static func string(_ value: AuditValue, at location: String) throws(ScenarioError) -> String {
+        guard case .string(let text) = value else { throw ScenarioError(at: location, "expected a string") }
+        return text
+    }
+
+    static func int(_ value: AuditValue, at location: String) throws(ScenarioError) -> Int {
+        guard case .int(let number) = value else { throw ScenarioError(at: location, "expected an integer") }
+        return number
+    }
+
+    static func number(_ value: AuditValue, at location: String) throws(ScenarioError) -> Double {
+        switch value {
+        case .int(let number): return Double(number)
+        case .double(let number) where number.isFinite: return number
+        default: throw ScenarioError(at: location, "expected a number")
+        }
+    }
+}

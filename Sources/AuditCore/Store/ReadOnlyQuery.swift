@@ -1,0 +1,129 @@
+import CSQLite
+
+/// The rows of a read-only query.
+public struct QueryResult: Sendable, Equatable {
+    public var columns: [String]
+    public var rows: [[SQLValue]]
+}
+
+/// Runs a user's SQL against the audit database so that it cannot write, attach, change a pragma,
+/// load code or create a file, and cannot run forever.
+///
+/// Layers, each enough on its own for some attack and together for all known ones: a read-only
+/// open (no `-wal` recovery, no create); `SQLITE_DBCONFIG_DEFENSIVE`; trusted schema off;
+/// `PRAGMA query_only`; no attached databases (`SQLITE_LIMIT_ATTACHED` 0, which also stops
+/// `VACUUM INTO`); an allow-list authorizer (SELECT, reads, recursive CTEs, functions other than
+/// `load_extension`, and only the pragmas that only read); exactly one statement, which
+/// `sqlite3_stmt_readonly` must call read-only; and a deadline through the progress handler.
+public enum ReadOnlyQuery {
+    /// Pragmas that read and never write, whatever their argument.
+    static let readOnlyPragmas: Set<String> = [
+        "table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo", "foreign_key_list",
+        "collation_list", "function_list", "module_list", "pragma_list", "compile_options", "database_list",
+    ]
+
+    public static let defaultDeadline: Duration = .seconds(10)
+
+    public static func run(
+        _ sql: String, databasePath: String, deadline: Duration = defaultDeadline
+    ) throws(StoreError) -> QueryResult {
+        let store = try AuditStore(path: databasePath, access: .readOnly)
+        let connection = store.connection
+        let guardState = GuardState(deadline: monotonicNanoseconds() + deadline.nanoseconds)
+        return try storeOperation {
+            try connection.execute("PRAGMA query_only = 1")
+            _ = csqlite_db_config_int(connection.handle, SQLITE_DBCONFIG_DEFENSIVE, 1)
+            _ = csqlite_db_config_int(connection.handle, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0)
+            _ = csqlite_db_config_int(connection.handle, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0)
+            sqlite3_limit(connection.handle, SQLITE_LIMIT_ATTACHED, 0)
+            let context = Unmanaged.passUnretained(guardState).toOpaque()
+            sqlite3_set_authorizer(connection.handle, authorize, context)
+            sqlite3_progress_handler(connection.handle, 1_000, checkDeadline, context)
+            defer {
+                sqlite3_progress_handler(connection.handle, 0, nil, nil)
+                sqlite3_set_authorizer(connection.handle, nil, nil)
+            }
+            let statement: Statement
+            do {
+                statement = try connection.prepare(sql)
+            } catch let error as SQLiteError {
+                if let refusal = guardState.refusal { throw StoreError.queryRefused(refusal) }
+                if error.message == Statement.oneStatement { throw StoreError.queryRefused("give exactly one SQL statement") }
+                throw error
+            }
+            guard statement.isReadOnly else { throw StoreError.queryRefused("only read-only statements are allowed") }
+            let columns = (0..<statement.columnCount).map(statement.columnName)
+            do {
+                let rows = try statement.rows { row in (0..<columns.count).map(row.value) }
+                return QueryResult(columns: columns, rows: rows)
+            } catch let error as SQLiteError where error.primaryCode == SQLITE_INTERRUPT {
+                throw StoreError.queryRefused("stopped at the \(deadline) deadline")
+            }
+        }
+    }
+}
+
+/// What the C callbacks share with Swift: the deadline, and why the authorizer said no.
+private final class GuardState {
+    let deadline: Int64
+    var refusal: String?
+
+    init(deadline: Int64) {
+        self.deadline = deadline
+    }
+}
+
+private let authorize:
+    @convention(c) (
+        UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
+        UnsafePointer<CChar>?
+    ) -> Int32 = { context, action, first, second, _, _ in
+        let name = first.map { String(cString: $0) }?.lowercased() ?? ""
+        let reason: String
+        switch action {
+        case SQLITE_SELECT, SQLITE_RECURSIVE:
+            return SQLITE_OK
+        case SQLITE_READ:
+            // A table-valued pragma function is read as the table `pragma_NAME`.
+            guard name.hasPrefix("pragma_"), !ReadOnlyQuery.readOnlyPragmas.contains(String(name.dropFirst(7))) else {
+                return SQLITE_OK
+            }
+            reason = "the pragma function \(name) is not allowed (only pragmas that read)"
+        case SQLITE_UPDATE where name == "sqlite_master":
+            // SQLite asks this while it sets up a table-valued pragma function (pragma_table_info)
+            // and never writes then. A real UPDATE of the schema is still stopped by the read-only
+            // open, defensive mode and the read-only statement check.
+            return SQLITE_OK
+        case SQLITE_FUNCTION:
+            // For functions the name is the third argument.
+            let function = second.map { String(cString: $0) }?.lowercased() ?? ""
+            if function != "load_extension" { return SQLITE_OK }
+            reason = "the function load_extension is not allowed"
+        case SQLITE_PRAGMA:
+            if ReadOnlyQuery.readOnlyPragmas.contains(name) { return SQLITE_OK }
+            reason = "PRAGMA \(name) is not allowed (only pragmas that read)"
+        case SQLITE_ATTACH, SQLITE_DETACH:
+            reason = "ATTACH and DETACH are not allowed"
+        case SQLITE_TRANSACTION, SQLITE_SAVEPOINT:
+            reason = "transactions are not allowed"
+        default:
+            reason = "only SELECT statements that read are allowed"
+        }
+        if let context {
+            let state = Unmanaged<GuardState>.fromOpaque(context).takeUnretainedValue()
+            if state.refusal == nil { state.refusal = reason }
+        }
+        return SQLITE_DENY
+    }
+
+private let checkDeadline: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { context in
+    guard let context else { return 0 }
+    return monotonicNanoseconds() > Unmanaged<GuardState>.fromOpaque(context).takeUnretainedValue().deadline ? 1 : 0
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}
