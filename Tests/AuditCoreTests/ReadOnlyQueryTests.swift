@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+@testable import AuditCore
+
+@Suite("Hardened read-only query")
+struct ReadOnlyQueryTests {
+    let folder = TemporaryDirectory()
+    var database: String { folder.path("audit.sqlite") }
+
+    init() throws {
+        _ = try ScenarioRunner.record(
+            try Examples.checkout(), delegate: nil, registry: .examples, databasePath: folder.path("audit.sqlite"))
+    }
+
+    @Test func selectsFromTimelineWithJSONOperators() throws {
+        let result = try ReadOnlyQuery.run(
+            "SELECT args ->> 'index' AS i, vetoed FROM timeline WHERE vetoed ORDER BY seq", databasePath: database)
+        #expect(result.columns == ["i", "vetoed"])
+        #expect(result.rows == [[.integer(2), .integer(1)]])
+    }
+
+    @Test func readOnlyPragmaFunctionsAndRecursiveCTEsWork() throws {
+        let columns = try ReadOnlyQuery.run("SELECT name FROM pragma_table_info('timeline')", databasePath: database)
+        #expect(columns.rows.map { $0[0] }.contains(.text("callback")))
+        let count = try ReadOnlyQuery.run(
+            "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 100) SELECT count(*) FROM n",
+            databasePath: database)
+        #expect(count.rows == [[.integer(100)]])
+    }
+
+    @Test(arguments: [
+        "INSERT INTO sessions (scenario, scenario_source, delegate, started_at) VALUES ('x', '', 'x', 'now')",
+        "UPDATE sessions SET name = 'x'",
+        "DELETE FROM events",
+        "DROP TABLE events",
+        "CREATE TEMP TABLE t (x)",
+        "ATTACH '$DIR/other.sqlite' AS other",
+        "VACUUM INTO '$DIR/copy.sqlite'",
+        "PRAGMA query_only = 0",
+        "PRAGMA writable_schema = 1",
+        "PRAGMA journal_mode = DELETE",
+        "SELECT * FROM pragma_query_only",
+        "BEGIN",
+        "SELECT 1; SELECT 2",
+        "SELECT load_extension('libx')",
+        "UPDATE sqlite_master SET sql = ''",
+        "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n",
+    ])
+    func refusesAndLeavesTheFileByteIdentical(_ sql: String) throws {
+        let before = fileBytes(database)
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+        let sql = sql.replacingOccurrences(of: "$DIR", with: folder.url.path)
+        #expect(throws: StoreError.self) { try ReadOnlyQuery.run(sql, databasePath: database, deadline: .milliseconds(300)) }
+        #expect(fileBytes(database) == before)
+        let after = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter {
+            !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
+        }
+        #expect(after.sorted() == files.filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") })
+    }
+}

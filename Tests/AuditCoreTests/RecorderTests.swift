@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+
+@testable import AuditCore
+
+@Suite("Recorder and forwarding delegate")
+struct RecorderTests {
+    let folder = TemporaryDirectory()
+    var database: String { folder.path("audit.sqlite") }
+
+    @Test(arguments: [1, 2, 3, 42, 2026] as [UInt64])
+    func auditingNeverChangesBehaviour(seed: UInt64) throws {
+        let plain = runRandomInputs(seed: seed, count: 300, recorder: nil)
+        let recorder = try Recorder(databasePath: database, session: newSession())
+        let audited = runRandomInputs(seed: seed, count: 300, recorder: recorder)
+        let summary = recorder.finish()
+        #expect(audited.calls == plain.calls)
+        #expect(audited.state == plain.state)
+        #expect(summary.failedWrites == 0)
+        // Every delegate call the app saw is one recorded callback, and every input is recorded.
+        #expect(summary.callbacks == plain.calls.count)
+        #expect(summary.inputs >= 300)
+    }
+
+    @Test func recordsArgumentsResultVetoAndNesting() throws {
+        let root = View(identifier: "root")
+        let shipping = SegmentedControl(identifier: "shipping", segments: ["a", "b", "c"], selectedSegmentIndex: 0)
+        let payment = SegmentedControl(identifier: "payment", segments: ["x", "y"], selectedSegmentIndex: 0)
+        root.addSubview(shipping)
+        root.addSubview(payment)
+        let delegate = LoggingDelegate(vetoing: [2])
+        delegate.onDidSelect = { control, _ in
+            if control === shipping { payment.setSelectedSegmentIndex(1, notify: true) }
+        }
+        shipping.delegate = delegate
+        payment.delegate = delegate
+        let recorder = try Recorder(databasePath: database, session: newSession())
+        recorder.attach(to: root)
+        shipping.tapSegment(2)  // vetoed
+        shipping.tapSegment(1)  // allowed, nests a programmatic selection of payment
+        let summary = recorder.finish()
+        #expect(summary.vetoes == 1)
+
+        let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
+        let lines = events.map { event in
+            [
+                String(event.seq), event.parentSeq.map(String.init) ?? "-", event.kind.rawValue, event.widget ?? "-",
+                event.callback, event.arguments, event.result ?? "void", event.vetoed.map(String.init) ?? "-",
+                event.implemented.map(String.init) ?? "-",
+            ].joined(separator: " ")
+        }
+        #expect(
+            lines == [
+                #"1 - input root/shipping tapSegment {"segment":2} {"selected":0} - -"#,
+                #"2 1 callback root/shipping segmentedControl(_:shouldSelectSegmentAt:) {"index":2} false true true"#,
+                #"3 - input root/shipping tapSegment {"segment":1} {"selected":1} - -"#,
+                #"4 3 callback root/shipping segmentedControl(_:shouldSelectSegmentAt:) {"index":1} true false true"#,
+                #"5 3 callback root/shipping segmentedControl(_:didSelectSegmentAt:userInteracted:) {"index":1,"userInteracted":true} void - true"#,
+                #"6 5 input root/payment selectSegment {"segment":1,"notify":true} {"selected":1} - -"#,
+                #"7 6 callback root/payment segmentedControl(_:shouldSelectSegmentAt:) {"index":1} true false true"#,
+                #"8 6 callback root/payment segmentedControl(_:didSelectSegmentAt:userInteracted:) {"index":1,"userInteracted":false} void - true"#,
+            ])
+        #expect(events.allSatisfy { $0.protocolName == ($0.kind == .input ? nil : "SegmentedControlDelegate") })
+    }
+
+    @Test func unimplementedCallbackIsRecordedAsDefaultUsed() throws {
+        let control = SegmentedControl(identifier: "c", segments: ["a", "b"], selectedSegmentIndex: 0)
+        let delegate = DidOnlyDelegate()
+        control.delegate = delegate
+        let recorder = try Recorder(databasePath: database, session: newSession())
+        recorder.attach(to: control)
+        control.tapSegment(1)
+        let session = recorder.finish().session
+        let events = try AuditStore(path: database, access: .read).timeline(of: session)
+        #expect(delegate.selections == [1])
+        #expect(events[1].callback == "segmentedControl(_:shouldSelectSegmentAt:)")
+        #expect(events[1].implemented == false)
+        #expect(events[1].result == "true")
+        #expect(events[1].vetoed == false)
+        #expect(events[2].implemented == true)
+    }
+
+    @Test func reassigningTheDelegateRetargetsTheProxyAndDetachRestores() throws {
+        let control = SegmentedControl(identifier: "c", segments: ["a", "b", "c"], selectedSegmentIndex: 0)
+        let first = LoggingDelegate()
+        control.delegate = first
+        let recorder = try Recorder(databasePath: database, session: newSession())
+        recorder.attach(to: control)
+        let second = LoggingDelegate(vetoing: [2])
+        control.delegate = second
+        #expect(control.delegate === second)
+        control.tapSegment(2)
+        #expect(first.calls.isEmpty)
+        #expect(second.calls == ["c.should(2)"])
+        recorder.detach(from: control)
+        control.tapSegment(1)
+        #expect(second.calls == ["c.should(2)", "c.should(1)", "c.did(1, true)"])
+        let summary = recorder.finish()
+        #expect(summary.callbacks == 1)
+        #expect(summary.inputs == 1)
+    }
+
+    @Test func widgetsAddedAfterAttachAreAudited() throws {
+        let root = View(identifier: "root")
+        let recorder = try Recorder(databasePath: database, session: newSession())
+        recorder.attach(to: root)
+        let group = View(identifier: "group")
+        let control = SegmentedControl(identifier: "late", segments: ["a", "b"], selectedSegmentIndex: 0)
+        group.addSubview(control)
+        root.addSubview(group)
+        control.tapSegment(1)
+        let session = recorder.finish().session
+        let events = try AuditStore(path: database, access: .read).timeline(of: session)
+        // The tap, its should- and its did-callback.
+        #expect(events.map(\.widget) == Array(repeating: "root/group/late", count: 3))
+        #expect(events.map(\.widgetKind) == Array(repeating: "SegmentedControl", count: 3))
+    }
+
+    @Test func widgetProxyAndDelegateLeaveNoRetainCycle() throws {
+        weak var weakControl: SegmentedControl?
+        weak var weakDelegate: LoggingDelegate?
+        let recorder = try Recorder(databasePath: database, session: newSession())
+        do {
+            let control = SegmentedControl(identifier: "c", segments: ["a", "b"], selectedSegmentIndex: 0)
+            let delegate = LoggingDelegate()
+            control.delegate = delegate
+            recorder.attach(to: control)
+            control.tapSegment(1)
+            weakControl = control
+            weakDelegate = delegate
+        }
+        #expect(weakControl == nil)
+        #expect(weakDelegate == nil)
+        recorder.finish()
+    }
+
+    @Test func delegateIsHeldWeakly() {
+        let control = SegmentedControl(identifier: "c", segments: ["a", "b"], selectedSegmentIndex: 0)
+        do {
+            let delegate = LoggingDelegate()
+            control.delegate = delegate
+        }
+        #expect(control.delegate == nil)
+    }
+
+    @Test func seqIsContiguousAcrossBatches() throws {
+        var options = Recorder.Options()
+        options.batchSize = 7
+        options.capacity = 16
+        let recorder = try Recorder(databasePath: database, session: newSession(), options: options)
+        _ = runRandomInputs(seed: 9, count: 500, recorder: recorder)
+        let summary = recorder.finish()
+        let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
+        #expect(events.map(\.seq) == Array(1...Int64(events.count)))
+        #expect(events.count == summary.events)
+        let stored = try AuditStore(path: database, access: .read).session(summary.session)
+        #expect(stored.status == "complete")
+        #expect(stored.events == summary.events)
+    }
+
+    @Test func finishIsIdempotent() throws {
+        let recorder = try Recorder(databasePath: database, session: newSession())
+        let first = recorder.finish()
+        #expect(recorder.finish() == first)
+    }
+
+    @Test func sessionOfADeadProcessIsMarkedInterruptedOnNextWrite() throws {
+        let recorder = try Recorder(databasePath: database, session: newSession())
+        let session = recorder.finish().session
+        // Make the finished session look like one a killed process left behind.
+        try sqlite(database, "UPDATE sessions SET status = 'recording', owner_pid = 999999999 WHERE id = \(session)")
+        #expect(try AuditStore(path: database, access: .read).session(session).status == "recording")
+        _ = try AuditStore(path: database, access: .write)
+        #expect(try AuditStore(path: database, access: .read).session(session).status == "interrupted")
+    }
+
+    @Test func aLiveRecordingIsNotMarkedInterrupted() throws {
+        let recorder = try Recorder(databasePath: database, session: newSession())
+        _ = try AuditStore(path: database, access: .write)
+        #expect(try AuditStore(path: database, access: .read).session(recorder.session).status == "recording")
+        recorder.finish()
+        #expect(try AuditStore(path: database, access: .read).session(recorder.session).status == "complete")
+    }
+}

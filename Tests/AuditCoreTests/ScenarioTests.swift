@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+@testable import AuditCore
+
+@Suite("Scenario format")
+struct ScenarioTests {
+    static let valid = """
+        {
+          "format": 1,
+          "name": "small",
+          "delegate": "checkout.v1",
+          "root": {
+            "kind": "View", "id": "root",
+            "children": [
+              { "kind": "SegmentedControl", "id": "pick", "frame": [0, 0, 100, 30], "segments": ["a", "b"], "selected": 0 }
+            ]
+          },
+          "steps": [
+            { "action": "tapSegment", "widget": "root/pick", "segment": 1 },
+            { "action": "selectSegment", "widget": "root/pick", "segment": 0, "notify": false }
+          ]
+        }
+        """
+
+    func parse(_ text: String) throws(ScenarioError) -> Scenario { try Scenario(data: Data(text.utf8)) }
+
+    @Test func parsesAValidScenario() throws {
+        let scenario = try parse(Self.valid)
+        #expect(scenario.name == "small")
+        #expect(scenario.delegate == "checkout.v1")
+        #expect(scenario.steps == [.tapSegment(widget: "root/pick", segment: 1), .selectSegment(widget: "root/pick", segment: 0, notify: false)])
+        let tree = scenario.root.build()
+        let control = try #require(tree.view(atPath: "root/pick") as? SegmentedControl)
+        #expect(control.segments == ["a", "b"])
+        #expect(control.frame == Rect(x: 0, y: 0, width: 100, height: 30))
+    }
+
+    @Test func theShippedExampleParsesAndRuns() throws {
+        let scenario = try Examples.checkout()
+        #expect(scenario.steps.count == 8)
+        let delegate = try DelegateRegistry.examples.entry(named: "checkout.v1").make()
+        let tree = ScenarioRunner.run(scenario, delegate: delegate)
+        #expect((tree.view(atPath: "checkout/payment") as? SegmentedControl)?.selectedSegmentIndex == 1)
+    }
+
+    @Test func syntaxErrorsNameLineAndColumn() {
+        #expect {
+            try parse("{\n  \"name\": \"x\",\n  \"steps\": [1, 2,, 3]\n}")
+        } throws: { error in
+            (error as? ScenarioError)?.location == "line 3, column 18"
+        }
+    }
+
+    @Test func invalidUTF8IsNamedWithItsPosition() {
+        var bytes = Array("{\n \"name\": \"".utf8)
+        bytes += [0xFF, 0x22, 0x7D]
+        #expect {
+            try Scenario(data: Data(bytes))
+        } throws: { error in
+            (error as? ScenarioError)?.description == "line 2, column 11: invalid UTF-8"
+        }
+    }
+
+    struct BadCase: CustomTestStringConvertible, Sendable {
+        let replace: String
+        let with: String
+        let location: String
+        let message: String
+        var testDescription: String { location }
+    }
+
+    @Test(arguments: [
+        BadCase(replace: #""segment": 1"#, with: #""segment": "one""#, location: "steps[0].segment", message: "expected an integer"),
+        BadCase(replace: #""segment": 1"#, with: #""segment": 5"#, location: "steps[0].segment", message: "out of range"),
+        BadCase(replace: #""widget": "root/pick", "segment": 1"#, with: #""widget": "root/nope", "segment": 1"#, location: "steps[0].widget", message: "no widget"),
+        BadCase(replace: #""action": "tapSegment""#, with: #""action": "swipe""#, location: "steps[0].action", message: "unknown action"),
+        BadCase(replace: #""kind": "SegmentedControl""#, with: #""kind": "Slider""#, location: "root.children[0].kind", message: "unknown widget kind"),
+        BadCase(replace: #""selected": 0"#, with: #""selected": 0, "colour": "red""#, location: "root.children[0].colour", message: "unknown field"),
+        BadCase(replace: #""segments": ["a", "b"]"#, with: #""segments": []"#, location: "root.children[0].segments", message: "at least one"),
+        BadCase(replace: #""frame": [0, 0, 100, 30]"#, with: #""frame": [0, 0]"#, location: "root.children[0].frame", message: "[x, y, width, height]"),
+        BadCase(replace: #""notify": false"#, with: #""notify": 0"#, location: "steps[1].notify", message: "true or false"),
+        BadCase(replace: #""format": 1"#, with: #""format": 2"#, location: "format", message: "not supported"),
+        BadCase(replace: #""name": "small","#, with: "", location: "name", message: "missing required field"),
+        BadCase(replace: #""id": "pick""#, with: #""id": "a/b""#, location: "root.children[0].id", message: "no '/'"),
+    ])
+    func badFieldsAreNamedByPath(_ bad: BadCase) {
+        let text = Self.valid.replacingOccurrences(of: bad.replace, with: bad.with)
+        #expect(text != Self.valid)
+        #expect {
+            try parse(text)
+        } throws: { error in
+            guard let error = error as? ScenarioError else { return false }
+            return error.location == bad.location && error.message.contains(bad.message)
+        }
+    }
+
+    @Test func aStepAgainstTheWrongWidgetKindIsRefused() {
+        let text = Self.valid.replacingOccurrences(of: #""widget": "root/pick", "segment": 1"#, with: #""widget": "root", "segment": 1"#)
+        #expect {
+            try parse(text)
+        } throws: { error in
+            (error as? ScenarioError)?.message == "'root' is a View, not a SegmentedControl"
+        }
+    }
+
+    @Test func missingFileIsAScenarioError() {
+        #expect {
+            try Scenario(contentsOf: "/nonexistent/scenario.json")
+        } throws: { error in
+            "\(error)".contains("cannot read scenario /nonexistent/scenario.json")
+        }
+    }
+}

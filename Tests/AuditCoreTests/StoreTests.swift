@@ -1,0 +1,178 @@
+import CSQLite
+import Foundation
+import Testing
+
+@testable import AuditCore
+
+@Suite("Store: connection, statements, transactions, migrations")
+struct StoreTests {
+    let folder = TemporaryDirectory()
+    var database: String { folder.path("audit.sqlite") }
+
+    @Test func sha256MatchesKnownVectors() {
+        #expect(SHA256.hex(Array("".utf8)) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(
+            SHA256.hex([UInt8](repeating: UInt8(ascii: "a"), count: 1_000))
+                == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+    }
+
+    @Test func freshDatabaseIsMigratedInWALWithApplicationID() throws {
+        let store = try AuditStore(path: database, access: .write)
+        let connection = store.connection
+        #expect(try connection.scalarText("PRAGMA journal_mode") == "wal")
+        #expect(try connection.scalarInt("PRAGMA synchronous") == 1)  // NORMAL
+        #expect(try connection.scalarInt("PRAGMA busy_timeout") == Int64(Connection.busyTimeoutMilliseconds))
+        #expect(try connection.scalarInt("PRAGMA application_id") == Migration.applicationID)
+        let rows = try connection.prepare("SELECT version, name, sha256 FROM schema_migrations").rows {
+            ($0.int(0), $0.string(1) ?? "", $0.string(2) ?? "")
+        }
+        #expect(rows.map(\.0) == Migration.all.map(\.version))
+        #expect(rows.map(\.2) == Migration.all.map(\.sha256))
+        #expect(Migration.all.first?.name == "initial")
+    }
+
+    @Test func reopeningAppliesNothing() throws {
+        _ = try AuditStore(path: database, access: .write)
+        let store = try AuditStore(path: database, access: .write)
+        #expect(try Migrator.pending(on: store.connection).isEmpty)
+        #expect(try store.connection.scalarInt("SELECT count(*) FROM schema_migrations") == Int64(Migration.all.count))
+    }
+
+    @Test func pendingMigrationsApplyInOrderEachWithItsLedgerRow() throws {
+        let extra = Migration(version: 2, name: "extra", sql: "CREATE TABLE extra (x INTEGER);", sha256: "feed")
+        let connection = try Connection(path: database, mode: .readWrite(create: true))
+        try Migrator.migrate(connection, migrations: Migration.all)
+        try Migrator.migrate(connection, migrations: Migration.all + [extra])
+        #expect(try connection.tableExists("extra"))
+        #expect(try connection.scalarText("SELECT sha256 FROM schema_migrations WHERE version = 2") == "feed")
+    }
+
+    @Test func aFailingMigrationLeavesNoTraceOfItself() throws {
+        let broken = Migration(version: 2, name: "broken", sql: "CREATE TABLE half (x); SELECT nope FROM nowhere;", sha256: "x")
+        let connection = try Connection(path: database, mode: .readWrite(create: true))
+        try Migrator.migrate(connection)
+        #expect(throws: SQLiteError.self) { try Migrator.migrate(connection, migrations: Migration.all + [broken]) }
+        #expect(try !connection.tableExists("half"))
+        #expect(try connection.scalarInt("SELECT count(*) FROM schema_migrations WHERE version = 2") == 0)
+    }
+
+    @Test func unknownMigrationIsRefusedAndNothingChanges() throws {
+        _ = try AuditStore(path: database, access: .write)
+        try sqlite(database, "INSERT INTO schema_migrations VALUES (9999, 'future', 'abc', 'later')")
+        let before = fileBytes(database)
+        #expect {
+            try AuditStore(path: database, access: .write)
+        } throws: { error in
+            guard case StoreError.unknownMigration(_, 9999, "future") = error else { return false }
+            return "\(error)".contains("newer auditctl")
+        }
+        #expect(throws: StoreError.self) { try AuditStore(path: database, access: .read) }
+        #expect(fileBytes(database) == before)
+    }
+
+    @Test func changedChecksumIsRefusedAndNothingChanges() throws {
+        _ = try AuditStore(path: database, access: .write)
+        try sqlite(database, "UPDATE schema_migrations SET sha256 = 'tampered' WHERE version = 1")
+        let before = fileBytes(database)
+        #expect {
+            try AuditStore(path: database, access: .write)
+        } throws: { error in
+            guard case StoreError.checksumMismatch(_, 1, "initial") = error else { return false }
+            return true
+        }
+        #expect(fileBytes(database) == before)
+    }
+
+    @Test func fileThatIsNotADatabaseFailsAtOpen() throws {
+        try Data("this is a text file, not SQLite, and long enough to have a header".utf8).write(to: folder.url.appending(path: "x"))
+        let path = folder.path("x")
+        let before = fileBytes(path)
+        #expect {
+            try AuditStore(path: path, access: .write)
+        } throws: { error in
+            guard case StoreError.sqlite(let sqliteError) = error else { return false }
+            return sqliteError.primaryCode == SQLITE_NOTADB
+        }
+        #expect(fileBytes(path) == before)
+    }
+
+    @Test func databaseOfAnotherApplicationIsRefused() throws {
+        let connection = try Connection(path: database, mode: .readWrite(create: true))
+        try connection.execute("CREATE TABLE notes (body TEXT); PRAGMA application_id = 7;")
+        #expect {
+            try AuditStore(path: database, access: .write)
+        } throws: { error in
+            guard case StoreError.notAnAuditDatabase = error else { return false }
+            return true
+        }
+        let plain = folder.path("plain.sqlite")
+        try Connection(path: plain, mode: .readWrite(create: true)).execute("CREATE TABLE notes (body TEXT)")
+        #expect(throws: StoreError.self) { try AuditStore(path: plain, access: .write) }
+    }
+
+    @Test func readingAMissingDatabaseCreatesNothing() {
+        #expect {
+            try AuditStore(path: database, access: .read)
+        } throws: { error in
+            guard case StoreError.noDatabase = error else { return false }
+            return true
+        }
+        #expect(!FileManager.default.fileExists(atPath: database))
+    }
+
+    @Test func sqliteErrorsCarryExtendedCodeMessageAndSQL() throws {
+        let connection = try Connection(path: database, mode: .readWrite(create: true))
+        try connection.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)")
+        try connection.execute("INSERT INTO t VALUES (1)")
+        #expect {
+            try connection.prepare("INSERT INTO t VALUES (?)").execute([.integer(1)])
+        } throws: { error in
+            guard let error = error as? SQLiteError else { return false }
+            return error.code == SQLITE_CONSTRAINT | (6 << 8) && error.message.contains("UNIQUE")
+                && error.sql == "INSERT INTO t VALUES (?)"
+        }
+        #expect {
+            try connection.prepare("SELEC 1")
+        } throws: { error in
+            (error as? SQLiteError)?.sql == "SELEC 1" && (error as? SQLiteError)?.primaryCode == SQLITE_ERROR
+        }
+    }
+
+    @Test func transactionRollsBackWhenTheBodyThrows() throws {
+        struct Boom: Error {}
+        let connection = try Connection(path: database, mode: .readWrite(create: true))
+        try connection.execute("CREATE TABLE t (x)")
+        #expect(throws: Boom.self) {
+            try connection.transaction {
+                try connection.execute("INSERT INTO t VALUES (1)")
+                throw Boom()
+            }
+        }
+        #expect(try connection.scalarInt("SELECT count(*) FROM t") == 0)
+        try connection.transaction { try connection.execute("INSERT INTO t VALUES (2)") }
+        #expect(try connection.scalarInt("SELECT count(*) FROM t") == 1)
+    }
+
+    @Test func cachedStatementsAreReused() throws {
+        let connection = try Connection(path: database, mode: .readWrite(create: true))
+        #expect(try connection.cached("SELECT 1") === connection.cached("SELECT 1"))
+        #expect(try connection.prepare("SELECT 1") !== connection.prepare("SELECT 1"))
+    }
+
+    @Test func typedBindingRoundTrips() throws {
+        let connection = try Connection(path: database, mode: .readWrite(create: true))
+        let values: [SQLValue] = [.null, .integer(-42), .real(2.5), .text("请在门口 👍🏽"), .blob([0, 1, 255])]
+        let row = try connection.prepare("SELECT ?, ?, ?, ?, ?").rows(values) { row in (0..<5).map(row.value) }
+        #expect(row == [values])
+    }
+
+    @Test func moreThanOneStatementIsRefusedByPrepare() throws {
+        let connection = try Connection(path: database, mode: .readWrite(create: true))
+        #expect(throws: SQLiteError.self) { try connection.prepare("SELECT 1; SELECT 2") }
+        #expect(try connection.prepare("SELECT 1;  ").rows { $0.int(0) } == [1])
+    }
+}
