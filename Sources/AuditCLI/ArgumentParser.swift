@@ -74,7 +74,9 @@ func parseArguments(
             allowed.lowerBound == allowed.upperBound
             ? "\(allowed.lowerBound)" : "\(allowed.lowerBound) to \(allowed.upperBound)"
         throw UsageError(
-            message: "'\(command)' takes \(expected) argument\(allowed.upperBound == 1 ? "" : "s"), got \(parsed.positionals.count); \(hint)")
+            message:
+                "'\(command)' takes \(expected) argument\(allowed.upperBound == 1 ? "" : "s"), got \(parsed.positionals.count); \(hint)"
+        )
     }
     return parsed
 }

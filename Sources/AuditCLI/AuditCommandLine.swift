@@ -66,7 +66,9 @@ public struct AuditCommandLine: Sendable {
 
     var usage: String {
         let width = Self.commands.map(\.name.count).max() ?? 0
-        let lines = Self.commands.map { "  \($0.name.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.summary)" }
+        let lines = Self.commands.map {
+            "  \($0.name.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.summary)"
+        }
         return """
             usage: \(programName) COMMAND [OPTIONS]
 
@@ -104,7 +106,9 @@ struct Command: Sendable {
     var allOptions: [OptionSpec] {
         options + [
             .option("--db", "PATH", "the database (default ./audit.sqlite, or $AUDITCTL_DB)"),
-            .option("--format", formats.map(\.rawValue).joined(separator: "|"), "output format (default \(formats[0].rawValue))"),
+            .option(
+                "--format", formats.map(\.rawValue).joined(separator: "|"),
+                "output format (default \(formats[0].rawValue))"),
             .flag("--help", "show this help"),
         ]
     }
@@ -137,12 +141,16 @@ struct Invocation {
 
     init(parsed: ParsedArguments, command: Command, tool: AuditCommandLine, output: Output) throws(UsageError) {
         self.parsed = parsed
-        databasePath = parsed.options["--db"] ?? tool.environment["AUDITCTL_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "audit.sqlite"
+        databasePath =
+            parsed.options["--db"] ?? tool.environment["AUDITCTL_DB"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? "audit.sqlite"
         guard !databasePath.isEmpty else { throw UsageError(message: "--db needs a path") }
         if let text = parsed.options["--format"] {
             guard let format = Format(rawValue: text), command.formats.contains(format) else {
                 throw UsageError(
-                    message: "'\(command.name)' has no format '\(text)' (choose \(command.formats.map(\.rawValue).joined(separator: ", ")))")
+                    message:
+                        "'\(command.name)' has no format '\(text)' (choose \(command.formats.map(\.rawValue).joined(separator: ", ")))"
+                )
             }
             self.format = format
         } else {
@@ -159,7 +167,9 @@ struct Invocation {
     /// A required integer option, such as `--session N`.
     func integer(_ name: String) throws(UsageError) -> Int64 {
         guard let text = parsed.options[name] else { throw UsageError(message: "\(name) N is required") }
-        guard let value = Int64(text), value > 0 else { throw UsageError(message: "\(name) takes a positive integer, not '\(text)'") }
+        guard let value = Int64(text), value > 0 else {
+            throw UsageError(message: "\(name) takes a positive integer, not '\(text)'")
+        }
         return value
     }
 }

@@ -7,7 +7,8 @@ extension Command {
     ) { invocation in
         let scenario = try Examples.checkout()
         let summary = try ScenarioRunner.record(
-            scenario, delegate: nil, registry: invocation.registry, databasePath: invocation.databasePath, label: "demo")
+            scenario, delegate: nil, registry: invocation.registry, databasePath: invocation.databasePath, label: "demo"
+        )
         if invocation.format == .json { return report(summary, invocation) }
         try showSession(summary.session, invocation.databasePath, .text, invocation.output)
         let db = invocation.databasePath == "audit.sqlite" ? "" : " --db \(invocation.databasePath)"

@@ -13,8 +13,10 @@ extension Command {
             }
             deadline = .milliseconds(Int64(seconds * 1_000))
         }
-        let result = try ReadOnlyQuery.run(invocation.parsed.positionals[0], databasePath: invocation.databasePath, deadline: deadline)
-        Table(columns: result.columns, rows: result.rows.map { $0.map(\.auditValue) }).render(invocation.format, to: invocation.output)
+        let result = try ReadOnlyQuery.run(
+            invocation.parsed.positionals[0], databasePath: invocation.databasePath, deadline: deadline)
+        Table(columns: result.columns, rows: result.rows.map { $0.map(\.auditValue) }).render(
+            invocation.format, to: invocation.output)
         return ExitStatus.success
     }
 }

@@ -12,7 +12,9 @@ extension Command {
         ],
         positionals: 0...0, formats: [.text, .json]
     ) { invocation in
-        guard let path = invocation.option("--scenario") else { throw UsageError(message: "--scenario FILE is required") }
+        guard let path = invocation.option("--scenario") else {
+            throw UsageError(message: "--scenario FILE is required")
+        }
         let scenario = try Scenario(contentsOf: path)
         let summary = try ScenarioRunner.record(
             scenario, delegate: invocation.option("--delegate"), registry: invocation.registry,
@@ -25,7 +27,8 @@ extension Command {
         if invocation.format == .json {
             invocation.output.line(
                 AuditValue.object([
-                    "session": .int(Int(summary.session)), "events": .int(summary.events), "vetoes": .int(summary.vetoes),
+                    "session": .int(Int(summary.session)), "events": .int(summary.events),
+                    "vetoes": .int(summary.vetoes),
                 ]).json)
         } else {
             invocation.output.line(String(summary.session))

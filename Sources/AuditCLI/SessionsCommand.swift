@@ -8,12 +8,14 @@ extension Command {
         let store = try AuditStore(path: invocation.databasePath, access: .read)
         let table = Table(
             columns: [
-                "id", "name", "scenario", "delegate", "status", "started_at", "events", "callbacks", "vetoes", "replay_of",
+                "id", "name", "scenario", "delegate", "status", "started_at", "events", "callbacks", "vetoes",
+                "replay_of",
             ],
             rows: try store.sessions().map { session in
                 [
                     .int(Int(session.id)), session.name.map(AuditValue.string) ?? .null, .string(session.scenario),
-                    .string(session.delegate), .string(session.status), .string(session.startedAt), .int(session.events),
+                    .string(session.delegate), .string(session.status), .string(session.startedAt),
+                    .int(session.events),
                     .int(session.callbacks), .int(session.vetoes), session.replayOf.map { .int(Int($0)) } ?? .null,
                 ]
             })

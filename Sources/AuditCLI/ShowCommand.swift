@@ -6,7 +6,8 @@ extension Command {
         name: "show", summary: "one session's timeline, nested callbacks indented", arguments: "--session N",
         options: [.option("--session", "N", "the session to show")], positionals: 0...0, formats: [.text, .json, .csv]
     ) { invocation in
-        try showSession(try invocation.integer("--session"), invocation.databasePath, invocation.format, invocation.output)
+        try showSession(
+            try invocation.integer("--session"), invocation.databasePath, invocation.format, invocation.output)
         return ExitStatus.success
     }
 
@@ -16,7 +17,8 @@ extension Command {
         let events = try store.timeline(of: id)
         switch format {
         case .json:
-            output.line(AuditValue.object(["session": sessionValue(session), "events": .array(events.map(eventValue))]).json)
+            output.line(
+                AuditValue.object(["session": sessionValue(session), "events": .array(events.map(eventValue))]).json)
         case .csv:
             Table(columns: timelineColumns, rows: events.map { timelineRow($0) }).render(.csv, to: output)
         default:
@@ -25,7 +27,8 @@ extension Command {
     }
 
     static let timelineColumns = [
-        "seq", "t_ms", "kind", "widget", "widget_kind", "protocol", "callback", "args", "result", "vetoed", "implemented",
+        "seq", "t_ms", "kind", "widget", "widget_kind", "protocol", "callback", "args", "result", "vetoed",
+        "implemented",
         "duration_us", "parent_seq",
     ]
 
@@ -51,7 +54,8 @@ extension Command {
     static func sessionValue(_ session: SessionSummary) -> AuditValue {
         .object([
             "id": .int(Int(session.id)), "name": session.name.map(AuditValue.string) ?? .null,
-            "scenario": .string(session.scenario), "delegate": .string(session.delegate), "status": .string(session.status),
+            "scenario": .string(session.scenario), "delegate": .string(session.delegate),
+            "status": .string(session.status),
             "started_at": .string(session.startedAt), "ended_at": session.endedAt.map(AuditValue.string) ?? .null,
             "replay_of": session.replayOf.map { .int(Int($0)) } ?? .null, "events": .int(session.events),
             "inputs": .int(session.inputs), "callbacks": .int(session.callbacks), "vetoes": .int(session.vetoes),

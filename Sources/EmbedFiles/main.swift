@@ -13,7 +13,8 @@ var migrations: [String] = []
 var examples: [String] = []
 for path in arguments.dropFirst() {
     let url = URL(fileURLWithPath: path)
-    let entry = "    (\"\(url.deletingPathExtension().lastPathComponent)\", \"\(try Data(contentsOf: url).base64EncodedString())\"),"
+    let entry =
+        "    (\"\(url.deletingPathExtension().lastPathComponent)\", \"\(try Data(contentsOf: url).base64EncodedString())\"),"
     if url.pathExtension == "sql" { migrations.append(entry) } else { examples.append(entry) }
 }
 let source = """

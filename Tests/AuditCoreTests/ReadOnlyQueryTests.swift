@@ -51,7 +51,9 @@ struct ReadOnlyQueryTests {
         let before = fileBytes(database)
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
         let sql = sql.replacingOccurrences(of: "$DIR", with: folder.url.path)
-        #expect(throws: StoreError.self) { try ReadOnlyQuery.run(sql, databasePath: database, deadline: .milliseconds(300)) }
+        #expect(throws: StoreError.self) {
+            try ReadOnlyQuery.run(sql, databasePath: database, deadline: .milliseconds(300))
+        }
         #expect(fileBytes(database) == before)
         let after = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter {
             !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")

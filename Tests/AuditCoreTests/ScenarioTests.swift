@@ -29,7 +29,11 @@ struct ScenarioTests {
         let scenario = try parse(Self.valid)
         #expect(scenario.name == "small")
         #expect(scenario.delegate == "checkout.v1")
-        #expect(scenario.steps == [.tapSegment(widget: "root/pick", segment: 1), .selectSegment(widget: "root/pick", segment: 0, notify: false)])
+        #expect(
+            scenario.steps == [
+                .tapSegment(widget: "root/pick", segment: 1),
+                .selectSegment(widget: "root/pick", segment: 0, notify: false),
+            ])
         let tree = scenario.root.build()
         let control = try #require(tree.view(atPath: "root/pick") as? SegmentedControl)
         #expect(control.segments == ["a", "b"])
@@ -71,15 +75,31 @@ struct ScenarioTests {
     }
 
     @Test(arguments: [
-        BadCase(replace: #""segment": 1"#, with: #""segment": "one""#, location: "steps[0].segment", message: "expected an integer"),
-        BadCase(replace: #""segment": 1"#, with: #""segment": 5"#, location: "steps[0].segment", message: "out of range"),
-        BadCase(replace: #""widget": "root/pick", "segment": 1"#, with: #""widget": "root/nope", "segment": 1"#, location: "steps[0].widget", message: "no widget"),
-        BadCase(replace: #""action": "tapSegment""#, with: #""action": "swipe""#, location: "steps[0].action", message: "unknown action"),
-        BadCase(replace: #""kind": "SegmentedControl""#, with: #""kind": "Slider""#, location: "root.children[0].kind", message: "unknown widget kind"),
-        BadCase(replace: #""selected": 0"#, with: #""selected": 0, "colour": "red""#, location: "root.children[0].colour", message: "unknown field"),
-        BadCase(replace: #""segments": ["a", "b"]"#, with: #""segments": []"#, location: "root.children[0].segments", message: "at least one"),
-        BadCase(replace: #""frame": [0, 0, 100, 30]"#, with: #""frame": [0, 0]"#, location: "root.children[0].frame", message: "[x, y, width, height]"),
-        BadCase(replace: #""notify": false"#, with: #""notify": 0"#, location: "steps[1].notify", message: "true or false"),
+        BadCase(
+            replace: #""segment": 1"#, with: #""segment": "one""#, location: "steps[0].segment",
+            message: "expected an integer"),
+        BadCase(
+            replace: #""segment": 1"#, with: #""segment": 5"#, location: "steps[0].segment", message: "out of range"),
+        BadCase(
+            replace: #""widget": "root/pick", "segment": 1"#, with: #""widget": "root/nope", "segment": 1"#,
+            location: "steps[0].widget", message: "no widget"),
+        BadCase(
+            replace: #""action": "tapSegment""#, with: #""action": "swipe""#, location: "steps[0].action",
+            message: "unknown action"),
+        BadCase(
+            replace: #""kind": "SegmentedControl""#, with: #""kind": "Slider""#, location: "root.children[0].kind",
+            message: "unknown widget kind"),
+        BadCase(
+            replace: #""selected": 0"#, with: #""selected": 0, "colour": "red""#, location: "root.children[0].colour",
+            message: "unknown field"),
+        BadCase(
+            replace: #""segments": ["a", "b"]"#, with: #""segments": []"#, location: "root.children[0].segments",
+            message: "at least one"),
+        BadCase(
+            replace: #""frame": [0, 0, 100, 30]"#, with: #""frame": [0, 0]"#, location: "root.children[0].frame",
+            message: "[x, y, width, height]"),
+        BadCase(
+            replace: #""notify": false"#, with: #""notify": 0"#, location: "steps[1].notify", message: "true or false"),
         BadCase(replace: #""format": 1"#, with: #""format": 2"#, location: "format", message: "not supported"),
         BadCase(replace: #""name": "small","#, with: "", location: "name", message: "missing required field"),
         BadCase(replace: #""id": "pick""#, with: #""id": "a/b""#, location: "root.children[0].id", message: "no '/'"),
@@ -96,7 +116,8 @@ struct ScenarioTests {
     }
 
     @Test func aStepAgainstTheWrongWidgetKindIsRefused() {
-        let text = Self.valid.replacingOccurrences(of: #""widget": "root/pick", "segment": 1"#, with: #""widget": "root", "segment": 1"#)
+        let text = Self.valid.replacingOccurrences(
+            of: #""widget": "root/pick", "segment": 1"#, with: #""widget": "root", "segment": 1"#)
         #expect {
             try parse(text)
         } throws: { error in

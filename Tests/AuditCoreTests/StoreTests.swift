@@ -52,7 +52,8 @@ struct StoreTests {
     }
 
     @Test func aFailingMigrationLeavesNoTraceOfItself() throws {
-        let broken = Migration(version: 2, name: "broken", sql: "CREATE TABLE half (x); SELECT nope FROM nowhere;", sha256: "x")
+        let broken = Migration(
+            version: 2, name: "broken", sql: "CREATE TABLE half (x); SELECT nope FROM nowhere;", sha256: "x")
         let connection = try Connection(path: database, mode: .readWrite(create: true))
         try Migrator.migrate(connection)
         #expect(throws: SQLiteError.self) { try Migrator.migrate(connection, migrations: Migration.all + [broken]) }
@@ -88,7 +89,8 @@ struct StoreTests {
     }
 
     @Test func fileThatIsNotADatabaseFailsAtOpen() throws {
-        try Data("this is a text file, not SQLite, and long enough to have a header".utf8).write(to: folder.url.appending(path: "x"))
+        try Data("this is a text file, not SQLite, and long enough to have a header".utf8).write(
+            to: folder.url.appending(path: "x"))
         let path = folder.path("x")
         let before = fileBytes(path)
         #expect {

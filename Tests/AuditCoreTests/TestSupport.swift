@@ -91,7 +91,8 @@ final class StatefulDelegate: SegmentedControlDelegate {
     func segmentedControl(_ segmentedControl: SegmentedControl, didSelectSegmentAt index: Int, userInteracted: Bool) {
         calls.append("\(segmentedControl.path).did(\(index), \(userInteracted))")
         if userInteracted, index == 0,
-            let other = segmentedControl.superview?.subviews.first(where: { $0 !== segmentedControl }) as? SegmentedControl
+            let other = segmentedControl.superview?.subviews.first(where: { $0 !== segmentedControl })
+                as? SegmentedControl
         {
             other.setSelectedSegmentIndex(other.numberOfSegments - 1, notify: true)
         }

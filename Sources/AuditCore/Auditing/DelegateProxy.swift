@@ -21,7 +21,8 @@ open class DelegateProxy {
         _ callback: Callback<Delegate, Widget, Arguments, Result>, to target: Delegate?, _ widget: Widget,
         _ arguments: Arguments
     ) -> Result {
-        link.recorder.capture(callback.descriptor, widget: link.widget, arguments: callback.arguments.encode(arguments)) {
+        link.recorder.capture(callback.descriptor, widget: link.widget, arguments: callback.arguments.encode(arguments))
+        {
             context in
             let outer = context.defaultUsed
             context.defaultUsed = false

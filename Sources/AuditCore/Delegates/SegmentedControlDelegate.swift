@@ -41,6 +41,8 @@ final class SegmentedControlDelegateProxy: DelegateProxy, SegmentedControlDelega
     }
 
     func segmentedControl(_ segmentedControl: SegmentedControl, didSelectSegmentAt index: Int, userInteracted: Bool) {
-        forward(SegmentedControlCallbacks.didSelect, to: segmentedControl.delegate, segmentedControl, (index, userInteracted))
+        forward(
+            SegmentedControlCallbacks.didSelect, to: segmentedControl.delegate, segmentedControl,
+            (index, userInteracted))
     }
 }

@@ -19,7 +19,8 @@ extension ValueCoding where Value == Int {
 }
 
 extension ValueCoding where Value == Bool {
-    public static let bool = ValueCoding(encode: { .bool($0) }, decode: { if case .bool(let v) = $0 { v } else { nil } })
+    public static let bool = ValueCoding(
+        encode: { .bool($0) }, decode: { if case .bool(let v) = $0 { v } else { nil } })
 }
 
 extension ValueCoding where Value == String {

@@ -27,11 +27,14 @@ public struct Scenario: Sendable {
         if let value = fields.optional("format") {
             format = try FieldReader.int(value, at: "format")
             guard (1...Self.currentFormat).contains(format) else {
-                throw ScenarioError(at: "format", "format \(format) is not supported (this build reads 1 to \(Self.currentFormat))")
+                throw ScenarioError(
+                    at: "format", "format \(format) is not supported (this build reads 1 to \(Self.currentFormat))")
             }
         }
         name = try fields.string("name")
-        delegate = try fields.optional("delegate").map { value throws(ScenarioError) in try FieldReader.string(value, at: "delegate") }
+        delegate = try fields.optional("delegate").map { value throws(ScenarioError) in
+            try FieldReader.string(value, at: "delegate")
+        }
         root = try WidgetSpec(try fields.required("root"), at: "root")
         let tree = root.build()
         steps = []
@@ -61,7 +64,9 @@ public struct Scenario: Sendable {
 
     private static func reason(_ error: any Error) -> String {
         let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        if let underlying, underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
+        if let underlying, underlying.domain == NSPOSIXErrorDomain,
+            let code = POSIXErrorCode(rawValue: Int32(underlying.code))
+        {
             return String(cString: strerror(code.rawValue))
         }
         return (error as NSError).localizedDescription

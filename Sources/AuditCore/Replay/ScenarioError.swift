@@ -20,7 +20,9 @@ struct FieldReader {
     private var used: Set<String> = []
 
     init(_ value: AuditValue, at path: String) throws(ScenarioError) {
-        guard case .object(let fields) = value else { throw ScenarioError(at: path.isEmpty ? "top level" : path, "expected an object") }
+        guard case .object(let fields) = value else {
+            throw ScenarioError(at: path.isEmpty ? "top level" : path, "expected an object")
+        }
         self.path = path
         self.fields = fields
     }
@@ -52,7 +54,9 @@ struct FieldReader {
     }
 
     mutating func array(_ key: String) throws(ScenarioError) -> [AuditValue] {
-        guard case .array(let values) = try required(key) else { throw ScenarioError(at: location(key), "expected an array") }
+        guard case .array(let values) = try required(key) else {
+            throw ScenarioError(at: location(key), "expected an array")
+        }
         return values
     }
 

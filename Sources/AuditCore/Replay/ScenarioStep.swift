@@ -24,9 +24,12 @@ public enum ScenarioStep: Sendable, Hashable {
         case "tapSegment":
             self = .tapSegment(widget: widget, segment: try fields.int("segment"))
         case "selectSegment":
-            self = .selectSegment(widget: widget, segment: try fields.int("segment"), notify: try fields.bool("notify", default: true))
+            self = .selectSegment(
+                widget: widget, segment: try fields.int("segment"), notify: try fields.bool("notify", default: true))
         default:
-            throw ScenarioError(at: fields.location("action"), "unknown action '\(action)' (known: \(Self.actions.joined(separator: ", ")))")
+            throw ScenarioError(
+                at: fields.location("action"),
+                "unknown action '\(action)' (known: \(Self.actions.joined(separator: ", ")))")
         }
         try fields.finish()
     }
@@ -43,8 +46,10 @@ public enum ScenarioStep: Sendable, Hashable {
                 throw ScenarioError(at: "\(path).widget", "'\(widget)' is a \(view.widgetKind), not a SegmentedControl")
             }
             let allowsNone: Bool = if case .selectSegment = self { true } else { false }
-            guard control.segments.indices.contains(segment) || (allowsNone && segment == SegmentedControl.noSegment) else {
-                throw ScenarioError(at: "\(path).segment", "segment \(segment) is out of range 0..<\(control.numberOfSegments)")
+            guard control.segments.indices.contains(segment) || (allowsNone && segment == SegmentedControl.noSegment)
+            else {
+                throw ScenarioError(
+                    at: "\(path).segment", "segment \(segment) is out of range 0..<\(control.numberOfSegments)")
             }
         }
     }

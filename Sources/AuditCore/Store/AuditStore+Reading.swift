@@ -50,7 +50,8 @@ extension AuditStore {
 
     public func session(_ id: Int64) throws(StoreError) -> SessionSummary {
         let found = try storeOperation {
-            try connection.prepare("SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?").rows([.integer(id)], Self.readSession)
+            try connection.prepare("SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?").rows(
+                [.integer(id)], Self.readSession)
         }
         guard let session = found.first else { throw .unknownSession(id) }
         return session
@@ -59,7 +60,9 @@ extension AuditStore {
     /// The session's scenario file text, as recorded.
     public func scenarioSource(of id: Int64) throws(StoreError) -> String {
         let found = try storeOperation {
-            try connection.prepare("SELECT scenario_source FROM sessions WHERE id = ?").rows([.integer(id)]) { $0.string(0) ?? "" }
+            try connection.prepare("SELECT scenario_source FROM sessions WHERE id = ?").rows([.integer(id)]) {
+                $0.string(0) ?? ""
+            }
         }
         guard let source = found.first else { throw .unknownSession(id) }
         return source
@@ -77,7 +80,8 @@ extension AuditStore {
                 """
             ).rows([.integer(id)]) { row in
                 TimelineEvent(
-                    seq: row.int64(0), milliseconds: row.double(1), kind: EventKind(rawValue: row.string(2) ?? "") ?? .callback,
+                    seq: row.int64(0), milliseconds: row.double(1),
+                    kind: EventKind(rawValue: row.string(2) ?? "") ?? .callback,
                     widget: row.string(3), widgetKind: row.string(4), protocolName: row.string(5),
                     callback: row.string(6) ?? "", arguments: row.string(7) ?? "{}", result: row.string(8),
                     vetoed: row.isNull(9) ? nil : row.int(9) != 0, implemented: row.isNull(10) ? nil : row.int(10) != 0,
@@ -90,7 +94,8 @@ extension AuditStore {
         SessionSummary(
             id: row.int64(0), name: row.string(1), scenario: row.string(2) ?? "", delegate: row.string(3) ?? "",
             status: row.string(4) ?? "", startedAt: row.string(5) ?? "", endedAt: row.string(6),
-            replayOf: row.isNull(7) ? nil : row.int64(7), replayMode: row.string(8), events: row.int(9), inputs: row.int(10),
+            replayOf: row.isNull(7) ? nil : row.int64(7), replayMode: row.string(8), events: row.int(9),
+            inputs: row.int(10),
             callbacks: row.int(11), vetoes: row.int(12), failures: row.int(13))
     }
 }

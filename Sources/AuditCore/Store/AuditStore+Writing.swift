@@ -15,8 +15,9 @@ extension AuditStore {
             .text(descriptor.name),
         ]
         try connection.cached("INSERT OR IGNORE INTO callbacks (kind, protocol, name) VALUES (?, ?, ?)").execute(values)
-        guard let id = try connection.scalarInt(
-            "SELECT id FROM callbacks WHERE kind = ? AND protocol = ? AND name = ?", values)
+        guard
+            let id = try connection.scalarInt(
+                "SELECT id FROM callbacks WHERE kind = ? AND protocol = ? AND name = ?", values)
         else { throw SQLiteError(code: SQLITE_ERROR, message: "could not intern \(descriptor)") }
         return id
     }
@@ -25,7 +26,8 @@ extension AuditStore {
         try connection.cached(
             "INSERT OR REPLACE INTO widgets (session, id, path, kind, parent) VALUES (?, ?, ?, ?, ?)"
         ).execute([
-            .integer(session), .integer(Int64(id)), .text(path), .text(kind), parent.map { .integer(Int64($0)) } ?? .null,
+            .integer(session), .integer(Int64(id)), .text(path), .text(kind),
+            parent.map { .integer(Int64($0)) } ?? .null,
         ])
     }
 

@@ -50,7 +50,8 @@ final class Connection {
     func enableWAL() throws {
         let mode = try scalarText("PRAGMA journal_mode = WAL")
         guard mode?.lowercased() == "wal" else {
-            throw SQLiteError(code: SQLITE_ERROR, message: "could not switch \(path) to WAL (journal mode is \(mode ?? "unknown"))")
+            throw SQLiteError(
+                code: SQLITE_ERROR, message: "could not switch \(path) to WAL (journal mode is \(mode ?? "unknown"))")
         }
     }
 

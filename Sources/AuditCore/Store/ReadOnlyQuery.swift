@@ -48,7 +48,9 @@ public enum ReadOnlyQuery {
                 statement = try connection.prepare(sql)
             } catch let error as SQLiteError {
                 if let refusal = guardState.refusal { throw StoreError.queryRefused(refusal) }
-                if error.message == Statement.oneStatement { throw StoreError.queryRefused("give exactly one SQL statement") }
+                if error.message == Statement.oneStatement {
+                    throw StoreError.queryRefused("give exactly one SQL statement")
+                }
                 throw error
             }
             guard statement.isReadOnly else { throw StoreError.queryRefused("only read-only statements are allowed") }

@@ -76,7 +76,9 @@ final class Statement {
         switch code {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw SQLiteError(code: sqlite3_extended_errcode(connection.handle), connection: connection.handle, sql: sql)
+        default:
+            throw SQLiteError(
+                code: sqlite3_extended_errcode(connection.handle), connection: connection.handle, sql: sql)
         }
     }
 

@@ -43,7 +43,8 @@ open class View {
     /// the same recorder at once.
     public func addSubview(_ view: View) {
         precondition(view !== self && !isDescendant(of: view), "adding \(view.path) under \(path) would make a cycle")
-        precondition(!subviews.contains { $0.identifier == view.identifier }, "\(path) already has a subview \(view.identifier)")
+        precondition(
+            !subviews.contains { $0.identifier == view.identifier }, "\(path) already has a subview \(view.identifier)")
         view.removeFromSuperview()
         subviews.append(view)
         view.superview = self
