@@ -72,30 +72,16 @@ public struct Scenario: Sendable {
         return (error as NSError).localizedDescription
     }
 
-    /// Decodes JSON into values; on a syntax error, finds the line and column SQLite-style
-    /// tools would point at.
+    /// Decodes JSON into values; errors name the line and column.
     private static func decodeJSON(_ data: Data) throws(ScenarioError) -> AuditValue {
         if let offset = firstInvalidUTF8(in: data) {
             throw ScenarioError(at: position(of: offset, in: data), "invalid UTF-8")
         }
-        if let value = try? JSONDecoder().decode(AuditValue.self, from: data) { return value }
-        throw syntaxError(in: data)
-    }
-
-    /// JSONSerialization reports the byte offset of a syntax error; this turns it into line:column.
-    private static func syntaxError(in data: Data) -> ScenarioError {
-        let detail: String
         do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            return ScenarioError(at: "", "invalid JSON")
+            return try AuditValue.parse(json: data)
         } catch {
-            detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "invalid JSON"
+            throw ScenarioError(at: position(of: error.offset, in: data), "invalid JSON: \(error.message)")
         }
-        guard let range = detail.range(of: #"character (\d+)"#, options: .regularExpression),
-            let offset = Int(detail[range].dropFirst("character ".count))
-        else { return ScenarioError(at: "", "invalid JSON: \(detail)") }
-        let cleaned = detail.replacingOccurrences(of: #" around character \d+"#, with: "", options: .regularExpression)
-        return ScenarioError(at: position(of: offset, in: data), "invalid JSON: \(cleaned)")
     }
 
     /// "line L, column C" (both from 1) of a byte offset.
