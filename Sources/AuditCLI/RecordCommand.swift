@@ -34,7 +34,8 @@ extension Command {
             invocation.output.line(String(summary.session))
             invocation.output.diagnostic(
                 "recorded session \(summary.session): \(summary.events) events (\(summary.inputs) inputs, "
-                    + "\(summary.callbacks) callbacks, \(summary.vetoes) vetoes) into \(invocation.databasePath)")
+                    + "\(summary.callbacks) callbacks, \(summary.vetoes) vetoes) into \(invocation.databasePath) "
+                    + "in \(String(format: "%.3f", summary.seconds)) s")
         }
         guard summary.failedWrites == 0 else {
             invocation.output.diagnostic(

@@ -85,7 +85,8 @@ public final class Recorder: Sendable {
         writerDone.signal()  // let a concurrent finish() through as well
         return summary.withLock { stored in
             if let stored { return stored }
-            let result = writer.summary(blocked: queue.timesBlocked)
+            var result = writer.summary(blocked: queue.timesBlocked)
+            result.seconds = Double(monotonicNanoseconds() - clockOrigin) / 1e9
             stored = result
             return result
         }
@@ -131,6 +132,8 @@ public struct RecordingSummary: Sendable, Equatable {
     /// How often a caller waited because the queue was full.
     public var timesBlocked: Int
     public var status: String
+    /// Wall time from the recorder's start to the last commit.
+    public var seconds: Double = 0
 }
 
 /// A widget's membership in a recording: which recorder, and the widget's id in that session.
