@@ -33,8 +33,9 @@ extension Command {
         } else {
             invocation.output.line(String(summary.session))
             invocation.output.diagnostic(
-                "recorded session \(summary.session): \(summary.events) events (\(summary.inputs) inputs, "
-                    + "\(summary.callbacks) callbacks, \(summary.vetoes) vetoes) into \(invocation.databasePath) "
+                "recorded session \(summary.session): \(counted(summary.events, "event")) (\(counted(summary.inputs, "input")), "
+                    + "\(counted(summary.callbacks, "callback")), \(counted(summary.vetoes, "veto", "vetoes"))) "
+                    + "into \(invocation.databasePath) "
                     + "in \(String(format: "%.3f", summary.seconds)) s")
         }
         guard summary.failedWrites == 0 else {

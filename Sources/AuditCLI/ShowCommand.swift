@@ -70,7 +70,8 @@ extension Command {
     private static func printTimeline(_ session: SessionSummary, _ events: [TimelineEvent], to output: Output) {
         output.line(
             "session \(session.id)\(session.name.map { " '\($0)'" } ?? "") · scenario \(session.scenario) · delegate "
-                + "\(session.delegate) · \(session.status) · \(session.events) events, \(session.vetoes) vetoes")
+                + "\(session.delegate) · \(session.status) · \(counted(session.events, "event")), "
+                + counted(session.vetoes, "veto", "vetoes"))
         var depth: [Int64: Int] = [:]
         for event in events {
             let level = event.parentSeq.flatMap { depth[$0].map { $0 + 1 } } ?? 0
@@ -93,6 +94,11 @@ extension Command {
             output.line(line)
         }
     }
+}
+
+/// "1 event", "2 events".
+func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
+    "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
 }
 
 extension String {
