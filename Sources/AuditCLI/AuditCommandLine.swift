@@ -29,8 +29,7 @@ public struct AuditCommandLine: Sendable {
     /// found, 2 bad input or failure (with one line on standard error).
     public func run(_ arguments: [String], output: Output) -> Int32 {
         guard let name = arguments.first else {
-            output.diagnostic(usage)
-            return ExitStatus.failure
+            return fail("no command given; run '\(programName) --help' for the list", output)
         }
         if name == "--help" || name == "-h" || name == "help" {
             if arguments.count > 1, let command = Self.commands.first(where: { $0.name == arguments[1] }) {

@@ -57,7 +57,7 @@ struct Table {
             output.line(columns.map(Self.csvField).joined(separator: ","))
             for row in rows { output.line(row.map { Self.csvField(Self.text($0)) }.joined(separator: ",")) }
         case .json:
-            output.line(orderedJSON())
+            output.line(jsonArray())
         }
     }
 
@@ -75,12 +75,15 @@ struct Table {
     }
 
     /// A JSON array of objects whose keys keep the column order.
-    private func orderedJSON() -> String {
-        let lines = rows.map { row in
-            "{" + zip(columns, row).map { AuditValue.string($0).json + ":" + $1.json }.joined(separator: ",") + "}"
-        }
+    private func jsonArray() -> String {
+        let lines = rows.map { row in orderedJSON(Array(zip(columns, row))) }
         return "[" + lines.joined(separator: ",\n ") + "]"
     }
+}
+
+/// A JSON object whose keys keep the given order (the order SPEC.md shows them in).
+func orderedJSON(_ fields: [(String, AuditValue)]) -> String {
+    "{" + fields.map { AuditValue.string($0.0).json + ":" + $0.1.json }.joined(separator: ",") + "}"
 }
 
 extension String {

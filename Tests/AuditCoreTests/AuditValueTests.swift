@@ -24,7 +24,7 @@ struct AuditValueTests {
     }
 
     @Test(arguments: [
-        ("[1, 2,, 3]", 7, "unexpected character ','"),
+        ("[1, 2,, 3]", 6, "unexpected character ','"),
         ("{\"a\": 1,}", 8, "expected a field name in quotes"),
         ("{\"a\": 1, \"a\": 2}", 9, "duplicate field 'a'"),
         ("[1] x", 4, "unexpected text after the JSON value"),

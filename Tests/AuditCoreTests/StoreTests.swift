@@ -96,8 +96,9 @@ struct StoreTests {
         #expect {
             try AuditStore(path: path, access: .write)
         } throws: { error in
-            guard case StoreError.sqlite(let sqliteError) = error else { return false }
+            guard case StoreError.cannotOpen(path, let sqliteError) = error else { return false }
             return sqliteError.primaryCode == SQLITE_NOTADB
+                && "\(error)" == "cannot open \(path): file is not a database"
         }
         #expect(fileBytes(path) == before)
     }

@@ -49,27 +49,21 @@ public struct Scenario: Sendable {
 
     /// Reads `path` and parses it; a missing or unreadable file is a `ScenarioError` too.
     public init(contentsOf path: String) throws(ScenarioError) {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw ScenarioError(at: "", "cannot read scenario \(path): \(Self.reason(error))")
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ScenarioError(at: "", "cannot read scenario \(path): no such file")
+        }
+        guard !isDirectory.boolValue else {
+            throw ScenarioError(at: "", "cannot read scenario \(path): it is a directory")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ScenarioError(at: "", "cannot read scenario \(path): permission denied")
         }
         do {
             try self.init(data: data)
         } catch {
             throw ScenarioError(at: "\(path): \(error.location)", error.message)
         }
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        if let underlying, underlying.domain == NSPOSIXErrorDomain,
-            let code = POSIXErrorCode(rawValue: Int32(underlying.code))
-        {
-            return String(cString: strerror(code.rawValue))
-        }
-        return (error as NSError).localizedDescription
     }
 
     /// Decodes JSON into values; errors name the line and column.

@@ -25,12 +25,16 @@ public final class AuditStore {
         if access != .write {
             guard FileManager.default.fileExists(atPath: path) else { throw .noDatabase(path: path) }
         }
-        connection = try storeOperation {
+        do {
             switch access {
-            case .read: try Connection(path: path, mode: .readWrite(create: false))
-            case .readOnly: try Connection(path: path, mode: .readOnly)
-            case .write: try Connection(path: path, mode: .readWrite(create: true))
+            case .read: connection = try Connection(path: path, mode: .readWrite(create: false))
+            case .readOnly: connection = try Connection(path: path, mode: .readOnly)
+            case .write: connection = try Connection(path: path, mode: .readWrite(create: true))
             }
+        } catch let error as SQLiteError {
+            throw .cannotOpen(path: path, error)
+        } catch {
+            throw .cannotOpen(path: path, SQLiteError(code: 1, message: "\(error)"))
         }
         try storeOperation {
             switch access {

@@ -61,11 +61,19 @@ enum Migrator {
     }
 
     /// Verifies the database, switches it to WAL and applies every pending migration.
+    ///
+    /// Safe when several processes open a new database at once: each migration is chosen inside
+    /// the write transaction that applies it, so only the first process applies it.
     static func migrate(_ connection: Connection, migrations: [Migration] = Migration.all) throws {
-        let pending = try pending(on: connection, migrations: migrations)
+        guard try !pending(on: connection, migrations: migrations).isEmpty else {
+            try connection.enableWAL()
+            return
+        }
         try connection.enableWAL()
-        for migration in pending {
-            try connection.transaction {
+        var finished = false
+        while !finished {
+            finished = try connection.transaction {
+                guard let migration = try pending(on: connection, migrations: migrations).first else { return true }
                 try connection.execute(migration.sql)
                 try connection.cached(
                     """
@@ -73,6 +81,7 @@ enum Migrator {
                     VALUES (?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
                     """
                 ).execute([.integer(Int64(migration.version)), .text(migration.name), .text(migration.sha256)])
+                return false
             }
         }
     }

@@ -47,10 +47,10 @@ public enum ReadOnlyQuery {
             do {
                 statement = try connection.prepare(sql)
             } catch let error as SQLiteError {
-                if let refusal = guardState.refusal { throw StoreError.queryRefused(refusal) }
-                if error.message == Statement.oneStatement {
+                if error.message == Statement.oneStatement || error.message == Statement.noStatement {
                     throw StoreError.queryRefused("give exactly one SQL statement")
                 }
+                if let refusal = guardState.refusal { throw StoreError.queryRefused(refusal) }
                 throw error
             }
             guard statement.isReadOnly else { throw StoreError.queryRefused("only read-only statements are allowed") }

@@ -12,21 +12,31 @@ final class Statement {
     let sql: String
 
     init(connection: Connection, sql: String) throws {
-        var handle: OpaquePointer?
-        var tail: UnsafePointer<CChar>?
-        let code = sqlite3_prepare_v3(connection.handle, sql, -1, 0, &handle, &tail)
-        guard code == SQLITE_OK, let handle else {
-            throw SQLiteError(code: code, connection: connection.handle, sql: sql)
-        }
-        if let tail, tail.pointee != 0, String(cString: tail).contains(where: { !$0.isWhitespace && $0 != ";" }) {
-            sqlite3_finalize(handle)
-            throw SQLiteError(code: SQLITE_ERROR, message: Self.oneStatement, sql: sql)
+        // The tail pointer points into the C string, so everything happens inside withCString.
+        let handle: OpaquePointer = try sql.withCString { text in
+            var handle: OpaquePointer?
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v3(connection.handle, text, -1, 0, &handle, &tail)
+            guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: connection.handle, sql: sql) }
+            guard let handle else { throw SQLiteError(code: SQLITE_ERROR, message: Self.noStatement, sql: sql) }
+            // Whatever follows must be whitespace or comments: SQLite prepares those to nothing.
+            if let tail, tail.pointee != 0 {
+                var next: OpaquePointer?
+                let nextCode = sqlite3_prepare_v3(connection.handle, tail, -1, 0, &next, nil)
+                sqlite3_finalize(next)
+                guard nextCode == SQLITE_OK, next == nil else {
+                    sqlite3_finalize(handle)
+                    throw SQLiteError(code: SQLITE_ERROR, message: Self.oneStatement, sql: sql)
+                }
+            }
+            return handle
         }
         self.handle = handle
         self.connection = connection
         self.sql = sql
     }
 
+    static let noStatement = "no SQL statement given"
     static let oneStatement = "expected exactly one SQL statement"
 
     deinit { sqlite3_finalize(handle) }

@@ -4,6 +4,8 @@
 /// wrapped in `.sqlite` with their extended code.
 public enum StoreError: Error, CustomStringConvertible, Sendable {
     case noDatabase(path: String)
+    /// SQLite could not open or read the file (not a database, a directory, no permission…).
+    case cannotOpen(path: String, SQLiteError)
     case notAnAuditDatabase(path: String, reason: String)
     case unknownMigration(path: String, version: Int, name: String)
     case checksumMismatch(path: String, version: Int, name: String)
@@ -16,6 +18,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
         switch self {
         case .noDatabase(let path):
             return "no database at \(path); record a session first (auditctl record --scenario FILE)"
+        case .cannotOpen(let path, let error):
+            return "cannot open \(path): \(error.message)"
         case .notAnAuditDatabase(let path, let reason):
             return "\(path) is not an auditctl database: \(reason)"
         case .unknownMigration(let path, let version, let name):

@@ -1,0 +1,248 @@
+import AuditCore
+import Foundation
+import Testing
+
+/// What one run of the built `auditctl` printed and returned.
+struct Run: Sendable, CustomStringConvertible {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+
+    var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)---" }
+}
+
+/// Why a run could not happen, or did not end normally.
+struct SandboxError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// A fresh temporary directory that is the working directory of one test's `auditctl` runs.
+///
+/// Runs the executable that SwiftPM built next to the test bundle, so the end-to-end tests check
+/// what a user sees: the arguments the real binary accepts, its exit status, and what it writes
+/// to each stream. The directory and everything in it is removed when the sandbox is released.
+final class Sandbox {
+    /// The package root, found from this file's path (`Tests/AuditCLITests/Sandbox.swift`).
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The built `auditctl`, in the directory that holds the test bundle: on Linux the bundle is
+    /// the test executable itself (`.build/debug/NAME.xctest`), on macOS a directory
+    /// (`.build/debug/NAME.xctest/Contents/MacOS/NAME`). `swift test` builds the executable too.
+    static let binary: Result<URL, SandboxError> = {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var bundle = executable
+        while bundle.pathExtension != "xctest", bundle.pathComponents.count > 1 {
+            bundle = bundle.deletingLastPathComponent()
+        }
+        let directory = (bundle.pathExtension == "xctest" ? bundle : executable).deletingLastPathComponent()
+        let candidate = directory.appendingPathComponent("auditctl")
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+            FileManager.default.isExecutableFile(atPath: candidate.path)
+        else {
+            return .failure(
+                SandboxError(
+                    description: "the auditctl executable is not built next to the tests (no \(candidate.path)); "
+                        + "run `swift build` first"))
+        }
+        return .success(candidate)
+    }()
+
+    let base: URL
+    /// The working directory of every run.
+    let directory: URL
+    private var runs = 0
+
+    init() throws {
+        base = FileManager.default.temporaryDirectory.appendingPathComponent("auditctl-e2e-\(UUID().uuidString)")
+        directory = base.appendingPathComponent("work")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: base)
+    }
+
+    /// Runs `auditctl arguments` in `directory`, with `AUDITCTL_DB` unset unless `environment` sets it.
+    ///
+    /// A run killed by a signal (a crash) is returned with status 128 + the signal, as a shell shows it.
+    func run(_ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(60)) throws -> Run
+    {
+        try finish(try launch(arguments, environment: environment), timeout: timeout)
+    }
+
+    /// Starts every command line at once and waits for all of them.
+    func runConcurrently(_ commandLines: [[String]], timeout: Duration = .seconds(60)) throws -> [Run] {
+        let launched = try commandLines.map { try launch($0, environment: [:]) }
+        return try launched.map { try finish($0, timeout: timeout) }
+    }
+
+    private struct Launched {
+        let process: Process
+        let arguments: [String]
+        let out: (handle: FileHandle, url: URL)
+        let err: (handle: FileHandle, url: URL)
+    }
+
+    private func launch(_ arguments: [String], environment: [String: String]) throws -> Launched {
+        let binary = try Self.binary.get()
+        runs += 1
+        let outURL = base.appendingPathComponent("stdout-\(runs)")
+        let errURL = base.appendingPathComponent("stderr-\(runs)")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var variables = ProcessInfo.processInfo.environment
+        variables["AUDITCTL_DB"] = nil
+        variables.merge(environment) { $1 }
+        process.environment = variables
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        return Launched(process: process, arguments: arguments, out: (out, outURL), err: (err, errURL))
+    }
+
+    private func finish(_ launched: Launched, timeout: Duration) throws -> Run {
+        let process = launched.process
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            if ContinuousClock.now > deadline {
+                process.terminate()
+                process.waitUntilExit()
+                throw SandboxError(
+                    description: "auditctl \(launched.arguments) ran longer than \(timeout) and was stopped")
+            }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        process.waitUntilExit()
+        try launched.out.handle.close()
+        try launched.err.handle.close()
+        return Run(
+            status: process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: launched.out.url), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: launched.err.url), as: UTF8.self))
+    }
+
+    /// The absolute path of `name` inside the working directory.
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    func write(_ name: String, _ text: String) throws {
+        try Data(text.utf8).write(to: directory.appendingPathComponent(name))
+    }
+
+    func write(_ name: String, bytes: [UInt8]) throws {
+        try Data(bytes).write(to: directory.appendingPathComponent(name))
+    }
+
+    /// Copies `Examples/checkout.json` from the package into the working directory.
+    @discardableResult
+    func copyExample(as name: String = "checkout.json") throws -> String {
+        let source = Self.packageRoot.appendingPathComponent("Examples/checkout.json")
+        try FileManager.default.copyItem(at: source, to: directory.appendingPathComponent(name))
+        return name
+    }
+
+    /// The file's bytes, or nil when it does not exist.
+    func bytes(_ name: String) -> Data? {
+        FileManager.default.contents(atPath: path(name))
+    }
+
+    func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: path(name)) }
+
+    /// The names in the working directory.
+    func listing() throws -> Set<String> {
+        Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
+    }
+
+    /// Records the shipped example into `database` and returns the new session id.
+    @discardableResult
+    func recordExample(database: String = "audit.sqlite") throws -> Int {
+        if !exists("checkout.json") { try copyExample() }
+        let run = try run(["record", "--scenario", "checkout.json", "--db", database])
+        guard run.status == 0, let id = Int(run.stdout.trimmingCharacters(in: .newlines)) else {
+            throw SandboxError(description: "recording the example failed\n\(run)")
+        }
+        return id
+    }
+
+    /// Runs `sqlite3` (the system's command-line shell) on a database in the working directory.
+    func sqlite3(_ database: String, _ sql: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [path(database), sql]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw SandboxError(description: "sqlite3 \(database) '\(sql)' failed with \(process.terminationStatus)")
+        }
+    }
+}
+
+// MARK: Expectations shared by the end-to-end suites
+
+/// A failed run: exit status 2, nothing on stdout, and exactly the line
+/// `auditctl: error: MESSAGE` on stderr (so no usage text and no stack trace).
+func expectError(_ run: Run, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(run.status == 2, "\(run)", sourceLocation: sourceLocation)
+    #expect(run.stdout == "", sourceLocation: sourceLocation)
+    #expect(run.stderr == "auditctl: error: \(message)\n", sourceLocation: sourceLocation)
+}
+
+/// A failed run whose one stderr line starts `auditctl: error: PREFIX`.
+func expectError(_ run: Run, startingWith prefix: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(run.status == 2, "\(run)", sourceLocation: sourceLocation)
+    #expect(run.stdout == "", sourceLocation: sourceLocation)
+    #expect(run.stderr.hasPrefix("auditctl: error: \(prefix)"), "\(run)", sourceLocation: sourceLocation)
+    #expect(run.stderr.hasSuffix("\n"), sourceLocation: sourceLocation)
+    #expect(run.stderr.filter { $0 == "\n" }.count == 1, "\(run)", sourceLocation: sourceLocation)
+}
+
+/// Decodes a command's JSON output.
+func decodeJSON(_ text: String) throws -> AuditValue {
+    try JSONDecoder().decode(AuditValue.self, from: Data(text.utf8))
+}
+
+/// Splits RFC 4180 CSV into records of fields (quoted fields may hold commas, quotes and newlines).
+func parseCSV(_ text: String) -> [[String]] {
+    var records: [[String]] = []
+    var record: [String] = []
+    var field = ""
+    var quoted = false
+    var characters = text.makeIterator()
+    var pending: Character? = nil
+    while let character = pending ?? characters.next() {
+        pending = nil
+        if quoted {
+            if character == "\"" {
+                let next = characters.next()
+                if next == "\"" { field.append("\"") } else { quoted = false; pending = next }
+            } else {
+                field.append(character)
+            }
+        } else if character == "\"" {
+            quoted = true
+        } else if character == "," {
+            record.append(field)
+            field = ""
+        } else if character == "\n" {
+            record.append(field)
+            records.append(record)
+            record = []
+            field = ""
+        } else {
+            field.append(character)
+        }
+    }
+    if !field.isEmpty || !record.isEmpty { records.append(record + [field]) }
+    return records
+}
