@@ -7,15 +7,18 @@ import Foundation
 ///     AuditCommandLine(registry: myRegistry).main()
 public struct AuditCommandLine: Sendable {
     public var registry: DelegateRegistry
+    /// The callbacks and inputs this tool can list and replay; add your own protocols' tables.
+    public var catalog: CallbackCatalog
     public var environment: [String: String]
     /// The program name shown in usage lines.
     public var programName: String
 
     public init(
-        registry: DelegateRegistry = .examples, environment: [String: String] = ProcessInfo.processInfo.environment,
-        programName: String = "auditctl"
+        registry: DelegateRegistry = .examples, catalog: CallbackCatalog = .builtIn,
+        environment: [String: String] = ProcessInfo.processInfo.environment, programName: String = "auditctl"
     ) {
         self.registry = registry
+        self.catalog = catalog
         self.environment = environment
         self.programName = programName
     }
@@ -71,7 +74,8 @@ public struct AuditCommandLine: Sendable {
         return """
             usage: \(programName) COMMAND [OPTIONS]
 
-            Audits widget delegates: records every callback into SQLite, shows and queries sessions.
+            Audits widget delegates: records every callback into SQLite, replays sessions against a changed
+            delegate to find regressions, diffs sessions, shows and queries them.
 
             commands:
             \(lines.joined(separator: "\n"))
@@ -82,7 +86,7 @@ public struct AuditCommandLine: Sendable {
     }
 
     static let commands: [Command] = [
-        .record, .sessions, .show, .query, .delegates, .callbacks, .demo,
+        .record, .replay, .diff, .sessions, .show, .query, .delegates, .callbacks, .demo,
     ]
 }
 
@@ -135,6 +139,7 @@ struct Invocation {
     let databasePath: String
     let format: Format
     let registry: DelegateRegistry
+    let catalog: CallbackCatalog
     let output: Output
     let programName: String
 
@@ -156,6 +161,7 @@ struct Invocation {
             format = command.formats[0]
         }
         registry = tool.registry
+        catalog = tool.catalog
         self.output = output
         programName = tool.programName
     }

@@ -16,7 +16,7 @@ extension Command {
         name: "callbacks", summary: "list every audited callback and input, with its veto semantics and default",
         arguments: "", options: [], positionals: 0...0, formats: [.text, .json, .csv]
     ) { invocation in
-        let rows = (CallbackCatalog.callbacks + CallbackCatalog.inputs).map { descriptor -> [AuditValue] in
+        let rows = (invocation.catalog.callbacks + invocation.catalog.inputs).map { descriptor -> [AuditValue] in
             [
                 .string(descriptor.kind.rawValue), .string(descriptor.protocolName), .string(descriptor.name),
                 .string(descriptor.argumentLabels.joined(separator: ", ")), .string(descriptor.answer.rawValue),

@@ -64,7 +64,7 @@ extension Command {
     }
 
     private static func parseJSON(_ text: String) -> AuditValue {
-        (try? JSONDecoder().decode(AuditValue.self, from: Data(text.utf8))) ?? .string(text)
+        (try? AuditValue(json: text)) ?? .string(text)
     }
 
     private static func printTimeline(_ session: SessionSummary, _ events: [TimelineEvent], to output: Output) {

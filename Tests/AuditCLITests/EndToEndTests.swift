@@ -292,7 +292,7 @@ struct EndToEndTests {
         #expect(csv.status == 0 && csv.stderr == "", "\(csv)")
         let records = parseCSV(csv.stdout)
         #expect(records.first == ["kind", "protocol", "callback", "arguments", "answer", "default"])
-        let all = CallbackCatalog.callbacks + CallbackCatalog.inputs
+        let all = CallbackCatalog.builtIn.callbacks + CallbackCatalog.builtIn.inputs
         #expect(records.dropFirst().map { $0[2] } == all.map(\.name))
         #expect(records.contains(["callback", "SegmentedControlDelegate", Self.shouldSelect, "index", "veto", "true"]))
         #expect(records.contains { $0[0] == "callback" && $0[2] == Self.didSelect && $0[3] == "index, userInteracted" })
@@ -312,20 +312,30 @@ struct EndToEndTests {
         #expect(text.stdoutLines.contains { $0.contains(Self.shouldSelect) && $0.contains(" veto ") })
     }
 
-    @Test func demoRecordsAndShowsTheExample() throws {
+    @Test func demoRecordsReplaysAgainstV2AndNamesTheFirstDivergence() throws {
         let sandbox = try Sandbox()
         let run = try sandbox.run(["demo"])
         #expect(run.status == 0, "\(run)")
         #expect(
-            run.stdoutLines.first
-                == "session 1 'demo' · scenario checkout · delegate checkout.v1 · complete · 23 events, 1 veto")
-        #expect(run.stdout.contains("\(Self.shouldSelect) {\"index\":2} → false  VETOED\n"))
+            run.stdoutLines.first == "recorded the checkout example with checkout.v1 as session 1: 23 events, 1 veto")
+        #expect(run.stdout.contains("REGRESSION: 6 differences"))
+        #expect(run.stdout.contains("first divergence: veto changed\n"))
+        #expect(run.stdout.contains("  input      #12 checkout/shipping tapSegment {\"segment\":2}\n"))
+        #expect(run.stdout.contains("  candidate  #13 {\"index\":2} → false  VETOED\n"))
         #expect(run.stdout.contains("\n  auditctl show --session 1\n"))
+        #expect(run.stdout.contains("\n  auditctl diff 1 2\n"))
         let sessions = try AuditStore(path: sandbox.path("audit.sqlite"), access: .read).sessions()
-        #expect(sessions.map(\.name) == ["demo"])
+        #expect(sessions.map(\.name) == ["demo", "replay of 1"])
+        #expect(sessions.map(\.replayOf) == [nil, 1])
+        #expect(sessions.map(\.delegate) == ["checkout.v1", "checkout.v2"])
 
         let json = try sandbox.run(["demo", "--format", "json", "--db", "other.sqlite"])
         #expect(json.status == 0 && json.stderr == "", "\(json)")
-        #expect(try decodeJSON(json.stdout) == .object(["session": .int(1), "events": .int(23), "vetoes": .int(1)]))
+        let value = try decodeJSON(json.stdout)
+        #expect(value["session"] == .int(1))
+        #expect(value["events"] == .int(23))
+        #expect(value["vetoes"] == .int(1))
+        #expect(value["replay"]?["identical"] == .bool(false))
+        #expect(value["replay"]?["candidate_session"] == .int(2))
     }
 }

@@ -1,10 +1,15 @@
 /// Why a JSON text could not be read, and the byte offset where reading stopped.
-struct JSONSyntaxError: Error, Sendable {
+public struct JSONSyntaxError: Error, Sendable {
     let offset: Int
     let message: String
 }
 
 extension AuditValue {
+    /// Parses JSON text, such as a recorded `args` or `result` column.
+    public init(json text: String) throws {
+        self = try Self.parse(json: Array(text.utf8))
+    }
+
     /// The deepest nesting of arrays and objects a parsed document may have.
     static let maximumDepth = 256
 

@@ -24,21 +24,7 @@ open class DelegateProxy {
         link.recorder.capture(callback.descriptor, widget: link.widget, arguments: callback.arguments.encode(arguments))
         {
             context in
-            let outer = context.defaultUsed
-            context.defaultUsed = false
-            let result: Result
-            var flags: UInt8 = 0
-            if let target {
-                result = callback.invoke(target, widget, arguments)
-                if !context.defaultUsed { flags |= CapturedEvent.implemented }
-            } else {
-                result = callback.answer.defaultResult(arguments)
-            }
-            context.defaultUsed = outer
-            if callback.answer.kind != .none {
-                flags |= CapturedEvent.canVeto
-                if callback.answer.isVeto(arguments, result) { flags |= CapturedEvent.vetoed }
-            }
+            let (result, flags) = callback.ask(target, widget, arguments, on: context)
             return (result, flags, callback.answer.coding?.encode(result))
         }
     }

@@ -24,10 +24,10 @@ public final class Recorder: Sendable {
     }
 
     public let session: Int64
-    private let clockOrigin = monotonicNanoseconds()
-    private let nextSeq = Atomic<Int64>(1)
+    let clockOrigin = monotonicNanoseconds()
+    let nextSeq = Atomic<Int64>(1)
     private let nextWidget = Atomic<Int32>(1)
-    private let queue: EventQueue
+    let queue: EventQueue
     private let summary = Mutex<RecordingSummary?>(nil)
     private let writerDone = DispatchSemaphore(value: 0)
     private let writer: EventWriter

@@ -47,16 +47,16 @@ public final class CallbackDescriptor: Sendable, CustomStringConvertible {
 public struct ArgumentList<Arguments>: Sendable {
     public let labels: [String]
     let encode: @Sendable (Arguments) -> [AuditValue]
-    let decode: @Sendable ([AuditValue]) -> Arguments?
+    let decode: @Sendable ([AuditValue], View?) -> Arguments?
 
     public static var none: ArgumentList<Void> {
-        ArgumentList<Void>(labels: [], encode: { _ in [] }, decode: { _ in () })
+        ArgumentList<Void>(labels: [], encode: { _ in [] }, decode: { _, _ in () })
     }
 
     public static func one(_ label: String, _ coding: ValueCoding<Arguments>) -> ArgumentList<Arguments> {
         ArgumentList(
             labels: [label], encode: { [coding.encode($0)] },
-            decode: { $0.count == 1 ? coding.decode($0[0]) : nil })
+            decode: { values, root in values.count == 1 ? coding.decode(values[0], in: root) : nil })
     }
 
     public static func two<A, B>(
@@ -64,8 +64,10 @@ public struct ArgumentList<Arguments>: Sendable {
     ) -> ArgumentList<(A, B)> where Arguments == (A, B) {
         ArgumentList(
             labels: [label1, label2], encode: { [coding1.encode($0.0), coding2.encode($0.1)] },
-            decode: { values in
-                guard values.count == 2, let a = coding1.decode(values[0]), let b = coding2.decode(values[1]) else {
+            decode: { values, root in
+                guard values.count == 2, let a = coding1.decode(values[0], in: root),
+                    let b = coding2.decode(values[1], in: root)
+                else {
                     return nil
                 }
                 return (a, b)
@@ -79,9 +81,9 @@ public struct ArgumentList<Arguments>: Sendable {
         ArgumentList(
             labels: [label1, label2, label3],
             encode: { [coding1.encode($0.0), coding2.encode($0.1), coding3.encode($0.2)] },
-            decode: { values in
-                guard values.count == 3, let a = coding1.decode(values[0]), let b = coding2.decode(values[1]),
-                    let c = coding3.decode(values[2])
+            decode: { values, root in
+                guard values.count == 3, let a = coding1.decode(values[0], in: root),
+                    let b = coding2.decode(values[1], in: root), let c = coding3.decode(values[2], in: root)
                 else { return nil }
                 return (a, b, c)
             })
@@ -151,6 +153,66 @@ public struct Callback<Delegate, Widget, Arguments, Result>: Sendable {
         guard let delegate else { return answer.defaultResult(arguments) }
         return invoke(delegate, widget, arguments)
     }
+
+    /// Asks `target` (or takes the default) and says what happened, in the bits of
+    /// `CapturedEvent.flags`: implemented, can veto, vetoed. Used by the proxy and the replayer.
+    func ask(_ target: Delegate?, _ widget: Widget, _ arguments: Arguments, on context: ThreadContext)
+        -> (result: Result, flags: UInt8)
+    {
+        let outer = context.defaultUsed
+        context.defaultUsed = false
+        defer { context.defaultUsed = outer }
+        let result: Result
+        var flags: UInt8 = 0
+        if let target {
+            result = invoke(target, widget, arguments)
+            if !context.defaultUsed { flags |= CapturedEvent.implemented }
+        } else {
+            result = answer.defaultResult(arguments)
+        }
+        if answer.kind != .none {
+            flags |= CapturedEvent.canVeto
+            if answer.isVeto(arguments, result) { flags |= CapturedEvent.vetoed }
+        }
+        return (result, flags)
+    }
+
+    /// This callback, callable by name with recorded values: what isolated replay uses.
+    public var invoker: CallbackInvoker {
+        CallbackInvoker(descriptor: descriptor) { candidate, widget, recorded, root in
+            guard let widget = widget as? Widget,
+                let arguments = arguments.decode(arguments.labels.map { recorded[$0] ?? .null }, root)
+            else { return nil }
+            let (result, flags) = ask(candidate as? Delegate, widget, arguments, on: .current)
+            return InvocationOutcome(result: answer.coding?.encode(result), flags: flags)
+        }
+    }
+}
+
+/// A callback that can be invoked with recorded values on any candidate delegate object.
+public struct CallbackInvoker: Sendable {
+    public let descriptor: CallbackDescriptor
+    let call: @Sendable (AnyObject?, AnyObject, AuditValue, View?) -> InvocationOutcome?
+
+    /// Calls the callback on `candidate` (its default when the candidate does not conform or does
+    /// not implement it) for `widget`, with the recorded argument object. nil when the widget is
+    /// of the wrong kind or the arguments do not decode.
+    public func invoke(on candidate: AnyObject?, widget: AnyObject, arguments: AuditValue, root: View?)
+        -> InvocationOutcome?
+    {
+        call(candidate, widget, arguments, root)
+    }
+}
+
+/// What a callback answered when invoked by the replayer.
+public struct InvocationOutcome: Sendable, Equatable {
+    /// The answer as recorded: nil for a void callback.
+    public var result: AuditValue?
+    var flags: UInt8
+
+    public var implemented: Bool { flags & CapturedEvent.implemented != 0 }
+    /// nil for callbacks that cannot veto or override.
+    public var vetoed: Bool? { flags & CapturedEvent.canVeto == 0 ? nil : flags & CapturedEvent.vetoed != 0 }
 }
 
 /// Marks a protocol extension's default implementation, so the audit can tell "not implemented,

@@ -31,7 +31,7 @@ public enum SegmentedControlCallbacks {
         arguments: .two("index", .int, "userInteracted", .bool), answer: .void,
         invoke: { $0.segmentedControl($1, didSelectSegmentAt: $2.0, userInteracted: $2.1) })
 
-    public static let all: [CallbackDescriptor] = [shouldSelect.descriptor, didSelect.descriptor]
+    public static let invokers = [shouldSelect.invoker, didSelect.invoker]
 }
 
 /// Forwards `SegmentedControlDelegate` to the control's app delegate and records each call.

@@ -4,14 +4,27 @@
 /// each argument is recorded without the argument's type knowing about auditing.
 public struct ValueCoding<Value>: Sendable {
     public let encode: @Sendable (Value) -> AuditValue
-    public let decode: @Sendable (AuditValue) -> Value?
+    private let decodeInTree: @Sendable (AuditValue, View?) -> Value?
 
     public init(
         encode: @escaping @Sendable (Value) -> AuditValue, decode: @escaping @Sendable (AuditValue) -> Value?
     ) {
         self.encode = encode
-        self.decode = decode
+        decodeInTree = { value, _ in decode(value) }
     }
+
+    /// For values recorded as references into the widget tree (another widget, by its path): the
+    /// replayer passes the root of the tree it rebuilt, so `decode` can find the object.
+    public init(
+        encode: @escaping @Sendable (Value) -> AuditValue,
+        decodeIn: @escaping @Sendable (_ value: AuditValue, _ root: View?) -> Value?
+    ) {
+        self.encode = encode
+        decodeInTree = decodeIn
+    }
+
+    /// Reads a recorded value back; nil when it does not have this coding's shape.
+    public func decode(_ value: AuditValue, in root: View? = nil) -> Value? { decodeInTree(value, root) }
 }
 
 extension ValueCoding where Value == Int {
@@ -46,9 +59,9 @@ extension ValueCoding {
     where Value == Wrapped? {
         ValueCoding<Wrapped?>(
             encode: { $0.map(wrapped.encode) ?? .null },
-            decode: { value in
+            decodeIn: { value, root in
                 if case .null = value { return .some(nil) }
-                return wrapped.decode(value).map { .some($0) }
+                return wrapped.decode(value, in: root).map { .some($0) }
             })
     }
 }

@@ -4,11 +4,13 @@ public enum ScenarioRunner {
     /// `recorder` when given, and performs every step in order. Returns the tree in its final
     /// state. The caller keeps `delegate` alive (widgets hold it weakly).
     @discardableResult
-    public static func run(_ scenario: Scenario, delegate: AnyObject?, recorder: Recorder? = nil) -> View {
+    public static func run(
+        _ scenario: Scenario, steps: [ScenarioStep]? = nil, delegate: AnyObject?, recorder: Recorder? = nil
+    ) -> View {
         let root = scenario.root.build()
         if let delegate { root.visit { $0.adoptDelegate(delegate) } }
         recorder?.attach(to: root)
-        for step in scenario.steps { step.perform(in: root) }
+        for step in steps ?? scenario.steps { step.perform(in: root) }
         recorder?.detach(from: root)
         return root
     }

@@ -34,6 +34,15 @@ public enum ScenarioStep: Sendable, Hashable {
         try fields.finish()
     }
 
+    /// The step that a recorded input event stands for: an input's name is its step's `action`
+    /// and its argument labels are the step's fields, so recorded inputs can be driven again.
+    public init(input name: String, widget: String, arguments: AuditValue, at path: String) throws(ScenarioError) {
+        guard case .object(var fields) = arguments else { throw ScenarioError(at: path, "arguments are not an object") }
+        fields["action"] = .string(name)
+        fields["widget"] = .string(widget)
+        try self.init(.object(fields), at: path)
+    }
+
     /// Checks the step against the scenario's tree: the widget exists, has the right kind, and the
     /// values are in range.
     func validate(in root: View, at path: String) throws(ScenarioError) {

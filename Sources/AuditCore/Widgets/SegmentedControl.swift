@@ -9,7 +9,7 @@ open class SegmentedControl: View {
     public static let noSegment = -1
 
     public private(set) var segments: [String]
-    public private(set) var selectedSegmentIndex: Int
+    public internal(set) var selectedSegmentIndex: Int
 
     /// The app's delegate, held weakly. Assigning it while the control is audited retargets the
     /// proxy, which stays in place.

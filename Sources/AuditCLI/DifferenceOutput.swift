@@ -1,0 +1,100 @@
+import AuditCore
+
+/// How differences are printed by `replay` and `diff`: the same words, the same JSON.
+enum DifferenceOutput {
+    /// Names of the two sides: "recorded"/"candidate" for a replay, "A"/"B" for a diff.
+    struct Sides {
+        let a: String
+        let b: String
+    }
+
+    static func describe(_ kind: EventDifference.Kind, _ sides: Sides) -> String {
+        switch kind {
+        case .vetoChanged: "veto changed"
+        case .resultChanged: "result changed"
+        case .implementedChanged: "implemented changed"
+        case .argumentsChanged: "arguments changed"
+        case .onlyInA: "only in \(sides.a)"
+        case .onlyInB: "only in \(sides.b)"
+        }
+    }
+
+    static func callbackName(_ event: TimelineEvent) -> String {
+        event.protocolName.map { "\($0).\(event.callback)" } ?? event.callback
+    }
+
+    static func answer(_ event: TimelineEvent?) -> String {
+        guard let event else { return "(no such event)" }
+        var text = "#\(event.seq) \(event.arguments) → \(event.result ?? "()")"
+        if event.vetoed == true { text += "  VETOED" }
+        if event.implemented == false { text += "  (not implemented, default used)" }
+        return text
+    }
+
+    static func printGroups(_ differences: [EventDifference], _ sides: Sides, to output: Output) {
+        var order: [String] = []
+        var groups: [String: (event: TimelineEvent, counts: [EventDifference.Kind: Int])] = [:]
+        for difference in differences {
+            let event = difference.event
+            let key = "\(event.widget ?? "-")  \(callbackName(event))"
+            if groups[key] == nil {
+                order.append(key)
+                groups[key] = (event, [:])
+            }
+            groups[key]!.counts[difference.kind, default: 0] += 1
+        }
+        output.line("differences by widget and callback:")
+        for key in order {
+            let counts = groups[key]!.counts.sorted { $0.key < $1.key }.map { "\($0.value) \(describe($0.key, sides))" }
+            output.line("  \(key): \(counts.joined(separator: ", "))")
+        }
+        output.line()
+        output.line("every difference:")
+        for difference in differences {
+            let event = difference.event
+            output.line("  \(describe(difference.kind, sides)): \(event.widget ?? "-") \(callbackName(event))")
+            if let a = difference.a {
+                output.line("      \(sides.a.padding(toLength: 9, withPad: " ", startingAt: 0)) \(answer(a))")
+            }
+            if let b = difference.b {
+                output.line("      \(sides.b.padding(toLength: 9, withPad: " ", startingAt: 0)) \(answer(b))")
+            }
+        }
+    }
+
+    static func json(_ difference: EventDifference) -> AuditValue {
+        let event = difference.event
+        return .object([
+            "kind": .string(difference.kind.rawValue), "widget": event.widget.map(AuditValue.string) ?? .null,
+            "protocol": event.protocolName.map(AuditValue.string) ?? .null, "callback": .string(event.callback),
+            "a": difference.a.map(eventJSON) ?? .null, "b": difference.b.map(eventJSON) ?? .null,
+        ])
+    }
+
+    static func eventJSON(_ event: TimelineEvent) -> AuditValue {
+        .object([
+            "seq": .int(Int(event.seq)), "kind": .string(event.kind.rawValue), "args": parse(event.arguments),
+            "result": event.result.map(parse) ?? .null, "vetoed": event.vetoed.map(AuditValue.bool) ?? .null,
+            "implemented": event.implemented.map(AuditValue.bool) ?? .null,
+            "parent_seq": event.parentSeq.map { .int(Int($0)) } ?? .null,
+        ])
+    }
+
+    static func summary(_ diff: SessionDiff) -> AuditValue {
+        var fields: [String: AuditValue] = [
+            "a": .object([
+                "session": .int(Int(diff.a.id)), "events": .int(diff.eventsA), "scenario": .string(diff.a.scenario),
+            ]),
+            "b": .object([
+                "session": .int(Int(diff.b.id)), "events": .int(diff.eventsB), "scenario": .string(diff.b.scenario),
+            ]),
+            "same_scenario": .bool(diff.sameScenario), "differences": .int(diff.differences.count),
+        ]
+        for (kind, count) in diff.counts { fields[kind.rawValue] = .int(count) }
+        return .object(fields)
+    }
+
+    private static func parse(_ text: String) -> AuditValue {
+        (try? AuditValue(json: text)) ?? .string(text)
+    }
+}

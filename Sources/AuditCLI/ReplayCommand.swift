@@ -1,0 +1,82 @@
+import AuditCore
+
+extension Command {
+    static let replay = Command(
+        name: "replay", summary: "replay a session against a delegate and report behaviour regressions",
+        arguments: "--session N --delegate NAME",
+        options: [
+            .option("--session", "N", "the recorded session to replay"),
+            .option("--delegate", "NAME", "the registered delegate to replay against"),
+            .flag("--isolated", "call each recorded callback with its recorded arguments instead of driving inputs"),
+        ],
+        positionals: 0...0, formats: [.text, .json]
+    ) { invocation in
+        let id = try invocation.integer("--session")
+        guard let delegate = invocation.option("--delegate") else {
+            throw UsageError(message: "--delegate NAME is required")
+        }
+        _ = try invocation.registry.entry(named: delegate)
+        let report = try Replayer(
+            databasePath: invocation.databasePath, registry: invocation.registry, catalog: invocation.catalog
+        )
+        .replay(session: id, delegate: delegate, mode: invocation.flag("--isolated") ? .isolated : .interaction)
+        if invocation.format == .json {
+            invocation.output.line(replayJSON(report).json)
+        } else {
+            printReplay(report, to: invocation.output)
+        }
+        return report.identical ? ExitStatus.success : ExitStatus.differences
+    }
+
+    static let replaySides = DifferenceOutput.Sides(a: "recorded", b: "candidate")
+
+    static func printReplay(_ report: ReplayReport, to output: Output) {
+        let recorded = report.recorded
+        output.line(
+            "replay of session \(recorded.id) (\(recorded.scenario), recorded with \(recorded.delegate)) against "
+                + "\(report.candidate.delegate), \(report.mode) mode; stored as session \(report.candidate.id)")
+        if let cut = report.cutShort { output.line("note: \(cut)") }
+        if report.identical {
+            output.line(
+                "no regressions: \(counted(report.diff.eventsA, "event")) compared, behaviour identical "
+                    + "(\(counted(report.inputsReplayed, "input")) replayed)")
+            return
+        }
+        output.line(
+            "REGRESSION: \(counted(report.diff.differences.count, "difference")) between the recorded session "
+                + "(\(counted(report.diff.eventsA, "event"))) and the candidate (\(counted(report.diff.eventsB, "event")))"
+        )
+        output.line()
+        if let first = report.firstDivergence {
+            let event = first.difference.event
+            output.line("first divergence: \(DifferenceOutput.describe(first.difference.kind, replaySides))")
+            if let input = first.input {
+                output.line("  input      #\(input.seq) \(input.widget ?? "-") \(input.callback) \(input.arguments)")
+            }
+            output.line("  widget     \(event.widget ?? "-") (\(event.widgetKind ?? "?"))")
+            output.line("  callback   \(DifferenceOutput.callbackName(event)) \(event.arguments)")
+            output.line("  recorded   \(DifferenceOutput.answer(first.difference.a))")
+            output.line("  candidate  \(DifferenceOutput.answer(first.difference.b))")
+            output.line()
+        }
+        DifferenceOutput.printGroups(report.diff.differences, replaySides, to: output)
+    }
+
+    static func replayJSON(_ report: ReplayReport) -> AuditValue {
+        var first: AuditValue = .null
+        if let divergence = report.firstDivergence {
+            first = .object([
+                "difference": DifferenceOutput.json(divergence.difference),
+                "input": divergence.input.map(DifferenceOutput.eventJSON) ?? .null,
+            ])
+        }
+        return .object([
+            "mode": .string(report.mode.rawValue), "recorded_session": .int(Int(report.recorded.id)),
+            "candidate_session": .int(Int(report.candidate.id)), "delegate": .string(report.candidate.delegate),
+            "identical": .bool(report.identical), "first_divergence": first,
+            "differences": .array(report.diff.differences.map(DifferenceOutput.json)),
+            "summary": DifferenceOutput.summary(report.diff),
+            "cut_short": report.cutShort.map(AuditValue.string) ?? .null,
+        ])
+    }
+}

@@ -1,0 +1,60 @@
+/// One way two sessions differ, at one event.
+public struct EventDifference: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable, Comparable {
+        /// The same callback with the same arguments gave another veto.
+        case vetoChanged = "veto_changed"
+        /// The same callback with the same arguments gave another answer (or, for an input,
+        /// left the widget in another state).
+        case resultChanged = "result_changed"
+        /// The same answer, but one delegate implements the callback and the other falls back to
+        /// the default (or the other way round).
+        case implementedChanged = "implemented_changed"
+        /// The same callback at the same place, called with other arguments.
+        case argumentsChanged = "arguments_changed"
+        case onlyInA = "only_in_a"
+        case onlyInB = "only_in_b"
+
+        public static func < (lhs: Self, rhs: Self) -> Bool {
+            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        }
+
+        /// The same difference seen from the other side (`diff B A`).
+        public var swapped: Kind {
+            switch self {
+            case .onlyInA: .onlyInB
+            case .onlyInB: .onlyInA
+            default: self
+            }
+        }
+    }
+
+    public var kind: Kind
+    /// The event in session A; nil when it is only in B.
+    public var a: TimelineEvent?
+    /// The event in session B; nil when it is only in A.
+    public var b: TimelineEvent?
+
+    /// Whichever side has the event: for naming its widget and callback.
+    public var event: TimelineEvent { (a ?? b)! }
+
+    public var swapped: EventDifference { EventDifference(kind: kind.swapped, a: b, b: a) }
+}
+
+/// How two sessions' timelines differ, ignoring times and durations.
+public struct SessionDiff: Sendable {
+    public var a: SessionSummary
+    public var b: SessionSummary
+    public var differences: [EventDifference]
+    public var eventsA: Int
+    public var eventsB: Int
+
+    public var identical: Bool { differences.isEmpty }
+    public var sameScenario: Bool { a.scenario == b.scenario }
+
+    /// Differences per kind, every kind present (zero when none).
+    public var counts: [EventDifference.Kind: Int] {
+        var counts = Dictionary(uniqueKeysWithValues: EventDifference.Kind.allCases.map { ($0, 0) })
+        for difference in differences { counts[difference.kind, default: 0] += 1 }
+        return counts
+    }
+}

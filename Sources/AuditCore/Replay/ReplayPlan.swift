@@ -1,0 +1,79 @@
+import Foundation
+
+/// Everything a replay needs from the stored session, checked before the candidate runs: the
+/// scenario to rebuild the tree from, the recorded inputs as steps, and an invoker for every
+/// recorded callback.
+struct ReplayPlan {
+    let session: SessionSummary
+    let scenario: Scenario
+    /// The events to compare against (for an interrupted session, those before its last input).
+    let events: [TimelineEvent]
+    /// The top-level recorded inputs, as steps to drive again.
+    let steps: [ScenarioStep]
+    let invokers: [Int64: CallbackInvoker]
+    let inputs: [Int64: CallbackDescriptor]
+    /// For an interrupted session: where the recording stops and what was replayed.
+    let cutShort: String?
+
+    init(session id: Int64, databasePath: String, catalog: CallbackCatalog) throws {
+        let store = try AuditStore(path: databasePath, access: .read)
+        session = try store.session(id)
+        if let original = session.replayOf { throw ReplayError.replayOfReplay(session: id, of: original) }
+        do {
+            scenario = try Scenario(data: Data(try store.scenarioSource(of: id).utf8))
+        } catch let error as ScenarioError {
+            throw ReplayError.noScenario(session: id, reason: error.description)
+        }
+        var events = try store.timeline(of: id)
+        var cutShort: String?
+        if session.status == "interrupted" {
+            // The last input may have been cut off mid-way: replay and compare only the inputs
+            // before it, whose events are complete.
+            let lastInput = events.last { $0.kind == .input && $0.parentSeq == nil }
+            let kept = events.prefix { $0.seq < (lastInput?.seq ?? 1) }
+            let inputs = kept.filter { $0.kind == .input && $0.parentSeq == nil }.count
+            cutShort =
+                "session \(id) is interrupted: its recording stops at event \(events.last?.seq ?? 0); "
+                + "replayed the \(inputs) input\(inputs == 1 ? "" : "s") recorded completely (events 1–\(kept.last?.seq ?? 0))"
+            events = Array(kept)
+            if inputs == 0 { throw ReplayError.nothingRecorded(session: id) }
+        }
+        self.events = events
+        self.cutShort = cutShort
+
+        let tree = scenario.root.build()
+        var steps: [ScenarioStep] = []
+        var invokers: [Int64: CallbackInvoker] = [:]
+        var inputs: [Int64: CallbackDescriptor] = [:]
+        for event in events {
+            let arguments = (try? AuditValue.parse(json: Array(event.arguments.utf8))) ?? .object([:])
+            if event.kind == .input {
+                guard
+                    let descriptor = catalog.inputs.first(where: {
+                        $0.name == event.callback && $0.protocolName == event.widgetKind
+                    })
+                else { throw ReplayError.unknownCallback(session: id, seq: event.seq, name: event.callback) }
+                inputs[event.seq] = descriptor
+                guard event.parentSeq == nil else { continue }
+                do {
+                    let step = try ScenarioStep(
+                        input: event.callback, widget: event.widget ?? "", arguments: arguments,
+                        at: "input \(event.seq)")
+                    try step.validate(in: tree, at: "input \(event.seq)")
+                    steps.append(step)
+                } catch {
+                    throw ReplayError.unreplayableInput(session: id, seq: event.seq, reason: error.message)
+                }
+            } else {
+                let name = "\(event.protocolName ?? "").\(event.callback)"
+                guard let invoker = catalog.invoker(protocolName: event.protocolName ?? "", name: event.callback) else {
+                    throw ReplayError.unknownCallback(session: id, seq: event.seq, name: name)
+                }
+                invokers[event.seq] = invoker
+            }
+        }
+        self.steps = steps
+        self.invokers = invokers
+        self.inputs = inputs
+    }
+}

@@ -1,0 +1,73 @@
+/// What a replay found: the comparison of the recorded session (A) with the candidate's run (B).
+public struct ReplayReport: Sendable {
+    public var mode: ReplayMode
+    public var diff: SessionDiff
+    public var inputsReplayed: Int
+    /// Set when the recorded session was interrupted: where it stops and what was replayed.
+    public var cutShort: String?
+    /// Writes of the candidate session that failed (the comparison still ran).
+    public var recordingFailures: Int
+    var recordedEvents: [TimelineEvent]
+    var candidateEvents: [TimelineEvent]
+
+    public var identical: Bool { diff.identical }
+    public var recorded: SessionSummary { diff.a }
+    public var candidate: SessionSummary { diff.b }
+
+    /// The first place where behaviour diverged, with the recorded input that led to it. A
+    /// delegate's answer is preferred to an input's result: the widget state an input left is a
+    /// consequence of the answers given inside it.
+    public var firstDivergence: Divergence? {
+        guard let first = diff.differences.first(where: { $0.event.kind == .callback }) ?? diff.differences.first
+        else { return nil }
+        let events = first.a != nil ? recordedEvents : candidateEvents
+        return Divergence(difference: first, input: Self.topLevelInput(of: first.event, in: events))
+    }
+
+    /// Differences grouped by widget and callback, in order of first appearance, with counts per
+    /// kind.
+    public var groups: [DifferenceGroup] {
+        var groups: [DifferenceGroup] = []
+        var index: [String: Int] = [:]
+        for difference in diff.differences {
+            let event = difference.event
+            let key = "\(event.widget ?? "")\u{0}\(event.protocolName ?? "")\u{0}\(event.callback)"
+            if index[key] == nil {
+                index[key] = groups.count
+                groups.append(
+                    DifferenceGroup(widget: event.widget, protocolName: event.protocolName, callback: event.callback))
+            }
+            groups[index[key]!].counts[difference.kind, default: 0] += 1
+        }
+        return groups
+    }
+
+    /// Follows `parent_seq` up to the input that started the chain of events.
+    static func topLevelInput(of event: TimelineEvent, in events: [TimelineEvent]) -> TimelineEvent? {
+        let bySeq = Dictionary(uniqueKeysWithValues: events.map { ($0.seq, $0) })
+        var current: TimelineEvent? = event
+        while let node = current {
+            guard let parent = node.parentSeq, let next = bySeq[parent] else {
+                return node.kind == .input ? node : nil
+            }
+            current = next
+        }
+        return nil
+    }
+}
+
+/// The first divergence of a replay: the difference and the recorded input that led to it.
+public struct Divergence: Sendable {
+    public var difference: EventDifference
+    public var input: TimelineEvent?
+}
+
+/// The differences at one widget's callback.
+public struct DifferenceGroup: Sendable, Equatable {
+    public var widget: String?
+    public var protocolName: String?
+    public var callback: String
+    public var counts: [EventDifference.Kind: Int] = [:]
+
+    public var total: Int { counts.values.reduce(0, +) }
+}
