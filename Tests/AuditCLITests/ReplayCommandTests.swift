@@ -1,0 +1,141 @@
+import AuditCore
+import Foundation
+import Testing
+
+@Suite("auditctl replay and diff")
+struct ReplayCommandTests {
+    @Test func replayAgainstTheRecordingDelegateExitsZero() throws {
+        let sandbox = try Sandbox()
+        let session = try sandbox.recordExample()
+        for extra in [[], ["--isolated"]] {
+            let run = try sandbox.run(["replay", "--session", String(session), "--delegate", "checkout.v1"] + extra)
+            #expect(run.status == 0, "\(run)")
+            #expect(run.stdout.contains("no regressions: 23 events compared, behaviour identical"))
+            #expect(run.stdout.contains(extra.isEmpty ? "interaction mode" : "isolated mode"))
+        }
+        let sessions = try AuditStore(path: sandbox.path("audit.sqlite"), access: .read).sessions()
+        #expect(sessions.map(\.replayOf) == [nil, 1, 1])
+    }
+
+    @Test func replayAgainstV2ExitsOneWithTheFirstDivergenceFirst() throws {
+        let sandbox = try Sandbox()
+        try sandbox.recordExample()
+        let run = try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v2"])
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stderr == "")
+        let lines = run.stdoutLines
+        #expect(
+            lines[1]
+                == "REGRESSION: 6 differences between the recorded session (23 events) and the candidate (19 events)")
+        #expect(lines[3] == "first divergence: veto changed")
+        #expect(lines[4] == #"  input      #12 checkout/shipping tapSegment {"segment":2}"#)
+        #expect(lines[8] == #"  candidate  #13 {"index":2} → false  VETOED"#)
+
+        let json = try sandbox.run([
+            "replay", "--session", "1", "--delegate", "checkout.v2", "--isolated", "--format", "json",
+        ])
+        #expect(json.status == 1)
+        let report = try decodeJSON(json.stdout)
+        #expect(report["mode"] == .string("isolated"))
+        #expect(report["identical"] == .bool(false))
+        #expect(report["summary"]?["veto_changed"] == .int(1))
+        #expect(report["summary"]?["differences"] == .int(1))
+        #expect(report["first_divergence"]?["difference"]?["kind"] == .string("veto_changed"))
+    }
+
+    @Test func diffIsSymmetricAndExitsOneOnDifferences() throws {
+        let sandbox = try Sandbox()
+        try sandbox.copyExample()
+        for delegate in ["checkout.v1", "checkout.v2"] {
+            #expect(try sandbox.run(["record", "--scenario", "checkout.json", "--delegate", delegate]).status == 0)
+        }
+        let forward = try sandbox.run(["diff", "1", "2", "--format", "json"])
+        let backward = try sandbox.run(["diff", "2", "1", "--format", "json"])
+        #expect(forward.status == 1 && backward.status == 1)
+        let a = try decodeJSON(forward.stdout)
+        let b = try decodeJSON(backward.stdout)
+        #expect(a["identical"] == .bool(false))
+        #expect(a["summary"]?["only_in_a"] == b["summary"]?["only_in_b"])
+        #expect(a["summary"]?["only_in_b"] == b["summary"]?["only_in_a"])
+        #expect(a["summary"]?["only_in_a"] == .int(4))
+        #expect(forward.stdout.hasPrefix(#"{"identical":false,"differences":["#))
+
+        let text = try sandbox.run(["diff", "1", "2"])
+        #expect(text.stdoutLines[1] == "6 differences: 1 veto changed, 1 result changed, 4 only in A")
+    }
+
+    @Test func diffOfASessionWithItselfIsIdenticalAndExitsZero() throws {
+        let sandbox = try Sandbox()
+        try sandbox.recordExample()
+        let run = try sandbox.run(["diff", "1", "1"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdoutLines[1] == "identical (times and durations are not compared)")
+        let json = try sandbox.run(["diff", "1", "1", "--format", "json"])
+        #expect(try decodeJSON(json.stdout)["identical"] == .bool(true))
+    }
+
+    @Test func diffOfDifferentScenariosSaysSo() throws {
+        let sandbox = try Sandbox()
+        try sandbox.recordExample()
+        let other = String(decoding: sandbox.bytes("checkout.json")!, as: UTF8.self)
+            .replacingOccurrences(of: #""name": "checkout""#, with: #""name": "other""#)
+        try sandbox.write("other.json", other)
+        #expect(try sandbox.run(["record", "--scenario", "other.json"]).status == 0)
+        let run = try sandbox.run(["diff", "1", "2"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdoutLines[1] == "note: the sessions ran different scenarios")
+    }
+
+    struct Mistake: Sendable, CustomTestStringConvertible {
+        let arguments: [String]
+        let message: String
+        var testDescription: String { arguments.joined(separator: " ") }
+    }
+
+    @Test(
+        "bad replay and diff input exits 2 and stores nothing",
+        arguments: [
+            Mistake(
+                arguments: ["replay", "--session", "9", "--delegate", "checkout.v1"],
+                message: "no session 9 in the database (auditctl sessions lists them)"),
+            Mistake(
+                arguments: ["replay", "--session", "1", "--delegate", "nope"],
+                message: "unknown delegate 'nope' (registered: checkout.v1, checkout.v2)"),
+            Mistake(arguments: ["replay", "--session", "1"], message: "--delegate NAME is required"),
+            Mistake(arguments: ["replay", "--delegate", "checkout.v1"], message: "--session N is required"),
+            Mistake(
+                arguments: ["diff", "1", "9"], message: "no session 9 in the database (auditctl sessions lists them)"),
+            Mistake(arguments: ["diff", "1", "x"], message: "sessions are positive integers, not 'x'"),
+            Mistake(arguments: ["diff", "1"], message: "'diff' takes 2 arguments, got 1; see 'auditctl diff --help'"),
+        ])
+    func badInput(_ mistake: Mistake) throws {
+        let sandbox = try Sandbox()
+        try sandbox.recordExample()
+        let before = sandbox.bytes("audit.sqlite")
+        expectError(try sandbox.run(mistake.arguments), mistake.message)
+        #expect(sandbox.bytes("audit.sqlite") == before)
+        #expect(try AuditStore(path: sandbox.path("audit.sqlite"), access: .read).sessions().count == 1)
+    }
+
+    @Test func replayingAReplayIsRefused() throws {
+        let sandbox = try Sandbox()
+        try sandbox.recordExample()
+        #expect(try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v1"]).status == 0)
+        expectError(
+            try sandbox.run(["replay", "--session", "2", "--delegate", "checkout.v1"]),
+            "session 2 is a replay of session 1; replay session 1 instead")
+    }
+
+    @Test func replayingAnInterruptedSessionSaysWhereItStops() throws {
+        let sandbox = try Sandbox()
+        try sandbox.recordExample()
+        try sandbox.sqlite3(
+            "audit.sqlite", "DELETE FROM events WHERE seq > 15; UPDATE sessions SET status = 'interrupted'")
+        let run = try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v1"])
+        #expect(run.status == 0, "\(run)")
+        #expect(
+            run.stdoutLines[1]
+                == "note: session 1 is interrupted: its recording stops at event 15; replayed the 4 inputs recorded "
+                + "completely (events 1–11)")
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+
+@testable import AuditCore
+
+/// Vetoes every selection after the third: state that must carry through a replay run.
+final class TiredDelegate: SegmentedControlDelegate {
+    private var selections = 0
+
+    func segmentedControl(_ segmentedControl: SegmentedControl, shouldSelectSegmentAt index: Int) -> Bool {
+        selections += 1
+        return selections <= 3
+    }
+}
+
+@Suite("Replay and diff")
+struct ReplayTests {
+    let folder = TemporaryDirectory()
+    var database: String { folder.path("audit.sqlite") }
+
+    static var registry: DelegateRegistry {
+        var registry = DelegateRegistry.examples
+        registry.register("tired", summary: "vetoes after three selections") { TiredDelegate() }
+        return registry
+    }
+
+    func record(_ scenario: Scenario, _ delegate: String) throws -> Int64 {
+        try ScenarioRunner.record(scenario, delegate: delegate, registry: Self.registry, databasePath: database).session
+    }
+
+    func replayer() -> Replayer { Replayer(databasePath: database, registry: Self.registry) }
+
+    /// A checkout scenario with `count` random taps and selections.
+    static func randomCheckout(seed: UInt64, count: Int) throws -> Scenario {
+        var random = SeededGenerator(seed: seed)
+        let steps = (0..<count).map { _ -> String in
+            let widget = Bool.random(using: &random) ? "checkout/shipping" : "checkout/payment"
+            let segment = Int.random(in: 0..<3, using: &random)
+            if Int.random(in: 0..<4, using: &random) == 0 {
+                let notify = Bool.random(using: &random)
+                return #"{"action":"selectSegment","widget":"\#(widget)","segment":\#(segment),"notify":\#(notify)}"#
+            }
+            return #"{"action":"tapSegment","widget":"\#(widget)","segment":\#(segment)}"#
+        }
+        let example = String(decoding: Examples.scenarios["checkout"]!, as: UTF8.self)
+        let start = example.range(of: "\"steps\": [")!
+        let text = example[..<start.upperBound] + steps.joined(separator: ",\n") + "]\n}\n"
+        return try Scenario(data: Data(text.utf8))
+    }
+
+    @Test(arguments: ["checkout.v1", "checkout.v2", "tired"])
+    func replayingAgainstTheRecordingDelegateIsIdenticalInBothModes(delegate: String) throws {
+        let session = try record(try Examples.checkout(), delegate)
+        for mode in [ReplayMode.interaction, .isolated] {
+            let report = try replayer().replay(session: session, delegate: delegate, mode: mode)
+            #expect(report.identical, "\(mode): \(report.diff.differences)")
+            #expect(report.candidate.replayOf == session)
+            #expect(report.candidate.delegate == delegate)
+            #expect(report.diff.eventsA == report.diff.eventsB)
+        }
+    }
+
+    @Test(arguments: [11, 12, 13, 14] as [UInt64])
+    func randomScenariosReplayIdentically(seed: UInt64) throws {
+        let scenario = try Self.randomCheckout(seed: seed, count: 200)
+        for delegate in ["checkout.v1", "checkout.v2", "tired"] {
+            let session = try record(scenario, delegate)
+            for mode in [ReplayMode.interaction, .isolated] {
+                let report = try replayer().replay(session: session, delegate: delegate, mode: mode)
+                #expect(report.identical, "\(delegate) \(mode): \(report.diff.differences.prefix(3))")
+            }
+        }
+    }
+
+    @Test func replayAgainstV2FindsExactlyThePlantedDifferences() throws {
+        let session = try record(try Examples.checkout(), "checkout.v1")
+        let interaction = try replayer().replay(session: session, delegate: "checkout.v2", mode: .interaction)
+        // Pickup (shipping segment 2) is vetoed: the tap's state, the veto, and the four events that
+        // followed the allowed selection in v1 (its did-callback and the nested switch to card).
+        #expect(
+            interaction.diff.differences.map(\.kind) == [
+                .resultChanged, .vetoChanged, .onlyInA, .onlyInA, .onlyInA, .onlyInA,
+            ])
+        let first = try #require(interaction.firstDivergence)
+        #expect(first.difference.kind == .vetoChanged)
+        #expect(first.difference.event.callback == "segmentedControl(_:shouldSelectSegmentAt:)")
+        #expect(first.difference.a?.result == "true")
+        #expect(first.difference.b?.result == "false")
+        #expect(first.difference.b?.vetoed == true)
+        #expect(first.input?.callback == "tapSegment")
+        #expect(first.input?.arguments == #"{"segment":2}"#)
+        #expect(interaction.groups.count == 6)
+
+        let isolated = try replayer().replay(session: session, delegate: "checkout.v2", mode: .isolated)
+        #expect(isolated.diff.differences.map(\.kind) == [.vetoChanged])
+        #expect(isolated.diff.eventsA == isolated.diff.eventsB)
+    }
+
+    @Test func diffBothWaysSwapsOnlyInAAndOnlyInB() throws {
+        let v1 = try record(try Examples.checkout(), "checkout.v1")
+        let v2 = try record(try Examples.checkout(), "checkout.v2")
+        let store = try AuditStore(path: database, access: .read)
+        let forward = try store.diff(v1, v2)
+        let backward = try store.diff(v2, v1)
+        #expect(!forward.identical)
+        #expect(forward.differences.map(\.swapped) == backward.differences)
+        #expect(forward.counts[.onlyInA] == backward.counts[.onlyInB])
+        #expect(forward.sameScenario)
+    }
+
+    @Test func diffOfASessionWithItselfIsIdentical() throws {
+        let session = try record(try Examples.checkout(), "checkout.v1")
+        let diff = try AuditStore(path: database, access: .read).diff(session, session)
+        #expect(diff.identical)
+        #expect(diff.counts.values.allSatisfy { $0 == 0 })
+    }
+
+    @Test func diffOfDifferentScenariosIsAllowedAndSaysSo() throws {
+        let a = try record(try Examples.checkout(), "checkout.v1")
+        var other = try Self.randomCheckout(seed: 5, count: 10)
+        other.name = "other"
+        let b = try record(other, "checkout.v1")
+        let diff = try AuditStore(path: database, access: .read).diff(a, b)
+        #expect(!diff.sameScenario)
+    }
+
+    @Test func argumentsChangedIsPairedByCallbackAndWidget() {
+        func event(_ seq: Int64, _ callback: String, _ arguments: String) -> TimelineEvent {
+            TimelineEvent(
+                seq: seq, milliseconds: 0, kind: .callback, widget: "w", widgetKind: "SegmentedControl",
+                protocolName: "P",
+                callback: callback, arguments: arguments, result: "true", vetoed: false, implemented: true,
+                durationMicroseconds: 0, parentSeq: nil)
+        }
+        let a = [event(1, "x", "{}"), event(2, "y", #"{"i":1}"#), event(3, "z", "{}")]
+        let b = [event(1, "x", "{}"), event(2, "y", #"{"i":2}"#), event(3, "z", "{}"), event(4, "q", "{}")]
+        let differences = TimelineAligner.differences(a, b)
+        #expect(differences.map(\.kind) == [.argumentsChanged, .onlyInB])
+        #expect(differences.first?.a?.arguments == #"{"i":1}"#)
+        #expect(differences.first?.b?.arguments == #"{"i":2}"#)
+    }
+
+    @Test func timesAndDurationsAreNotCompared() throws {
+        let a = try record(try Examples.checkout(), "checkout.v1")
+        let b = try record(try Examples.checkout(), "checkout.v1")
+        let store = try AuditStore(path: database, access: .read)
+        #expect(try store.timeline(of: a).map(\.milliseconds) != store.timeline(of: b).map(\.milliseconds))
+        #expect(try store.diff(a, b).identical)
+    }
+
+    @Test func replayingAReplayIsRefused() throws {
+        let session = try record(try Examples.checkout(), "checkout.v1")
+        let replay = try replayer().replay(session: session, delegate: "checkout.v1", mode: .interaction)
+        #expect {
+            try replayer().replay(session: replay.candidate.id, delegate: "checkout.v1", mode: .interaction)
+        } throws: { error in
+            "\(error)"
+                == "session \(replay.candidate.id) is a replay of session \(session); replay session \(session) instead"
+        }
+    }
+
+    @Test func unknownSessionAndDelegateAreRefusedBeforeAnythingIsStored() throws {
+        let session = try record(try Examples.checkout(), "checkout.v1")
+        #expect(throws: StoreError.self) {
+            try replayer().replay(session: 99, delegate: "checkout.v1", mode: .interaction)
+        }
+        #expect(throws: RegistryError.self) {
+            try replayer().replay(session: session, delegate: "nope", mode: .interaction)
+        }
+        #expect(try AuditStore(path: database, access: .read).sessions().count == 1)
+    }
+
+    @Test func anInterruptedSessionReplaysWhatWasRecordedAndSaysWhereItStops() throws {
+        let session = try record(try Examples.checkout(), "checkout.v1")
+        // Cut the session as a kill would: keep events 1–15 (mid-way through input 12's events).
+        try sqlite(database, "DELETE FROM events WHERE session = \(session) AND seq > 15")
+        try sqlite(database, "UPDATE sessions SET status = 'interrupted' WHERE id = \(session)")
+        let report = try replayer().replay(session: session, delegate: "checkout.v1", mode: .interaction)
+        #expect(report.identical, "\(report.diff.differences)")
+        #expect(report.inputsReplayed == 4)
+        #expect(report.diff.eventsA == 11)
+        #expect(
+            report.cutShort
+                == "session \(session) is interrupted: its recording stops at event 15; replayed the 4 inputs recorded "
+                + "completely (events 1–11)")
+    }
+}
