@@ -6,7 +6,9 @@ let package = Package(
     products: [
         .library(name: "AuditCore", targets: ["AuditCore"]),
         .library(name: "AuditCLI", targets: ["AuditCLI"]),
+        .library(name: "AuditTesting", targets: ["AuditTesting"]),
         .executable(name: "auditctl", targets: ["auditctl"]),
+        .executable(name: "my-auditctl", targets: ["MyAuditctl"]),
     ],
     targets: [
         .systemLibrary(
@@ -25,8 +27,11 @@ let package = Package(
             plugins: ["EmbedFilesPlugin"]
         ),
         .target(name: "AuditCLI", dependencies: ["AuditCore"]),
+        .target(name: "AuditTesting", dependencies: ["AuditCore"]),
         .executableTarget(name: "auditctl", dependencies: ["AuditCLI"]),
-        .testTarget(name: "AuditCoreTests", dependencies: ["AuditCore"]),
+        // An example of a user's own runner: their delegates registered, the CLI's entry point called.
+        .executableTarget(name: "MyAuditctl", dependencies: ["AuditCLI", "AuditCore"]),
+        .testTarget(name: "AuditCoreTests", dependencies: ["AuditCore", "AuditTesting"]),
         .testTarget(name: "AuditCLITests", dependencies: ["AuditCLI", "AuditCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -139,3 +139,31 @@ struct ReplayCommandTests {
                 + "completely (events 1–11)")
     }
 }
+
+@Suite("Your own runner: my-auditctl")
+struct OwnRunnerTests {
+    @Test func ownRunnerListsRecordsAndReplaysAgainstItsOwnDelegate() throws {
+        let sandbox = try Sandbox()
+        try sandbox.copyExample()
+        let delegates = try sandbox.run(["delegates", "--format", "csv"], program: "my-auditctl")
+        #expect(delegates.status == 0, "\(delegates)")
+        #expect(delegates.stdoutLines.contains("checkout.strict,our checkout: PayPal is never offered"))
+        #expect(try sandbox.run(["record", "--scenario", "checkout.json"], program: "my-auditctl").status == 0)
+        let replay = try sandbox.run(
+            ["replay", "--session", "1", "--delegate", "checkout.strict"], program: "my-auditctl")
+        #expect(replay.status == 1, "\(replay)")
+        #expect(replay.stdout.contains("against checkout.strict"))
+        expectError(
+            try sandbox.run([], program: "my-auditctl").replacingProgram(),
+            "no command given; run 'my-auditctl --help' for the list")
+    }
+}
+
+extension Run {
+    /// Reads a run of another program as if it were `auditctl`, for `expectError`.
+    func replacingProgram() -> Run {
+        Run(
+            status: status, stdout: stdout,
+            stderr: stderr.replacingOccurrences(of: "my-auditctl: error:", with: "auditctl: error:"))
+    }
+}

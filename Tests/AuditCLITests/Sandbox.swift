@@ -31,25 +31,28 @@ final class Sandbox {
     /// The built `auditctl`, in the directory that holds the test bundle: on Linux the bundle is
     /// the test executable itself (`.build/debug/NAME.xctest`), on macOS a directory
     /// (`.build/debug/NAME.xctest/Contents/MacOS/NAME`). `swift test` builds the executable too.
-    static let binary: Result<URL, SandboxError> = {
+    static let binary = executable(named: "auditctl")
+
+    /// An executable product SwiftPM built next to the test bundle.
+    static func executable(named name: String) -> Result<URL, SandboxError> {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var bundle = executable
         while bundle.pathExtension != "xctest", bundle.pathComponents.count > 1 {
             bundle = bundle.deletingLastPathComponent()
         }
         let directory = (bundle.pathExtension == "xctest" ? bundle : executable).deletingLastPathComponent()
-        let candidate = directory.appendingPathComponent("auditctl")
+        let candidate = directory.appendingPathComponent(name)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
             FileManager.default.isExecutableFile(atPath: candidate.path)
         else {
             return .failure(
                 SandboxError(
-                    description: "the auditctl executable is not built next to the tests (no \(candidate.path)); "
+                    description: "the \(name) executable is not built next to the tests (no \(candidate.path)); "
                         + "run `swift build` first"))
         }
         return .success(candidate)
-    }()
+    }
 
     let base: URL
     /// The working directory of every run.
@@ -69,9 +72,11 @@ final class Sandbox {
     /// Runs `auditctl arguments` in `directory`, with `AUDITCTL_DB` unset unless `environment` sets it.
     ///
     /// A run killed by a signal (a crash) is returned with status 128 + the signal, as a shell shows it.
-    func run(_ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(60)) throws -> Run
-    {
-        try finish(try launch(arguments, environment: environment), timeout: timeout)
+    func run(
+        _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(60),
+        program: String = "auditctl"
+    ) throws -> Run {
+        try finish(try launch(arguments, environment: environment, program: program), timeout: timeout)
     }
 
     /// Starts every command line at once and waits for all of them.
@@ -87,8 +92,10 @@ final class Sandbox {
         let err: (handle: FileHandle, url: URL)
     }
 
-    private func launch(_ arguments: [String], environment: [String: String]) throws -> Launched {
-        let binary = try Self.binary.get()
+    private func launch(_ arguments: [String], environment: [String: String], program: String = "auditctl") throws
+        -> Launched
+    {
+        let binary = try (program == "auditctl" ? Self.binary : Self.executable(named: program)).get()
         runs += 1
         let outURL = base.appendingPathComponent("stdout-\(runs)")
         let errURL = base.appendingPathComponent("stderr-\(runs)")

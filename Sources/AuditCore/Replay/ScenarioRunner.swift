@@ -25,7 +25,15 @@ public enum ScenarioRunner {
     ) throws -> RecordingSummary {
         guard let name = delegateName ?? scenario.delegate else { throw RegistryError.noDelegate }
         let entry = try registry.entry(named: name)
-        let delegate = entry.make()
+        return try record(
+            scenario, delegate: entry.make(), named: name, databasePath: databasePath, label: label, options: options)
+    }
+
+    /// Records `scenario` with the delegate object `delegate`, stored under the name `name`.
+    public static func record(
+        _ scenario: Scenario, delegate: AnyObject, named name: String, databasePath: String, label: String? = nil,
+        options: Recorder.Options = Recorder.Options()
+    ) throws -> RecordingSummary {
         let recorder = try Recorder(
             databasePath: databasePath,
             session: NewSession(name: label, scenario: scenario.name, scenarioSource: scenario.source, delegate: name),
