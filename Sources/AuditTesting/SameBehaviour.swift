@@ -22,7 +22,8 @@ public func expectSameBehaviour(
     }
 }
 
-/// The XCTest spelling of `expectSameBehaviour`.
+/// The XCTest spelling of `expectSameBehaviour`, named like XCTest's own assertions.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 @discardableResult
 public func XCTAssertSameBehaviour(
     _ name: String, scenario: Scenario, database: String, record: RecordMode? = nil,

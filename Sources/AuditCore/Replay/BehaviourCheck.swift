@@ -39,7 +39,9 @@ public struct BehaviourCheck: Sendable {
         let report = try Replayer(databasePath: databasePath, catalog: catalog)
             .replay(session: baseline, candidate: makeDelegate, named: delegateName, mode: replayMode)
         if report.identical { return .matched(report) }
-        if mode == .failed { return try record("behaviour differed from session \(baseline) (record mode is 'failed')") }
+        if mode == .failed {
+            return try record("behaviour differed from session \(baseline) (record mode is 'failed')")
+        }
         return .differed(report)
     }
 }
@@ -81,7 +83,8 @@ public enum BehaviourOutcome: Sendable {
         case .recorded(let session, let reason):
             return "recorded a new baseline as session \(session) because \(reason); run again to compare with it"
         case .missingBaseline(let name):
-            return "no baseline named '\(name)' and record mode is 'never' (set \(RecordMode.environmentVariable)=missing to record it)"
+            return
+                "no baseline named '\(name)' and record mode is 'never' (set \(RecordMode.environmentVariable)=missing to record it)"
         }
     }
 }
@@ -91,7 +94,8 @@ extension AuditStore {
     func latestBaseline(named name: String) throws(StoreError) -> Int64? {
         try storeOperation {
             try connection.scalarInt(
-                "SELECT max(id) FROM sessions WHERE name = ? AND replay_of IS NULL AND status = 'complete'", [.text(name)])
+                "SELECT max(id) FROM sessions WHERE name = ? AND replay_of IS NULL AND status = 'complete'",
+                [.text(name)])
         }
     }
 }
