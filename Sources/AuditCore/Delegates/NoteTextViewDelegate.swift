@@ -1,0 +1,65 @@
+/// The delegate of a `NoteTextView`: every `TextViewDelegate` callback, and one of its own. Every
+/// method is optional; the default is marked so the audit records "not implemented, default used".
+public protocol NoteTextViewDelegate: TextViewDelegate {
+    /// A change brought the note's character count from below `limit` up to it. Fires after
+    /// `textViewDidChange(_:)` and before `textViewDidChangeSelection(_:)`, once per crossing.
+    func noteTextView(_ noteTextView: NoteTextView, didReachCharacterLimit limit: Int)
+}
+
+extension NoteTextViewDelegate {
+    public func noteTextView(_ noteTextView: NoteTextView, didReachCharacterLimit limit: Int) {
+        delegateDefault()
+    }
+}
+
+/// The callback table of `NoteTextViewDelegate`'s own callbacks. The inherited ones are declared
+/// once, in `TextViewCallbacks`, and recorded under `TextViewDelegate`.
+public enum NoteTextViewCallbacks {
+    public static let protocolName = "NoteTextViewDelegate"
+
+    public static let didReachCharacterLimit = Callback<any NoteTextViewDelegate, NoteTextView, Int, Void>(
+        protocolName, "noteTextView(_:didReachCharacterLimit:)", arguments: .one("limit", .int), answer: .void,
+        invoke: { $0.noteTextView($1, didReachCharacterLimit: $2) })
+
+    public static let all: [CallbackDescriptor] = [didReachCharacterLimit.descriptor]
+}
+
+/// Forwards `NoteTextViewDelegate`, inherited callbacks included, to the note's app delegate and
+/// records each call: the inherited ones through `TextViewCallbacks`, the new one through
+/// `NoteTextViewCallbacks`. An app delegate that is only a `TextViewDelegate` gets the new
+/// callback's default, recorded as not implemented.
+final class NoteTextViewDelegateProxy: DelegateProxy, NoteTextViewDelegate {
+    func textViewShouldBeginEditing(_ textView: TextView) -> Bool {
+        forward(TextViewCallbacks.shouldBeginEditing, to: textView.delegate, textView, ())
+    }
+
+    func textViewDidBeginEditing(_ textView: TextView) {
+        forward(TextViewCallbacks.didBeginEditing, to: textView.delegate, textView, ())
+    }
+
+    func textView(_ textView: TextView, shouldChangeTextIn range: TextRange, replacementText text: String) -> Bool {
+        forward(TextViewCallbacks.shouldChangeText, to: textView.delegate, textView, (range, text))
+    }
+
+    func textViewDidChange(_ textView: TextView) {
+        forward(TextViewCallbacks.didChange, to: textView.delegate, textView, ())
+    }
+
+    func textViewDidChangeSelection(_ textView: TextView) {
+        forward(TextViewCallbacks.didChangeSelection, to: textView.delegate, textView, ())
+    }
+
+    func textViewShouldEndEditing(_ textView: TextView) -> Bool {
+        forward(TextViewCallbacks.shouldEndEditing, to: textView.delegate, textView, ())
+    }
+
+    func textViewDidEndEditing(_ textView: TextView) {
+        forward(TextViewCallbacks.didEndEditing, to: textView.delegate, textView, ())
+    }
+
+    func noteTextView(_ noteTextView: NoteTextView, didReachCharacterLimit limit: Int) {
+        forward(
+            NoteTextViewCallbacks.didReachCharacterLimit, to: noteTextView.delegate as? any NoteTextViewDelegate,
+            noteTextView, limit)
+    }
+}

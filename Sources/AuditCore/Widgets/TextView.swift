@@ -1,0 +1,243 @@
+/// A range of a text view's text, counted in UTF-16 code units like UIKit's `NSRange`.
+///
+/// `location` and `length` are UTF-16 offsets, not `Character` counts: in `"👍🏽 ok"` the emoji
+/// with its skin tone is one `Character` but four units, so `" ok"` is `location: 4, length: 3`.
+/// A value may hold any integers; `TextView.validate(_:)` says whether it fits a given text.
+public struct TextRange: Sendable, Hashable, CustomStringConvertible {
+    public var location: Int
+    public var length: Int
+
+    public init(location: Int, length: Int) {
+        self.location = location
+        self.length = length
+    }
+
+    /// An empty range: the caret at `location`.
+    public static func caret(at location: Int) -> TextRange { TextRange(location: location, length: 0) }
+
+    /// The offset just past the range.
+    public var end: Int { location + length }
+
+    public var description: String { "{\(location), \(length)}" }
+}
+
+/// An editable text with a selection; its delegate may veto beginning, changing and ending editing.
+///
+/// The inputs follow UIKit's `UITextView`:
+/// - `beginEditing()` asks `textViewShouldBeginEditing(_:)`; `false` and nothing else happens.
+///   Otherwise editing begins and `textViewDidBeginEditing(_:)` fires. Already editing: nothing.
+/// - `type(_:)` replaces the selection, `replace(_:with:)` a given range. Each asks
+///   `textView(_:shouldChangeTextIn:replacementText:)` with the text as it was; `false` leaves text
+///   and selection alone and no did-callback fires. Otherwise the change is applied, the caret moves
+///   after the inserted text, `textViewDidChange(_:)` fires, then `textViewDidChangeSelection(_:)`
+///   if the selection moved. A view that is not editing begins editing first, as a tap into the
+///   view would: if that is vetoed the text is not changed and not even offered to the delegate.
+/// - `select(_:)` fires `textViewDidChangeSelection(_:)` only if the selection changes; it works
+///   whether or not the view is editing, and does not begin editing.
+/// - `endEditing()` asks `textViewShouldEndEditing(_:)`; `false` and editing continues. Otherwise
+///   editing ends and `textViewDidEndEditing(_:)` fires. Not editing: nothing.
+///
+/// Ranges are UTF-16 offsets (see `TextRange`) and must fall on `Character` boundaries: an input
+/// with a range that `validate(_:)` rejects is a programming error. The selection always falls on
+/// boundaries too: when an edit merges characters (typing `"👍"` before a skin-tone modifier), the
+/// caret moves to the end of the merged character.
+///
+/// A subclass may take the delegate slot for itself, as `NoteTextView` does: it overrides
+/// `delegate` to keep the app's delegate in its own weak slot, sets `super.delegate` to the object
+/// that runs its logic, and overrides `auditLinkDidChange(_:)` without calling `super`, so that its
+/// own proxy sits between it and the app's delegate rather than in front of it.
+open class TextView: View {
+    /// The text. Changed only by the inputs below, so every change is offered to the delegate.
+    public private(set) var text: String
+    /// The selection in UTF-16 units; an empty range is the caret. Starts at the end of the text.
+    public private(set) var selectedRange: TextRange
+    /// Whether the view is editing (UIKit: is the first responder).
+    public private(set) var isEditing = false
+    /// Whether the text is a secret. Stored only: it changes neither behaviour nor what is recorded.
+    public var isSecureTextEntry = false
+
+    /// The app's delegate, held weakly. Assigning it while the view is audited retargets the proxy,
+    /// which stays in place.
+    open var delegate: (any TextViewDelegate)? {
+        get { slot }
+        set { slot = newValue }
+    }
+    /// The slot the view calls when it is not audited: the app's delegate, or the object a subclass
+    /// put there through `super.delegate`.
+    private weak var slot: (any TextViewDelegate)?
+    /// The audit proxy when one is installed: the slot the view actually calls.
+    private(set) var proxy: TextViewDelegateProxy?
+    /// Bumped by every applied change, so a change proposed before the delegate edited the text
+    /// from inside a callback is recognised as stale.
+    private var revision = 0
+
+    public init(identifier: String, frame: Rect = .zero, text: String = "") {
+        self.text = text
+        selectedRange = .caret(at: text.utf16.count)
+        super.init(identifier: identifier, frame: frame)
+    }
+
+    open override var widgetKind: String { "TextView" }
+
+    open override func auditLinkDidChange(_ link: AuditLink?) {
+        proxy = link.map(TextViewDelegateProxy.init(link:))
+    }
+
+    open override func adoptDelegate(_ candidate: AnyObject) {
+        if let delegate = candidate as? any TextViewDelegate { self.delegate = delegate }
+    }
+
+    /// Read at every call, so a delegate assigned from inside a callback is asked next.
+    private var callee: (any TextViewDelegate)? { proxy ?? slot }
+
+    // MARK: Ranges
+
+    /// Why `range` cannot be used with the current text, or nil when it can.
+    ///
+    /// A range is usable when it is not negative, ends within the text's UTF-16 length, and both
+    /// ends fall on `Character` boundaries (it splits neither a surrogate pair nor a grapheme
+    /// cluster such as `👍🏽`). A scenario runner calls this before performing a step. O(n).
+    public func validate(_ range: TextRange) -> String? {
+        let length = text.utf16.count
+        if range.location < 0 || range.length < 0 {
+            return "range \(range) has a negative location or length"
+        }
+        if range.location > length || range.length > length - range.location {
+            return "range \(range) lies outside the text, which is \(length) UTF-16 units long"
+        }
+        if let offset = [range.location, range.end].first(where: { !isCharacterBoundary($0) }) {
+            return "range \(range) splits a character at UTF-16 offset \(offset)"
+        }
+        return nil
+    }
+
+    /// The UTF-16 offsets at which a `Character` starts, and the text's end: the offsets a valid
+    /// range may begin or end at.
+    var characterBoundaries: [Int] {
+        var offsets = [0]
+        for character in text { offsets.append(offsets[offsets.count - 1] + character.utf16.count) }
+        return offsets
+    }
+
+    private func isCharacterBoundary(_ offset: Int) -> Bool {
+        boundary(atOrAfter: offset) == offset
+    }
+
+    /// The first character boundary at or after `offset` (which is within the text).
+    private func boundary(atOrAfter offset: Int) -> Int {
+        var position = 0
+        for character in text {
+            if position >= offset { break }
+            position += character.utf16.count
+        }
+        return position
+    }
+
+    /// `text` with `range` (valid for it) replaced by `replacement`.
+    func replacing(_ range: TextRange, with replacement: String) -> String {
+        let units = text.utf16
+        let start = units.index(units.startIndex, offsetBy: range.location)
+        let end = units.index(start, offsetBy: range.length)
+        var result = text
+        result.replaceSubrange(start..<end, with: replacement)
+        return result
+    }
+
+    // MARK: Inputs
+
+    /// The user (or code) makes the view the first responder.
+    public func beginEditing() {
+        performInput(Inputs.beginEditing, []) {
+            _ = beginEditingIfNeeded()
+            return state
+        }
+    }
+
+    /// The user types `text` over the selection (an empty string deletes it). Begins editing first
+    /// when the view is not editing.
+    public func type(_ text: String) {
+        performInput(Inputs.type, [.string(text)]) {
+            if beginEditingIfNeeded() { change(selectedRange, to: text) }
+            return state
+        }
+    }
+
+    /// Replaces `range` (UTF-16 units, valid for the current text) with `text`, as an edit the
+    /// delegate may veto. Begins editing first when the view is not editing.
+    public func replace(_ range: TextRange, with text: String) {
+        if let reason = validate(range) { preconditionFailure(reason) }
+        performInput(Inputs.replace, [ValueCoding.textRange.encode(range), .string(text)]) {
+            let proposed = revision
+            // A delegate that edited the text while editing began leaves `range` stale: dropped.
+            if beginEditingIfNeeded(), proposed == revision { change(range, to: text) }
+            return state
+        }
+    }
+
+    /// Selects `range` (UTF-16 units, valid for the current text).
+    public func select(_ range: TextRange) {
+        if let reason = validate(range) { preconditionFailure(reason) }
+        performInput(Inputs.select, [ValueCoding.textRange.encode(range)]) {
+            if range != selectedRange {
+                selectedRange = range
+                TextViewCallbacks.didChangeSelection.ask(callee, self, ())
+            }
+            return state
+        }
+    }
+
+    /// The view resigns first responder, unless the delegate vetoes it.
+    public func endEditing() {
+        performInput(Inputs.endEditing, []) {
+            if isEditing, TextViewCallbacks.shouldEndEditing.ask(callee, self, ()) {
+                isEditing = false
+                TextViewCallbacks.didEndEditing.ask(callee, self, ())
+            }
+            return state
+        }
+    }
+
+    /// Begins editing unless already editing or vetoed; returns whether the view is now editing.
+    private func beginEditingIfNeeded() -> Bool {
+        if isEditing { return true }
+        guard TextViewCallbacks.shouldBeginEditing.ask(callee, self, ()) else { return false }
+        isEditing = true
+        TextViewCallbacks.didBeginEditing.ask(callee, self, ())
+        return true
+    }
+
+    /// Offers one change to the delegate and applies it unless vetoed (or made stale by an edit the
+    /// delegate made from inside its answer).
+    private func change(_ range: TextRange, to replacement: String) {
+        let proposed = revision
+        guard TextViewCallbacks.shouldChangeText.ask(callee, self, (range, replacement)), proposed == revision else {
+            return
+        }
+        text = replacing(range, with: replacement)
+        revision += 1
+        let caret = TextRange.caret(at: boundary(atOrAfter: range.location + replacement.utf16.count))
+        let selectionMoved = caret != selectedRange
+        selectedRange = caret
+        TextViewCallbacks.didChange.ask(callee, self, ())
+        if selectionMoved { TextViewCallbacks.didChangeSelection.ask(callee, self, ()) }
+    }
+
+    /// The state an input leaves, recorded as its result.
+    private var state: AuditValue {
+        .object([
+            "text": .string(text), "selection": ValueCoding.textRange.encode(selectedRange),
+            "editing": .bool(isEditing),
+        ])
+    }
+
+    /// The inputs that drive a text view (and its subclasses), as recorded.
+    public enum Inputs {
+        public static let beginEditing = CallbackDescriptor(input: "beginEditing", of: "TextView", arguments: [])
+        public static let type = CallbackDescriptor(input: "typeText", of: "TextView", arguments: ["text"])
+        public static let replace = CallbackDescriptor(
+            input: "replaceText", of: "TextView", arguments: ["range", "text"])
+        public static let select = CallbackDescriptor(input: "selectText", of: "TextView", arguments: ["range"])
+        public static let endEditing = CallbackDescriptor(input: "endEditing", of: "TextView", arguments: [])
+        public static let all = [beginEditing, type, replace, select, endEditing]
+    }
+}
