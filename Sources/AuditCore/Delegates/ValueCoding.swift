@@ -52,3 +52,15 @@ extension ValueCoding {
             })
     }
 }
+
+extension ValueCoding where Value == Point {
+    /// `{"x":X,"y":Y}`, both doubles.
+    public static let point = ValueCoding(
+        encode: { .object(["x": .double($0.x), "y": .double($0.y)]) },
+        decode: { value in
+            guard let x = value["x"].flatMap(ValueCoding<Double>.double.decode),
+                let y = value["y"].flatMap(ValueCoding<Double>.double.decode)
+            else { return nil }
+            return Point(x: x, y: y)
+        })
+}
