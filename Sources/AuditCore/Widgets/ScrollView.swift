@@ -5,14 +5,16 @@
 /// - `beginDrag()` sets `isDragging`, then calls `scrollViewWillBeginDragging`.
 /// - `drag(by:)` moves the content against the finger (`contentOffset -= translation`); each move
 ///   that changes the offset calls `scrollViewDidScroll`.
-/// - `endDrag(velocity:)` projects where a flick comes to rest: `offset + velocity · r / (1 − r)`,
-///   the distance rounded to whole points, with `r = decelerationRate` per millisecond and the
-///   velocity in points per millisecond, as UIKit measures both (the normal rate 0.998 projects
-///   499 ms of travel). It asks `scrollViewWillEndDragging` with that target, clears `isDragging`,
-///   calls `scrollViewDidEndDragging` (`willDecelerate` when the final target differs from the
-///   offset), then, when decelerating, moves to the target in `decelerationSteps` ease-out steps
-///   (the fraction `1 − (1 − k/n)²` of the way, rounded to whole points, the last step exactly on
-///   the target), each a `scrollViewDidScroll` with `isDecelerating` set.
+/// - `endDrag(velocity:)` takes the velocity in points per millisecond, as UIKit reports it, and
+///   projects where the flick comes to rest: `offset + velocity · projectionTime`, the distance
+///   rounded to whole points. The speed keeps `decelerationRate` (r) of itself each millisecond,
+///   so it travels `r / (1 − r)` ms' worth: 499 ms at UIKit's normal rate 0.998. It asks
+///   `scrollViewWillEndDragging` with that target (the audit records the delegate's answer as
+///   written; the view clamps it, and ignores one that is not finite), clears `isDragging`, calls
+///   `scrollViewDidEndDragging` (`willDecelerate` when the final target differs from the offset),
+///   then, when decelerating, moves to the target in `decelerationSteps` ease-out steps (the
+///   fraction `1 − (1 − k/n)²` of the way, rounded to whole points, the last step exactly on the
+///   target), each a `scrollViewDidScroll` with `isDecelerating` set.
 /// - `tapStatusBar()` asks `scrollViewShouldScrollToTop` (when `scrollsToTop`); unless vetoed it
 ///   sets `contentOffset.y` to 0 in one step (`scrollViewDidScroll` if it moved), then calls
 ///   `scrollViewDidScrollToTop`, even when the content was already at the top.
@@ -84,6 +86,13 @@ open class ScrollView: View {
         Point(x: max(0, contentSize.width - frame.width), y: max(0, contentSize.height - frame.height))
     }
 
+    /// How long a flick's initial speed would have to last to cover the distance it travels while
+    /// decelerating, in milliseconds: `r / (1 − r)`, rounded to the microsecond so that the normal
+    /// rate gives exactly 499.
+    public var projectionTime: Double {
+        (decelerationRate / (1 - decelerationRate) * 1000).rounded() / 1000
+    }
+
     /// The visible part of the content, in the content's coordinates.
     public var bounds: Rect {
         Rect(x: contentOffset.x, y: contentOffset.y, width: frame.width, height: frame.height)
@@ -115,11 +124,10 @@ open class ScrollView: View {
     public func endDrag(velocity: Point) {
         if let reason = validateEndDrag(velocity: velocity) { preconditionFailure(reason) }
         performInput(Inputs.endDrag, [ValueCoding.point.encode(velocity)]) {
-            let travel = decelerationRate / (1 - decelerationRate)
             let proposed = clamped(
                 Point(
-                    x: contentOffset.x + (velocity.x * travel).rounded(),
-                    y: contentOffset.y + (velocity.y * travel).rounded()))
+                    x: contentOffset.x + (velocity.x * projectionTime).rounded(),
+                    y: contentOffset.y + (velocity.y * projectionTime).rounded()))
             let answer = ScrollViewCallbacks.willEndDragging.ask(delegateTarget, self, (velocity, proposed))
             let target = answer.x.isFinite && answer.y.isFinite ? clamped(answer) : proposed
             isDragging = false
