@@ -1,3 +1,5 @@
+import Foundation
+
 /// How one Swift value is written into the audit log and read back for replay.
 ///
 /// A strategy value (a pair of closures) rather than a protocol, so a callback table can say how
@@ -64,4 +66,26 @@ extension ValueCoding {
                 return wrapped.decode(value, in: root).map { .some($0) }
             })
     }
+}
+
+extension ValueCoding where Value == Point {
+    /// `{"x":X,"y":Y}`, both doubles.
+    public static let point = ValueCoding(
+        encode: { .object(["x": .double($0.x), "y": .double($0.y)]) },
+        decode: { value in
+            guard let x = value["x"].flatMap(ValueCoding<Double>.double.decode),
+                let y = value["y"].flatMap(ValueCoding<Double>.double.decode)
+            else { return nil }
+            return Point(x: x, y: y)
+        })
+}
+
+extension ValueCoding where Value == IndexPath {
+    /// `{"section":S,"row":R}` (a table's index path: two indexes).
+    public static let indexPath = ValueCoding(
+        encode: { .object(["section": .int($0.section), "row": .int($0.row)]) },
+        decode: { value in
+            guard case .int(let section) = value["section"], case .int(let row) = value["row"] else { return nil }
+            return IndexPath(row: row, section: section)
+        })
 }

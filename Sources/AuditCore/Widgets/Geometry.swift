@@ -29,3 +29,16 @@ public struct Rect: Sendable, Hashable {
         point.x >= x && point.x < x + width && point.y >= y && point.y < y + height
     }
 }
+
+/// A width and a height, in points.
+public struct Size: Sendable, Hashable {
+    public var width: Double
+    public var height: Double
+
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+
+    public static let zero = Size(width: 0, height: 0)
+}

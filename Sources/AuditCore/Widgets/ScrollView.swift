@@ -1,0 +1,242 @@
+/// A view whose content, larger than its bounds, moves under a dragging finger. Its delegate hears
+/// every move, may change where a flick comes to rest, and may refuse a scroll to the top.
+///
+/// The model, driven by inputs rather than touches (all of it synchronous):
+/// - `beginDrag()` sets `isDragging`, then calls `scrollViewWillBeginDragging`.
+/// - `drag(by:)` moves the content against the finger (`contentOffset -= translation`); each move
+///   that changes the offset calls `scrollViewDidScroll`.
+/// - `endDrag(velocity:)` takes the velocity in points per millisecond, as UIKit reports it, and
+///   projects where the flick comes to rest: `offset + velocity · projectionTime`, the distance
+///   rounded to whole points. The speed keeps `decelerationRate` (r) of itself each millisecond,
+///   so it travels `r / (1 − r)` ms' worth: 499 ms at UIKit's normal rate 0.998. It asks
+///   `scrollViewWillEndDragging` with that target (the audit records the delegate's answer as
+///   written; the view clamps it, and ignores one that is not finite), clears `isDragging`, calls
+///   `scrollViewDidEndDragging` (`willDecelerate` when the final target differs from the offset),
+///   then, when decelerating, moves to the target in `decelerationSteps` ease-out steps (the
+///   fraction `1 − (1 − k/n)²` of the way, rounded to whole points, the last step exactly on the
+///   target), each a `scrollViewDidScroll` with `isDecelerating` set.
+/// - `tapStatusBar()` asks `scrollViewShouldScrollToTop` (when `scrollsToTop`); unless vetoed it
+///   sets `contentOffset.y` to 0 in one step (`scrollViewDidScroll` if it moved), then calls
+///   `scrollViewDidScrollToTop`, even when the content was already at the top.
+/// - `setContentOffset(_:)` moves the content in code: `scrollViewDidScroll`, no other callback.
+///
+/// Every offset, the delegate's target included, is clamped to `0...maximumContentOffset`: there
+/// is no content inset and no bounce.
+open class ScrollView: View {
+    /// UIKit's `UIScrollView.DecelerationRate.normal`: the speed keeps 0.998 of itself each ms.
+    public static let normalDecelerationRate = 0.998
+    /// UIKit's `UIScrollView.DecelerationRate.fast`.
+    public static let fastDecelerationRate = 0.99
+    /// The `scrollViewDidScroll` calls of one deceleration (fewer when a step does not move).
+    public static let decelerationSteps = 4
+
+    /// The point of the content shown at the top-left corner of the frame.
+    public private(set) var contentOffset: Point
+    public internal(set) var contentSize: Size
+    public private(set) var isDragging = false
+    /// True only while the deceleration after `endDrag(velocity:)` runs its steps.
+    public private(set) var isDecelerating = false
+    /// The fraction of its speed a flick keeps each millisecond, in (0, 1).
+    public var decelerationRate = ScrollView.normalDecelerationRate {
+        willSet { precondition(newValue > 0 && newValue < 1, "a deceleration rate is in (0, 1)") }
+    }
+    /// When false, a tap on the status bar does nothing and the delegate is not asked.
+    public var scrollsToTop = true
+
+    /// The app's delegate, held weakly. Assigning it while the view is audited retargets the
+    /// proxy, which stays in place. A `TableView` keeps its `TableViewDelegate` here too.
+    public weak var delegate: (any ScrollViewDelegate)?
+    /// The audit proxy when one is installed: the slot the view actually calls.
+    private var proxy: (any DelegateProxy & ScrollViewDelegate)?
+
+    public init(identifier: String, frame: Rect = .zero, contentSize: Size, contentOffset: Point = Point(x: 0, y: 0)) {
+        precondition(
+            contentSize.width >= 0 && contentSize.height >= 0 && contentSize.width.isFinite
+                && contentSize.height.isFinite, "a content size is finite and not negative")
+        precondition(contentOffset.x.isFinite && contentOffset.y.isFinite, "a content offset is finite")
+        self.contentSize = contentSize
+        self.contentOffset = contentOffset
+        super.init(identifier: identifier, frame: frame)
+        self.contentOffset = clamped(contentOffset)
+    }
+
+    open override var widgetKind: String { "ScrollView" }
+
+    open override func auditLinkDidChange(_ link: AuditLink?) {
+        proxy = link.map(makeDelegateProxy(link:))
+    }
+
+    /// The proxy this view installs in its delegate slot while audited. A subclass whose delegate
+    /// protocol refines `ScrollViewDelegate` returns one proxy that forwards its own callbacks as
+    /// well as these (a `TableView` returns one that adopts `TableViewDelegate`).
+    open func makeDelegateProxy(link: AuditLink) -> any DelegateProxy & ScrollViewDelegate {
+        ScrollViewDelegateProxy(link: link)
+    }
+
+    open override func adoptDelegate(_ candidate: AnyObject) {
+        if let delegate = candidate as? any ScrollViewDelegate { self.delegate = delegate }
+    }
+
+    /// What the view calls: its audit proxy while audited, else `delegate`. A subclass calls its
+    /// refined protocol's callbacks on this, cast to that protocol.
+    public final var delegateTarget: (any ScrollViewDelegate)? { proxy ?? delegate }
+
+    /// The largest content offset: the content's size less the frame's, and never negative.
+    public var maximumContentOffset: Point {
+        Point(x: max(0, contentSize.width - frame.width), y: max(0, contentSize.height - frame.height))
+    }
+
+    /// How long a flick's initial speed would have to last to cover the distance it travels while
+    /// decelerating, in milliseconds: `r / (1 − r)`, rounded to the microsecond so that the normal
+    /// rate gives exactly 499.
+    public var projectionTime: Double {
+        (decelerationRate / (1 - decelerationRate) * 1000).rounded() / 1000
+    }
+
+    /// The visible part of the content, in the content's coordinates.
+    public var bounds: Rect {
+        Rect(x: contentOffset.x, y: contentOffset.y, width: frame.width, height: frame.height)
+    }
+
+    // MARK: Inputs
+
+    /// A finger starts dragging the content.
+    public func beginDrag() {
+        if let reason = validateBeginDrag() { preconditionFailure(reason) }
+        performInput(Inputs.beginDrag, []) {
+            isDragging = true
+            ScrollViewCallbacks.willBeginDragging.ask(delegateTarget, self, ())
+            return .object(recordedState)
+        }
+    }
+
+    /// The dragging finger moves by `translation`; the content moves the other way.
+    public func drag(by translation: Point) {
+        if let reason = validateDrag(by: translation) { preconditionFailure(reason) }
+        performInput(Inputs.drag, [ValueCoding.point.encode(translation)]) {
+            scroll(to: Point(x: contentOffset.x - translation.x, y: contentOffset.y - translation.y))
+            return .object(recordedState)
+        }
+    }
+
+    /// The finger lifts, moving at `velocity` points per millisecond in the direction the content
+    /// offset moves; the content decelerates to its target (see the type's description).
+    public func endDrag(velocity: Point) {
+        if let reason = validateEndDrag(velocity: velocity) { preconditionFailure(reason) }
+        performInput(Inputs.endDrag, [ValueCoding.point.encode(velocity)]) {
+            let proposed = clamped(
+                Point(
+                    x: contentOffset.x + (velocity.x * projectionTime).rounded(),
+                    y: contentOffset.y + (velocity.y * projectionTime).rounded()))
+            let answer = ScrollViewCallbacks.willEndDragging.ask(delegateTarget, self, (velocity, proposed))
+            let target = answer.x.isFinite && answer.y.isFinite ? clamped(answer) : proposed
+            isDragging = false
+            let willDecelerate = target != contentOffset
+            ScrollViewCallbacks.didEndDragging.ask(delegateTarget, self, willDecelerate)
+            if willDecelerate { decelerate(to: target) }
+            return .object(recordedState)
+        }
+    }
+
+    /// The user taps the status bar: the content scrolls to the top unless the delegate vetoes it.
+    public func tapStatusBar() {
+        if let reason = validateTapStatusBar() { preconditionFailure(reason) }
+        performInput(Inputs.tapStatusBar, []) {
+            if scrollsToTop, ScrollViewCallbacks.shouldScrollToTop.ask(delegateTarget, self, ()) {
+                scroll(to: Point(x: contentOffset.x, y: 0))
+                ScrollViewCallbacks.didScrollToTop.ask(delegateTarget, self, ())
+            }
+            return .object(recordedState)
+        }
+    }
+
+    /// Moves the content in code, clamped, without animation.
+    public func setContentOffset(_ offset: Point) {
+        if let reason = validateSetContentOffset(offset) { preconditionFailure(reason) }
+        performInput(Inputs.setContentOffset, [ValueCoding.point.encode(offset)]) {
+            scroll(to: offset)
+            return .object(recordedState)
+        }
+    }
+
+    // MARK: Validation
+
+    /// Why `beginDrag()` cannot run now, or nil.
+    public func validateBeginDrag() -> String? {
+        isDragging ? "\(path) is already being dragged" : nil
+    }
+
+    /// Why `drag(by:)` cannot run now, or nil.
+    public func validateDrag(by translation: Point) -> String? {
+        if !isDragging { return "\(path) is not being dragged (begin a drag first)" }
+        return Self.finite(translation, "a translation")
+    }
+
+    /// Why `endDrag(velocity:)` cannot run now, or nil.
+    public func validateEndDrag(velocity: Point) -> String? {
+        if !isDragging { return "\(path) is not being dragged (begin a drag first)" }
+        return Self.finite(velocity, "a velocity")
+    }
+
+    /// Why `tapStatusBar()` cannot run now, or nil.
+    public func validateTapStatusBar() -> String? {
+        isDragging ? "\(path) is being dragged (end the drag first)" : nil
+    }
+
+    /// Why `setContentOffset(_:)` cannot run, or nil.
+    public func validateSetContentOffset(_ offset: Point) -> String? {
+        Self.finite(offset, "a content offset")
+    }
+
+    private static func finite(_ point: Point, _ what: String) -> String? {
+        point.x.isFinite && point.y.isFinite ? nil : "\(what) must be finite"
+    }
+
+    // MARK: Moving
+
+    /// The fields an input records as its result: the state after it. Subclasses add theirs.
+    var recordedState: [String: AuditValue] {
+        ["contentOffset": ValueCoding.point.encode(contentOffset), "dragging": .bool(isDragging)]
+    }
+
+    private func clamped(_ offset: Point) -> Point {
+        let maximum = maximumContentOffset
+        return Point(x: min(max(offset.x, 0), maximum.x), y: min(max(offset.y, 0), maximum.y))
+    }
+
+    /// Sets the clamped offset and calls `scrollViewDidScroll` when it changed.
+    private func scroll(to offset: Point) {
+        let next = clamped(offset)
+        guard next != contentOffset else { return }
+        contentOffset = next
+        ScrollViewCallbacks.didScroll.ask(delegateTarget, self, ())
+    }
+
+    private func decelerate(to target: Point) {
+        isDecelerating = true
+        let start = contentOffset
+        let steps = Self.decelerationSteps
+        for step in 1...steps {
+            let remaining = 1 - Double(step) / Double(steps)
+            let fraction = 1 - remaining * remaining
+            scroll(
+                to: step == steps
+                    ? target
+                    : Point(
+                        x: start.x + ((target.x - start.x) * fraction).rounded(),
+                        y: start.y + ((target.y - start.y) * fraction).rounded()))
+        }
+        isDecelerating = false
+    }
+
+    /// The inputs that drive a scroll view (and a table view), as recorded.
+    public enum Inputs {
+        public static let beginDrag = CallbackDescriptor(input: "beginDrag", of: "ScrollView", arguments: [])
+        public static let drag = CallbackDescriptor(input: "drag", of: "ScrollView", arguments: ["translation"])
+        public static let endDrag = CallbackDescriptor(input: "endDrag", of: "ScrollView", arguments: ["velocity"])
+        public static let tapStatusBar = CallbackDescriptor(input: "tapStatusBar", of: "ScrollView", arguments: [])
+        public static let setContentOffset = CallbackDescriptor(
+            input: "setContentOffset", of: "ScrollView", arguments: ["contentOffset"])
+        public static let all = [beginDrag, drag, endDrag, tapStatusBar, setContentOffset]
+    }
+}

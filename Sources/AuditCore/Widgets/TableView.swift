@@ -1,0 +1,177 @@
+import Foundation
+
+/// A table row's place: Foundation's `IndexPath` with two indexes, section then row, as UIKit
+/// extends it. (A type of this module named `IndexPath` would be ambiguous in every file that
+/// also imports Foundation.)
+extension IndexPath {
+    public init(row: Int, section: Int) {
+        self.init(indexes: [section, row])
+    }
+
+    /// The first index. Traps unless the path has exactly two indexes, as UIKit's does.
+    public var section: Int {
+        get {
+            precondition(count == 2, "a table index path has two indexes (section, row)")
+            return self[0]
+        }
+        set {
+            precondition(count == 2, "a table index path has two indexes (section, row)")
+            self[0] = newValue
+        }
+    }
+
+    /// The second index. Traps unless the path has exactly two indexes, as UIKit's does.
+    public var row: Int {
+        get {
+            precondition(count == 2, "a table index path has two indexes (section, row)")
+            return self[1]
+        }
+        set {
+            precondition(count == 2, "a table index path has two indexes (section, row)")
+            self[1] = newValue
+        }
+    }
+}
+
+/// A scroll view of rows in sections, at most one of them selected. Its delegate may refuse a
+/// highlight, and redirect or refuse a selection or a deselection.
+///
+/// A tap on a row (`tapRow(_:)`), as UIKit orders it in single selection:
+/// 1. Nothing at all when `allowsSelection` is false.
+/// 2. `tableView(_:shouldHighlightRowAt:)`: false ends the tap.
+/// 3. `tableView(_:willSelectRowAt:)`: nil ends the tap; another index path is selected instead
+///    (without asking to highlight it); one that is not a row of the table ends the tap too.
+/// 4. When another row is selected: `tableView(_:willDeselectRowAt:)` for it. Unless it answers
+///    that same row, the row stays selected and the tap ends (the table holds one selected row;
+///    UIKit would leave both selected). Otherwise it is deselected and
+///    `tableView(_:didDeselectRowAt:)` follows.
+/// 5. The row is selected and `tableView(_:didSelectRowAt:)` follows, also when it was already
+///    selected (tapping the selected row again asks and notifies again, and deselects nothing).
+///
+/// `selectRow(_:)` and `deselectRow(_:)` change the selection in code and, as in UIKit, call no
+/// delegate method. The scroll inputs are inherited; the content is as tall as all the rows.
+open class TableView: ScrollView {
+    /// The number of rows in each section; the count is the number of sections.
+    public let rowsPerSection: [Int]
+    public let rowHeight: Double
+    public private(set) var indexPathForSelectedRow: IndexPath?
+    /// When false, taps select nothing and call no delegate method, and `selectRow(_:)` does
+    /// nothing.
+    public var allowsSelection = true
+
+    public init(
+        identifier: String, frame: Rect = .zero, rowsPerSection: [Int], rowHeight: Double = 44,
+        contentOffset: Point = Point(x: 0, y: 0)
+    ) {
+        precondition(rowsPerSection.allSatisfy { $0 >= 0 }, "a section has zero or more rows")
+        precondition(rowHeight > 0 && rowHeight.isFinite, "a row height is positive and finite")
+        self.rowsPerSection = rowsPerSection
+        self.rowHeight = rowHeight
+        let height = Double(rowsPerSection.reduce(0, +)) * rowHeight
+        super.init(
+            identifier: identifier, frame: frame, contentSize: Size(width: frame.width, height: height),
+            contentOffset: contentOffset)
+    }
+
+    open override var widgetKind: String { "TableView" }
+
+    /// One proxy for both protocols: it forwards the scroll callbacks and the table's.
+    open override func makeDelegateProxy(link: AuditLink) -> any DelegateProxy & ScrollViewDelegate {
+        TableViewDelegateProxy(link: link)
+    }
+
+    public var numberOfSections: Int { rowsPerSection.count }
+
+    public func numberOfRows(inSection section: Int) -> Int { rowsPerSection[section] }
+
+    /// The app's delegate when it adopts `TableViewDelegate`; the proxy forwards to it.
+    var tableDelegate: (any TableViewDelegate)? { delegate as? any TableViewDelegate }
+
+    /// What the table calls for its own callbacks: the proxy while audited, else the delegate;
+    /// nil (so the defaults) when the delegate adopts only `ScrollViewDelegate`.
+    private var tableTarget: (any TableViewDelegate)? { delegateTarget as? any TableViewDelegate }
+
+    // MARK: Inputs
+
+    /// The user taps the row at `indexPath` (see the type's description for what follows).
+    public func tapRow(_ indexPath: IndexPath) {
+        if let reason = validateTapRow(indexPath) { preconditionFailure(reason) }
+        performInput(Inputs.tapRow, [ValueCoding.indexPath.encode(indexPath)]) {
+            if allowsSelection { userSelect(indexPath) }
+            return .object(recordedState)
+        }
+    }
+
+    /// Selects the row in code, replacing the selection; no delegate method is called.
+    public func selectRow(_ indexPath: IndexPath) {
+        if let reason = validate(indexPath) { preconditionFailure(reason) }
+        performInput(Inputs.selectRow, [ValueCoding.indexPath.encode(indexPath)]) {
+            if allowsSelection { indexPathForSelectedRow = indexPath }
+            return .object(recordedState)
+        }
+    }
+
+    /// Deselects the row in code when it is the selected one; no delegate method is called.
+    public func deselectRow(_ indexPath: IndexPath) {
+        if let reason = validate(indexPath) { preconditionFailure(reason) }
+        performInput(Inputs.deselectRow, [ValueCoding.indexPath.encode(indexPath)]) {
+            if indexPathForSelectedRow == indexPath { indexPathForSelectedRow = nil }
+            return .object(recordedState)
+        }
+    }
+
+    // MARK: Validation
+
+    /// Why `indexPath` is not a row of this table, or nil. `selectRow(_:)` and `deselectRow(_:)`
+    /// need it to be one.
+    public func validate(_ indexPath: IndexPath) -> String? {
+        guard indexPath.count == 2 else {
+            return "an index path of a row has two indexes (section, row), not \(indexPath.count)"
+        }
+        guard rowsPerSection.indices.contains(indexPath.section) else {
+            return "section \(indexPath.section) is out of range 0..<\(numberOfSections) in \(path)"
+        }
+        let rows = rowsPerSection[indexPath.section]
+        guard (0..<rows).contains(indexPath.row) else {
+            return "row \(indexPath.row) is out of range 0..<\(rows) in section \(indexPath.section) of \(path)"
+        }
+        return nil
+    }
+
+    /// Why `tapRow(_:)` cannot run now, or nil: the row must exist and no drag be in progress.
+    public func validateTapRow(_ indexPath: IndexPath) -> String? {
+        validate(indexPath) ?? (isDragging ? "\(path) is being dragged (end the drag first)" : nil)
+    }
+
+    // MARK: Selecting
+
+    override var recordedState: [String: AuditValue] {
+        var state = super.recordedState
+        state["selected"] = ValueCoding.optional(.indexPath).encode(indexPathForSelectedRow)
+        return state
+    }
+
+    /// Steps 2–5 of a tap. The target is read at each call, so a delegate reassigned from inside
+    /// a callback hears the rest, audited or not.
+    private func userSelect(_ tapped: IndexPath) {
+        guard TableViewCallbacks.shouldHighlight.ask(tableTarget, self, tapped),
+            let chosen = TableViewCallbacks.willSelect.ask(tableTarget, self, tapped), validate(chosen) == nil
+        else { return }
+        if let selected = indexPathForSelectedRow, selected != chosen {
+            guard TableViewCallbacks.willDeselect.ask(tableTarget, self, selected) == selected else { return }
+            indexPathForSelectedRow = nil
+            TableViewCallbacks.didDeselect.ask(tableTarget, self, selected)
+        }
+        indexPathForSelectedRow = chosen
+        TableViewCallbacks.didSelect.ask(tableTarget, self, chosen)
+    }
+
+    /// The inputs that drive a table view beyond the scroll view's, as recorded.
+    public enum Inputs {
+        public static let tapRow = CallbackDescriptor(input: "tapRow", of: "TableView", arguments: ["indexPath"])
+        public static let selectRow = CallbackDescriptor(input: "selectRow", of: "TableView", arguments: ["indexPath"])
+        public static let deselectRow = CallbackDescriptor(
+            input: "deselectRow", of: "TableView", arguments: ["indexPath"])
+        public static let all = [tapRow, selectRow, deselectRow]
+    }
+}
