@@ -59,7 +59,7 @@ extension Point {
 
 /// One line per event: seq, parent, kind, widget, protocol, callback, arguments, result, vetoed,
 /// implemented.
-func timelineLines(_ events: [TimelineEvent]) -> [String] {
+func protocolTimelineLines(_ events: [TimelineEvent]) -> [String] {
     events.map { event in
         [
             String(event.seq), event.parentSeq.map(String.init) ?? "-", event.kind.rawValue, event.widget ?? "-",
@@ -230,7 +230,7 @@ struct ScrollViewTests {
         }
         let scroll = "root/s ScrollViewDelegate"
         #expect(
-            timelineLines(events) == [
+            protocolTimelineLines(events) == [
                 "1 - input root/s - beginDrag {} \(after("0.0", dragging: true)) - -",
                 "2 1 callback \(scroll) scrollViewWillBeginDragging(_:) {} void - true",
                 #"3 - input root/s - drag {"translation":{"x":0.0,"y":-30.0}} "# + after("30.0", dragging: true)

@@ -251,7 +251,7 @@ struct TableViewTests {
         }
         let callback = "root/t TableViewDelegate tableView"
         #expect(
-            timelineLines(events) == [
+            protocolTimelineLines(events) == [
                 "1 - input root/t - tapRow \(arg(0, 0)) \(after(ip(0, 0))) - -",
                 "2 1 callback \(callback)(_:shouldHighlightRowAt:) \(arg(0, 0)) true false true",
                 "3 1 callback \(callback)(_:willSelectRowAt:) \(arg(0, 0)) \(ip(0, 0)) false true",

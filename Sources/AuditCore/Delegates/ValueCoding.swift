@@ -73,8 +73,8 @@ extension ValueCoding where Value == Point {
     public static let point = ValueCoding(
         encode: { .object(["x": .double($0.x), "y": .double($0.y)]) },
         decode: { value in
-            guard let x = value["x"].flatMap(ValueCoding<Double>.double.decode),
-                let y = value["y"].flatMap(ValueCoding<Double>.double.decode)
+            guard let x = value["x"].flatMap({ ValueCoding<Double>.double.decode($0) }),
+                let y = value["y"].flatMap({ ValueCoding<Double>.double.decode($0) })
             else { return nil }
             return Point(x: x, y: y)
         })
