@@ -20,6 +20,8 @@ public final class TouchDispatcher {
     private var arbiter: GestureArbiter?
     /// The states of the sequence that just finished, kept for the event that finished it.
     private var lastOutcome: AuditValue?
+    /// Set while an event or a timer is being delivered: delivery is not reentrant.
+    private var delivering = false
 
     init(root: View) {
         self.root = root
@@ -31,8 +33,10 @@ public final class TouchDispatcher {
     /// Delivers one event, after firing the timers due by its timestamp.
     ///
     /// - Precondition: the timestamp is not before `now`; a touch begins while it is not down and
-    ///   moves, ends or is cancelled while it is (`Touch.validate(_:)` checks a whole sequence).
+    ///   moves, ends or is cancelled while it is (`Touch.validate(_:)` checks a whole sequence);
+    ///   no event or timer is being delivered (an action or a delegate cannot send touches).
     public func send(_ touch: Touch) {
+        precondition(!delivering, "a touch cannot be sent while another is being delivered")
         guard let root else { return }
         precondition(touch.timestamp.isFinite && touch.timestamp >= now, "touch at \(touch.timestamp) is before \(now)")
         advance(to: touch.timestamp)
@@ -44,6 +48,8 @@ public final class TouchDispatcher {
             guard let entry = down[touch.id] else { preconditionFailure("touch \(touch.id) is not down") }
             bound = entry.view
         }
+        delivering = true
+        defer { delivering = false }
         (bound ?? root).performInput(Inputs.touch, [ValueCoding<Touch>.touch.encode(touch)]) {
             if touch.phase == .ended || touch.phase == .cancelled {
                 down[touch.id] = nil
@@ -69,6 +75,7 @@ public final class TouchDispatcher {
     /// Moves the clock to `time`, firing the recognizer timers due by then in deadline order (ties
     /// in join order).
     public func advance(to time: Double) {
+        precondition(!delivering, "the clock cannot move while a touch or a timer is being delivered")
         precondition(time >= now, "the clock cannot go back from \(now) to \(time)")
         while let next = nextTimer(), next.deadline <= time {
             fire(next.recognizer, at: max(next.deadline, now))
@@ -135,6 +142,9 @@ public final class TouchDispatcher {
     }
 
     private func fire(_ recognizer: GestureRecognizer, at time: Double) {
+        precondition(!delivering, "the clock cannot move while a touch or a timer is being delivered")
+        delivering = true
+        defer { delivering = false }
         now = time
         let name = recognizer.timer?.name ?? ""
         record(Inputs.timer, on: recognizer.auditLink, [.string(name), .double(time)]) {
