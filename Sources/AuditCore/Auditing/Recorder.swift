@@ -55,20 +55,34 @@ public final class Recorder: Sendable {
 
     // MARK: Attaching
 
-    /// Wraps the delegate of every widget under `root`, and of widgets added to it later.
+    /// Wraps the delegate of every widget under `root` and of every gesture recognizer of those
+    /// views, and of widgets and recognizers added later.
     public func attach(to root: View) {
         root.visit { view in
             let id = nextWidget.add(1, ordering: .relaxed).oldValue
             let parent = view.superview?.auditLink.flatMap { $0.recorder === self ? $0.widget : nil }
             queue.append(WidgetRecord(id: id, path: view.path, kind: view.widgetKind, parent: parent))
             view.auditLink = AuditLink(recorder: self, widget: id)
+            for recognizer in view.gestureRecognizers { attach(recognizer, viewWidget: id) }
         }
     }
 
-    /// Restores the original delegates of every widget under `root` that this recorder wraps.
+    /// Registers `recognizer` as a widget of the session (path `<view path>#<identifier>`, its
+    /// view's widget as parent) and wraps its delegate.
+    func attach(_ recognizer: GestureRecognizer, viewWidget: Int32) {
+        let id = nextWidget.add(1, ordering: .relaxed).oldValue
+        queue.append(WidgetRecord(id: id, path: recognizer.path, kind: recognizer.widgetKind, parent: viewWidget))
+        recognizer.auditLink = AuditLink(recorder: self, widget: id)
+    }
+
+    /// Restores the original delegates of every widget and gesture recognizer under `root` that
+    /// this recorder wraps.
     public func detach(from root: View) {
         root.visit { view in
             if view.auditLink?.recorder === self { view.auditLink = nil }
+            for recognizer in view.gestureRecognizers where recognizer.auditLink?.recorder === self {
+                recognizer.auditLink = nil
+            }
         }
     }
 

@@ -7,6 +7,12 @@ open class View {
     public var frame: Rect
     public private(set) weak var superview: View?
     public private(set) var subviews: [View] = []
+    /// Whether touches can land on this view or its subviews (see `hitTest(_:)`).
+    public var isUserInteractionEnabled = true
+    /// The recognizers attached to this view, in the order they were added; the view owns them.
+    public private(set) var gestureRecognizers: [GestureRecognizer] = []
+    /// The root's touch dispatcher, made on first use (see `touchDispatcher`).
+    private var dispatcher: TouchDispatcher?
 
     /// Set while a recorder audits this view. Setting it installs or removes the widget's
     /// delegate proxy (see `auditLinkDidChange`).
@@ -77,6 +83,84 @@ open class View {
             current = next
         }
         return current
+    }
+
+    /// Attaches `recognizer`, taking it from the view it was on. When this view is audited, the
+    /// recognizer is audited by the same recorder at once.
+    public func addGestureRecognizer(_ recognizer: GestureRecognizer) {
+        if recognizer.view === self { return }
+        precondition(
+            !gestureRecognizers.contains { $0.identifier == recognizer.identifier },
+            "\(path) already has a gesture recognizer \(recognizer.identifier)")
+        recognizer.view?.removeGestureRecognizer(recognizer)
+        gestureRecognizers.append(recognizer)
+        recognizer.view = self
+        if let link = auditLink { link.recorder.attach(recognizer, viewWidget: link.widget) }
+    }
+
+    /// Detaches `recognizer`. It leaves the audit too: its delegate slot holds the app's delegate
+    /// again.
+    public func removeGestureRecognizer(_ recognizer: GestureRecognizer) {
+        guard recognizer.view === self else { return }
+        gestureRecognizers.removeAll { $0 === recognizer }
+        recognizer.auditLink = nil
+        recognizer.view = nil
+    }
+
+    /// Whether `point`, in this view's own coordinates, lies inside it.
+    public func point(inside point: Point) -> Bool {
+        Rect(x: 0, y: 0, width: frame.width, height: frame.height).contains(point)
+    }
+
+    /// The deepest view under `point` (in this view's own coordinates) that can receive touches.
+    ///
+    /// As UIKit: nil when this view has user interaction disabled or the point is outside it;
+    /// otherwise the first subview, front-most (last) first, that returns a view, or else this view.
+    /// A subview that sticks out of its superview cannot be hit where it does.
+    public func hitTest(_ point: Point) -> View? {
+        guard isUserInteractionEnabled, self.point(inside: point) else { return nil }
+        for subview in subviews.reversed() {
+            let local = Point(x: point.x - subview.frame.x, y: point.y - subview.frame.y)
+            if let hit = subview.hitTest(local) { return hit }
+        }
+        return self
+    }
+
+    /// Converts `point` from this view's coordinates to `view`'s (to window coordinates when nil).
+    public func convert(_ point: Point, to view: View?) -> Point {
+        let from = originInWindow
+        let to = view?.originInWindow ?? Point(x: 0, y: 0)
+        return Point(x: point.x + from.x - to.x, y: point.y + from.y - to.y)
+    }
+
+    /// Converts `point` from `view`'s coordinates (window coordinates when nil) to this view's.
+    public func convert(_ point: Point, from view: View?) -> Point {
+        let from = view?.originInWindow ?? Point(x: 0, y: 0)
+        let to = originInWindow
+        return Point(x: point.x + from.x - to.x, y: point.y + from.y - to.y)
+    }
+
+    /// Where this view's top-left corner lies in window coordinates: frames are in superview
+    /// coordinates, the root's in window coordinates.
+    private var originInWindow: Point {
+        var origin = Point(x: frame.x, y: frame.y)
+        var current = superview
+        while let node = current {
+            origin.x += node.frame.x
+            origin.y += node.frame.y
+            current = node.superview
+        }
+        return origin
+    }
+
+    /// The dispatcher that delivers touches to this view's tree: one per root, made on first use.
+    /// A subtree added under another root uses that root's dispatcher from then on.
+    public var touchDispatcher: TouchDispatcher {
+        let root = self.root
+        if let dispatcher = root.dispatcher { return dispatcher }
+        let dispatcher = TouchDispatcher(root: root)
+        root.dispatcher = dispatcher
+        return dispatcher
     }
 
     /// Calls `body` on this view and every descendant, parents before children.

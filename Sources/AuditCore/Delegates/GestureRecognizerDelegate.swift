@@ -1,0 +1,217 @@
+/// The delegate of a `GestureRecognizer`: the seven questions the arbitration asks (docs/gestures.md).
+///
+/// All are optional; the extension below supplies UIKit's defaults and marks them, so the audit
+/// records "not implemented, default used". In UIKit `canPrevent`/`canBePreventedBy` are methods a
+/// recognizer subclass overrides (and private delegate methods); here they are delegate methods.
+public protocol GestureRecognizerDelegate: AnyObject {
+    /// Asked when the recognizer would leave `possible` (begin, or recognize if discrete), once
+    /// its failure requirements are met. Return false to make it fail.
+    func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool
+    /// Asked when a touch begins in the recognizer's view or a subview. Return false and the
+    /// recognizer never sees that touch.
+    func gestureRecognizer(_ gestureRecognizer: GestureRecognizer, shouldReceive touch: Touch) -> Bool
+    /// Return true to let both recognizers proceed; either delegate saying true is enough.
+    func gestureRecognizer(
+        _ gestureRecognizer: GestureRecognizer,
+        shouldRecognizeSimultaneouslyWith otherGestureRecognizer: GestureRecognizer
+    ) -> Bool
+    /// Return true to make this recognizer wait until the other fails. Asked once per pair per
+    /// touch sequence.
+    func gestureRecognizer(
+        _ gestureRecognizer: GestureRecognizer, shouldRequireFailureOf otherGestureRecognizer: GestureRecognizer
+    ) -> Bool
+    /// Return true to make the other recognizer wait until this one fails. Asked once per pair
+    /// per touch sequence.
+    func gestureRecognizer(
+        _ gestureRecognizer: GestureRecognizer, shouldBeRequiredToFailBy otherGestureRecognizer: GestureRecognizer
+    ) -> Bool
+    /// Return false and this recognizer, beginning, does not make the other fail.
+    func gestureRecognizer(
+        _ gestureRecognizer: GestureRecognizer, canPrevent preventedGestureRecognizer: GestureRecognizer
+    ) -> Bool
+    /// Return false and the other recognizer, beginning, does not make this one fail.
+    func gestureRecognizer(
+        _ gestureRecognizer: GestureRecognizer, canBePreventedBy preventingGestureRecognizer: GestureRecognizer
+    ) -> Bool
+}
+
+extension GestureRecognizerDelegate {
+    public func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool {
+        delegateDefault(GestureRecognizerCallbacks.shouldBegin.defaultResult(()))
+    }
+
+    public func gestureRecognizer(_ gestureRecognizer: GestureRecognizer, shouldReceive touch: Touch) -> Bool {
+        delegateDefault(GestureRecognizerCallbacks.shouldReceive.defaultResult(touch))
+    }
+
+    public func gestureRecognizer(
+        _ gestureRecognizer: GestureRecognizer,
+        shouldRecognizeSimultaneouslyWith otherGestureRecognizer: GestureRecognizer
+    ) -> Bool {
+        delegateDefault(GestureRecognizerCallbacks.shouldRecognizeSimultaneously.defaultResult(otherGestureRecognizer))
+    }
+
+    public func gestureRecognizer(
+        _ gestureRecognizer: GestureRecognizer, shouldRequireFailureOf otherGestureRecognizer: GestureRecognizer
+    ) -> Bool {
+        delegateDefault(GestureRecognizerCallbacks.shouldRequireFailure.defaultResult(otherGestureRecognizer))
+    }
+
+    public func gestureRecognizer(
+        _ gestureRecognizer: GestureRecognizer, shouldBeRequiredToFailBy otherGestureRecognizer: GestureRecognizer
+    ) -> Bool {
+        delegateDefault(GestureRecognizerCallbacks.shouldBeRequiredToFail.defaultResult(otherGestureRecognizer))
+    }
+
+    public func gestureRecognizer(
+        _ gestureRecognizer: GestureRecognizer, canPrevent preventedGestureRecognizer: GestureRecognizer
+    ) -> Bool {
+        delegateDefault(GestureRecognizerCallbacks.canPrevent.defaultResult(preventedGestureRecognizer))
+    }
+
+    public func gestureRecognizer(
+        _ gestureRecognizer: GestureRecognizer, canBePreventedBy preventingGestureRecognizer: GestureRecognizer
+    ) -> Bool {
+        delegateDefault(GestureRecognizerCallbacks.canBePrevented.defaultResult(preventingGestureRecognizer))
+    }
+}
+
+/// The callback table of `GestureRecognizerDelegate`: each callback declared once.
+///
+/// The other recognizer is recorded by its path (`root/scroll#pan`), a touch as
+/// `{"id":1,"x":10.0,"y":20.0,"phase":"began","t":0.25}`. `vetoed` is true when the answer changed
+/// what the recognizer would have done by default: false for the four questions whose default is
+/// true, true for `shouldRecognizeSimultaneouslyWith`, `shouldRequireFailureOf` and
+/// `shouldBeRequiredToFailBy` (default false).
+public enum GestureRecognizerCallbacks {
+    public static let protocolName = "GestureRecognizerDelegate"
+
+    public static let shouldBegin = Callback<any GestureRecognizerDelegate, GestureRecognizer, Void, Bool>(
+        protocolName, "gestureRecognizerShouldBegin(_:)", arguments: .none, answer: .veto(),
+        invoke: { delegate, recognizer, _ in delegate.gestureRecognizerShouldBegin(recognizer) })
+
+    public static let shouldReceive = Callback<any GestureRecognizerDelegate, GestureRecognizer, Touch, Bool>(
+        protocolName, "gestureRecognizer(_:shouldReceive:)", arguments: .one("touch", .touch), answer: .veto(),
+        invoke: { $0.gestureRecognizer($1, shouldReceive: $2) })
+
+    public static let shouldRecognizeSimultaneously = Callback<
+        any GestureRecognizerDelegate, GestureRecognizer, GestureRecognizer, Bool
+    >(
+        protocolName, "gestureRecognizer(_:shouldRecognizeSimultaneouslyWith:)",
+        arguments: .one("otherGestureRecognizer", .gestureRecognizer), answer: defaultFalse,
+        invoke: { $0.gestureRecognizer($1, shouldRecognizeSimultaneouslyWith: $2) })
+
+    public static let shouldRequireFailure = Callback<
+        any GestureRecognizerDelegate, GestureRecognizer, GestureRecognizer, Bool
+    >(
+        protocolName, "gestureRecognizer(_:shouldRequireFailureOf:)",
+        arguments: .one("otherGestureRecognizer", .gestureRecognizer), answer: defaultFalse,
+        invoke: { $0.gestureRecognizer($1, shouldRequireFailureOf: $2) })
+
+    public static let shouldBeRequiredToFail = Callback<
+        any GestureRecognizerDelegate, GestureRecognizer, GestureRecognizer, Bool
+    >(
+        protocolName, "gestureRecognizer(_:shouldBeRequiredToFailBy:)",
+        arguments: .one("otherGestureRecognizer", .gestureRecognizer), answer: defaultFalse,
+        invoke: { $0.gestureRecognizer($1, shouldBeRequiredToFailBy: $2) })
+
+    public static let canPrevent = Callback<any GestureRecognizerDelegate, GestureRecognizer, GestureRecognizer, Bool>(
+        protocolName, "gestureRecognizer(_:canPrevent:)",
+        arguments: .one("preventedGestureRecognizer", .gestureRecognizer), answer: .veto(),
+        invoke: { $0.gestureRecognizer($1, canPrevent: $2) })
+
+    public static let canBePrevented = Callback<
+        any GestureRecognizerDelegate, GestureRecognizer, GestureRecognizer, Bool
+    >(
+        protocolName, "gestureRecognizer(_:canBePreventedBy:)",
+        arguments: .one("preventingGestureRecognizer", .gestureRecognizer), answer: .veto(),
+        invoke: { $0.gestureRecognizer($1, canBePreventedBy: $2) })
+
+    public static let all: [CallbackDescriptor] = [
+        shouldBegin.descriptor, shouldReceive.descriptor, shouldRecognizeSimultaneously.descriptor,
+        shouldRequireFailure.descriptor, shouldBeRequiredToFail.descriptor, canPrevent.descriptor,
+        canBePrevented.descriptor,
+    ]
+
+    /// A question whose default is false: a true answer overrides the default.
+    private static var defaultFalse: Answer<GestureRecognizer, Bool> {
+        .override(proposal: { _ in false }, coding: .bool, described: "false")
+    }
+}
+
+extension ValueCoding where Value == Touch {
+    /// `{"id":1,"x":10.0,"y":20.0,"phase":"began","t":0.25}`: window coordinates, seconds.
+    public static let touch = ValueCoding(
+        encode: { touch in
+            .object([
+                "id": .int(touch.id), "x": .double(touch.location.x), "y": .double(touch.location.y),
+                "phase": .string(touch.phase.rawValue), "t": .double(touch.timestamp),
+            ])
+        },
+        decode: { value in
+            guard case .int(let id) = value["id"], let x = value["x"].flatMap(ValueCoding<Double>.double.decode),
+                let y = value["y"].flatMap(ValueCoding<Double>.double.decode),
+                case .string(let name) = value["phase"], let phase = Touch.Phase(rawValue: name),
+                let time = value["t"].flatMap(ValueCoding<Double>.double.decode)
+            else { return nil }
+            return Touch(id: id, x: x, y: y, phase: phase, timestamp: time)
+        })
+}
+
+extension ValueCoding where Value == GestureRecognizer {
+    /// A recognizer by its path (`root/scroll#pan`). Recorded only: a path names a recognizer in
+    /// one tree, so it does not decode to an object.
+    public static let gestureRecognizer = ValueCoding(encode: { .string($0.path) }, decode: { _ in nil })
+}
+
+/// Forwards `GestureRecognizerDelegate` to the recognizer's app delegate and records each call.
+final class GestureRecognizerDelegateProxy: DelegateProxy, GestureRecognizerDelegate {
+    func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool {
+        forward(GestureRecognizerCallbacks.shouldBegin, to: gestureRecognizer.delegate, gestureRecognizer, ())
+    }
+
+    func gestureRecognizer(_ gestureRecognizer: GestureRecognizer, shouldReceive touch: Touch) -> Bool {
+        forward(GestureRecognizerCallbacks.shouldReceive, to: gestureRecognizer.delegate, gestureRecognizer, touch)
+    }
+
+    func gestureRecognizer(
+        _ gestureRecognizer: GestureRecognizer,
+        shouldRecognizeSimultaneouslyWith otherGestureRecognizer: GestureRecognizer
+    ) -> Bool {
+        forward(
+            GestureRecognizerCallbacks.shouldRecognizeSimultaneously, to: gestureRecognizer.delegate,
+            gestureRecognizer, otherGestureRecognizer)
+    }
+
+    func gestureRecognizer(
+        _ gestureRecognizer: GestureRecognizer, shouldRequireFailureOf otherGestureRecognizer: GestureRecognizer
+    ) -> Bool {
+        forward(
+            GestureRecognizerCallbacks.shouldRequireFailure, to: gestureRecognizer.delegate, gestureRecognizer,
+            otherGestureRecognizer)
+    }
+
+    func gestureRecognizer(
+        _ gestureRecognizer: GestureRecognizer, shouldBeRequiredToFailBy otherGestureRecognizer: GestureRecognizer
+    ) -> Bool {
+        forward(
+            GestureRecognizerCallbacks.shouldBeRequiredToFail, to: gestureRecognizer.delegate, gestureRecognizer,
+            otherGestureRecognizer)
+    }
+
+    func gestureRecognizer(
+        _ gestureRecognizer: GestureRecognizer, canPrevent preventedGestureRecognizer: GestureRecognizer
+    ) -> Bool {
+        forward(
+            GestureRecognizerCallbacks.canPrevent, to: gestureRecognizer.delegate, gestureRecognizer,
+            preventedGestureRecognizer)
+    }
+
+    func gestureRecognizer(
+        _ gestureRecognizer: GestureRecognizer, canBePreventedBy preventingGestureRecognizer: GestureRecognizer
+    ) -> Bool {
+        forward(
+            GestureRecognizerCallbacks.canBePrevented, to: gestureRecognizer.delegate, gestureRecognizer,
+            preventingGestureRecognizer)
+    }
+}

@@ -1,0 +1,169 @@
+/// The arbitration of one touch sequence: which recognizers take part, which wait for which, and
+/// who prevents whom. It implements docs/gestures.md rule by rule; the numbers below refer to it.
+///
+/// Made by the dispatcher when a touch first reaches a recognizer, dropped when the sequence is
+/// over (no touch down, no timer running). It holds its members strongly until then.
+final class GestureArbiter {
+    /// The recognizers of the sequence, in the order they joined.
+    private(set) var members: [GestureRecognizer] = []
+    /// Failure requirements the delegates declared when a pair met (rule 3): recognizer → the
+    /// recognizers it waits for.
+    private var declared: [ObjectIdentifier: [GestureRecognizer]] = [:]
+    private var draining = false
+
+    private enum Requirements {
+        case met
+        case waiting
+        /// A required recognizer began or recognized.
+        case lost
+    }
+
+    /// Rule 3: `newcomer` joins; the failure-requirement questions are asked once for it and each
+    /// member already in the sequence, in join order.
+    func join(_ newcomer: GestureRecognizer) {
+        for member in members {
+            if newcomer.ask(GestureRecognizerCallbacks.shouldRequireFailure, member)
+                || member.ask(GestureRecognizerCallbacks.shouldBeRequiredToFail, newcomer)
+            {
+                declared[ObjectIdentifier(newcomer), default: []].append(member)
+            }
+            if member.ask(GestureRecognizerCallbacks.shouldRequireFailure, newcomer)
+                || newcomer.ask(GestureRecognizerCallbacks.shouldBeRequiredToFail, member)
+            {
+                declared[ObjectIdentifier(member), default: []].append(newcomer)
+            }
+        }
+        members.append(newcomer)
+        newcomer.arbiter = self
+    }
+
+    /// Rule 4: a recognizer's request, applied or routed to the arbitration.
+    func request(_ recognizer: GestureRecognizer, _ newState: GestureRecognizer.State) {
+        guard recognizer.arbiter === self, !recognizer.state.isFinished else { return }
+        switch (recognizer.state, newState) {
+        case (.possible, .began), (.possible, .ended):
+            if recognizer.pending != nil {
+                if newState == .ended { recognizer.pending?.endsAfterBegin = true }
+            } else {
+                recognizer.pending = PendingTransition(target: newState)
+                leavePossible(recognizer)
+            }
+        case (.possible, .failed), (.possible, .cancelled):
+            knockOut(recognizer)
+        case (.began, .changed), (.changed, .changed), (.began, .ended), (.changed, .ended), (.began, .cancelled),
+            (.changed, .cancelled):
+            recognizer.apply(newState)
+        case (.began, .failed), (.changed, .failed):
+            knockOut(recognizer)
+        default:
+            return  // changed while waiting, began twice, back to possible: nothing to do
+        }
+        drain()
+    }
+
+    /// Rules 5 to 7: a recognizer with a waiting request tries to leave `possible`.
+    private func leavePossible(_ recognizer: GestureRecognizer) {
+        switch requirements(of: recognizer) {
+        case .waiting: return
+        case .lost:
+            knockOut(recognizer)
+            return
+        case .met: break
+        }
+        guard let request = recognizer.pending else { return }
+        recognizer.pending = nil
+        guard recognizer.ask(GestureRecognizerCallbacks.shouldBegin, ()) else {
+            knockOut(recognizer)
+            return
+        }
+        for other in members where other !== recognizer && other.state.isActive && shareTouch(recognizer, other) {
+            if !simultaneous(recognizer, other) && prevents(other, recognizer) {
+                knockOut(recognizer)
+                return
+            }
+        }
+        for other in members where other !== recognizer && other.state == .possible && shareTouch(recognizer, other) {
+            if !simultaneous(recognizer, other) && prevents(recognizer, other) { knockOut(other) }
+        }
+        recognizer.apply(request.target)
+        if request.target == .began && request.endsAfterBegin && recognizer.state == .began {
+            recognizer.apply(.ended)
+        }
+    }
+
+    /// Rule 8: until nothing changes, recognizers whose requirement recognized fail, and waiting
+    /// ones whose requirements are met try again, in join order.
+    func drain() {
+        guard !draining else { return }
+        draining = true
+        defer { draining = false }
+        var changed = true
+        while changed {
+            changed = false
+            for member in members where member.state == .possible {
+                switch requirements(of: member) {
+                case .lost:
+                    knockOut(member)
+                    changed = true
+                case .met where member.pending != nil:
+                    leavePossible(member)
+                    changed = true
+                default:
+                    break
+                }
+            }
+        }
+    }
+
+    /// Rule 9: when no touch is down and no timer runs, nothing can change any more: recognizers
+    /// still possible without a request fail, waiting ones get a last chance, the rest fail, and
+    /// active ones are cancelled. Returns whether the sequence is over.
+    func finishIfIdle(touchesDown: Bool) -> Bool {
+        guard !touchesDown, members.allSatisfy({ $0.timer == nil }) else { return false }
+        for member in members where member.state == .possible && member.pending == nil { knockOut(member) }
+        drain()
+        for member in members where !member.state.isFinished { knockOut(member) }
+        return true
+    }
+
+    /// Fails a possible recognizer, cancels an active one (rule 1).
+    private func knockOut(_ recognizer: GestureRecognizer) {
+        if recognizer.state == .possible {
+            recognizer.apply(.failed)
+        } else if recognizer.state.isActive {
+            recognizer.apply(.cancelled)
+        }
+    }
+
+    /// Rule 5: the recognizers `recognizer` waits for are those set in code and those its pair's
+    /// delegates declared; only members of this sequence count.
+    private func requirements(of recognizer: GestureRecognizer) -> Requirements {
+        var waiting = false
+        let required = recognizer.failureRequirements + (declared[ObjectIdentifier(recognizer)] ?? [])
+        for other in required where other !== recognizer && other.arbiter === self {
+            switch other.state {
+            case .began, .changed, .ended, .cancelled: return .lost
+            case .possible: waiting = true
+            case .failed: continue
+            }
+        }
+        return waiting ? .waiting : .met
+    }
+
+    /// Rule 6: either delegate may allow both; `first`'s is asked first, the other only if it said no.
+    private func simultaneous(_ first: GestureRecognizer, _ second: GestureRecognizer) -> Bool {
+        first.ask(GestureRecognizerCallbacks.shouldRecognizeSimultaneously, second)
+            || second.ask(GestureRecognizerCallbacks.shouldRecognizeSimultaneously, first)
+    }
+
+    /// Rule 7: `winner` prevents `loser` only if both delegates agree; `loser`'s is asked only
+    /// when `winner`'s said yes.
+    private func prevents(_ winner: GestureRecognizer, _ loser: GestureRecognizer) -> Bool {
+        winner.ask(GestureRecognizerCallbacks.canPrevent, loser)
+            && loser.ask(GestureRecognizerCallbacks.canBePrevented, winner)
+    }
+
+    private func shareTouch(_ first: GestureRecognizer, _ second: GestureRecognizer) -> Bool {
+        !first.receivedTouches.isDisjoint(with: second.receivedTouches)
+    }
+}

@@ -1,0 +1,69 @@
+/// A discrete recognizer of one or more taps of one finger.
+///
+/// Each tap must lift within `maximumTapDuration` of touching down and stay within
+/// `allowableMovement` of where it touched down; the next tap must touch down within
+/// `maximumIntervalBetweenTaps` of the previous lift. It recognizes (`ended`) when the last
+/// required tap lifts, and fails on a second finger, a cancelled touch, or any limit exceeded.
+open class TapGestureRecognizer: GestureRecognizer {
+    public var numberOfTapsRequired: Int {
+        didSet { precondition(numberOfTapsRequired >= 1, "a tap recognizer needs at least one tap") }
+    }
+    public var allowableMovement = 10.0
+    public var maximumTapDuration = 0.75
+    public var maximumIntervalBetweenTaps = 0.35
+    /// Taps completed in the current touch sequence.
+    public private(set) var tapsCompleted = 0
+    /// Where the current tap touched down; nil between taps.
+    private var start: Point?
+
+    public init(identifier: String, numberOfTapsRequired: Int = 1) {
+        precondition(numberOfTapsRequired >= 1, "a tap recognizer needs at least one tap")
+        self.numberOfTapsRequired = numberOfTapsRequired
+        super.init(identifier: identifier)
+    }
+
+    open override var widgetKind: String { "TapGestureRecognizer" }
+
+    open override func touchBegan(_ touch: Touch) {
+        guard start == nil else { return transition(to: .failed) }
+        start = touch.location
+        scheduleTimer("maximumTapDuration", at: touch.timestamp + maximumTapDuration)
+    }
+
+    open override func touchMoved(_ touch: Touch) {
+        guard let start, distance(start, touch.location) > allowableMovement else { return }
+        transition(to: .failed)
+    }
+
+    open override func touchEnded(_ touch: Touch) {
+        guard let start else { return }
+        if distance(start, touch.location) > allowableMovement { return transition(to: .failed) }
+        self.start = nil
+        tapsCompleted += 1
+        if tapsCompleted >= numberOfTapsRequired {
+            cancelTimer()
+            transition(to: .recognized)
+        } else {
+            scheduleTimer("maximumIntervalBetweenTaps", at: touch.timestamp + maximumIntervalBetweenTaps)
+        }
+    }
+
+    open override func touchCancelled(_ touch: Touch) {
+        transition(to: .failed)
+    }
+
+    open override func timerFired(_ name: String, at time: Double) {
+        transition(to: .failed)
+    }
+
+    open override func reset() {
+        super.reset()
+        tapsCompleted = 0
+        start = nil
+    }
+}
+
+/// The straight-line distance between two points.
+func distance(_ a: Point, _ b: Point) -> Double {
+    ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
+}

@@ -1,0 +1,197 @@
+/// Delivers timed touch events to the gesture recognizers of one view tree, on a virtual clock.
+///
+/// Each root view has one (`View.touchDispatcher`), which names the root weakly. A touch that
+/// begins is hit-tested (`View.hitTest(_:)`) and stays bound to the view it hit; the recognizers of
+/// that view and its ancestors are offered it, the arbitration decides what they do
+/// (docs/gestures.md). The clock moves only with the events' timestamps: before an event is
+/// delivered, every recognizer timer due by then fires, in deadline order, so a sequence behaves
+/// the same on every run and takes no real time.
+///
+/// Audited, each event is an input of kind `input` named `touch` on the view it is bound to (the
+/// root when it hit nothing), and each timer an input named `gestureTimer` on its recognizer; the
+/// delegate callbacks they cause are nested under them. Their result is the hit view's path and
+/// the state of every recognizer of the sequence after the event.
+public final class TouchDispatcher {
+    public private(set) weak var root: View?
+    /// The virtual clock, in seconds: the time of the last event or timer.
+    public private(set) var now = 0.0
+    /// Touches down: the event last seen of each, and the view it is bound to (nil: it hit nothing).
+    private var down: [Int: (touch: Touch, view: View?)] = [:]
+    private var arbiter: GestureArbiter?
+    /// The states of the sequence that just finished, kept for the event that finished it.
+    private var lastOutcome: AuditValue?
+    /// Set while an event or a timer is being delivered: delivery is not reentrant.
+    private var delivering = false
+
+    init(root: View) {
+        self.root = root
+    }
+
+    /// The recognizers taking part in the current touch sequence, in the order they joined.
+    public var activeRecognizers: [GestureRecognizer] { arbiter?.members ?? [] }
+
+    /// Delivers one event, after firing the timers due by its timestamp.
+    ///
+    /// - Precondition: the timestamp is not before `now`; a touch begins while it is not down and
+    ///   moves, ends or is cancelled while it is (`Touch.validate(_:)` checks a whole sequence);
+    ///   no event or timer is being delivered (an action or a delegate cannot send touches).
+    public func send(_ touch: Touch) {
+        precondition(!delivering, "a touch cannot be sent while another is being delivered")
+        guard let root else { return }
+        precondition(touch.timestamp.isFinite && touch.timestamp >= now, "touch at \(touch.timestamp) is before \(now)")
+        advance(to: touch.timestamp)
+        let bound: View?
+        if touch.phase == .began {
+            precondition(down[touch.id] == nil, "touch \(touch.id) began while it was already down")
+            bound = root.hitTest(root.convert(touch.location, from: nil))
+        } else {
+            guard let entry = down[touch.id] else { preconditionFailure("touch \(touch.id) is not down") }
+            bound = entry.view
+        }
+        delivering = true
+        defer { delivering = false }
+        (bound ?? root).performInput(Inputs.touch, [ValueCoding<Touch>.touch.encode(touch)]) {
+            if touch.phase == .ended || touch.phase == .cancelled {
+                down[touch.id] = nil
+            } else {
+                down[touch.id] = (touch, bound)
+            }
+            deliver(touch, to: bound)
+            return outcome(view: bound.map { .string($0.path) } ?? .null)
+        }
+    }
+
+    /// Sends `events`, whose timestamps count from the current clock, then lets every timer run
+    /// (`settle()`). What a scenario's raw touch sequence does.
+    public func perform(_ events: [Touch]) {
+        let start = now
+        for var event in events {
+            event.timestamp += start
+            send(event)
+        }
+        settle()
+    }
+
+    /// Moves the clock to `time`, firing the recognizer timers due by then in deadline order (ties
+    /// in join order).
+    public func advance(to time: Double) {
+        precondition(!delivering, "the clock cannot move while a touch or a timer is being delivered")
+        precondition(time >= now, "the clock cannot go back from \(now) to \(time)")
+        while let next = nextTimer(), next.deadline <= time {
+            fire(next.recognizer, at: max(next.deadline, now))
+        }
+        now = time
+    }
+
+    /// Fires every timer, moving the clock to each deadline, until none runs.
+    public func settle() {
+        while let next = nextTimer() {
+            fire(next.recognizer, at: max(next.deadline, now))
+        }
+    }
+
+    // MARK: Delivery
+
+    private func deliver(_ touch: Touch, to view: View?) {
+        if touch.phase == .began {
+            offer(touch, to: view)
+        } else if let arbiter {
+            for recognizer in arbiter.members where recognizer.tracks(touch.id) && !recognizer.state.isFinished {
+                recognizer.deliver(touch)
+            }
+        }
+        finishIfIdle()
+    }
+
+    /// Rule 2: the recognizers of the hit view, then of each ancestor, are asked whether they
+    /// receive the touch; those that do join the sequence, then each is given the touch.
+    private func offer(_ touch: Touch, to view: View?) {
+        var chain: [GestureRecognizer] = []
+        var current = view
+        while let node = current {
+            chain += node.gestureRecognizers
+            current = node.superview
+        }
+        let arbiter = self.arbiter ?? GestureArbiter()
+        let accepted = chain.filter { recognizer in
+            guard recognizer.isEnabled else { return false }
+            if recognizer.arbiter === arbiter {
+                guard recognizer.state.isActive || (recognizer.state == .possible && recognizer.pending == nil) else {
+                    return false
+                }
+            } else if recognizer.arbiter != nil {
+                return false  // in another dispatcher's sequence
+            }
+            return recognizer.ask(GestureRecognizerCallbacks.shouldReceive, touch)
+        }
+        guard !accepted.isEmpty else { return }
+        self.arbiter = arbiter
+        for recognizer in accepted where recognizer.arbiter !== arbiter { arbiter.join(recognizer) }
+        arbiter.drain()
+        for recognizer in accepted where !recognizer.state.isFinished { recognizer.deliver(touch) }
+    }
+
+    private func nextTimer() -> (recognizer: GestureRecognizer, deadline: Double)? {
+        var next: (recognizer: GestureRecognizer, deadline: Double)?
+        for recognizer in arbiter?.members ?? [] {
+            if let timer = recognizer.timer, timer.deadline < next?.deadline ?? .infinity {
+                next = (recognizer, timer.deadline)
+            }
+        }
+        return next
+    }
+
+    private func fire(_ recognizer: GestureRecognizer, at time: Double) {
+        precondition(!delivering, "the clock cannot move while a touch or a timer is being delivered")
+        delivering = true
+        defer { delivering = false }
+        now = time
+        let name = recognizer.timer?.name ?? ""
+        record(Inputs.timer, on: recognizer.auditLink, [.string(name), .double(time)]) {
+            recognizer.fireTimer(at: time)
+            finishIfIdle()
+            return outcome(view: nil)
+        }
+    }
+
+    /// Rule 9: once nothing can change, the sequence is over and its recognizers are reset.
+    private func finishIfIdle() {
+        guard let arbiter, arbiter.finishIfIdle(touchesDown: !down.isEmpty) else { return }
+        lastOutcome = states(of: arbiter.members)
+        for recognizer in arbiter.members { recognizer.resetForNextSequence() }
+        self.arbiter = nil
+    }
+
+    /// An input's recorded result: the hit view when given, and the recognizers' states.
+    private func outcome(view: AuditValue?) -> AuditValue {
+        let states = lastOutcome ?? states(of: arbiter?.members ?? [])
+        lastOutcome = nil
+        var fields: [String: AuditValue] = ["states": states]
+        if let view { fields["view"] = view }
+        return .object(fields)
+    }
+
+    private func states(of recognizers: [GestureRecognizer]) -> AuditValue {
+        .object(Dictionary(recognizers.map { ($0.path, .string($0.state.rawValue)) }, uniquingKeysWith: { a, _ in a }))
+    }
+
+    private func record(
+        _ input: CallbackDescriptor, on link: AuditLink?, _ arguments: [AuditValue], _ body: () -> AuditValue
+    ) {
+        guard let link else {
+            _ = body()
+            return
+        }
+        link.recorder.capture(input, widget: link.widget, arguments: arguments) { _ in ((), 0, body()) }
+    }
+
+    /// The inputs a touch dispatcher records.
+    public enum Inputs {
+        /// One touch event, on the view it is bound to: `{"touch":{"id":1,"x":…,"y":…,"phase":…,"t":…}}`.
+        public static let touch = CallbackDescriptor(input: "touch", of: "View", arguments: ["touch"])
+        /// A recognizer's timer firing, on the recognizer: `{"timer":"minimumPressDuration","t":0.5}`.
+        public static let timer = CallbackDescriptor(
+            input: "gestureTimer", of: "GestureRecognizer", arguments: ["timer", "t"])
+        public static let all = [touch, timer]
+    }
+}
