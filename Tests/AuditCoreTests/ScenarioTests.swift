@@ -44,7 +44,7 @@ struct ScenarioTests {
         let scenario = try Examples.checkout()
         #expect(scenario.steps.count == 8)
         let delegate = try DelegateRegistry.examples.entry(named: "checkout.v1").make()
-        let tree = ScenarioRunner.run(scenario, delegate: delegate)
+        let tree = try ScenarioRunner.run(scenario, delegate: delegate).root
         #expect((tree.view(atPath: "checkout/payment") as? SegmentedControl)?.selectedSegmentIndex == 1)
     }
 

@@ -13,8 +13,10 @@ public struct CallbackCatalog: Sendable {
     }
 
     public static let builtIn = CallbackCatalog(
-        invokers: SegmentedControlCallbacks.invokers,
-        inputs: SegmentedControl.Inputs.all)
+        invokers: SegmentedControlCallbacks.invokers + TextViewCallbacks.invokers + NoteTextViewCallbacks.invokers
+            + ScrollViewCallbacks.invokers + TableViewCallbacks.invokers + GestureRecognizerCallbacks.invokers,
+        inputs: SegmentedControl.Inputs.all + TextView.Inputs.all + ScrollView.Inputs.all + TableView.Inputs.all
+            + TouchDispatcher.Inputs.all)
 
     /// This catalog with more callbacks and inputs (a later declaration of the same name wins).
     public func adding(invokers more: [CallbackInvoker], inputs moreInputs: [CallbackDescriptor] = []) -> Self {

@@ -127,11 +127,13 @@ public enum GestureRecognizerCallbacks {
         arguments: .one("preventingGestureRecognizer", .gestureRecognizer), answer: .veto(),
         invoke: { $0.gestureRecognizer($1, canBePreventedBy: $2) })
 
-    public static let all: [CallbackDescriptor] = [
-        shouldBegin.descriptor, shouldReceive.descriptor, shouldRecognizeSimultaneously.descriptor,
-        shouldRequireFailure.descriptor, shouldBeRequiredToFail.descriptor, canPrevent.descriptor,
-        canBePrevented.descriptor,
+    /// Every callback of the protocol, invocable by name (replay) and listed by `auditctl callbacks`.
+    public static let invokers: [CallbackInvoker] = [
+        shouldBegin.invoker, shouldReceive.invoker, shouldRecognizeSimultaneously.invoker,
+        shouldRequireFailure.invoker, shouldBeRequiredToFail.invoker, canPrevent.invoker,
+        canBePrevented.invoker,
     ]
+    public static let all = invokers.map(\.descriptor)
 
     /// A question whose default is false: a true answer overrides the default.
     private static var defaultFalse: Answer<GestureRecognizer, Bool> {
@@ -149,19 +151,25 @@ extension ValueCoding where Value == Touch {
             ])
         },
         decode: { value in
-            guard case .int(let id) = value["id"], let x = value["x"].flatMap(ValueCoding<Double>.double.decode),
-                let y = value["y"].flatMap(ValueCoding<Double>.double.decode),
+            guard case .int(let id) = value["id"],
+                let x = value["x"].flatMap({ ValueCoding<Double>.double.decode($0) }),
+                let y = value["y"].flatMap({ ValueCoding<Double>.double.decode($0) }),
                 case .string(let name) = value["phase"], let phase = Touch.Phase(rawValue: name),
-                let time = value["t"].flatMap(ValueCoding<Double>.double.decode)
+                let time = value["t"].flatMap({ ValueCoding<Double>.double.decode($0) })
             else { return nil }
             return Touch(id: id, x: x, y: y, phase: phase, timestamp: time)
         })
 }
 
 extension ValueCoding where Value == GestureRecognizer {
-    /// A recognizer by its path (`root/scroll#pan`). Recorded only: a path names a recognizer in
-    /// one tree, so it does not decode to an object.
-    public static let gestureRecognizer = ValueCoding(encode: { .string($0.path) }, decode: { _ in nil })
+    /// A recognizer by its path (`root/scroll#pan`); read back by finding that path in the tree
+    /// the replayer rebuilt.
+    public static let gestureRecognizer = ValueCoding(
+        encode: { .string($0.path) },
+        decodeIn: { value, root in
+            guard case .string(let path) = value else { return nil }
+            return root?.auditedObject(atPath: path) as? GestureRecognizer
+        })
 }
 
 /// Forwards `GestureRecognizerDelegate` to the recognizer's app delegate and records each call.

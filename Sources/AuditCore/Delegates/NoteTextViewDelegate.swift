@@ -21,7 +21,9 @@ public enum NoteTextViewCallbacks {
         protocolName, "noteTextView(_:didReachCharacterLimit:)", arguments: .one("limit", .int), answer: .void,
         invoke: { $0.noteTextView($1, didReachCharacterLimit: $2) })
 
-    public static let all: [CallbackDescriptor] = [didReachCharacterLimit.descriptor]
+    /// Every callback of the protocol, invocable by name (replay) and listed by `auditctl callbacks`.
+    public static let invokers: [CallbackInvoker] = [didReachCharacterLimit.invoker]
+    public static let all = invokers.map(\.descriptor)
 }
 
 /// Forwards `NoteTextViewDelegate`, inherited callbacks included, to the note's app delegate and

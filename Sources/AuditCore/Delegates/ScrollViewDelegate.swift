@@ -81,10 +81,12 @@ public enum ScrollViewCallbacks {
         protocolName, "scrollViewDidScrollToTop(_:)", arguments: .none, answer: .void,
         invoke: { delegate, scrollView, _ in delegate.scrollViewDidScrollToTop(scrollView) })
 
-    public static let all: [CallbackDescriptor] = [
-        didScroll.descriptor, willBeginDragging.descriptor, willEndDragging.descriptor, didEndDragging.descriptor,
-        shouldScrollToTop.descriptor, didScrollToTop.descriptor,
+    /// Every callback of the protocol, invocable by name (replay) and listed by `auditctl callbacks`.
+    public static let invokers: [CallbackInvoker] = [
+        didScroll.invoker, willBeginDragging.invoker, willEndDragging.invoker, didEndDragging.invoker,
+        shouldScrollToTop.invoker, didScrollToTop.invoker,
     ]
+    public static let all = invokers.map(\.descriptor)
 }
 
 /// Forwards `ScrollViewDelegate` to the scroll view's app delegate and records each call.

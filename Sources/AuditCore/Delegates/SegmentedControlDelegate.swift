@@ -31,7 +31,9 @@ public enum SegmentedControlCallbacks {
         arguments: .two("index", .int, "userInteracted", .bool), answer: .void,
         invoke: { $0.segmentedControl($1, didSelectSegmentAt: $2.0, userInteracted: $2.1) })
 
-    public static let invokers = [shouldSelect.invoker, didSelect.invoker]
+    /// Every callback of the protocol, invocable by name (replay) and listed by `auditctl callbacks`.
+    public static let invokers: [CallbackInvoker] = [shouldSelect.invoker, didSelect.invoker]
+    public static let all = invokers.map(\.descriptor)
 }
 
 /// Forwards `SegmentedControlDelegate` to the control's app delegate and records each call.

@@ -67,10 +67,12 @@ public enum TableViewCallbacks {
         protocolName, "tableView(_:didDeselectRowAt:)", arguments: .one("indexPath", .indexPath), answer: .void,
         invoke: { $0.tableView($1, didDeselectRowAt: $2) })
 
-    public static let all: [CallbackDescriptor] = [
-        shouldHighlight.descriptor, willSelect.descriptor, didSelect.descriptor, willDeselect.descriptor,
-        didDeselect.descriptor,
+    /// Every callback of the protocol, invocable by name (replay) and listed by `auditctl callbacks`.
+    public static let invokers: [CallbackInvoker] = [
+        shouldHighlight.invoker, willSelect.invoker, didSelect.invoker, willDeselect.invoker,
+        didDeselect.invoker,
     ]
+    public static let all = invokers.map(\.descriptor)
 }
 
 /// A table view's one proxy: forwards the scroll callbacks (inherited, recorded under

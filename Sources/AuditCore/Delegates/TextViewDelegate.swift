@@ -83,10 +83,12 @@ public enum TextViewCallbacks {
         protocolName, "textViewDidEndEditing(_:)", arguments: .none, answer: .void,
         invoke: { delegate, textView, _ in delegate.textViewDidEndEditing(textView) })
 
-    public static let all: [CallbackDescriptor] = [
-        shouldBeginEditing.descriptor, didBeginEditing.descriptor, shouldChangeText.descriptor, didChange.descriptor,
-        didChangeSelection.descriptor, shouldEndEditing.descriptor, didEndEditing.descriptor,
+    /// Every callback of the protocol, invocable by name (replay) and listed by `auditctl callbacks`.
+    public static let invokers: [CallbackInvoker] = [
+        shouldBeginEditing.invoker, didBeginEditing.invoker, shouldChangeText.invoker, didChange.invoker,
+        didChangeSelection.invoker, shouldEndEditing.invoker, didEndEditing.invoker,
     ]
+    public static let all = invokers.map(\.descriptor)
 }
 
 extension ValueCoding where Value == TextRange {

@@ -28,7 +28,7 @@ public struct BehaviourCheck: Sendable {
         let baseline = try? AuditStore(path: databasePath, access: .read).latestBaseline(named: name)
         func record(_ reason: String) throws -> BehaviourOutcome {
             let summary = try ScenarioRunner.record(
-                scenario, delegate: makeDelegate(), named: delegateName, databasePath: databasePath, label: name)
+                scenario, delegate: makeDelegate, named: delegateName, databasePath: databasePath, label: name)
             return .recorded(session: summary.session, reason: reason)
         }
         if mode == .all { return try record("record mode is 'all'") }

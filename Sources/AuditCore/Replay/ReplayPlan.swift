@@ -54,7 +54,9 @@ struct ReplayPlan {
                     })
                 else { throw ReplayError.unknownCallback(session: id, seq: event.seq, name: event.callback) }
                 inputs[event.seq] = descriptor
-                guard event.parentSeq == nil else { continue }
+                // Nested inputs are consequences of other events, and timers are time passing:
+                // replaying the top-level inputs at their times brings both about again.
+                guard event.parentSeq == nil, descriptor !== TouchDispatcher.Inputs.timer else { continue }
                 do {
                     let step = try ScenarioStep(
                         input: event.callback, widget: event.widget ?? "", arguments: arguments,

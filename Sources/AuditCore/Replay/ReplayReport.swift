@@ -3,6 +3,9 @@ public struct ReplayReport: Sendable {
     public var mode: ReplayMode
     public var diff: SessionDiff
     public var inputsReplayed: Int
+    /// Recorded inputs the candidate's run could not take (it left the widget in another state,
+    /// say a shorter text for a recorded range); their events show as only in the recording.
+    public var inputsSkipped: Int
     /// Set when the recorded session was interrupted: where it stops and what was replayed.
     public var cutShort: String?
     /// Writes of the candidate session that failed (the comparison still ran).

@@ -35,11 +35,15 @@ public struct Replayer: Sendable {
                 name: "replay of \(id)", scenario: plan.scenario.name, scenarioSource: plan.scenario.source,
                 delegate: name, replayOf: id, replayMode: mode.rawValue))
         let candidate = makeCandidate()
+        var skipped: [Int] = []
         withExtendedLifetime(candidate) {
             if mode == .isolated {
                 replayIsolated(plan, candidate: candidate, into: recorder)
             } else {
-                ScenarioRunner.run(plan.scenario, steps: plan.steps, delegate: candidate, recorder: recorder)
+                skipped =
+                    (try? ScenarioRunner.run(
+                        plan.scenario, steps: plan.steps, delegate: candidate, recorder: recorder, invalid: .skip))?
+                    .skipped ?? []
             }
         }
         let summary = recorder.finish()
@@ -50,7 +54,8 @@ public struct Replayer: Sendable {
             differences: TimelineAligner.differences(plan.events, candidateEvents), eventsA: plan.events.count,
             eventsB: candidateEvents.count)
         return ReplayReport(
-            mode: mode, diff: diff, inputsReplayed: plan.steps.count, cutShort: plan.cutShort,
+            mode: mode, diff: diff, inputsReplayed: plan.steps.count - skipped.count, inputsSkipped: skipped.count,
+            cutShort: plan.cutShort,
             recordingFailures: summary.failedWrites, recordedEvents: plan.events, candidateEvents: candidateEvents)
     }
 
@@ -63,11 +68,14 @@ public struct Replayer: Sendable {
         let registered = plan.scenario.root.build()
         recorder.attach(to: registered)
         var ids: [String: Int32] = [:]
-        registered.visit { ids[$0.path] = $0.auditLinkID }
+        registered.visit { view in
+            ids[view.path] = view.auditLinkID
+            for recognizer in view.gestureRecognizers { ids[recognizer.path] = recognizer.auditLink?.widget ?? 0 }
+        }
         recorder.detach(from: registered)
         let live = plan.scenario.root.build()
         for event in plan.events {
-            let widget = event.widget.flatMap { live.view(atPath: $0) }
+            let widget = event.widget.flatMap { live.auditedObject(atPath: $0) }
             let arguments = (try? AuditValue.parse(json: Array(event.arguments.utf8))) ?? .object([:])
             let widgetID = event.widget.flatMap { ids[$0] } ?? 0
             let parent = event.parentSeq ?? 0

@@ -36,7 +36,9 @@ public struct Scenario: Sendable {
             try FieldReader.string(value, at: "delegate")
         }
         root = try WidgetSpec(try fields.required("root"), at: "root")
-        let tree = root.build()
+        var tree = root.build()
+        try root.validateReferences(in: tree)
+        tree = root.build()
         steps = []
         for (index, value) in try fields.array("steps").enumerated() {
             let step = try ScenarioStep(value, at: "steps[\(index)]")

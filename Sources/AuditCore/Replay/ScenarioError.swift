@@ -77,6 +77,44 @@ struct FieldReader {
         return number
     }
 
+    static func int(_ value: AuditValue, at location: String, atLeast minimum: Int) throws(ScenarioError) -> Int {
+        let number = try int(value, at: location)
+        guard number >= minimum else { throw ScenarioError(at: location, "must be at least \(minimum)") }
+        return number
+    }
+
+    /// `[a, b]`: two finite numbers (a size, an offset).
+    mutating func pair(_ key: String, nonNegative: Bool = false) throws(ScenarioError) -> (Double, Double) {
+        let values = try numbers(key, count: 2, shape: "[a, b]", nonNegative: nonNegative)
+        return (values[0], values[1])
+    }
+
+    /// `[x, y, width, height]`, width and height not negative.
+    mutating func quad(_ key: String) throws(ScenarioError) -> (Double, Double, Double, Double) {
+        let values = try numbers(key, count: 4, shape: "[x, y, width, height]", nonNegative: false)
+        guard values[2] >= 0, values[3] >= 0 else {
+            throw ScenarioError(at: location(key), "width and height must not be negative")
+        }
+        return (values[0], values[1], values[2], values[3])
+    }
+
+    private mutating func numbers(_ key: String, count: Int, shape: String, nonNegative: Bool) throws(ScenarioError)
+        -> [Double]
+    {
+        guard case .array(let values) = try required(key), values.count == count else {
+            throw ScenarioError(at: location(key), "expected \(shape)")
+        }
+        var numbers: [Double] = []
+        for (index, value) in values.enumerated() {
+            let number = try Self.number(value, at: "\(location(key))[\(index)]")
+            if nonNegative && number < 0 {
+                throw ScenarioError(at: "\(location(key))[\(index)]", "must not be negative")
+            }
+            numbers.append(number)
+        }
+        return numbers
+    }
+
     static func number(_ value: AuditValue, at location: String) throws(ScenarioError) -> Double {
         switch value {
         case .int(let number): return Double(number)

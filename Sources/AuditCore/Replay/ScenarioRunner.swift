@@ -1,24 +1,52 @@
 /// Runs scenarios: builds the tree, installs a delegate, drives the steps, optionally under audit.
 public enum ScenarioRunner {
+    /// What to do with a step that cannot run in the state earlier steps left (a text range past
+    /// the end of the text).
+    public enum InvalidStep: Sendable {
+        /// Stop with a `ScenarioError` naming the step.
+        case stop
+        /// Skip it and go on (a replay whose candidate left another state than the recording).
+        case skip
+    }
+
     /// Builds `scenario`'s tree, gives every widget `delegate` where it conforms, attaches
-    /// `recorder` when given, and performs every step in order. Returns the tree in its final
-    /// state. The caller keeps `delegate` alive (widgets hold it weakly).
+    /// `recorder` when given, and performs `steps` (the scenario's own by default) in order,
+    /// checking each against the current state first. Returns the tree in its final state and
+    /// the indexes of skipped steps. The caller keeps `delegate` alive (widgets hold it weakly).
     @discardableResult
     public static func run(
-        _ scenario: Scenario, steps: [ScenarioStep]? = nil, delegate: AnyObject?, recorder: Recorder? = nil
-    ) -> View {
+        _ scenario: Scenario, steps: [ScenarioStep]? = nil, delegate: AnyObject?, recorder: Recorder? = nil,
+        invalid: InvalidStep = .stop
+    ) throws(ScenarioError) -> (root: View, skipped: [Int]) {
         let root = scenario.root.build()
-        if let delegate { root.visit { $0.adoptDelegate(delegate) } }
+        if let delegate {
+            root.visit { view in
+                view.adoptDelegate(delegate)
+                for recognizer in view.gestureRecognizers { recognizer.adoptDelegate(delegate) }
+            }
+        }
         recorder?.attach(to: root)
-        for step in steps ?? scenario.steps { step.perform(in: root) }
-        recorder?.detach(from: root)
-        return root
+        defer { recorder?.detach(from: root) }
+        var skipped: [Int] = []
+        for (index, step) in (steps ?? scenario.steps).enumerated() {
+            do {
+                try step.check(in: root, at: "steps[\(index)]")
+            } catch {
+                guard invalid == .skip else { throw error }
+                skipped.append(index)
+                continue
+            }
+            step.perform(in: root)
+        }
+        root.touchDispatcherIfCreated?.settle()  // timers still due after the last touch
+        return (root, skipped)
     }
 
     /// Records `scenario` with the registered delegate `delegateName` (or the scenario's own) into
     /// the database at `databasePath`, and returns what was stored.
     ///
-    /// Everything is validated before the database is opened: an unknown delegate records nothing.
+    /// Everything is validated before the database is opened: an unknown delegate, or a step
+    /// that cannot run, records nothing.
     public static func record(
         _ scenario: Scenario, delegate delegateName: String?, registry: DelegateRegistry, databasePath: String,
         label: String? = nil, options: Recorder.Options = Recorder.Options()
@@ -26,19 +54,41 @@ public enum ScenarioRunner {
         guard let name = delegateName ?? scenario.delegate else { throw RegistryError.noDelegate }
         let entry = try registry.entry(named: name)
         return try record(
-            scenario, delegate: entry.make(), named: name, databasePath: databasePath, label: label, options: options)
+            scenario, delegate: entry.make, named: name, databasePath: databasePath, label: label, options: options)
     }
 
-    /// Records `scenario` with the delegate object `delegate`, stored under the name `name`.
+    /// Records `scenario` with delegates made by `makeDelegate`, stored under the name `name`.
+    ///
+    /// A dry run comes first, without a recorder and with a delegate of its own: the steps are
+    /// checked against the state each leaves (which depends on the delegate's answers), and a step
+    /// that cannot run fails here, before the database is touched. Auditing does not change
+    /// behaviour, so the recorded run then takes the same path (for a deterministic delegate).
     public static func record(
-        _ scenario: Scenario, delegate: AnyObject, named name: String, databasePath: String, label: String? = nil,
-        options: Recorder.Options = Recorder.Options()
+        _ scenario: Scenario, delegate makeDelegate: () -> AnyObject, named name: String, databasePath: String,
+        label: String? = nil, options: Recorder.Options = Recorder.Options()
     ) throws -> RecordingSummary {
+        let rehearsal = makeDelegate()
+        try withExtendedLifetime(rehearsal) { () throws(ScenarioError) in
+            _ = try run(scenario, delegate: rehearsal, recorder: nil)
+        }
         let recorder = try Recorder(
             databasePath: databasePath,
             session: NewSession(name: label, scenario: scenario.name, scenarioSource: scenario.source, delegate: name),
             options: options)
-        withExtendedLifetime(delegate) { _ = run(scenario, delegate: delegate, recorder: recorder) }
-        return recorder.finish()
+        let delegate = makeDelegate()
+        let outcome = withExtendedLifetime(delegate) { () -> ScenarioError? in
+            do {
+                _ = try run(scenario, delegate: delegate, recorder: recorder)
+                return nil
+            } catch {
+                return error as? ScenarioError ?? ScenarioError(at: "", "\(error)")
+            }
+        }
+        let summary = recorder.finish()
+        // Only a delegate that answers differently from one run to the next gets here.
+        if let outcome {
+            throw ScenarioError(at: outcome.location, "\(outcome.message) (session \(summary.session) stops there)")
+        }
+        return summary
     }
 }

@@ -1,36 +1,43 @@
 /// One input of a scenario, applied to the widget named by its path.
 ///
-/// Each step is an object with an `action` and the action's fields. New actions are added as new
-/// cases; files written for older builds keep their meaning.
-public enum ScenarioStep: Sendable, Hashable {
-    /// The user taps a segment.
-    case tapSegment(widget: String, segment: Int)
-    /// Code selects a segment; `notify: false` suppresses the did-callback.
-    case selectSegment(widget: String, segment: Int, notify: Bool)
+/// Each step is an object with an `action`, the `widget` it drives, and the action's fields; the
+/// actions are the widgets' inputs (see `auditctl callbacks`), so a recorded input is the step
+/// that caused it. New actions are added as new names; files written for older builds keep their
+/// meaning.
+public struct ScenarioStep: Sendable, Hashable, CustomStringConvertible {
+    public let action: String
+    public let widget: String
+    /// The action's fields, in the input's argument order, defaults filled in.
+    public let arguments: [AuditValue]
 
-    public var widget: String {
-        switch self {
-        case .tapSegment(let widget, _), .selectSegment(let widget, _, _): widget
-        }
+    public var description: String {
+        var fields: [String: AuditValue] = ["action": .string(action), "widget": .string(widget)]
+        for (label, value) in zip(definition.fields.map(\.label), arguments) { fields[label] = value }
+        return AuditValue.object(fields).json
     }
 
-    public static let actions = ["tapSegment", "selectSegment"]
+    private var definition: InputAction { InputActions.byName[action]! }
 
     init(_ value: AuditValue, at path: String) throws(ScenarioError) {
         var fields = try FieldReader(value, at: path)
-        let action = try fields.string("action")
-        let widget = try fields.string("widget")
-        switch action {
-        case "tapSegment":
-            self = .tapSegment(widget: widget, segment: try fields.int("segment"))
-        case "selectSegment":
-            self = .selectSegment(
-                widget: widget, segment: try fields.int("segment"), notify: try fields.bool("notify", default: true))
-        default:
+        action = try fields.string("action")
+        widget = try fields.string("widget")
+        guard let definition = InputActions.byName[action] else {
             throw ScenarioError(
                 at: fields.location("action"),
-                "unknown action '\(action)' (known: \(Self.actions.joined(separator: ", ")))")
+                "unknown action '\(action)' (known: \(InputActions.all.map(\.name).joined(separator: ", ")))")
         }
+        var arguments: [AuditValue] = []
+        for field in definition.fields {
+            guard let value = fields.optional(field.label) ?? field.defaultValue else {
+                throw ScenarioError(at: fields.location(field.label), "missing required field")
+            }
+            guard field.accepts(value) else {
+                throw ScenarioError(at: fields.location(field.label), "expected \(field.expected)")
+            }
+            arguments.append(value)
+        }
+        self.arguments = arguments
         try fields.finish()
     }
 
@@ -43,34 +50,53 @@ public enum ScenarioStep: Sendable, Hashable {
         try self.init(.object(fields), at: path)
     }
 
-    /// Checks the step against the scenario's tree: the widget exists, has the right kind, and the
-    /// values are in range.
+    /// Checks what can be known from the file: the widget exists, is of the action's kind, and
+    /// the values fit the tree as described (a segment index against the segments).
     func validate(in root: View, at path: String) throws(ScenarioError) {
+        let view = try target(in: root, at: path)
+        if let problem = definition.staticCheck(view, arguments) { throw error(problem, at: path) }
+    }
+
+    /// Checks the step against the tree's current state (a text range against the current text).
+    func check(in root: View, at path: String) throws(ScenarioError) {
+        let view = try target(in: root, at: path)
+        if let problem = definition.check(view, arguments) { throw error(problem, at: path) }
+    }
+
+    /// Drives the widget. The step must have passed `check` on this tree's current state.
+    public func perform(in root: View) {
+        definition.perform(root.view(atPath: widget)!, arguments)
+    }
+
+    private func target(in root: View, at path: String) throws(ScenarioError) -> View {
         guard let view = root.view(atPath: widget) else {
             throw ScenarioError(at: "\(path).widget", "no widget at '\(widget)'")
         }
-        switch self {
-        case .tapSegment(_, let segment), .selectSegment(_, let segment, _):
-            guard let control = view as? SegmentedControl else {
-                throw ScenarioError(at: "\(path).widget", "'\(widget)' is a \(view.widgetKind), not a SegmentedControl")
-            }
-            let allowsNone: Bool = if case .selectSegment = self { true } else { false }
-            guard control.segments.indices.contains(segment) || (allowsNone && segment == SegmentedControl.noSegment)
-            else {
-                throw ScenarioError(
-                    at: "\(path).segment", "segment \(segment) is out of range 0..<\(control.numberOfSegments)")
-            }
+        guard definition.accepts(view) else {
+            throw ScenarioError(
+                at: "\(path).widget", "'\(widget)' is a \(view.widgetKind), not a \(definition.widgetKind)")
         }
+        return view
     }
 
-    /// Drives the widget. The step must have been validated against this tree's spec.
-    public func perform(in root: View) {
-        let view = root.view(atPath: widget)
-        switch self {
-        case .tapSegment(_, let segment):
-            (view as! SegmentedControl).tapSegment(segment)
-        case .selectSegment(_, let segment, let notify):
-            (view as! SegmentedControl).setSelectedSegmentIndex(segment, notify: notify)
-        }
+    private func error(_ problem: StepProblem, at path: String) -> ScenarioError {
+        ScenarioError(at: problem.field.map { "\(path).\($0)" } ?? path, problem.message)
+    }
+}
+
+extension ScenarioStep {
+    /// The user taps a segment.
+    public static func tapSegment(widget: String, segment: Int) -> ScenarioStep {
+        try! ScenarioStep(
+            .object(["action": .string("tapSegment"), "widget": .string(widget), "segment": .int(segment)]), at: "")
+    }
+
+    /// Code selects a segment; `notify: false` suppresses the did-callback.
+    public static func selectSegment(widget: String, segment: Int, notify: Bool) -> ScenarioStep {
+        try! ScenarioStep(
+            .object([
+                "action": .string("selectSegment"), "widget": .string(widget), "segment": .int(segment),
+                "notify": .bool(notify),
+            ]), at: "")
     }
 }

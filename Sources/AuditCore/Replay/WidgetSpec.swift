@@ -1,57 +1,124 @@
-/// One widget of a scenario's tree, validated: its kind, identifier, frame and properties.
+/// One widget of a scenario's tree, validated: its kind, identifier, frame, properties, gesture
+/// recognizers and children.
 public struct WidgetSpec: Sendable {
     public let kind: String
     public let identifier: String
     public let frame: Rect
     public let children: [WidgetSpec]
+    let gestures: [GestureSpec]
     private let make: @Sendable () -> View
 
-    /// The widget kinds a scenario can name, with the properties each takes beyond
-    /// `kind`, `id`, `frame` and `children`.
-    static let kinds:
-        [String: @Sendable (inout FieldReader, String, Rect) throws(ScenarioError) -> @Sendable () -> View] = [
-            "View": { _, id, frame in { View(identifier: id, frame: frame) } },
-            "SegmentedControl": { fields, id, frame throws(ScenarioError) in
-                let location = fields.location("segments")
-                let segments = try fields.array("segments").enumerated().map { index, value throws(ScenarioError) in
-                    try FieldReader.string(value, at: "\(location)[\(index)]")
-                }
-                guard !segments.isEmpty else {
-                    throw ScenarioError(at: location, "a segmented control needs at least one segment")
-                }
-                var selected = SegmentedControl.noSegment
-                if let value = fields.optional("selected") {
-                    selected = try FieldReader.int(value, at: fields.location("selected"))
-                    guard segments.indices.contains(selected) || selected == SegmentedControl.noSegment else {
-                        throw ScenarioError(
-                            at: fields.location("selected"),
-                            "segment \(selected) is out of range 0..<\(segments.count) (or -1 for none)")
-                    }
-                }
-                let initial = selected
-                return {
-                    SegmentedControl(identifier: id, frame: frame, segments: segments, selectedSegmentIndex: initial)
-                }
-            },
-        ]
+    typealias Builder = @Sendable (inout FieldReader, String, Rect) throws(ScenarioError) -> @Sendable () -> View
+
+    /// The widget kinds a scenario can name, with the properties each takes beyond `kind`, `id`,
+    /// `frame`, `gestures` and `children`.
+    static let kinds: [String: Builder] = [
+        "View": { _, id, frame in { View(identifier: id, frame: frame) } },
+        "SegmentedControl": segmentedControl,
+        "TextView": { fields, id, frame throws(ScenarioError) in
+            let (text, secure) = try textProperties(&fields)
+            return {
+                let view = TextView(identifier: id, frame: frame, text: text)
+                view.isSecureTextEntry = secure
+                return view
+            }
+        },
+        "NoteTextView": { fields, id, frame throws(ScenarioError) in
+            let (text, secure) = try textProperties(&fields)
+            let limit = try fields.optional("characterLimit").map { value throws(ScenarioError) in
+                try FieldReader.int(value, at: fields.location("characterLimit"), atLeast: 0)
+            }
+            return {
+                let view = NoteTextView(identifier: id, frame: frame, text: text, characterLimit: limit)
+                view.isSecureTextEntry = secure
+                return view
+            }
+        },
+        "ScrollView": { fields, id, frame throws(ScenarioError) in
+            let size = try fields.pair("contentSize", nonNegative: true)
+            let offset = fields.optional("contentOffset") == nil ? (0, 0) : try fields.pair("contentOffset")
+            return {
+                ScrollView(
+                    identifier: id, frame: frame, contentSize: Size(width: size.0, height: size.1),
+                    contentOffset: Point(x: offset.0, y: offset.1))
+            }
+        },
+        "TableView": { fields, id, frame throws(ScenarioError) in
+            let location = fields.location("rows")
+            let rows = try fields.array("rows").enumerated().map { index, value throws(ScenarioError) in
+                try FieldReader.int(value, at: "\(location)[\(index)]", atLeast: 0)
+            }
+            let height = try fields.optional("rowHeight").map { value throws(ScenarioError) in
+                try FieldReader.number(value, at: fields.location("rowHeight"))
+            }
+            guard (height ?? 44) > 0 else { throw ScenarioError(at: fields.location("rowHeight"), "must be positive") }
+            let offset = fields.optional("contentOffset") == nil ? (0, 0) : try fields.pair("contentOffset")
+            return {
+                TableView(
+                    identifier: id, frame: frame, rowsPerSection: rows, rowHeight: height ?? 44,
+                    contentOffset: Point(x: offset.0, y: offset.1))
+            }
+        },
+    ]
+
+    private static let segmentedControl: Builder = { fields, id, frame throws(ScenarioError) in
+        let location = fields.location("segments")
+        let segments = try fields.array("segments").enumerated().map { index, value throws(ScenarioError) in
+            try FieldReader.string(value, at: "\(location)[\(index)]")
+        }
+        guard !segments.isEmpty else {
+            throw ScenarioError(at: location, "a segmented control needs at least one segment")
+        }
+        var selected = SegmentedControl.noSegment
+        if let value = fields.optional("selected") {
+            selected = try FieldReader.int(value, at: fields.location("selected"))
+            guard segments.indices.contains(selected) || selected == SegmentedControl.noSegment else {
+                throw ScenarioError(
+                    at: fields.location("selected"),
+                    "segment \(selected) is out of range 0..<\(segments.count) (or -1 for none)")
+            }
+        }
+        let initial = selected
+        return { SegmentedControl(identifier: id, frame: frame, segments: segments, selectedSegmentIndex: initial) }
+    }
+
+    private static func textProperties(_ fields: inout FieldReader) throws(ScenarioError) -> (String, Bool) {
+        let text = try fields.optional("text").map { value throws(ScenarioError) in
+            try FieldReader.string(value, at: fields.location("text"))
+        }
+        return (text ?? "", try fields.bool("secure", default: false))
+    }
 
     init(_ value: AuditValue, at path: String) throws(ScenarioError) {
         var fields = try FieldReader(value, at: path)
         kind = try fields.string("kind")
         identifier = try fields.string("id")
-        guard !identifier.isEmpty, !identifier.contains("/") else {
-            throw ScenarioError(at: fields.location("id"), "an id is non-empty and has no '/'")
+        guard !identifier.isEmpty, !identifier.contains("/"), !identifier.contains("#") else {
+            throw ScenarioError(at: fields.location("id"), "an id is non-empty and has no '/' or '#'")
         }
-        frame =
-            try fields.optional("frame").map { value throws(ScenarioError) in
-                try Self.frame(value, at: fields.location("frame"))
-            } ?? .zero
+        if fields.optional("frame") == nil {
+            frame = .zero
+        } else {
+            let box = try fields.quad("frame")
+            frame = Rect(x: box.0, y: box.1, width: box.2, height: box.3)
+        }
         guard let builder = Self.kinds[kind] else {
             throw ScenarioError(
                 at: fields.location("kind"),
                 "unknown widget kind '\(kind)' (known: \(Self.kinds.keys.sorted().joined(separator: ", ")))")
         }
         make = try builder(&fields, identifier, frame)
+        var gestures: [GestureSpec] = []
+        if fields.optional("gestures") != nil {
+            for (index, gesture) in try fields.array("gestures").enumerated() {
+                let spec = try GestureSpec(gesture, at: "\(fields.location("gestures"))[\(index)]")
+                guard !gestures.contains(where: { $0.identifier == spec.identifier }) else {
+                    throw ScenarioError(at: "\(spec.location).id", "duplicate gesture id '\(spec.identifier)'")
+                }
+                gestures.append(spec)
+            }
+        }
+        self.gestures = gestures
         var children: [WidgetSpec] = []
         if fields.optional("children") != nil {
             for (index, child) in try fields.array("children").enumerated() {
@@ -70,22 +137,120 @@ public struct WidgetSpec: Sendable {
 
     /// A fresh widget tree as the spec describes, with no delegates.
     public func build() -> View {
+        let root = buildNode()
+        resolveFailureRequirements(in: root)
+        return root
+    }
+
+    private func buildNode() -> View {
         let view = make()
-        for child in children { view.addSubview(child.build()) }
+        for gesture in gestures { view.addGestureRecognizer(gesture.build()) }
+        for child in children { view.addSubview(child.buildNode()) }
         return view
     }
 
-    private static func frame(_ value: AuditValue, at location: String) throws(ScenarioError) -> Rect {
-        guard case .array(let values) = value, values.count == 4 else {
-            throw ScenarioError(at: location, "expected [x, y, width, height]")
+    /// Checks every `requireToFail` reference against the built tree.
+    func validateReferences(in root: View) throws(ScenarioError) {
+        for gesture in gestures {
+            for (index, path) in gesture.requireToFail.enumerated()
+            where !(root.auditedObject(atPath: path) is GestureRecognizer) {
+                throw ScenarioError(
+                    at: "\(gesture.location).requireToFail[\(index)]", "no gesture recognizer at '\(path)'")
+            }
         }
-        var numbers: [Double] = []
-        for (index, value) in values.enumerated() {
-            numbers.append(try FieldReader.number(value, at: "\(location)[\(index)]"))
-        }
-        guard numbers[2] >= 0, numbers[3] >= 0 else {
-            throw ScenarioError(at: location, "width and height must not be negative")
-        }
-        return Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+        for child in children { try child.validateReferences(in: root) }
     }
+
+    private func resolveFailureRequirements(in root: View) {
+        resolve(root, in: root)
+    }
+
+    private func resolve(_ view: View, in root: View) {
+        for (gesture, recognizer) in zip(gestures, view.gestureRecognizers) {
+            for path in gesture.requireToFail {
+                if let other = root.auditedObject(atPath: path) as? GestureRecognizer {
+                    recognizer.require(toFail: other)
+                }
+            }
+        }
+        for (child, subview) in zip(children, view.subviews) { child.resolve(subview, in: root) }
+    }
+}
+
+/// A gesture recognizer of a scenario's widget.
+struct GestureSpec: Sendable {
+    let identifier: String
+    let location: String
+    let requireToFail: [String]
+    private let make: @Sendable () -> GestureRecognizer
+
+    static let kinds = ["TapGestureRecognizer", "LongPressGestureRecognizer", "PanGestureRecognizer"]
+
+    init(_ value: AuditValue, at path: String) throws(ScenarioError) {
+        location = path
+        var fields = try FieldReader(value, at: path)
+        let kind = try fields.string("kind")
+        let id = try fields.string("id")
+        guard !id.isEmpty, !id.contains("/"), !id.contains("#") else {
+            throw ScenarioError(at: fields.location("id"), "an id is non-empty and has no '/' or '#'")
+        }
+        identifier = id
+        let enabled = try fields.bool("enabled", default: true)
+        let reference = fields.location("requireToFail")
+        var references: [String] = []
+        if fields.optional("requireToFail") != nil {
+            for (index, value) in try fields.array("requireToFail").enumerated() {
+                references.append(try FieldReader.string(value, at: "\(reference)[\(index)]"))
+            }
+        }
+        requireToFail = references
+        func number(_ key: String) throws(ScenarioError) -> Double? {
+            try fields.optional(key).map { value throws(ScenarioError) in
+                let number = try FieldReader.number(value, at: fields.location(key))
+                guard number >= 0 else { throw ScenarioError(at: fields.location(key), "must not be negative") }
+                return number
+            }
+        }
+        let build: @Sendable () -> GestureRecognizer
+        switch kind {
+        case "TapGestureRecognizer":
+            let taps = try fields.optional("taps").map { value throws(ScenarioError) in
+                try FieldReader.int(value, at: fields.location("taps"), atLeast: 1)
+            }
+            let movement = try number("allowableMovement")
+            build = {
+                let tap = TapGestureRecognizer(identifier: id, numberOfTapsRequired: taps ?? 1)
+                if let movement { tap.allowableMovement = movement }
+                return tap
+            }
+        case "LongPressGestureRecognizer":
+            let duration = try number("minimumDuration")
+            let movement = try number("allowableMovement")
+            build = {
+                let press = LongPressGestureRecognizer(identifier: id)
+                if let duration { press.minimumPressDuration = duration }
+                if let movement { press.allowableMovement = movement }
+                return press
+            }
+        case "PanGestureRecognizer":
+            let translation = try number("minimumTranslation")
+            build = {
+                let pan = PanGestureRecognizer(identifier: id)
+                if let translation { pan.minimumTranslation = translation }
+                return pan
+            }
+        default:
+            throw ScenarioError(
+                at: fields.location("kind"),
+                "unknown gesture kind '\(kind)' (known: \(Self.kinds.joined(separator: ", ")))")
+        }
+        make = {
+            let recognizer = build()
+            recognizer.isEnabled = enabled
+            return recognizer
+        }
+        try fields.finish()
+    }
+
+    func build() -> GestureRecognizer { make() }
 }

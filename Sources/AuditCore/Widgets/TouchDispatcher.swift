@@ -61,6 +61,30 @@ public final class TouchDispatcher {
         }
     }
 
+    /// Why `send(_:)` cannot take `touch` now, or nil: its time is before the clock, or its phase
+    /// does not fit whether that finger is down.
+    public func problem(sending touch: Touch) -> String? {
+        guard touch.timestamp.isFinite, touch.location.x.isFinite, touch.location.y.isFinite else {
+            return "timestamp and location must be finite"
+        }
+        if touch.timestamp < now { return "touch at \(touch.timestamp) s is before the clock (\(now) s)" }
+        let isDown = down[touch.id] != nil
+        if touch.phase == .began && isDown { return "touch \(touch.id) began while it was already down" }
+        if touch.phase != .began && !isDown { return "touch \(touch.id) is not down" }
+        return nil
+    }
+
+    /// Why `perform(_:)` cannot take `events` now, or nil.
+    public func problem(performing events: [Touch]) -> String? {
+        do {
+            try Touch.validate(events)
+        } catch {
+            return error.description
+        }
+        if let finger = events.first(where: { down[$0.id] != nil }) { return "touch \(finger.id) is already down" }
+        return nil
+    }
+
     /// Sends `events`, whose timestamps count from the current clock, then lets every timer run
     /// (`settle()`). What a scenario's raw touch sequence does.
     public func perform(_ events: [Touch]) {

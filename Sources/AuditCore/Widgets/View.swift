@@ -153,6 +153,17 @@ open class View {
         return origin
     }
 
+    /// The root's dispatcher if a touch has been sent in this tree, without making one.
+    var touchDispatcherIfCreated: TouchDispatcher? { root.dispatcher }
+
+    /// The view or gesture recognizer at `path` (`a/b` names a view, `a/b#pan` a recognizer of
+    /// `a/b`), relative to this view as in `view(atPath:)`.
+    func auditedObject(atPath path: String) -> AnyObject? {
+        guard let hash = path.lastIndex(of: "#") else { return view(atPath: path) }
+        let identifier = path[path.index(after: hash)...]
+        return view(atPath: String(path[..<hash]))?.gestureRecognizers.first { $0.identifier == identifier }
+    }
+
     /// The dispatcher that delivers touches to this view's tree: one per root, made on first use.
     /// A subtree added under another root uses that root's dispatcher from then on.
     public var touchDispatcher: TouchDispatcher {

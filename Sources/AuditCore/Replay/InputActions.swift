@@ -1,0 +1,113 @@
+/// Every scenario action this build knows, one per widget input. A recorded input event is the
+/// step that caused it: the same name, the same fields.
+enum InputActions {
+    static let all: [InputAction] = segmentedControl + textView + scrollView + tableView + touches
+
+    static let byName: [String: InputAction] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+
+    private static let segment = ActionField.field("segment", .int, expected: "an integer")
+    private static let point = #"{"x": number, "y": number}"#
+    private static let indexPath = ActionField.field(
+        "indexPath", .indexPath, expected: #"{"section": integer, "row": integer}"#)
+
+    private static func problem(_ field: String?, _ message: String?) -> StepProblem? {
+        message.map { StepProblem(field: field, $0) }
+    }
+
+    static let segmentedControl: [InputAction] = [
+        .on(
+            SegmentedControl.self, SegmentedControl.Inputs.tap, segment, .int,
+            staticCheck: { control, index in
+                control.segments.indices.contains(index)
+                    ? nil
+                    : StepProblem(field: "segment", "segment \(index) is out of range 0..<\(control.numberOfSegments)")
+            }, perform: { $0.tapSegment($1) }),
+        .on(
+            SegmentedControl.self, SegmentedControl.Inputs.select, segment, .int,
+            .field("notify", .bool, expected: "true or false", default: true),
+            .bool,
+            staticCheck: { control, index, _ in
+                control.segments.indices.contains(index) || index == SegmentedControl.noSegment
+                    ? nil
+                    : StepProblem(
+                        field: "segment",
+                        "segment \(index) is out of range 0..<\(control.numberOfSegments) (or -1 for none)")
+            }, perform: { $0.setSelectedSegmentIndex($1, notify: $2) }),
+    ]
+
+    private static let range = ActionField.field(
+        "range", .textRange, expected: #"{"location": integer, "length": integer}"#)
+    private static let text = ActionField.field("text", .string, expected: "a string")
+
+    static let textView: [InputAction] = [
+        .on(TextView.self, TextView.Inputs.beginEditing) { $0.beginEditing() },
+        .on(TextView.self, TextView.Inputs.type, text, .string) { $0.type($1) },
+        .on(
+            TextView.self, TextView.Inputs.replace, range, .textRange, text, .string,
+            check: { view, range, _ in problem("range", view.validate(range)) }, perform: { $0.replace($1, with: $2) }),
+        .on(
+            TextView.self, TextView.Inputs.select, range, .textRange,
+            check: { view, range in problem("range", view.validate(range)) }, perform: { $0.select($1) }),
+        .on(TextView.self, TextView.Inputs.endEditing) { $0.endEditing() },
+    ]
+
+    static let scrollView: [InputAction] = [
+        .on(ScrollView.self, ScrollView.Inputs.beginDrag, check: { problem(nil, $0.validateBeginDrag()) }) {
+            $0.beginDrag()
+        },
+        .on(
+            ScrollView.self, ScrollView.Inputs.drag, .field("translation", .point, expected: point), .point,
+            check: { problem("translation", $0.validateDrag(by: $1)) }, perform: { $0.drag(by: $1) }),
+        .on(
+            ScrollView.self, ScrollView.Inputs.endDrag, .field("velocity", .point, expected: point), .point,
+            check: { problem("velocity", $0.validateEndDrag(velocity: $1)) }, perform: { $0.endDrag(velocity: $1) }),
+        .on(ScrollView.self, ScrollView.Inputs.tapStatusBar, check: { problem(nil, $0.validateTapStatusBar()) }) {
+            $0.tapStatusBar()
+        },
+        .on(
+            ScrollView.self, ScrollView.Inputs.setContentOffset, .field("contentOffset", .point, expected: point),
+            .point,
+            check: { problem("contentOffset", $0.validateSetContentOffset($1)) }, perform: { $0.setContentOffset($1) }),
+    ]
+
+    static let tableView: [InputAction] = [
+        .on(
+            TableView.self, TableView.Inputs.tapRow, indexPath, .indexPath,
+            staticCheck: { problem("indexPath", $0.validate($1)) },
+            check: { problem("indexPath", $0.validateTapRow($1)) },
+            perform: { $0.tapRow($1) }),
+        .on(
+            TableView.self, TableView.Inputs.selectRow, indexPath, .indexPath,
+            staticCheck: { problem("indexPath", $0.validate($1)) }, perform: { $0.selectRow($1) }),
+        .on(
+            TableView.self, TableView.Inputs.deselectRow, indexPath, .indexPath,
+            staticCheck: { problem("indexPath", $0.validate($1)) }, perform: { $0.deselectRow($1) }),
+    ]
+
+    /// A scenario's raw touch sequence: not an input itself (never recorded), it sends each touch,
+    /// which is recorded as a `touch` input, then lets the recognizers' timers run.
+    static let touchSequence = CallbackDescriptor(input: "touches", of: "View", arguments: ["events"])
+
+    private static let touchSequenceCoding = ValueCoding<[Touch]>(
+        encode: { .array($0.map(ValueCoding<Touch>.touch.encode)) },
+        decode: { value in
+            guard case .array(let values) = value else { return nil }
+            let touches = values.compactMap { ValueCoding<Touch>.touch.decode($0) }
+            return touches.count == values.count ? touches : nil
+        })
+
+    private static let touchShape =
+        #"{"id": integer, "x": number, "y": number, "phase": "began"|"moved"|"ended"|"cancelled", "t": seconds}"#
+
+    static let touches: [InputAction] = [
+        .on(
+            View.self, touchSequence, .field("events", touchSequenceCoding, expected: "an array of \(touchShape)"),
+            touchSequenceCoding,
+            check: { view, events in problem("events", view.root.touchDispatcher.problem(performing: events)) },
+            perform: { view, events in view.root.touchDispatcher.perform(events) }),
+        .on(
+            View.self, TouchDispatcher.Inputs.touch, .field("touch", .touch, expected: touchShape), .touch,
+            check: { view, touch in problem("touch", view.root.touchDispatcher.problem(sending: touch)) },
+            perform: { view, touch in view.root.touchDispatcher.send(touch) }),
+    ]
+}
