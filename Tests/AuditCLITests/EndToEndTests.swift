@@ -317,8 +317,9 @@ struct EndToEndTests {
         let run = try sandbox.run(["demo"])
         #expect(run.status == 0, "\(run)")
         #expect(
-            run.stdoutLines.first == "recorded the checkout example with checkout.v1 as session 1: 23 events, 1 veto")
-        #expect(run.stdout.contains("REGRESSION: 6 differences"))
+            run.stdoutLines.first == "recorded the checkout example with checkout.v1 as session 1: 143 events, 6 vetoes"
+        )
+        #expect(run.stdout.contains("REGRESSION: 38 differences"))
         #expect(run.stdout.contains("first divergence: veto changed\n"))
         #expect(run.stdout.contains("  input      #12 checkout/shipping tapSegment {\"segment\":2}\n"))
         #expect(run.stdout.contains("  candidate  #13 {\"index\":2} → false  VETOED\n"))
@@ -333,8 +334,8 @@ struct EndToEndTests {
         #expect(json.status == 0 && json.stderr == "", "\(json)")
         let value = try decodeJSON(json.stdout)
         #expect(value["session"] == .int(1))
-        #expect(value["events"] == .int(23))
-        #expect(value["vetoes"] == .int(1))
+        #expect(value["events"] == .int(143))
+        #expect(value["vetoes"] == .int(6))
         #expect(value["replay"]?["identical"] == .bool(false))
         #expect(value["replay"]?["candidate_session"] == .int(2))
     }

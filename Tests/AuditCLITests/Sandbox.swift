@@ -151,10 +151,12 @@ final class Sandbox {
         try Data(bytes).write(to: directory.appendingPathComponent(name))
     }
 
-    /// Copies `Examples/checkout.json` from the package into the working directory.
+    /// Copies the two-segmented-control checkout (`Tests/Fixtures/segments-checkout.json`, the
+    /// first shipped example, kept small so counts in these tests stay readable) into the working
+    /// directory.
     @discardableResult
     func copyExample(as name: String = "checkout.json") throws -> String {
-        let source = Self.packageRoot.appendingPathComponent("Examples/checkout.json")
+        let source = Self.packageRoot.appendingPathComponent("Tests/Fixtures/segments-checkout.json")
         try FileManager.default.copyItem(at: source, to: directory.appendingPathComponent(name))
         return name
     }

@@ -15,7 +15,8 @@ struct ReadOnlyQueryTests {
 
     @Test func selectsFromTimelineWithJSONOperators() throws {
         let result = try ReadOnlyQuery.run(
-            "SELECT args ->> 'index' AS i, vetoed FROM timeline WHERE vetoed ORDER BY seq", databasePath: database)
+            "SELECT args ->> 'index' AS i, vetoed FROM timeline WHERE vetoed AND protocol = 'SegmentedControlDelegate' ORDER BY seq",
+            databasePath: database)
         #expect(result.columns == ["i", "vetoed"])
         #expect(result.rows == [[.integer(2), .integer(1)]])
     }

@@ -42,7 +42,7 @@ struct ScenarioTests {
 
     @Test func theShippedExampleParsesAndRuns() throws {
         let scenario = try Examples.checkout()
-        #expect(scenario.steps.count == 8)
+        #expect(scenario.steps.count == 28)
         let delegate = try DelegateRegistry.examples.entry(named: "checkout.v1").make()
         let tree = try ScenarioRunner.run(scenario, delegate: delegate).root
         #expect((tree.view(atPath: "checkout/payment") as? SegmentedControl)?.selectedSegmentIndex == 1)

@@ -108,13 +108,20 @@ enum TimelineAligner {
 
 extension AuditStore {
     /// Compares two stored sessions (any two: they need not share a scenario or a delegate).
+    ///
+    /// When several minimal alignments exist, Myers' algorithm picks one depending on which side
+    /// is A; the older session is therefore always aligned first, so `diff B A` is exactly
+    /// `diff A B` with the sides swapped.
     public func diff(_ a: Int64, _ b: Int64) throws(StoreError) -> SessionDiff {
         let sessionA = try session(a)
         let sessionB = try session(b)
         let eventsA = try timeline(of: a)
         let eventsB = try timeline(of: b)
+        let differences =
+            a <= b
+            ? TimelineAligner.differences(eventsA, eventsB)
+            : TimelineAligner.differences(eventsB, eventsA).map(\.swapped)
         return SessionDiff(
-            a: sessionA, b: sessionB, differences: TimelineAligner.differences(eventsA, eventsB),
-            eventsA: eventsA.count, eventsB: eventsB.count)
+            a: sessionA, b: sessionB, differences: differences, eventsA: eventsA.count, eventsB: eventsB.count)
     }
 }

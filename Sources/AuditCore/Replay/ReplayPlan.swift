@@ -49,9 +49,9 @@ struct ReplayPlan {
             let arguments = (try? AuditValue.parse(json: Array(event.arguments.utf8))) ?? .object([:])
             if event.kind == .input {
                 guard
-                    let descriptor = catalog.inputs.first(where: {
-                        $0.name == event.callback && $0.protocolName == event.widgetKind
-                    })
+                    // Input names are unique across widget kinds (a table view's drag is a scroll
+                    // view input), so the name alone finds the declaration.
+                    let descriptor = catalog.inputs.first(where: { $0.name == event.callback })
                 else { throw ReplayError.unknownCallback(session: id, seq: event.seq, name: event.callback) }
                 inputs[event.seq] = descriptor
                 // Nested inputs are consequences of other events, and timers are time passing:
