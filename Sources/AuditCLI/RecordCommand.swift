@@ -16,9 +16,14 @@ extension Command {
             throw UsageError(message: "--scenario FILE is required")
         }
         let scenario = try Scenario(contentsOf: path)
-        let summary = try ScenarioRunner.record(
-            scenario, delegate: invocation.option("--delegate"), registry: invocation.registry,
-            databasePath: invocation.databasePath, label: invocation.option("--name"))
+        let summary: RecordingSummary
+        do {
+            summary = try ScenarioRunner.record(
+                scenario, delegate: invocation.option("--delegate"), registry: invocation.registry,
+                databasePath: invocation.databasePath, label: invocation.option("--name"))
+        } catch let error as ScenarioError {
+            throw ScenarioError(at: "\(path): \(error.location)", error.message)  // a step the dry run refused
+        }
         return report(summary, invocation)
     }
 

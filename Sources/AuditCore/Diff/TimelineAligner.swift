@@ -76,17 +76,26 @@ enum TimelineAligner {
         _ pendingA: [Int], _ pendingB: [Int], _ a: [TimelineEvent], _ b: [TimelineEvent],
         into result: inout [EventDifference]
     ) {
-        var unusedB = pendingB
+        // Candidates on B's side by identity, each list in order, consumed from the front.
+        var candidates: [Identity: (indexes: [Int], next: Int)] = [:]
+        for index in pendingB {
+            candidates[Identity(b[index], withArguments: false), default: ([], 0)].indexes.append(index)
+        }
+        var paired = Set<Int>()
         for index in pendingA {
             let identity = Identity(a[index], withArguments: false)
-            if let match = unusedB.firstIndex(where: { Identity(b[$0], withArguments: false) == identity }) {
-                let other = unusedB.remove(at: match)
+            if let entry = candidates[identity], entry.next < entry.indexes.count {
+                let other = entry.indexes[entry.next]
+                candidates[identity]!.next += 1
+                paired.insert(other)
                 result.append(EventDifference(kind: .argumentsChanged, a: a[index], b: b[other]))
             } else {
                 result.append(EventDifference(kind: .onlyInA, a: a[index], b: nil))
             }
         }
-        for index in unusedB { result.append(EventDifference(kind: .onlyInB, a: nil, b: b[index])) }
+        for index in pendingB where !paired.contains(index) {
+            result.append(EventDifference(kind: .onlyInB, a: nil, b: b[index]))
+        }
     }
 
     private struct Identity: Hashable {

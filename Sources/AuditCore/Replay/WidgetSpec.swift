@@ -224,7 +224,7 @@ struct GestureSpec: Sendable {
                 return tap
             }
         case "LongPressGestureRecognizer":
-            let duration = try number("minimumDuration")
+            let duration = try number("minimumPressDuration")
             let movement = try number("allowableMovement")
             build = {
                 let press = LongPressGestureRecognizer(identifier: id)

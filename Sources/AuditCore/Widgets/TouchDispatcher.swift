@@ -71,7 +71,14 @@ public final class TouchDispatcher {
         let isDown = down[touch.id] != nil
         if touch.phase == .began && isDown { return "touch \(touch.id) began while it was already down" }
         if touch.phase != .began && !isDown { return "touch \(touch.id) is not down" }
+        if touch.phase == .began, let miss = missedView(touch) { return miss }
         return nil
+    }
+
+    /// Why a touch beginning at `touch.location` reaches no view, or nil.
+    private func missedView(_ touch: Touch) -> String? {
+        guard let root, root.hitTest(root.convert(touch.location, from: nil)) == nil else { return nil }
+        return "touch \(touch.id) at (\(touch.location.x), \(touch.location.y)) hits no view"
     }
 
     /// Why `perform(_:)` cannot take `events` now, or nil.
@@ -82,6 +89,9 @@ public final class TouchDispatcher {
             return error.description
         }
         if let finger = events.first(where: { down[$0.id] != nil }) { return "touch \(finger.id) is already down" }
+        for (index, event) in events.enumerated() where event.phase == .began {
+            if let miss = missedView(event) { return "event \(index): \(miss)" }
+        }
         return nil
     }
 
