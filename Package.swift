@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "AuditTesting", targets: ["AuditTesting"]),
         .executable(name: "auditctl", targets: ["auditctl"]),
         .executable(name: "my-auditctl", targets: ["MyAuditctl"]),
+        .executable(name: "auditbench", targets: ["auditbench"]),
     ],
     targets: [
         .systemLibrary(
@@ -31,6 +32,8 @@ let package = Package(
         .executableTarget(name: "auditctl", dependencies: ["AuditCLI"]),
         // An example of a user's own runner: their delegates registered, the CLI's entry point called.
         .executableTarget(name: "MyAuditctl", dependencies: ["AuditCLI", "AuditCore"]),
+        // Measures every performance figure against a baseline from the same run (README: Performance).
+        .executableTarget(name: "auditbench", dependencies: ["AuditCore", "CSQLite"]),
         .testTarget(name: "AuditCoreTests", dependencies: ["AuditCore", "AuditTesting"]),
         .testTarget(name: "AuditCLITests", dependencies: ["AuditCLI", "AuditCore"]),
     ],

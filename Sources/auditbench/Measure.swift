@@ -1,0 +1,64 @@
+import Foundation
+
+/// Nanoseconds on the monotonic clock.
+func now() -> Int64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+}
+
+/// The value at `fraction` (0…1) of the sorted samples.
+func percentile(_ sorted: [Int64], _ fraction: Double) -> Int64 {
+    guard !sorted.isEmpty else { return 0 }
+    return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * fraction))]
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return 0 }
+    return sorted.count % 2 == 1
+        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+/// One reported figure: the measured value, its baseline from the same run, and the goal.
+struct Figure {
+    let name: String
+    let unit: String
+    let value: Double
+    let minimum: Double
+    let maximum: Double
+    let baseline: Double?
+    let baselineName: String?
+    let goal: String
+    let met: Bool?
+
+    var ratio: Double? { baseline.map { $0 == 0 ? 0 : value / $0 } }
+
+    var json: String {
+        func number(_ value: Double?) -> String { value.map { String(format: "%.6g", $0) } ?? "null" }
+        func text(_ value: String?) -> String {
+            value.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\\\"") + "\"" } ?? "null"
+        }
+        return """
+            {"name":\(text(name)),"unit":\(text(unit)),"value":\(number(value)),"min":\(number(minimum)),\
+            "max":\(number(maximum)),"baseline":\(number(baseline)),"baseline_name":\(text(baselineName)),\
+            "ratio":\(number(ratio)),"goal":\(text(goal)),"met":\(met.map { $0 ? "true" : "false" } ?? "null")}
+            """
+    }
+}
+
+/// Runs `body` `runs` times and returns the values it reports.
+func repeated(_ runs: Int, _ body: () throws -> Double) rethrows -> [Double] {
+    try (0..<runs).map { _ in try body() }
+}
+
+/// A fresh temporary folder.
+func temporaryFolder(_ name: String) -> URL {
+    let url = FileManager.default.temporaryDirectory.appending(path: "auditbench-\(name)-\(UUID().uuidString)")
+    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+func log(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}

@@ -1,0 +1,136 @@
+import AuditCore
+import CSQLite
+import Foundation
+
+/// A checkout scenario with `steps` random taps and selections on its segmented controls.
+func largeCheckout(steps: Int) throws -> Scenario {
+    var random = SystemRandomNumberGenerator()
+    let lines = (0..<steps).map { _ -> String in
+        let widget = Bool.random(using: &random) ? "checkout/shipping" : "checkout/payment"
+        let segment = Int.random(in: 0..<3, using: &random)
+        if Int.random(in: 0..<4, using: &random) == 0 {
+            return #"{"action":"selectSegment","widget":"\#(widget)","segment":\#(segment),"notify":true}"#
+        }
+        return #"{"action":"tapSegment","widget":"\#(widget)","segment":\#(segment)}"#
+    }
+    let example = String(decoding: Examples.scenarios["checkout"]!, as: UTF8.self)
+    let start = example.range(of: "\"steps\": [")!
+    let text = example[..<start.upperBound] + lines.joined(separator: ",\n") + "]\n}\n"
+    return try Scenario(data: Data(text.utf8))
+}
+
+/// Callbacks per second replayed, in each mode, against the delegate that recorded the session.
+func measureReplay(steps: Int, database: String) throws -> (isolated: Double, interaction: Double, callbacks: Int) {
+    let summary = try ScenarioRunner.record(
+        try largeCheckout(steps: steps), delegate: "checkout.v1", registry: .examples, databasePath: database)
+    let replayer = Replayer(databasePath: database)
+    var rates: [ReplayMode: Double] = [:]
+    for mode in [ReplayMode.isolated, .interaction] {
+        let start = now()
+        let report = try replayer.replay(session: summary.session, delegate: "checkout.v1", mode: mode)
+        let elapsed = Double(now() - start) / 1e9
+        precondition(report.identical, "a replay against the recording delegate is identical")
+        rates[mode] = Double(summary.callbacks) / elapsed
+    }
+    return (rates[.isolated]!, rates[.interaction]!, summary.callbacks)
+}
+
+/// Answers like `EvenOnly`, except for the values in `flipped`.
+final class EvenOnlyExcept: ProbeDelegate {
+    let flipped: Set<Int>
+    init(flipped: Set<Int>) { self.flipped = flipped }
+    func probe(_ probe: Probe, shouldAccept value: Int) -> Bool { (value & 1 == 0) != flipped.contains(value) }
+}
+
+/// Records one probe session of `calls` callbacks with `delegate`; returns its id.
+func recordProbeSession(calls: Int, database: String, delegate: any ProbeDelegate) throws -> Int64 {
+    let probe = Probe(identifier: "probe")
+    probe.delegate = delegate
+    let recorder = try Recorder(
+        databasePath: database, session: NewSession(scenario: "bench", scenarioSource: "{}", delegate: "bench"))
+    recorder.attach(to: probe)
+    for value in 0..<calls { _ = probe.proxy!.probe(probe, shouldAccept: value) }
+    return recorder.finish().session
+}
+
+/// Runs `auditctl` (built beside this benchmark) and returns its wall time, peak resident memory
+/// and exit status.
+func runAuditctl(_ arguments: [String]) throws -> (seconds: Double, peakMB: Double, status: Int32, output: String) {
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        .appending(path: "auditctl")
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    let start = now()
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    var status: Int32 = 0
+    var usage = rusage()
+    wait4(process.processIdentifier, &status, 0, &usage)
+    let elapsed = Double(now() - start) / 1e9
+    return (elapsed, Double(usage.ru_maxrss) / 1024, (status >> 8) & 0xff, String(decoding: output, as: UTF8.self))
+}
+
+/// Builds a database of `sessions` × `perSession` events with the raw C API (10 widgets per
+/// session, one event in 50 vetoed), for the query figure.
+func buildLargeDatabase(_ database: String, sessions: Int, perSession: Int) throws {
+    _ = try AuditStore(path: database, access: .write)
+    var handle: OpaquePointer?
+    sqlite3_open_v2(database, &handle, SQLITE_OPEN_READWRITE, nil)
+    defer { sqlite3_close_v2(handle) }
+    sqlite3_exec(handle, "PRAGMA synchronous = OFF; BEGIN", nil, nil, nil)
+    sqlite3_exec(
+        handle, "INSERT INTO callbacks (kind, protocol, name) VALUES ('callback', 'ProbeDelegate', 'probe')", nil, nil,
+        nil)
+    var event: OpaquePointer?
+    sqlite3_prepare_v2(
+        handle,
+        "INSERT INTO events (session, seq, t_ns, widget, callback, flags, args, result, duration_ns, parent_seq) "
+            + "VALUES (?, ?, ?, ?, 1, ?, ?, ?, 40, NULL)", -1, &event, nil)
+    let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    for session in 1...sessions {
+        sqlite3_exec(
+            handle,
+            "INSERT INTO sessions (id, scenario, scenario_source, delegate, started_at, status) "
+                + "VALUES (\(session), 'bench', '{}', 'bench', 'now', 'complete')", nil, nil, nil)
+        for widget in 1...10 {
+            sqlite3_exec(
+                handle, "INSERT INTO widgets VALUES (\(session), \(widget), 'probe/w\(widget)', 'Probe', NULL)", nil,
+                nil,
+                nil)
+        }
+        for seq in 1...perSession {
+            let vetoed = seq % 50 == 0
+            sqlite3_bind_int64(event, 1, Int64(session))
+            sqlite3_bind_int64(event, 2, Int64(seq))
+            sqlite3_bind_int64(event, 3, Int64(seq) * 1_000)
+            sqlite3_bind_int64(event, 4, Int64(seq % 10 + 1))
+            sqlite3_bind_int64(event, 5, vetoed ? 7 : 3)
+            sqlite3_bind_text(event, 6, "{\"value\":\(seq)}", -1, transient)
+            sqlite3_bind_text(event, 7, vetoed ? "false" : "true", -1, transient)
+            sqlite3_step(event)
+            sqlite3_reset(event)
+        }
+    }
+    sqlite3_finalize(event)
+    sqlite3_exec(handle, "COMMIT", nil, nil, nil)
+    sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+}
+
+/// Milliseconds for "the vetoes of one widget in one session" through `auditctl query`'s engine.
+func measureQuery(_ database: String, session: Int) throws -> (milliseconds: [Double], plan: String, rows: Int) {
+    let sql = "SELECT seq, args FROM timeline WHERE session = \(session) AND widget = 'probe/w3' AND vetoed"
+    var rows = 0
+    let times = try (0..<7).map { _ -> Double in
+        let start = now()
+        rows = try ReadOnlyQuery.run(sql, databasePath: database).rows.count
+        return Double(now() - start) / 1e6
+    }
+    let plan = try ReadOnlyQuery.run("EXPLAIN QUERY PLAN " + sql, databasePath: database).rows
+        .map { row in row.last.map { if case .text(let text) = $0 { text } else { "" } } ?? "" }
+        .joined(separator: "\n")
+    return (times, plan, rows)
+}
