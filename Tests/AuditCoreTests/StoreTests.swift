@@ -43,22 +43,22 @@ struct StoreTests {
     }
 
     @Test func pendingMigrationsApplyInOrderEachWithItsLedgerRow() throws {
-        let extra = Migration(version: 2, name: "extra", sql: "CREATE TABLE extra (x INTEGER);", sha256: "feed")
+        let extra = Migration(version: 99, name: "extra", sql: "CREATE TABLE extra (x INTEGER);", sha256: "feed")
         let connection = try Connection(path: database, mode: .readWrite(create: true))
         try Migrator.migrate(connection, migrations: Migration.all)
         try Migrator.migrate(connection, migrations: Migration.all + [extra])
         #expect(try connection.tableExists("extra"))
-        #expect(try connection.scalarText("SELECT sha256 FROM schema_migrations WHERE version = 2") == "feed")
+        #expect(try connection.scalarText("SELECT sha256 FROM schema_migrations WHERE version = 99") == "feed")
     }
 
     @Test func aFailingMigrationLeavesNoTraceOfItself() throws {
         let broken = Migration(
-            version: 2, name: "broken", sql: "CREATE TABLE half (x); SELECT nope FROM nowhere;", sha256: "x")
+            version: 99, name: "broken", sql: "CREATE TABLE half (x); SELECT nope FROM nowhere;", sha256: "x")
         let connection = try Connection(path: database, mode: .readWrite(create: true))
         try Migrator.migrate(connection)
         #expect(throws: SQLiteError.self) { try Migrator.migrate(connection, migrations: Migration.all + [broken]) }
         #expect(try !connection.tableExists("half"))
-        #expect(try connection.scalarInt("SELECT count(*) FROM schema_migrations WHERE version = 2") == 0)
+        #expect(try connection.scalarInt("SELECT count(*) FROM schema_migrations WHERE version = 99") == 0)
     }
 
     @Test func unknownMigrationIsRefusedAndNothingChanges() throws {
@@ -177,5 +177,41 @@ struct StoreTests {
         let connection = try Connection(path: database, mode: .readWrite(create: true))
         #expect(throws: SQLiteError.self) { try connection.prepare("SELECT 1; SELECT 2") }
         #expect(try connection.prepare("SELECT 1;  ").rows { $0.int(0) } == [1])
+    }
+}
+
+@Suite("Migration 0002: compact events")
+struct CompactEventsMigrationTests {
+    let folder = TemporaryDirectory()
+    var database: String { folder.path("audit.sqlite") }
+
+    @Test func aVersionOneDatabaseReadsTheSameAfterMigrating() throws {
+        let connection = try Connection(path: database, mode: .readWrite(create: true))
+        try Migrator.migrate(connection, migrations: [Migration.all[0]])
+        try connection.execute(
+            #"""
+            INSERT INTO sessions (id, scenario, scenario_source, delegate, started_at, status)
+                VALUES (1, 's', '{}', 'd', 'now', 'complete');
+            INSERT INTO callbacks VALUES (1, 'input', '', 'typeText'), (2, 'callback', 'P', 'p(_:shouldChange:in:)'),
+                (3, 'callback', 'P', 'p(_:didTouch:)'), (4, 'callback', 'P', 'p(_:willSelect:)'), (5, 'input', '', 'tap');
+            INSERT INTO widgets VALUES (1, 1, 'root/text', 'TextView', NULL);
+            INSERT INTO events VALUES
+                (1, 1, 10, 1, 1, 0, '{"text":"a \"quoted\"\nline\\"}', '{"text":"x"}', 100, NULL),
+                (1, 2, 20, 1, 2, 7, '{"text":"tab\there","range":{"location":0,"length":2},"flag":false}', 'false', 50, 1),
+                (1, 3, 30, 1, 3, 1, '{"touch":{"x":1.5,"y":2.0},"ids":[1,2]}', NULL, 40, 1),
+                (1, 4, 40, 1, 4, 6, '{"indexPath":{"row":1,"section":0}}', 'null', 30, NULL),
+                (1, 5, 50, 1, 5, 0, '{}', NULL, 20, NULL);
+            """#)
+        let before = try AuditStore(path: database, access: .read).timeline(of: 1)
+        _ = try AuditStore(path: database, access: .write)
+        let after = try AuditStore(path: database, access: .read).timeline(of: 1)
+        #expect(after == before)
+        #expect(after.map(\.arguments)[0] == #"{"text":"a \"quoted\"\nline\\"}"#)
+        #expect(after.map(\.result) == [#"{"text":"x"}"#, "false", nil, "null", nil])
+        #expect(after.map(\.vetoed) == [nil, true, nil, true, nil])
+        #expect(after.map(\.implemented) == [nil, true, true, false, nil])
+        let stored = try Connection(path: database, mode: .readWrite(create: false))
+            .prepare("SELECT args, typeof(result) FROM events ORDER BY seq").rows { [$0.string(0)!, $0.string(1)!] }
+        #expect(stored[1] == [#"["tab\there",{"location":0,"length":2},false]"#, "integer"])
     }
 }

@@ -38,12 +38,7 @@ extension AuditValue {
             }
         case .string(let value): Self.appendQuoted(value, to: &text)
         case .array(let values):
-            text += "["
-            for (index, value) in values.enumerated() {
-                if index > 0 { text += "," }
-                value.appendJSON(to: &text)
-            }
-            text += "]"
+            Self.appendArray(values, to: &text)
         case .object(let fields):
             text += "{"
             for (index, key) in fields.keys.sorted().enumerated() {
@@ -54,6 +49,16 @@ extension AuditValue {
             }
             text += "}"
         }
+    }
+
+    /// Writes a JSON array of `values`.
+    static func appendArray(_ values: [AuditValue], to text: inout String) {
+        text += "["
+        for (index, value) in values.enumerated() {
+            if index > 0 { text += "," }
+            value.appendJSON(to: &text)
+        }
+        text += "]"
     }
 
     /// Writes a JSON object whose keys are given in order (argument labels), without sorting.

@@ -73,14 +73,18 @@ final class EventWriter: @unchecked Sendable {
                         session: session, id: widget.id, path: widget.path, kind: widget.kind, parent: widget.parent)
                 }
                 var text = ""
+                text.reserveCapacity(256)
                 for event in pending[..<ready] {
                     text.removeAll(keepingCapacity: true)
-                    AuditValue.appendObject(
-                        labels: event.descriptor.argumentLabels, values: event.arguments, to: &text)
+                    AuditValue.appendArray(event.arguments, to: &text)
+                    let isCallback = event.descriptor.kind == .callback
                     try store.insertEvent(
                         session: session, seq: event.seq, time: event.time, widget: event.widget,
-                        callback: try callbackID(event.descriptor), flags: event.flags, arguments: text,
-                        result: event.result?.json, duration: event.duration, parent: event.parent)
+                        callback: try callbackID(event.descriptor), arguments: &text, result: event.result,
+                        vetoed: event.flags & CapturedEvent.canVeto == 0
+                            ? nil : event.flags & CapturedEvent.vetoed != 0,
+                        implemented: isCallback ? event.flags & CapturedEvent.implemented != 0 : nil,
+                        duration: event.duration, parent: event.parent)
                     updated.count(event)
                 }
                 updated.failures = failedWrites

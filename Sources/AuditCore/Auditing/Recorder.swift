@@ -24,7 +24,7 @@ public final class Recorder: Sendable {
     }
 
     public let session: Int64
-    let clockOrigin = monotonicNanoseconds()
+    let clockOrigin: Int64
     let nextSeq = Atomic<Int64>(1)
     private let nextWidget = Atomic<Int32>(1)
     let queue: EventQueue
@@ -41,6 +41,7 @@ public final class Recorder: Sendable {
             return try store.createSession(session)
         }
         queue = EventQueue(capacity: options.capacity, batchSize: options.batchSize)
+        clockOrigin = monotonicNanoseconds()  // after opening and migrating: times count from here
         writer = EventWriter(store: store, session: self.session)
         let (queue, writer, done, interval) = (queue, writer, writerDone, options.flushInterval)
         let thread = Thread {

@@ -14,7 +14,9 @@ extension AuditStore {
             .text(descriptor.kind.rawValue), .text(descriptor.kind == .input ? "" : descriptor.protocolName),
             .text(descriptor.name),
         ]
-        try connection.cached("INSERT OR IGNORE INTO callbacks (kind, protocol, name) VALUES (?, ?, ?)").execute(values)
+        let labels = AuditValue.array(descriptor.argumentLabels.map(AuditValue.string)).json
+        try connection.cached("INSERT OR IGNORE INTO callbacks (kind, protocol, name, labels) VALUES (?, ?, ?, ?)")
+            .execute(values + [.text(labels)])
         guard
             let id = try connection.scalarInt(
                 "SELECT id FROM callbacks WHERE kind = ? AND protocol = ? AND name = ?", values)
@@ -32,14 +34,19 @@ extension AuditStore {
     }
 
     /// Inserts one event row. Called inside the writer's batch transaction.
+    ///
+    /// `arguments` is the JSON array of argument values in label order; a boolean `result` is
+    /// stored as the integer 0 or 1, other results as JSON text, a void one as NULL; `vetoed`
+    /// and `implemented` are NULL where they do not apply.
     func insertEvent(
-        session: Int64, seq: Int64, time: Int64, widget: Int32, callback: Int64, flags: UInt8, arguments: String,
-        result: String?, duration: Int64, parent: Int64
+        session: Int64, seq: Int64, time: Int64, widget: Int32, callback: Int64, arguments: inout String,
+        result: AuditValue?, vetoed: Bool?, implemented: Bool?, duration: Int64, parent: Int64
     ) throws {
         let statement = try connection.cached(
             """
-            INSERT INTO events (session, seq, t_ns, widget, callback, flags, args, result, duration_ns, parent_seq)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO events (session, seq, t_ns, widget, callback, args, result, vetoed, implemented, duration_ns,
+                                parent_seq)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         defer { statement.reset() }
         statement.bind(session, at: 1)
@@ -47,12 +54,16 @@ extension AuditStore {
         statement.bind(time, at: 3)
         statement.bind(Int64(widget), at: 4)
         statement.bind(callback, at: 5)
-        statement.bind(Int64(flags), at: 6)
-        statement.bind(arguments, at: 7)
-        statement.bind(result, at: 8)
-        statement.bind(duration, at: 9)
-        statement.bind(parent == 0 ? nil : parent, at: 10)
-        try statement.step()
+        switch result {
+        case .none: statement.bindNull(at: 7)
+        case .bool(let answer)?: statement.bind(Int64(answer ? 1 : 0), at: 7)
+        case let value?: statement.bind(value.json, at: 7)
+        }
+        statement.bind(vetoed.map { Int64($0 ? 1 : 0) }, at: 8)
+        statement.bind(implemented.map { Int64($0 ? 1 : 0) }, at: 9)
+        statement.bind(duration, at: 10)
+        statement.bind(parent == 0 ? nil : parent, at: 11)
+        try statement.bindTemporarily(&arguments, at: 6) { try statement.step() }
     }
 
     struct SessionCounters {

@@ -60,6 +60,17 @@ final class Statement {
         if let value { bind(value, at: index) } else { bindNull(at: index) }
     }
 
+    /// Binds `text` without copying it for the duration of `body` (which steps the statement).
+    func bindTemporarily<T>(_ text: inout String, at index: Int32, _ body: () throws -> T) rethrows -> T {
+        try text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { characters in
+                _ = sqlite3_bind_text(handle, index, characters.baseAddress, Int32(characters.count), nil)
+            }
+            defer { sqlite3_bind_null(handle, index) }
+            return try body()
+        }
+    }
+
     /// Binds the arguments in order, starting at index 1.
     func bind(_ values: [SQLValue]) {
         for (offset, value) in values.enumerated() {
