@@ -90,8 +90,8 @@ func buildLargeDatabase(_ database: String, sessions: Int, perSession: Int) thro
     var event: OpaquePointer?
     sqlite3_prepare_v2(
         handle,
-        "INSERT INTO events (session, seq, t_ns, widget, callback, flags, args, result, duration_ns, parent_seq) "
-            + "VALUES (?, ?, ?, ?, 1, ?, ?, ?, 40, NULL)", -1, &event, nil)
+        "INSERT INTO events (session, seq, t_ns, widget, callback, args, result, vetoed, implemented, duration_ns, "
+            + "parent_seq) VALUES (?, ?, ?, ?, 1, ?, ?, ?, 1, 40, NULL)", -1, &event, nil)
     let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
     for session in 1...sessions {
         sqlite3_exec(
@@ -110,9 +110,9 @@ func buildLargeDatabase(_ database: String, sessions: Int, perSession: Int) thro
             sqlite3_bind_int64(event, 2, Int64(seq))
             sqlite3_bind_int64(event, 3, Int64(seq) * 1_000)
             sqlite3_bind_int64(event, 4, Int64(seq % 10 + 1))
-            sqlite3_bind_int64(event, 5, vetoed ? 7 : 3)
-            sqlite3_bind_text(event, 6, "{\"value\":\(seq)}", -1, transient)
-            sqlite3_bind_text(event, 7, vetoed ? "false" : "true", -1, transient)
+            sqlite3_bind_text(event, 5, "[\(seq)]", -1, transient)
+            sqlite3_bind_int64(event, 6, vetoed ? 0 : 1)
+            sqlite3_bind_int64(event, 7, vetoed ? 1 : 0)
             sqlite3_step(event)
             sqlite3_reset(event)
         }

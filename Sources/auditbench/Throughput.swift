@@ -40,22 +40,23 @@ func measureRawBaseline(rows: Int, database: String) throws -> Double {
     var statement: OpaquePointer?
     sqlite3_prepare_v2(
         db,
-        "INSERT INTO events (session, seq, t_ns, widget, callback, flags, args, result, duration_ns, parent_seq) "
-            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &statement, nil)
+        "INSERT INTO events (session, seq, t_ns, widget, callback, args, result, vetoed, implemented, duration_ns, "
+            + "parent_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &statement, nil)
     let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
     for row in 0..<rows {
         let accepted = row & 1 == 0
-        let args = "{\"value\":\(row)}"
+        let args = "[\(row)]"
         sqlite3_bind_int64(statement, 1, session)
         sqlite3_bind_int64(statement, 2, Int64(row + 1))
         sqlite3_bind_int64(statement, 3, now() - start)
         sqlite3_bind_int64(statement, 4, 1)
         sqlite3_bind_int64(statement, 5, 1)
-        sqlite3_bind_int64(statement, 6, accepted ? 3 : 7)
-        sqlite3_bind_text(statement, 7, args, -1, transient)
-        sqlite3_bind_text(statement, 8, accepted ? "true" : "false", -1, transient)
-        sqlite3_bind_int64(statement, 9, 40)
-        sqlite3_bind_null(statement, 10)
+        sqlite3_bind_text(statement, 6, args, -1, transient)
+        sqlite3_bind_int64(statement, 7, accepted ? 1 : 0)
+        sqlite3_bind_int64(statement, 8, accepted ? 0 : 1)
+        sqlite3_bind_int64(statement, 9, 1)
+        sqlite3_bind_int64(statement, 10, 40)
+        sqlite3_bind_null(statement, 11)
         guard sqlite3_step(statement) == SQLITE_DONE else { fatalError(String(cString: sqlite3_errmsg(db))) }
         sqlite3_reset(statement)
     }

@@ -11,6 +11,9 @@ let quick = arguments.contains("--quick")
 let runs = arguments.firstIndex(of: "--runs").flatMap { Int(arguments[$0 + 1]) } ?? (quick ? 1 : 5)
 let jsonPath = arguments.firstIndex(of: "--json").map { arguments[$0 + 1] } ?? "auditbench.json"
 let scale = quick ? 0.01 : 1.0
+/// `--only hot,throughput,…`: run only these sections (hot, throughput, replay, diff, query).
+let only = arguments.firstIndex(of: "--only").map { Set(arguments[$0 + 1].split(separator: ",").map(String.init)) }
+func wanted(_ section: String) -> Bool { only?.contains(section) ?? true }
 func sized(_ full: Int) -> Int { max(1_000, Int(Double(full) * scale)) }
 
 let folder = temporaryFolder("run")
@@ -38,80 +41,95 @@ var figures: [Figure] = []
 let started = now()
 
 // 1. Hot path
-log("hot path…")
-var hot: [(p50: Double, p99: Double, directP50: Double)] = []
-for _ in 0..<runs { hot.append(try measureHotPath(calls: sized(200_000), database: freshDatabase())) }
-add(
-    "hot path: added p50", "ns", hot.map(\.p50), baseline: hot.map(\.directP50), baselineName: "direct call p50",
-    goal: "≤ 300 ns", met: { value, _ in value <= 300 })
-add("hot path: added p99", "ns", hot.map(\.p99), goal: "≤ 2000 ns", met: { value, _ in value <= 2_000 })
-
-// 2. Throughput against the raw C API, 3. the naive peer
-log("throughput…")
-let calls = sized(1_000_000)
-var audited: [Double] = []
-var raw: [Double] = []
-var sizes: [(table: Double, file: Double)] = []
-for _ in 0..<runs {
-    let database = freshDatabase()
-    audited.append(try measureAudited(calls: calls, database: database))
-    sizes.append(measureSize(database: database))
-    raw.append(try measureRawBaseline(rows: calls, database: freshDatabase()))
+if wanted("hot") {
+    log("hot path…")
+    var hot: [(p50: Double, p99: Double, directP50: Double)] = []
+    for _ in 0..<runs { hot.append(try measureHotPath(calls: sized(200_000), database: freshDatabase())) }
+    add(
+        "hot path: added p50", "ns", hot.map(\.p50), baseline: hot.map(\.directP50), baselineName: "direct call p50",
+        goal: "≤ 300 ns", met: { value, _ in value <= 300 })
+    add("hot path: added p99", "ns", hot.map(\.p99), goal: "≤ 2000 ns", met: { value, _ in value <= 2_000 })
 }
-add(
-    "throughput: audited callbacks committed", "events/s", audited, baseline: raw,
-    baselineName: "raw C API, one statement, one transaction", goal: "≥ 0.8 × baseline",
-    met: { value, base in value >= 0.8 * (base ?? .infinity) })
-let naive = try repeated(max(1, runs / 2)) { try measureNaive(events: sized(20_000), database: freshDatabase()) }
-add(
-    "naive peer: JSONEncoder + autocommit INSERT per event", "events/s", naive, baseline: audited,
-    baselineName: "audited (above)", goal: "reported")
 
-// 4. Size
-add(
-    "size: events table per event", "bytes", sizes.map(\.table), goal: "≤ 40 bytes", met: { value, _ in value <= 40 })
-add("size: whole file per event", "bytes", sizes.map(\.file), goal: "reported")
+// 2. Throughput against the raw C API, 3. the naive peer, 4. size
+if wanted("throughput") {
+    log("throughput…")
+    let calls = sized(1_000_000)
+    var audited: [Double] = []
+    var raw: [Double] = []
+    var sizes: [(table: Double, file: Double)] = []
+    for _ in 0..<runs {
+        let database = freshDatabase()
+        audited.append(try measureAudited(calls: calls, database: database))
+        sizes.append(measureSize(database: database))
+        raw.append(try measureRawBaseline(rows: calls, database: freshDatabase()))
+    }
+    add(
+        "throughput: audited callbacks committed", "events/s", audited, baseline: raw,
+        baselineName: "raw C API, one statement, one transaction", goal: "≥ 0.8 × baseline",
+        met: { value, base in value >= 0.8 * (base ?? .infinity) })
+    let naive = try repeated(max(1, runs / 2)) { try measureNaive(events: sized(20_000), database: freshDatabase()) }
+    add(
+        "naive peer: JSONEncoder + autocommit INSERT per event", "events/s", naive, baseline: audited,
+        baselineName: "audited (above)", goal: "reported")
+
+    // 4. Size
+    add(
+        "size: events table per event", "bytes", sizes.map(\.table), goal: "≤ 40 bytes",
+        met: { value, _ in value <= 40 })
+    add("size: whole file per event", "bytes", sizes.map(\.file), goal: "reported")
+}
 
 // 5. Replay
-log("replay…")
-let replays = try repeated(max(1, runs / 2)) { () -> Double in 0 }.indices.map { _ in
-    try measureReplay(steps: sized(100_000), database: freshDatabase())
+if wanted("replay") {
+    log("replay…")
+    var replays: [(isolated: Double, interaction: Double, callbacks: Int)] = []
+    for _ in 0..<max(1, runs / 2) {
+        replays.append(try measureReplay(steps: sized(100_000), database: freshDatabase()))
+    }
+    add(
+        "replay isolated", "callbacks/s", replays.map(\.isolated), goal: "≥ 500,000 callbacks/s",
+        met: { value, _ in value >= 500_000 })
+    add("replay interaction", "callbacks/s", replays.map(\.interaction), goal: "reported")
 }
-add(
-    "replay isolated", "callbacks/s", replays.map(\.isolated), goal: "≥ 500,000 callbacks/s",
-    met: { value, _ in value >= 500_000 })
-add("replay interaction", "callbacks/s", replays.map(\.interaction), goal: "reported")
 
 // 6. Diff
-log("diff…")
-let diffDatabase = freshDatabase()
-let diffCalls = sized(1_000_000)
-let flips = Set((0..<20).map { ($0 + 1) * diffCalls / 21 })
-let sessionA = try recordProbeSession(calls: diffCalls, database: diffDatabase, delegate: EvenOnly())
-let sessionB = try recordProbeSession(
-    calls: diffCalls, database: diffDatabase, delegate: EvenOnlyExcept(flipped: flips))
-var diffRuns: [(seconds: Double, peakMB: Double, status: Int32, output: String)] = []
-for _ in 0..<runs {
-    diffRuns.append(
-        try runAuditctl(["diff", String(sessionA), String(sessionB), "--db", diffDatabase, "--format", "json"]))
+if wanted("diff") {
+    log("diff…")
+    let diffDatabase = freshDatabase()
+    let diffCalls = sized(1_000_000)
+    let flips = Set((0..<20).map { ($0 + 1) * diffCalls / 21 })
+    let sessionA = try recordProbeSession(calls: diffCalls, database: diffDatabase, delegate: EvenOnly())
+    let sessionB = try recordProbeSession(
+        calls: diffCalls, database: diffDatabase, delegate: EvenOnlyExcept(flipped: flips))
+    var diffRuns: [(seconds: Double, peakMB: Double, status: Int32, output: String)] = []
+    for _ in 0..<runs {
+        diffRuns.append(
+            try runAuditctl(["diff", String(sessionA), String(sessionB), "--db", diffDatabase, "--format", "json"]))
+    }
+    precondition(diffRuns.allSatisfy { $0.status == 1 }, "the diff finds the differences")
+    precondition(diffRuns[0].output.contains("\"veto_changed\":20"), "exactly the 20 planted differences")
+    add(
+        "diff: 2 × \(diffCalls) events, 20 differences", "s", diffRuns.map(\.seconds), goal: "≤ 2 s",
+        met: { value, _ in value <= 2 })
+    add("diff: peak resident memory", "MB", diffRuns.map(\.peakMB), goal: "≤ 300 MB", met: { value, _ in value <= 300 })
 }
-precondition(diffRuns.allSatisfy { $0.status == 1 }, "the diff finds the differences")
-precondition(diffRuns[0].output.contains("\"veto_changed\":20"), "exactly the 20 planted differences")
-add(
-    "diff: 2 × \(diffCalls) events, 20 differences", "s", diffRuns.map(\.seconds), goal: "≤ 2 s",
-    met: { value, _ in value <= 2 })
-add("diff: peak resident memory", "MB", diffRuns.map(\.peakMB), goal: "≤ 300 MB", met: { value, _ in value <= 300 })
 
 // 7. Query
-log("query…")
-let queryDatabase = freshDatabase()
-let querySessions = 10
-try buildLargeDatabase(queryDatabase, sessions: querySessions, perSession: sized(1_000_000))
-let query = try measureQuery(queryDatabase, session: querySessions / 2)
-add(
-    "query: vetoes of one widget in one session, \(querySessions * sized(1_000_000)) events", "ms", query.milliseconds,
-    goal: "≤ 20 ms", met: { value, _ in value <= 20 })
-log("query plan:\n\(query.plan)")
+var plan = ""
+if wanted("query") {
+    log("query…")
+    let queryDatabase = freshDatabase()
+    let querySessions = 10
+    try buildLargeDatabase(queryDatabase, sessions: querySessions, perSession: sized(1_000_000))
+    let query = try measureQuery(queryDatabase, session: querySessions / 2)
+    add(
+        "query: vetoes of one widget in one session, \(querySessions * sized(1_000_000)) events", "ms",
+        query.milliseconds,
+        goal: "≤ 20 ms", met: { value, _ in value <= 20 })
+    plan = query.plan
+    log("query plan:\n\(plan)")
+}
 
 // Report
 let total = Double(now() - started) / 1e9
@@ -135,7 +153,7 @@ for row in rows {
         row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: " | "))
 }
 print("")
-print("query plan:\n\(query.plan)")
+if !plan.isEmpty { print("query plan:\n\(plan)") }
 let json =
     "{\"quick\":\(quick),\"runs\":\(runs),\"seconds\":\(String(format: "%.1f", total)),\"figures\":[\n"
     + figures.map(\.json).joined(separator: ",\n") + "\n]}\n"

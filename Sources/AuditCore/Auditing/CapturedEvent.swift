@@ -2,7 +2,7 @@ import Foundation
 
 /// One event as the proxy captures it on the caller's thread: plain values, no encoding. The
 /// writer thread turns it into a row.
-struct CapturedEvent {
+struct CapturedEvent: Sendable {
     static let implemented: UInt8 = 1
     static let canVeto: UInt8 = 2
     static let vetoed: UInt8 = 4
@@ -13,12 +13,54 @@ struct CapturedEvent {
     var widget: Int32
     var descriptor: CallbackDescriptor
     var flags: UInt8
-    var arguments: [AuditValue]
+    var arguments: CapturedArguments
     /// nil for void callbacks and inputs (stored as SQL NULL).
     var result: AuditValue?
     var duration: Int64
     /// 0 when the event did not happen inside another audited event.
     var parent: Int64
+}
+
+/// A callback's arguments as captured: up to three held inline, so capturing allocates nothing.
+@usableFromInline
+enum CapturedArguments: Sendable {
+    case none
+    case one(AuditValue)
+    case two(AuditValue, AuditValue)
+    case three(AuditValue, AuditValue, AuditValue)
+    case many([AuditValue])
+
+    init(_ values: [AuditValue]) {
+        switch values.count {
+        case 0: self = .none
+        case 1: self = .one(values[0])
+        case 2: self = .two(values[0], values[1])
+        case 3: self = .three(values[0], values[1], values[2])
+        default: self = .many(values)
+        }
+    }
+
+    var values: [AuditValue] {
+        switch self {
+        case .none: []
+        case .one(let a): [a]
+        case .two(let a, let b): [a, b]
+        case .three(let a, let b, let c): [a, b, c]
+        case .many(let values): values
+        }
+    }
+
+    /// Writes the arguments as a JSON array, in label order.
+    func appendJSON(to text: inout String) {
+        switch self {
+        case .none: text += "[]"
+        case .one(let a):
+            text += "["
+            a.appendJSON(to: &text)
+            text += "]"
+        default: AuditValue.appendArray(values, to: &text)
+        }
+    }
 }
 
 /// A widget of the session, registered when the recorder first sees it.

@@ -17,15 +17,29 @@ open class DelegateProxy {
     }
 
     /// Forwards one callback to `target` (or takes the default) and records it.
+    ///
+    /// Inlinable so that a proxy declared outside this module (an app's own protocol) is
+    /// specialized for its types: unspecialized generic code would cost more than the whole
+    /// capture. Everything it touches of the recorder is two calls, `beginCall` and `endCall`.
+    @inlinable
     public final func forward<Delegate, Widget, Arguments, Result>(
         _ callback: Callback<Delegate, Widget, Arguments, Result>, to target: Delegate?, _ widget: Widget,
         _ arguments: Arguments
     ) -> Result {
-        link.recorder.capture(callback.descriptor, widget: link.widget, arguments: callback.arguments.encode(arguments))
-        {
-            context in
-            let (result, flags) = callback.ask(target, widget, arguments, on: context)
-            return (result, flags, callback.answer.coding?.encode(result))
+        let frame = link.recorder.beginCall()
+        let result: Result
+        if let target {
+            result = callback.invoke(target, widget, arguments)
+        } else {
+            result = callback.answer.defaultResult(arguments)
         }
+        var flags: UInt8 = 0
+        if callback.answer.kind != .none {
+            flags = callback.answer.isVeto(arguments, result) ? 6 : 2  // can veto, and vetoed
+        }
+        link.recorder.endCall(
+            frame, callback.descriptor, widget: link.widget, arguments: callback.arguments.encode(arguments),
+            result: callback.answer.coding?.encode(result), flags: flags, invoked: target != nil)
+        return result
     }
 }

@@ -1,19 +1,27 @@
-import Foundation
+import Dispatch
+import Synchronization
 
 /// The hand-off between the threads that make audited calls and the one writer thread.
 ///
-/// Producers append under a short lock and never wait for SQLite: the writer swaps the whole
-/// array out under the same lock, then writes with the lock released. The queue is bounded: when
-/// `capacity` events are waiting, producers block until the writer has taken them
-/// (backpressure instead of silent loss).
-final class EventQueue: @unchecked Sendable {
-    // @unchecked: every stored var below is read and written only while `condition` is locked.
-    private let condition = NSCondition()
-    private var events: [CapturedEvent] = []
-    private var widgets: [WidgetRecord] = []
-    private var closed = false
-    private var blockedProducers = 0
-    private(set) var timesBlocked = 0
+/// Producers append under a short lock (a `Mutex`: an uncontended futex, no system call) and
+/// never wait for SQLite: the writer swaps the whole array out under the same lock, then writes
+/// with the lock released. The writer is woken once per batch through a semaphore, never per
+/// event. The queue is bounded: when `capacity` events are waiting, producers block until the
+/// writer has taken them (backpressure instead of silent loss). After `close()`, events are no
+/// longer kept: they are counted as late.
+final class EventQueue: Sendable {
+    private struct State: Sendable {
+        var events: [CapturedEvent] = []
+        var widgets: [WidgetRecord] = []
+        var closed = false
+        var blocked = 0
+        var timesBlocked = 0
+        var late = 0
+    }
+
+    private let state: Mutex<State>
+    private let writerWake = DispatchSemaphore(value: 0)
+    private let space = DispatchSemaphore(value: 0)
 
     let capacity: Int
     let batchSize: Int
@@ -21,48 +29,81 @@ final class EventQueue: @unchecked Sendable {
     init(capacity: Int, batchSize: Int) {
         self.capacity = capacity
         self.batchSize = batchSize
-        events.reserveCapacity(capacity)
+        var initial = State()
+        initial.events.reserveCapacity(capacity)
+        state = Mutex(initial)
     }
 
     func append(_ event: CapturedEvent) {
-        condition.lock()
-        if events.count >= capacity && !closed {
-            timesBlocked += 1
-            blockedProducers += 1
-            condition.broadcast()
-            while events.count >= capacity && !closed { condition.wait() }
-            blockedProducers -= 1
+        while true {
+            let outcome = state.withLock { state -> Append in
+                if state.closed {
+                    state.late += 1
+                    return .dropped
+                }
+                if state.events.count >= capacity {
+                    state.blocked += 1
+                    state.timesBlocked += 1
+                    return .full
+                }
+                state.events.append(event)
+                return state.events.count == batchSize ? .batchReady : .appended
+            }
+            switch outcome {
+            case .appended, .dropped: return
+            case .batchReady:
+                writerWake.signal()
+                return
+            case .full:
+                writerWake.signal()
+                space.wait()
+            }
         }
-        events.append(event)
-        if events.count == batchSize { condition.broadcast() }
-        condition.unlock()
+    }
+
+    private enum Append {
+        case appended
+        case batchReady
+        case full
+        case dropped
     }
 
     func append(_ widget: WidgetRecord) {
-        condition.lock()
-        widgets.append(widget)
-        condition.unlock()
+        state.withLock { $0.widgets.append(widget) }
     }
 
     /// Waits until a batch is ready, `interval` has passed, or the queue closes; then moves every
     /// waiting event into `batch` (which must be empty: its storage becomes the queue's next buffer).
-    func take(into batch: inout [CapturedEvent], interval: TimeInterval) -> (widgets: [WidgetRecord], closed: Bool) {
-        condition.lock()
-        defer { condition.unlock() }
-        if events.count < batchSize && !closed {
-            _ = condition.wait(until: Date(timeIntervalSinceNow: interval))
+    func take(into batch: inout [CapturedEvent], interval: Double) -> (widgets: [WidgetRecord], closed: Bool) {
+        let ready = state.withLock { $0.events.count >= batchSize || $0.closed }
+        if !ready { _ = writerWake.wait(timeout: .now() + interval) }
+        var taken: [CapturedEvent] = []
+        swap(&taken, &batch)
+        let (widgets, closed, blocked, buffer) = state.withLock { state in
+            let full = state.events
+            state.events = taken
+            let widgets = state.widgets
+            state.widgets = []
+            let blocked = state.blocked
+            state.blocked = 0
+            return (widgets, state.closed, blocked, full)
         }
-        swap(&events, &batch)
-        let taken = widgets
-        widgets = []
-        if blockedProducers > 0 { condition.broadcast() }
-        return (taken, closed)
+        batch = buffer
+        for _ in 0..<blocked { space.signal() }
+        return (widgets, closed)
     }
 
     func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
+        let blocked = state.withLock { state in
+            state.closed = true
+            let blocked = state.blocked
+            state.blocked = 0
+            return blocked
+        }
+        writerWake.signal()
+        for _ in 0..<blocked { space.signal() }
     }
+
+    /// How often a producer waited because the queue was full, and events dropped after `close()`.
+    var counts: (timesBlocked: Int, late: Int) { state.withLock { ($0.timesBlocked, $0.late) } }
 }

@@ -6,19 +6,30 @@ import Synchronization
 /// An event is committed only once every event with a smaller `seq` is committed too. A callback
 /// is numbered when it starts but queued when it returns, so an outer callback arrives after the
 /// ones nested in it; holding back the non-contiguous tail keeps the stored prefix hole-free.
+///
+/// A batch whose transaction fails (the database busy past its timeout, the disk full) stays
+/// pending and is tried again with the next one. After `maximumAttempts` failures in a row the
+/// writer gives up: nothing more is written, every event from then on is counted as lost, and the
+/// session is left `interrupted` (if that can still be written). Either way what is stored is a
+/// contiguous prefix of the session.
 final class EventWriter: @unchecked Sendable {
     // @unchecked: every var is touched only by the writer thread inside `run`; `summary` reads
     // `result` under its lock. `store` moves to the writer thread in `run` and is closed there.
     private var store: AuditStore!
     private let session: Int64
     private var pending: [CapturedEvent] = []
+    private var pendingWidgets: [WidgetRecord] = []
     private var nextSeq: Int64 = 1
     private var callbackIDs: [ObjectIdentifier: Int64] = [:]
     private var counters = AuditStore.SessionCounters()
     private var failedWrites = 0
+    private var failuresInARow = 0
+    private var gaveUp = false
     private var lostEvents = 0
     private var lastError: String?
     private let result = Mutex<RecordingSummary?>(nil)
+
+    static let maximumAttempts = 3
 
     init(store: AuditStore, session: Int64) {
         self.store = store
@@ -27,48 +38,56 @@ final class EventWriter: @unchecked Sendable {
 
     func run(queue: EventQueue, interval: TimeInterval) {
         var batch: [CapturedEvent] = []
-        batch.reserveCapacity(queue.batchSize)
+        batch.reserveCapacity(queue.capacity)
         var lastCheckpoint = monotonicNanoseconds()
         while true {
             let (widgets, closed) = queue.take(into: &batch, interval: interval)
-            if !widgets.isEmpty || !batch.isEmpty { write(widgets: widgets, events: batch, final: closed) }
+            pendingWidgets += widgets
+            pending.append(contentsOf: batch)
             batch.removeAll(keepingCapacity: true)
+            if !pending.isEmpty || !pendingWidgets.isEmpty { write() }
             if closed { break }
-            if monotonicNanoseconds() - lastCheckpoint > 1_000_000_000 {
+            if !gaveUp && monotonicNanoseconds() - lastCheckpoint > 1_000_000_000 {
                 attempt { try store.checkpoint(.passive) }
                 lastCheckpoint = monotonicNanoseconds()
             }
         }
-        let status = failedWrites == 0 ? "complete" : "interrupted"
+        // Events still pending now never got their predecessors (a callback still running when
+        // the recording finished), or could not be written: they are lost, not stored with a hole.
+        lostEvents += pending.count
+        let status = failedWrites == 0 && pending.isEmpty ? "complete" : "interrupted"
         attempt { try store.finishSession(session, status: status, counters: counters) }
         attempt { try store.checkpoint(.truncate) }
         store = nil  // closes the connection on the writer thread, removing the -wal and -shm files
         let summary = RecordingSummary(
             session: session, events: counters.events, inputs: counters.inputs, callbacks: counters.callbacks,
             vetoes: counters.vetoes, failedWrites: failedWrites, lostEvents: lostEvents, lastError: lastError,
-            timesBlocked: 0, status: failedWrites == 0 ? "complete" : "interrupted")
+            timesBlocked: 0, status: status)
         result.withLock { $0 = summary }
     }
 
-    func summary(blocked: Int) -> RecordingSummary {
+    func summary(queue: EventQueue) -> RecordingSummary {
         var summary = result.withLock { $0 }!
-        summary.timesBlocked = blocked
+        let counts = queue.counts
+        summary.timesBlocked = counts.timesBlocked
+        summary.eventsAfterFinish = counts.late
         return summary
     }
 
-    private func write(widgets: [WidgetRecord], events: [CapturedEvent], final: Bool) {
-        pending.append(contentsOf: events)
+    /// Commits the contiguous prefix of what is pending, with the widgets seen so far.
+    private func write() {
+        if gaveUp {
+            lostEvents += pending.count
+            pending.removeAll(keepingCapacity: true)
+            return
+        }
         if !pending.isSorted(by: \.seq) { pending.sort { $0.seq < $1.seq } }
         var ready = 0
-        if final {
-            ready = pending.count
-        } else {
-            while ready < pending.count && pending[ready].seq == nextSeq + Int64(ready) { ready += 1 }
-        }
+        while ready < pending.count && pending[ready].seq == nextSeq + Int64(ready) { ready += 1 }
         var updated = counters
         let committed = attempt {
             try store.transaction {
-                for widget in widgets {
+                for widget in pendingWidgets {
                     try store.insertWidget(
                         session: session, id: widget.id, path: widget.path, kind: widget.kind, parent: widget.parent)
                 }
@@ -76,14 +95,14 @@ final class EventWriter: @unchecked Sendable {
                 text.reserveCapacity(256)
                 for event in pending[..<ready] {
                     text.removeAll(keepingCapacity: true)
-                    AuditValue.appendArray(event.arguments, to: &text)
-                    let isCallback = event.descriptor.kind == .callback
+                    event.arguments.appendJSON(to: &text)
                     try store.insertEvent(
                         session: session, seq: event.seq, time: event.time, widget: event.widget,
                         callback: try callbackID(event.descriptor), arguments: &text, result: event.result,
                         vetoed: event.flags & CapturedEvent.canVeto == 0
                             ? nil : event.flags & CapturedEvent.vetoed != 0,
-                        implemented: isCallback ? event.flags & CapturedEvent.implemented != 0 : nil,
+                        implemented: event.descriptor.kind == .callback
+                            ? event.flags & CapturedEvent.implemented != 0 : nil,
                         duration: event.duration, parent: event.parent)
                     updated.count(event)
                 }
@@ -91,13 +110,20 @@ final class EventWriter: @unchecked Sendable {
                 try store.updateCounters(session: session, updated)
             }
         }
-        if committed {
-            counters = updated
-        } else {
+        guard committed else {
             failedWrites += 1
-            lostEvents += ready
+            failuresInARow += 1
             callbackIDs.removeAll()  // ids interned in the rolled-back transaction are gone
+            if failuresInARow >= Self.maximumAttempts {
+                gaveUp = true
+                lostEvents += pending.count
+                pending.removeAll(keepingCapacity: true)
+            }
+            return
         }
+        failuresInARow = 0
+        counters = updated
+        pendingWidgets.removeAll()
         if ready > 0 { nextSeq = pending[ready - 1].seq + 1 }
         pending.removeFirst(ready)
     }

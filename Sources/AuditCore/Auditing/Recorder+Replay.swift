@@ -10,7 +10,7 @@ extension Recorder {
         queue.append(
             CapturedEvent(
                 seq: seq, time: monotonicNanoseconds() - clockOrigin, widget: widget, descriptor: descriptor,
-                flags: flags, arguments: arguments, result: result, duration: 0, parent: parent))
+                flags: flags, arguments: CapturedArguments(arguments), result: result, duration: 0, parent: parent))
         return seq
     }
 }

@@ -100,7 +100,7 @@ public final class Recorder: Sendable {
         writerDone.signal()  // let a concurrent finish() through as well
         return summary.withLock { stored in
             if let stored { return stored }
-            var result = writer.summary(blocked: queue.timesBlocked)
+            var result = writer.summary(queue: queue)
             result.seconds = Double(monotonicNanoseconds() - clockOrigin) / 1e9
             stored = result
             return result
@@ -109,11 +109,56 @@ public final class Recorder: Sendable {
 
     // MARK: Capturing (the caller's thread)
 
+    /// An audited call in progress: its number, the call it is nested in, when it started, and the
+    /// thread's "default used" mark as it was before (restored by `endCall`).
+    @usableFromInline
+    struct CallFrame {
+        let seq: Int64
+        let parent: Int64
+        let start: Int64
+        let outerDefaultUsed: Bool
+        let context: ThreadContext
+    }
+
+    /// Numbers a delegate call and nests it under the event in progress on this thread.
+    @usableFromInline
+    func beginCall() -> CallFrame {
+        let context = ThreadContext.current
+        let owner = ObjectIdentifier(self)
+        let seq = nextSeq.add(1, ordering: .relaxed).oldValue
+        let parent = context.parent(of: owner) ?? 0
+        context.frames.append((owner, seq))
+        let frame = CallFrame(
+            seq: seq, parent: parent, start: monotonicNanoseconds(), outerDefaultUsed: context.defaultUsed,
+            context: context)
+        context.defaultUsed = false
+        return frame
+    }
+
+    /// Queues the call `frame` began. `invoked` is whether a delegate was there to call; it counts
+    /// as implemented unless the call fell through to the protocol's default implementation.
+    @usableFromInline
+    func endCall(
+        _ frame: CallFrame, _ descriptor: CallbackDescriptor, widget: Int32, arguments: CapturedArguments,
+        result: AuditValue?, flags: UInt8, invoked: Bool
+    ) {
+        let end = monotonicNanoseconds()
+        let context = frame.context
+        let implemented = invoked && !context.defaultUsed
+        context.defaultUsed = frame.outerDefaultUsed
+        context.frames.removeLast()
+        queue.append(
+            CapturedEvent(
+                seq: frame.seq, time: frame.start - clockOrigin, widget: widget, descriptor: descriptor,
+                flags: flags | (implemented ? CapturedEvent.implemented : 0), arguments: arguments, result: result,
+                duration: end - frame.start, parent: frame.parent))
+    }
+
     /// Runs `body` as one audited event: numbers it, nests it under the event in progress on this
     /// thread, times it and queues what `body` reports.
     @inline(__always)
     func capture<Result>(
-        _ descriptor: CallbackDescriptor, widget: Int32, arguments: [AuditValue],
+        _ descriptor: CallbackDescriptor, widget: Int32, arguments: CapturedArguments,
         _ body: (ThreadContext) -> (result: Result, flags: UInt8, recorded: AuditValue?)
     ) -> Result {
         let context = ThreadContext.current
@@ -140,13 +185,17 @@ public struct RecordingSummary: Sendable, Equatable {
     public var inputs: Int
     public var callbacks: Int
     public var vetoes: Int
-    /// Batches whose write failed, and the events they held.
+    /// Write attempts that failed (each retried with the next batch, up to three times in a row).
     public var failedWrites: Int
+    /// Events not stored: those of writes that failed for good, and those whose predecessors
+    /// never completed (a callback still running at `finish()`), so the stored prefix has no hole.
     public var lostEvents: Int
     public var lastError: String?
     /// How often a caller waited because the queue was full.
     public var timesBlocked: Int
     public var status: String
+    /// Audited calls made after `finish()`: not stored.
+    public var eventsAfterFinish = 0
     /// Wall time from the recorder's start to the last commit.
     public var seconds: Double = 0
 }

@@ -5,6 +5,7 @@ import Foundation
 ///
 /// Delegates are called on the thread that drives the widget, as in UIKit; keeping this state per
 /// thread lets several threads drive widgets under one recorder without sharing a stack.
+@usableFromInline
 final class ThreadContext {
     /// Audited calls in progress on this thread, innermost last.
     var frames: [(owner: ObjectIdentifier, seq: Int64)] = []

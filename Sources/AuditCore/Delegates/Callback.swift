@@ -46,16 +46,16 @@ public final class CallbackDescriptor: Sendable, CustomStringConvertible {
 /// The arguments of a callback after the widget itself: their labels and how each is recorded.
 public struct ArgumentList<Arguments>: Sendable {
     public let labels: [String]
-    let encode: @Sendable (Arguments) -> [AuditValue]
+    @usableFromInline let encode: @Sendable (Arguments) -> CapturedArguments
     let decode: @Sendable ([AuditValue], View?) -> Arguments?
 
     public static var none: ArgumentList<Void> {
-        ArgumentList<Void>(labels: [], encode: { _ in [] }, decode: { _, _ in () })
+        ArgumentList<Void>(labels: [], encode: { _ in .none }, decode: { _, _ in () })
     }
 
     public static func one(_ label: String, _ coding: ValueCoding<Arguments>) -> ArgumentList<Arguments> {
         ArgumentList(
-            labels: [label], encode: { [coding.encode($0)] },
+            labels: [label], encode: { .one(coding.encode($0)) },
             decode: { values, root in values.count == 1 ? coding.decode(values[0], in: root) : nil })
     }
 
@@ -63,7 +63,7 @@ public struct ArgumentList<Arguments>: Sendable {
         _ label1: String, _ coding1: ValueCoding<A>, _ label2: String, _ coding2: ValueCoding<B>
     ) -> ArgumentList<(A, B)> where Arguments == (A, B) {
         ArgumentList(
-            labels: [label1, label2], encode: { [coding1.encode($0.0), coding2.encode($0.1)] },
+            labels: [label1, label2], encode: { .two(coding1.encode($0.0), coding2.encode($0.1)) },
             decode: { values, root in
                 guard values.count == 2, let a = coding1.decode(values[0], in: root),
                     let b = coding2.decode(values[1], in: root)
@@ -80,7 +80,7 @@ public struct ArgumentList<Arguments>: Sendable {
     ) -> ArgumentList<(A, B, C)> where Arguments == (A, B, C) {
         ArgumentList(
             labels: [label1, label2, label3],
-            encode: { [coding1.encode($0.0), coding2.encode($0.1), coding3.encode($0.2)] },
+            encode: { .three(coding1.encode($0.0), coding2.encode($0.1), coding3.encode($0.2)) },
             decode: { values, root in
                 guard values.count == 3, let a = coding1.decode(values[0], in: root),
                     let b = coding2.decode(values[1], in: root), let c = coding3.decode(values[2], in: root)
@@ -94,10 +94,10 @@ public struct ArgumentList<Arguments>: Sendable {
 public struct Answer<Arguments, Result>: Sendable {
     public let kind: AnswerKind
     public let defaultDescription: String
-    let defaultResult: @Sendable (Arguments) -> Result
+    @usableFromInline let defaultResult: @Sendable (Arguments) -> Result
     /// nil for `Void` callbacks: their result is recorded as SQL NULL.
-    let coding: ValueCoding<Result>?
-    let isVeto: @Sendable (Arguments, Result) -> Bool
+    @usableFromInline let coding: ValueCoding<Result>?
+    @usableFromInline let isVeto: @Sendable (Arguments, Result) -> Bool
 
     /// A notification: no answer.
     public static var void: Answer<Arguments, Void> {
@@ -129,9 +129,9 @@ public struct Answer<Arguments, Result>: Sendable {
 /// passed first, `Arguments` the rest (a tuple when there are several).
 public struct Callback<Delegate, Widget, Arguments, Result>: Sendable {
     public let descriptor: CallbackDescriptor
-    let arguments: ArgumentList<Arguments>
-    let answer: Answer<Arguments, Result>
-    let invoke: @Sendable (Delegate, Widget, Arguments) -> Result
+    @usableFromInline let arguments: ArgumentList<Arguments>
+    @usableFromInline let answer: Answer<Arguments, Result>
+    @usableFromInline let invoke: @Sendable (Delegate, Widget, Arguments) -> Result
 
     public init(
         _ protocolName: String, _ name: String, arguments: ArgumentList<Arguments>,
@@ -149,8 +149,14 @@ public struct Callback<Delegate, Widget, Arguments, Result>: Sendable {
     public func defaultResult(_ arguments: Arguments) -> Result { answer.defaultResult(arguments) }
 
     /// Asks `delegate`, or takes the default when there is none: what a widget does, audited or not.
+    ///
+    /// Keeps the thread's "default used" mark as it found it, so a delegate call that is not
+    /// audited, made from inside an audited one, cannot make the audited call look unimplemented.
     public func ask(_ delegate: Delegate?, _ widget: Widget, _ arguments: Arguments) -> Result {
         guard let delegate else { return answer.defaultResult(arguments) }
+        let context = ThreadContext.current
+        let outer = context.defaultUsed
+        defer { context.defaultUsed = outer }
         return invoke(delegate, widget, arguments)
     }
 

@@ -42,12 +42,7 @@ extension AuditStore {
         session: Int64, seq: Int64, time: Int64, widget: Int32, callback: Int64, arguments: inout String,
         result: AuditValue?, vetoed: Bool?, implemented: Bool?, duration: Int64, parent: Int64
     ) throws {
-        let statement = try connection.cached(
-            """
-            INSERT INTO events (session, seq, t_ns, widget, callback, args, result, vetoed, implemented, duration_ns,
-                                parent_seq)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let statement = try eventInsert()
         defer { statement.reset() }
         statement.bind(session, at: 1)
         statement.bind(seq, at: 2)
@@ -64,6 +59,19 @@ extension AuditStore {
         statement.bind(duration, at: 10)
         statement.bind(parent == 0 ? nil : parent, at: 11)
         try statement.bindTemporarily(&arguments, at: 6) { try statement.step() }
+    }
+
+    /// The prepared event INSERT, kept in a field rather than looked up by its text for each row.
+    private func eventInsert() throws -> Statement {
+        if let statement = eventInsertStatement { return statement }
+        let statement = try connection.prepare(
+            """
+            INSERT INTO events (session, seq, t_ns, widget, callback, args, result, vetoed, implemented, duration_ns,
+                                parent_seq)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        eventInsertStatement = statement
+        return statement
     }
 
     struct SessionCounters {

@@ -19,6 +19,8 @@ public final class AuditStore {
 
     let connection: Connection
     public let path: String
+    /// The recorder's event INSERT (see `AuditStore+Writing`).
+    var eventInsertStatement: Statement?
 
     public init(path: String, access: Access) throws(StoreError) {
         self.path = path

@@ -216,7 +216,9 @@ public final class TouchDispatcher {
             _ = body()
             return
         }
-        link.recorder.capture(input, widget: link.widget, arguments: arguments) { _ in ((), 0, body()) }
+        link.recorder.capture(input, widget: link.widget, arguments: CapturedArguments(arguments)) { _ in
+            ((), 0, body())
+        }
     }
 
     /// The inputs a touch dispatcher records.

@@ -190,7 +190,7 @@ open class View {
             _ = body()
             return
         }
-        link.recorder.capture(input, widget: link.widget, arguments: arguments()) { _ in
+        link.recorder.capture(input, widget: link.widget, arguments: CapturedArguments(arguments())) { _ in
             let outcome = body()
             return ((), 0, outcome)
         }
