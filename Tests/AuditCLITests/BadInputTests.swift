@@ -62,7 +62,7 @@ struct BadInputTests {
             example(replacing: secondStep, with: secondStep.replacingOccurrences(of: "tapSegment", with: "swipe")),
             "s.json: steps[1].action: unknown action 'swipe' (known: tapSegment, selectSegment, beginEditing, typeText, "
                 + "replaceText, selectText, endEditing, beginDrag, drag, endDrag, tapStatusBar, setContentOffset, tapRow, "
-                + "selectRow, deselectRow, touches, touch)"),
+                + "selectRow, deselectRow, touches, touch, gestureTimer)"),
         BadScenario(
             "widget that does not exist",
             example(

@@ -81,11 +81,23 @@ extension ValueCoding where Value == Point {
 }
 
 extension ValueCoding where Value == IndexPath {
-    /// `{"section":S,"row":R}` (a table's index path: two indexes).
+    /// `{"section":S,"row":R}` for a table's index path (two indexes); any other index path, which a
+    /// delegate may answer, as the array of its indexes.
     public static let indexPath = ValueCoding(
-        encode: { .object(["section": .int($0.section), "row": .int($0.row)]) },
+        encode: { path in
+            path.count == 2
+                ? .object(["section": .int(path[0]), "row": .int(path[1])]) : .array(path.map(AuditValue.int))
+        },
         decode: { value in
-            guard case .int(let section) = value["section"], case .int(let row) = value["row"] else { return nil }
-            return IndexPath(row: row, section: section)
+            switch value {
+            case .object(let fields) where fields.count == 2:
+                guard case .int(let section) = fields["section"], case .int(let row) = fields["row"] else { return nil }
+                return IndexPath(row: row, section: section)
+            case .array(let indexes):
+                let values = indexes.compactMap { if case .int(let index) = $0 { index } else { nil } }
+                return values.count == indexes.count && values.count != 2 ? IndexPath(indexes: values) : nil
+            default:
+                return nil
+            }
         })
 }

@@ -38,16 +38,16 @@ struct InputAction: Sendable {
     let descriptor: CallbackDescriptor
     let fields: [ActionField]
     let widgetKind: String
-    let accepts: @Sendable (View) -> Bool
-    let staticCheck: @Sendable (View, [AuditValue]) -> StepProblem?
-    let check: @Sendable (View, [AuditValue]) -> StepProblem?
-    let perform: @Sendable (View, [AuditValue]) -> Void
+    let accepts: @Sendable (AnyObject) -> Bool
+    let staticCheck: @Sendable (AnyObject, [AuditValue]) -> StepProblem?
+    let check: @Sendable (AnyObject, [AuditValue]) -> StepProblem?
+    let perform: @Sendable (AnyObject, [AuditValue]) -> Void
 
     var name: String { descriptor.name }
 
     typealias Check<W> = @Sendable (W, [AuditValue]) -> StepProblem?
 
-    static func on<W: View>(
+    static func on<W: AnyObject>(
         _ widget: W.Type, _ descriptor: CallbackDescriptor,
         check: @escaping @Sendable (W) -> StepProblem? = { _ in nil },
         perform: @escaping @Sendable (W) -> Void
@@ -58,7 +58,7 @@ struct InputAction: Sendable {
         }
     }
 
-    static func on<W: View, A>(
+    static func on<W: AnyObject, A>(
         _ widget: W.Type, _ descriptor: CallbackDescriptor, _ field: ActionField, _ coding: ValueCoding<A>,
         staticCheck: @escaping @Sendable (W, A) -> StepProblem? = { _, _ in nil },
         check: @escaping @Sendable (W, A) -> StepProblem? = { _, _ in nil }, perform: @escaping @Sendable (W, A) -> Void
@@ -71,7 +71,7 @@ struct InputAction: Sendable {
         }
     }
 
-    static func on<W: View, A, B>(
+    static func on<W: AnyObject, A, B>(
         _ widget: W.Type, _ descriptor: CallbackDescriptor, _ first: ActionField, _ firstCoding: ValueCoding<A>,
         _ second: ActionField, _ secondCoding: ValueCoding<B>,
         staticCheck: @escaping @Sendable (W, A, B) -> StepProblem? = { _, _, _ in nil },
@@ -94,7 +94,7 @@ struct InputAction: Sendable {
         }
     }
 
-    private static func make<W: View>(
+    private static func make<W: AnyObject>(
         _ widget: W.Type, _ descriptor: CallbackDescriptor, fields: [ActionField], staticCheck: @escaping Check<W>,
         check: @escaping Check<W>, perform: @escaping @Sendable (W, [AuditValue]) -> Void
     ) -> InputAction {

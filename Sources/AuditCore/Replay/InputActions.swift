@@ -109,5 +109,16 @@ enum InputActions {
             View.self, TouchDispatcher.Inputs.touch, .field("touch", .touch, expected: touchShape), .touch,
             check: { view, touch in problem("touch", view.root.touchDispatcher.problem(sending: touch)) },
             perform: { view, touch in view.root.touchDispatcher.send(touch) }),
+        // A recognizer's timer, as recorded: replay fires the timers due by its time, as they fired
+        // in the recording, and leaves the clock at the last one.
+        .on(
+            GestureRecognizer.self, TouchDispatcher.Inputs.timer, .field("timer", .string, expected: "a string"),
+            .string,
+            .field("t", .double, expected: "seconds on the clock"), .double,
+            check: { recognizer, _, time in
+                guard let root = recognizer.view?.root else { return StepProblem("the recognizer is on no view") }
+                return time.isFinite && time >= root.touchDispatcher.now
+                    ? nil : StepProblem(field: "t", "\(time) s is before the clock (\(root.touchDispatcher.now) s)")
+            }, perform: { recognizer, _, time in recognizer.view?.root.touchDispatcher.fireTimers(through: time) }),
     ]
 }

@@ -54,9 +54,9 @@ struct ReplayPlan {
                     let descriptor = catalog.inputs.first(where: { $0.name == event.callback })
                 else { throw ReplayError.unknownCallback(session: id, seq: event.seq, name: event.callback) }
                 inputs[event.seq] = descriptor
-                // Nested inputs are consequences of other events, and timers are time passing:
-                // replaying the top-level inputs at their times brings both about again.
-                guard event.parentSeq == nil, descriptor !== TouchDispatcher.Inputs.timer else { continue }
+                // Nested inputs are consequences of other events: replaying the top-level ones (touches
+                // and timers at their times included) brings them about again.
+                guard event.parentSeq == nil else { continue }
                 do {
                     let step = try ScenarioStep(
                         input: event.callback, widget: event.widget ?? "", arguments: arguments,

@@ -47,9 +47,10 @@ public struct ReplayReport: Sendable {
 
     /// Follows `parent_seq` up to the input that started the chain of events.
     static func topLevelInput(of event: TimelineEvent, in events: [TimelineEvent]) -> TimelineEvent? {
-        let bySeq = Dictionary(uniqueKeysWithValues: events.map { ($0.seq, $0) })
+        let bySeq = Dictionary(events.map { ($0.seq, $0) }) { first, _ in first }
         var current: TimelineEvent? = event
-        while let node = current {
+        var visited: Set<Int64> = []
+        while let node = current, visited.insert(node.seq).inserted {  // a tampered parent cycle ends here
             guard let parent = node.parentSeq, let next = bySeq[parent] else {
                 return node.kind == .input ? node : nil
             }

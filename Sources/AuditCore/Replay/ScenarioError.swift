@@ -115,11 +115,19 @@ struct FieldReader {
         return numbers
     }
 
+    /// The largest coordinate or size a scenario may give, so geometry stays finite.
+    static let maximumMagnitude = 10_000_000.0
+
     static func number(_ value: AuditValue, at location: String) throws(ScenarioError) -> Double {
+        let number: Double
         switch value {
-        case .int(let number): return Double(number)
-        case .double(let number) where number.isFinite: return number
+        case .int(let value): number = Double(value)
+        case .double(let value) where value.isFinite: number = value
         default: throw ScenarioError(at: location, "expected a number")
         }
+        guard abs(number) <= maximumMagnitude else {
+            throw ScenarioError(at: location, "must be between -\(Int(maximumMagnitude)) and \(Int(maximumMagnitude))")
+        }
+        return number
     }
 }

@@ -65,18 +65,19 @@ public struct ScenarioStep: Sendable, Hashable, CustomStringConvertible {
 
     /// Drives the widget. The step must have passed `check` on this tree's current state.
     public func perform(in root: View) {
-        definition.perform(root.view(atPath: widget)!, arguments)
+        definition.perform(root.auditedObject(atPath: widget)!, arguments)
     }
 
-    private func target(in root: View, at path: String) throws(ScenarioError) -> View {
-        guard let view = root.view(atPath: widget) else {
+    private func target(in root: View, at path: String) throws(ScenarioError) -> AnyObject {
+        guard let object = root.auditedObject(atPath: widget) else {
             throw ScenarioError(at: "\(path).widget", "no widget at '\(widget)'")
         }
-        guard definition.accepts(view) else {
-            throw ScenarioError(
-                at: "\(path).widget", "'\(widget)' is a \(view.widgetKind), not a \(definition.widgetKind)")
+        guard definition.accepts(object) else {
+            let kind =
+                (object as? View)?.widgetKind ?? (object as? GestureRecognizer)?.widgetKind ?? "\(type(of: object))"
+            throw ScenarioError(at: "\(path).widget", "'\(widget)' is a \(kind), not a \(definition.widgetKind)")
         }
-        return view
+        return object
     }
 
     private func error(_ problem: StepProblem, at path: String) -> ScenarioError {

@@ -45,13 +45,25 @@ public struct WidgetSpec: Sendable {
         },
         "TableView": { fields, id, frame throws(ScenarioError) in
             let location = fields.location("rows")
-            let rows = try fields.array("rows").enumerated().map { index, value throws(ScenarioError) in
-                try FieldReader.int(value, at: "\(location)[\(index)]", atLeast: 0)
+            let sections = try fields.array("rows")
+            guard sections.count <= limits.sections else {
+                throw ScenarioError(at: location, "at most \(limits.sections) sections")
+            }
+            let rows = try sections.enumerated().map { index, value throws(ScenarioError) in
+                let rows = try FieldReader.int(value, at: "\(location)[\(index)]", atLeast: 0)
+                guard rows <= limits.rowsPerSection else {
+                    throw ScenarioError(
+                        at: "\(location)[\(index)]", "at most \(limits.rowsPerSection) rows in a section")
+                }
+                return rows
             }
             let height = try fields.optional("rowHeight").map { value throws(ScenarioError) in
                 try FieldReader.number(value, at: fields.location("rowHeight"))
             }
-            guard (height ?? 44) > 0 else { throw ScenarioError(at: fields.location("rowHeight"), "must be positive") }
+            guard (height ?? 44) > 0, (height ?? 44) <= limits.rowHeight else {
+                throw ScenarioError(
+                    at: fields.location("rowHeight"), "must be more than 0 and at most \(limits.rowHeight)")
+            }
             let offset = fields.optional("contentOffset") == nil ? (0, 0) : try fields.pair("contentOffset")
             return {
                 TableView(
@@ -60,6 +72,9 @@ public struct WidgetSpec: Sendable {
             }
         },
     ]
+
+    /// Bounds on sizes, so that no scenario can make a widget's geometry overflow.
+    static let limits = (sections: 10_000, rowsPerSection: 1_000_000, rowHeight: 10_000.0)
 
     private static let segmentedControl: Builder = { fields, id, frame throws(ScenarioError) in
         let location = fields.location("segments")

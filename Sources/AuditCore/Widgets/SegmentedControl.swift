@@ -62,12 +62,13 @@ open class SegmentedControl: View {
     private func select(_ index: Int, userInteracted: Bool, notify: Bool) {
         let previous = selectedSegmentIndex
         selectedSegmentIndex = index
-        let target = proxy ?? delegate
-        guard SegmentedControlCallbacks.shouldSelect.ask(target, self, index) else {
+        // The delegate is read at each call, audited or not: one reassigned from inside a callback
+        // hears the rest either way.
+        guard SegmentedControlCallbacks.shouldSelect.ask(proxy ?? delegate, self, index) else {
             selectedSegmentIndex = previous
             return
         }
-        if notify { SegmentedControlCallbacks.didSelect.ask(target, self, (index, userInteracted)) }
+        if notify { SegmentedControlCallbacks.didSelect.ask(proxy ?? delegate, self, (index, userInteracted)) }
     }
 
     /// The inputs that drive a segmented control, as recorded.

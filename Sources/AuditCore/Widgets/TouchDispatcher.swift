@@ -16,7 +16,9 @@ public final class TouchDispatcher {
     /// The virtual clock, in seconds: the time of the last event or timer.
     public private(set) var now = 0.0
     /// Touches down: the event last seen of each, and the view it is bound to (nil: it hit nothing).
-    private var down: [Int: (touch: Touch, view: View?)] = [:]
+    /// Fingers down, and the view each is bound to, held weakly: a finger left down must not keep
+    /// the tree (and through it an attached recorder) alive.
+    private var down: [Int: (touch: Touch, view: WeakView)] = [:]
     private var arbiter: GestureArbiter?
     /// The states of the sequence that just finished, kept for the event that finished it.
     private var lastOutcome: AuditValue?
@@ -46,7 +48,7 @@ public final class TouchDispatcher {
             bound = root.hitTest(root.convert(touch.location, from: nil))
         } else {
             guard let entry = down[touch.id] else { preconditionFailure("touch \(touch.id) is not down") }
-            bound = entry.view
+            bound = entry.view.view
         }
         delivering = true
         defer { delivering = false }
@@ -54,7 +56,7 @@ public final class TouchDispatcher {
             if touch.phase == .ended || touch.phase == .cancelled {
                 down[touch.id] = nil
             } else {
-                down[touch.id] = (touch, bound)
+                down[touch.id] = (touch, WeakView(view: bound))
             }
             deliver(touch, to: bound)
             return outcome(view: bound.map { .string($0.path) } ?? .null)
@@ -89,6 +91,9 @@ public final class TouchDispatcher {
             return error.description
         }
         if let finger = events.first(where: { down[$0.id] != nil }) { return "touch \(finger.id) is already down" }
+        if let last = events.last, !(now + last.timestamp).isFinite || last.timestamp > 1_000_000 {
+            return "a touch sequence lasts at most 1,000,000 s"
+        }
         for (index, event) in events.enumerated() where event.phase == .began {
             if let miss = missedView(event) { return "event \(index): \(miss)" }
         }
@@ -115,6 +120,15 @@ public final class TouchDispatcher {
             fire(next.recognizer, at: max(next.deadline, now))
         }
         now = time
+    }
+
+    /// Fires the timers due by `time` (give or take a rounding error), moving the clock to each
+    /// deadline but no further: what replaying a recorded timer does.
+    public func fireTimers(through time: Double) {
+        precondition(!delivering, "the clock cannot move while a touch or a timer is being delivered")
+        while let next = nextTimer(), next.deadline <= time + 1e-9 {
+            fire(next.recognizer, at: max(next.deadline, now))
+        }
     }
 
     /// Fires every timer, moving the clock to each deadline, until none runs.
@@ -230,4 +244,9 @@ public final class TouchDispatcher {
             input: "gestureTimer", of: "GestureRecognizer", arguments: ["timer", "t"])
         public static let all = [touch, timer]
     }
+}
+
+/// A view held weakly.
+struct WeakView {
+    weak var view: View?
 }
