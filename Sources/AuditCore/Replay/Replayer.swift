@@ -74,7 +74,27 @@ public struct Replayer: Sendable {
         }
         recorder.detach(from: registered)
         let live = plan.scenario.root.build()
+        // Inputs in progress, innermost last: a widget takes the state its input recorded when
+        // that input's events are over, so the callbacks made during an input see the state from
+        // before it (the text a should-change is asked about), and later ones the state after it.
+        var parents: [Int64: Int64] = [:]
+        var open: [(seq: Int64, widget: (any AuditStateRestoring)?, state: AuditValue?)] = []
+        func isInside(_ seq: Int64, _ ancestor: Int64) -> Bool {
+            var current = parents[seq]
+            var steps = 0
+            while let node = current, steps < 10_000 {
+                if node == ancestor { return true }
+                current = parents[node]
+                steps += 1
+            }
+            return false
+        }
         for event in plan.events {
+            if let parent = event.parentSeq { parents[event.seq] = parent }
+            while let innermost = open.last, !isInside(event.seq, innermost.seq) {
+                if let state = innermost.state { innermost.widget?.restoreAuditState(state) }
+                open.removeLast()
+            }
             let widget = event.widget.flatMap { live.auditedObject(atPath: $0) }
             let arguments = (try? AuditValue.parse(json: Array(event.arguments.utf8))) ?? .object([:])
             let widgetID = event.widget.flatMap { ids[$0] } ?? 0
@@ -82,7 +102,7 @@ public struct Replayer: Sendable {
             if event.kind == .input {
                 let descriptor = plan.inputs[event.seq]!
                 let result = event.result.flatMap { try? AuditValue.parse(json: Array($0.utf8)) }
-                if let result, let widget = widget as? any AuditStateRestoring { widget.restoreAuditState(result) }
+                open.append((event.seq, widget as? any AuditStateRestoring, result))
                 recorder.append(
                     descriptor, widget: widgetID, arguments: descriptor.argumentLabels.map { arguments[$0] ?? .null },
                     result: result, flags: 0, parent: parent)

@@ -166,14 +166,22 @@ public struct WidgetSpec: Sendable {
 
     /// Checks every `requireToFail` reference against the built tree.
     func validateReferences(in root: View) throws(ScenarioError) {
-        for gesture in gestures {
-            for (index, path) in gesture.requireToFail.enumerated()
-            where !(root.auditedObject(atPath: path) is GestureRecognizer) {
-                throw ScenarioError(
-                    at: "\(gesture.location).requireToFail[\(index)]", "no gesture recognizer at '\(path)'")
+        try validateReferences(of: root, in: root)
+    }
+
+    private func validateReferences(of view: View, in root: View) throws(ScenarioError) {
+        for (gesture, recognizer) in zip(gestures, view.gestureRecognizers) {
+            for (index, path) in gesture.requireToFail.enumerated() {
+                let location = "\(gesture.location).requireToFail[\(index)]"
+                guard let other = root.auditedObject(atPath: path) as? GestureRecognizer else {
+                    throw ScenarioError(at: location, "no gesture recognizer at '\(path)'")
+                }
+                guard other !== recognizer else {
+                    throw ScenarioError(at: location, "a recognizer cannot wait for itself")
+                }
             }
         }
-        for child in children { try child.validateReferences(in: root) }
+        for (child, subview) in zip(children, view.subviews) { try child.validateReferences(of: subview, in: root) }
     }
 
     private func resolveFailureRequirements(in root: View) {
@@ -183,7 +191,8 @@ public struct WidgetSpec: Sendable {
     private func resolve(_ view: View, in root: View) {
         for (gesture, recognizer) in zip(gestures, view.gestureRecognizers) {
             for path in gesture.requireToFail {
-                if let other = root.auditedObject(atPath: path) as? GestureRecognizer {
+                // A self-reference is refused by `validateReferences`; building skips it rather than trap.
+                if let other = root.auditedObject(atPath: path) as? GestureRecognizer, other !== recognizer {
                     recognizer.require(toFail: other)
                 }
             }

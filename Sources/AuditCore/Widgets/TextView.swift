@@ -241,3 +241,16 @@ open class TextView: View {
         public static let all = [beginEditing, type, replace, select, endEditing]
     }
 }
+
+extension TextView: AuditStateRestoring {
+    /// Takes the text, selection and editing state an input recorded (isolated replay).
+    public func restoreAuditState(_ state: AuditValue) {
+        if case .string(let recorded)? = state["text"] { text = recorded }
+        if let range = state["selection"].flatMap({ ValueCoding<TextRange>.textRange.decode($0) }),
+            validate(range) == nil
+        {
+            selectedRange = range
+        }
+        if case .bool(let editing)? = state["editing"] { isEditing = editing }
+    }
+}
