@@ -40,6 +40,6 @@ extension Command {
             .map { "\($0.value) \(DifferenceOutput.describe($0.key, sides))" }
         output.line("\(counted(diff.differences.count, "difference")): \(counts.joined(separator: ", "))")
         output.line()
-        DifferenceOutput.printGroups(diff.differences, sides, to: output)
+        DifferenceOutput.printGroups(diff, sides, to: output)
     }
 }

@@ -31,26 +31,16 @@ enum DifferenceOutput {
         return text
     }
 
-    static func printGroups(_ differences: [EventDifference], _ sides: Sides, to output: Output) {
-        var order: [String] = []
-        var groups: [String: (event: TimelineEvent, counts: [EventDifference.Kind: Int])] = [:]
-        for difference in differences {
-            let event = difference.event
-            let key = "\(event.widget ?? "-")  \(callbackName(event))"
-            if groups[key] == nil {
-                order.append(key)
-                groups[key] = (event, [:])
-            }
-            groups[key]!.counts[difference.kind, default: 0] += 1
-        }
+    static func printGroups(_ diff: SessionDiff, _ sides: Sides, to output: Output) {
         output.line("differences by widget and callback:")
-        for key in order {
-            let counts = groups[key]!.counts.sorted { $0.key < $1.key }.map { "\($0.value) \(describe($0.key, sides))" }
-            output.line("  \(key): \(counts.joined(separator: ", "))")
+        for group in diff.groups {
+            let name = group.protocolName.map { "\($0).\(group.callback)" } ?? group.callback
+            let counts = group.counts.sorted { $0.key < $1.key }.map { "\($0.value) \(describe($0.key, sides))" }
+            output.line("  \(group.widget ?? "-")  \(name): \(counts.joined(separator: ", "))")
         }
         output.line()
         output.line("every difference:")
-        for difference in differences {
+        for difference in diff.differences {
             let event = difference.event
             output.line("  \(describe(difference.kind, sides)): \(event.widget ?? "-") \(callbackName(event))")
             if let a = difference.a {
@@ -71,14 +61,8 @@ enum DifferenceOutput {
         ])
     }
 
-    static func eventJSON(_ event: TimelineEvent) -> AuditValue {
-        .object([
-            "seq": .int(Int(event.seq)), "kind": .string(event.kind.rawValue), "args": parse(event.arguments),
-            "result": event.result.map(parse) ?? .null, "vetoed": event.vetoed.map(AuditValue.bool) ?? .null,
-            "implemented": event.implemented.map(AuditValue.bool) ?? .null,
-            "parent_seq": event.parentSeq.map { .int(Int($0)) } ?? .null,
-        ])
-    }
+    /// One event as `show --format json` writes it.
+    static func eventJSON(_ event: TimelineEvent) -> AuditValue { Command.eventValue(event) }
 
     static func summary(_ diff: SessionDiff) -> AuditValue {
         var fields: [String: AuditValue] = [
@@ -92,9 +76,5 @@ enum DifferenceOutput {
         ]
         for (kind, count) in diff.counts { fields[kind.rawValue] = .int(count) }
         return .object(fields)
-    }
-
-    private static func parse(_ text: String) -> AuditValue {
-        (try? AuditValue(json: text)) ?? .string(text)
     }
 }

@@ -5,20 +5,15 @@ import Foundation
 public final class Output {
     private let writeOut: (String) -> Void
     private let writeError: (String) -> Void
-    /// True when standard error is a terminal (progress lines are shown only then).
-    public let errorIsTerminal: Bool
-
-    public init(out: @escaping (String) -> Void, error: @escaping (String) -> Void, errorIsTerminal: Bool = false) {
+    public init(out: @escaping (String) -> Void, error: @escaping (String) -> Void) {
         writeOut = out
         writeError = error
-        self.errorIsTerminal = errorIsTerminal
     }
 
     public static var standard: Output {
         Output(
             out: { FileHandle.standardOutput.write(Data($0.utf8)) },
-            error: { FileHandle.standardError.write(Data($0.utf8)) },
-            errorIsTerminal: isatty(STDERR_FILENO) != 0)
+            error: { FileHandle.standardError.write(Data($0.utf8)) })
     }
 
     func line(_ text: String = "") { writeOut(text + "\n") }
@@ -32,8 +27,6 @@ enum Format: String, CaseIterable, Sendable {
     case csv
     case json
 
-    /// `table` is the query command's word for `text`.
-    var isText: Bool { self == .text || self == .table }
 }
 
 /// Rows to print as an aligned text table, CSV (RFC 4180) or a JSON array of objects.

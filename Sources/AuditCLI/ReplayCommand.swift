@@ -25,6 +25,11 @@ extension Command {
         } else {
             printReplay(report, to: invocation.output)
         }
+        guard report.recordingFailures == 0 else {
+            throw UsageError(
+                message: "the candidate session \(report.candidate.id) could not be stored completely "
+                    + "(\(report.recordingFailures) failed writes); the comparison above may be incomplete")
+        }
         return report.identical ? ExitStatus.success : ExitStatus.differences
     }
 
@@ -36,10 +41,18 @@ extension Command {
             "replay of session \(recorded.id) (\(recorded.scenario), recorded with \(recorded.delegate)) against "
                 + "\(report.candidate.delegate), \(report.mode) mode; stored as session \(report.candidate.id)")
         if let cut = report.cutShort { output.line("note: \(cut)") }
-        if report.identical {
+        if report.inputsSkipped > 0 {
             output.line(
-                "no regressions: \(counted(report.diff.eventsA, "event")) compared, behaviour identical "
-                    + "(\(counted(report.inputsReplayed, "input")) replayed)")
+                "note: \(counted(report.inputsSkipped, "recorded input")) could not run in the candidate's state and "
+                    + "\(report.inputsSkipped == 1 ? "was" : "were") skipped")
+        }
+        if report.identical {
+            let driven =
+                report.mode == .isolated
+                ? "each recorded callback asked again, widgets not driven"
+                : "\(counted(report.inputsReplayed, "input")) replayed"
+            output.line(
+                "no regressions: \(counted(report.diff.eventsA, "event")) compared, behaviour identical (\(driven))")
             return
         }
         output.line(
@@ -59,7 +72,7 @@ extension Command {
             output.line("  candidate  \(DifferenceOutput.answer(first.difference.b))")
             output.line()
         }
-        DifferenceOutput.printGroups(report.diff.differences, replaySides, to: output)
+        DifferenceOutput.printGroups(report.diff, replaySides, to: output)
     }
 
     static func replayJSON(_ report: ReplayReport) -> AuditValue {
@@ -77,6 +90,7 @@ extension Command {
             "differences": .array(report.diff.differences.map(DifferenceOutput.json)),
             "summary": DifferenceOutput.summary(report.diff),
             "cut_short": report.cutShort.map(AuditValue.string) ?? .null,
+            "inputs_replayed": .int(report.inputsReplayed), "inputs_skipped": .int(report.inputsSkipped),
         ])
     }
 }

@@ -96,26 +96,3 @@ extension String {
     /// A double that is a whole number, written with one decimal so it reads back as a double.
     fileprivate init(format value: Double) { self = String(Int64(value)) + ".0" }
 }
-
-// MARK: Decoding from JSON
-
-extension AuditValue: Decodable {
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int.self) {
-            self = .int(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .double(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([AuditValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: AuditValue].self))
-        }
-    }
-}

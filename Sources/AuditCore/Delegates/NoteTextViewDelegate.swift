@@ -30,35 +30,7 @@ public enum NoteTextViewCallbacks {
 /// records each call: the inherited ones through `TextViewCallbacks`, the new one through
 /// `NoteTextViewCallbacks`. An app delegate that is only a `TextViewDelegate` gets the new
 /// callback's default, recorded as not implemented.
-final class NoteTextViewDelegateProxy: DelegateProxy, NoteTextViewDelegate {
-    func textViewShouldBeginEditing(_ textView: TextView) -> Bool {
-        forward(TextViewCallbacks.shouldBeginEditing, to: textView.delegate, textView, ())
-    }
-
-    func textViewDidBeginEditing(_ textView: TextView) {
-        forward(TextViewCallbacks.didBeginEditing, to: textView.delegate, textView, ())
-    }
-
-    func textView(_ textView: TextView, shouldChangeTextIn range: TextRange, replacementText text: String) -> Bool {
-        forward(TextViewCallbacks.shouldChangeText, to: textView.delegate, textView, (range, text))
-    }
-
-    func textViewDidChange(_ textView: TextView) {
-        forward(TextViewCallbacks.didChange, to: textView.delegate, textView, ())
-    }
-
-    func textViewDidChangeSelection(_ textView: TextView) {
-        forward(TextViewCallbacks.didChangeSelection, to: textView.delegate, textView, ())
-    }
-
-    func textViewShouldEndEditing(_ textView: TextView) -> Bool {
-        forward(TextViewCallbacks.shouldEndEditing, to: textView.delegate, textView, ())
-    }
-
-    func textViewDidEndEditing(_ textView: TextView) {
-        forward(TextViewCallbacks.didEndEditing, to: textView.delegate, textView, ())
-    }
-
+final class NoteTextViewDelegateProxy: TextViewDelegateProxy, NoteTextViewDelegate {
     func noteTextView(_ noteTextView: NoteTextView, didReachCharacterLimit limit: Int) {
         forward(
             NoteTextViewCallbacks.didReachCharacterLimit, to: noteTextView.delegate as? any NoteTextViewDelegate,

@@ -105,7 +105,8 @@ extension ValueCoding where Value == TextRange {
 }
 
 /// Forwards `TextViewDelegate` to the text view's app delegate and records each call.
-final class TextViewDelegateProxy: DelegateProxy, TextViewDelegate {
+/// Not final: `NoteTextViewDelegateProxy` inherits these methods and adds the note's own.
+class TextViewDelegateProxy: DelegateProxy, TextViewDelegate {
     func textViewShouldBeginEditing(_ textView: TextView) -> Bool {
         forward(TextViewCallbacks.shouldBeginEditing, to: textView.delegate, textView, ())
     }

@@ -51,10 +51,38 @@ public struct SessionDiff: Sendable {
     public var identical: Bool { differences.isEmpty }
     public var sameScenario: Bool { a.scenario == b.scenario }
 
+    /// Differences grouped by widget and callback, in order of first appearance, with counts per
+    /// kind.
+    public var groups: [DifferenceGroup] {
+        var groups: [DifferenceGroup] = []
+        var index: [String: Int] = [:]
+        for difference in differences {
+            let event = difference.event
+            let key = "\(event.widget ?? "")\u{0}\(event.protocolName ?? "")\u{0}\(event.callback)"
+            if index[key] == nil {
+                index[key] = groups.count
+                groups.append(
+                    DifferenceGroup(widget: event.widget, protocolName: event.protocolName, callback: event.callback))
+            }
+            groups[index[key]!].counts[difference.kind, default: 0] += 1
+        }
+        return groups
+    }
+
     /// Differences per kind, every kind present (zero when none).
     public var counts: [EventDifference.Kind: Int] {
         var counts = Dictionary(uniqueKeysWithValues: EventDifference.Kind.allCases.map { ($0, 0) })
         for difference in differences { counts[difference.kind, default: 0] += 1 }
         return counts
     }
+}
+
+/// The differences at one widget's callback.
+public struct DifferenceGroup: Sendable, Equatable {
+    public var widget: String?
+    public var protocolName: String?
+    public var callback: String
+    public var counts: [EventDifference.Kind: Int] = [:]
+
+    public var total: Int { counts.values.reduce(0, +) }
 }

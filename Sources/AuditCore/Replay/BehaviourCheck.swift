@@ -25,7 +25,13 @@ public struct BehaviourCheck: Sendable {
     public func check(
         _ name: String, scenario: Scenario, delegateName: String = "candidate", delegate makeDelegate: () -> AnyObject
     ) throws -> BehaviourOutcome {
-        let baseline = try? AuditStore(path: databasePath, access: .read).latestBaseline(named: name)
+        // No database yet means no baseline; any other problem with it is an error, not "missing".
+        let baseline: Int64?
+        do {
+            baseline = try AuditStore(path: databasePath, access: .read).latestBaseline(named: name)
+        } catch .noDatabase {
+            baseline = nil
+        }
         func record(_ reason: String) throws -> BehaviourOutcome {
             let summary = try ScenarioRunner.record(
                 scenario, delegate: makeDelegate, named: delegateName, databasePath: databasePath, label: name)

@@ -27,24 +27,6 @@ public struct ReplayReport: Sendable {
         return Divergence(difference: first, input: Self.topLevelInput(of: first.event, in: events))
     }
 
-    /// Differences grouped by widget and callback, in order of first appearance, with counts per
-    /// kind.
-    public var groups: [DifferenceGroup] {
-        var groups: [DifferenceGroup] = []
-        var index: [String: Int] = [:]
-        for difference in diff.differences {
-            let event = difference.event
-            let key = "\(event.widget ?? "")\u{0}\(event.protocolName ?? "")\u{0}\(event.callback)"
-            if index[key] == nil {
-                index[key] = groups.count
-                groups.append(
-                    DifferenceGroup(widget: event.widget, protocolName: event.protocolName, callback: event.callback))
-            }
-            groups[index[key]!].counts[difference.kind, default: 0] += 1
-        }
-        return groups
-    }
-
     /// Follows `parent_seq` up to the input that started the chain of events.
     static func topLevelInput(of event: TimelineEvent, in events: [TimelineEvent]) -> TimelineEvent? {
         let bySeq = Dictionary(events.map { ($0.seq, $0) }) { first, _ in first }
@@ -64,14 +46,4 @@ public struct ReplayReport: Sendable {
 public struct Divergence: Sendable {
     public var difference: EventDifference
     public var input: TimelineEvent?
-}
-
-/// The differences at one widget's callback.
-public struct DifferenceGroup: Sendable, Equatable {
-    public var widget: String?
-    public var protocolName: String?
-    public var callback: String
-    public var counts: [EventDifference.Kind: Int] = [:]
-
-    public var total: Int { counts.values.reduce(0, +) }
 }

@@ -58,6 +58,10 @@ public struct Scenario: Sendable {
         guard !isDirectory.boolValue else {
             throw ScenarioError(at: "", "cannot read scenario \(path): it is a directory")
         }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard attributes?[.type] as? FileAttributeType == .typeRegular else {
+            throw ScenarioError(at: "", "cannot read scenario \(path): not a regular file")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ScenarioError(at: "", "cannot read scenario \(path): permission denied")
         }

@@ -102,9 +102,6 @@ final class Connection {
 
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
-    /// Number of rows the last INSERT, UPDATE or DELETE changed.
-    var changes: Int { Int(sqlite3_changes(handle)) }
-
     func tableExists(_ name: String) throws -> Bool {
         try scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(name)]) == 1
     }

@@ -49,7 +49,6 @@ final class Statement {
     // MARK: Binding (1-based, as in SQLite)
 
     func bind(_ value: Int64, at index: Int32) { sqlite3_bind_int64(handle, index, value) }
-    func bind(_ value: Int, at index: Int32) { sqlite3_bind_int64(handle, index, Int64(value)) }
     func bind(_ value: Double, at index: Int32) { sqlite3_bind_double(handle, index, value) }
     func bind(_ value: String, at index: Int32) { sqlite3_bind_text(handle, index, value, -1, transient) }
     func bindNull(at index: Int32) { sqlite3_bind_null(handle, index) }
