@@ -185,10 +185,8 @@ public struct Callback<Delegate, Widget, Arguments, Result>: Sendable {
 
     /// This callback, callable by name with recorded values: what isolated replay uses.
     public var invoker: CallbackInvoker {
-        CallbackInvoker(descriptor: descriptor) { candidate, widget, recorded, root in
-            guard let widget = widget as? Widget,
-                let arguments = arguments.decode(arguments.labels.map { recorded[$0] ?? .null }, root)
-            else { return nil }
+        CallbackInvoker(descriptor: descriptor) { candidate, widget, values, root in
+            guard let widget = widget as? Widget, let arguments = arguments.decode(values, root) else { return nil }
             let (result, flags) = ask(candidate as? Delegate, widget, arguments, on: .current)
             return InvocationOutcome(result: answer.coding?.encode(result), flags: flags)
         }
@@ -198,7 +196,7 @@ public struct Callback<Delegate, Widget, Arguments, Result>: Sendable {
 /// A callback that can be invoked with recorded values on any candidate delegate object.
 public struct CallbackInvoker: Sendable {
     public let descriptor: CallbackDescriptor
-    let call: @Sendable (AnyObject?, AnyObject, AuditValue, View?) -> InvocationOutcome?
+    let call: @Sendable (AnyObject?, AnyObject, [AuditValue], View?) -> InvocationOutcome?
 
     /// Calls the callback on `candidate` (its default when the candidate does not conform or does
     /// not implement it) for `widget`, with the recorded argument object. nil when the widget is
@@ -206,7 +204,12 @@ public struct CallbackInvoker: Sendable {
     public func invoke(on candidate: AnyObject?, widget: AnyObject, arguments: AuditValue, root: View?)
         -> InvocationOutcome?
     {
-        call(candidate, widget, arguments, root)
+        call(candidate, widget, descriptor.argumentLabels.map { arguments[$0] ?? .null }, root)
+    }
+
+    /// The same, with the arguments in label order (as stored).
+    func invoke(on candidate: AnyObject?, widget: AnyObject, values: [AuditValue], root: View?) -> InvocationOutcome? {
+        call(candidate, widget, values, root)
     }
 }
 

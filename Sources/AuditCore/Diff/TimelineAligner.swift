@@ -1,25 +1,23 @@
 /// Aligns two event streams and classifies where they differ.
 ///
-/// Events are first reduced to an identity — kind, widget, protocol, callback and arguments — and
-/// the two identity sequences are aligned with the standard library's Myers difference
-/// (`difference(from:)`, O((N+M)·D) for D differences). Aligned pairs are then compared on their
-/// answer (veto, result, implemented); unaligned runs between two aligned pairs are paired by
-/// callback and widget (arguments changed), and what is left is only in A or only in B. Times
-/// and durations are never compared.
+/// Events are reduced to fingerprints (`EventFingerprint`): an identity — kind, widget, protocol,
+/// callback and arguments — and the answer. The two identity sequences are aligned with the
+/// standard library's Myers difference (`difference(from:)`, O((N+M)·D) for D differences).
+/// Aligned pairs are then compared on their answer (veto, result, implemented); unaligned runs
+/// between two aligned pairs are paired by callback and widget (arguments changed), and what is
+/// left is only in A or only in B. Times and durations are never compared.
 enum TimelineAligner {
-    static func differences(_ a: [TimelineEvent], _ b: [TimelineEvent]) -> [EventDifference] {
-        // Identities as small integers, so the O(N·D) comparisons are integer compares.
-        var identities: [Identity: Int] = [:]
-        func code(_ event: TimelineEvent) -> Int {
-            let identity = Identity(event, withArguments: true)
-            if let code = identities[identity] { return code }
-            let code = identities.count
-            identities[identity] = code
-            return code
-        }
-        let codesA = a.map(code)
-        let codesB = b.map(code)
-        let edits = codesB.difference(from: codesA)
+    /// One difference, by the `seq` of the event on each side.
+    struct Found: Equatable {
+        let kind: EventDifference.Kind
+        let a: Int64?
+        let b: Int64?
+
+        var swapped: Found { Found(kind: kind.swapped, a: b, b: a) }
+    }
+
+    static func differences(_ a: [EventFingerprint], _ b: [EventFingerprint]) -> [Found] {
+        let edits = b.map(\.identity).difference(from: a.map(\.identity))
         var removed: [Int] = []
         var inserted: [Int] = []
         for change in edits {
@@ -31,7 +29,7 @@ enum TimelineAligner {
         removed.sort()
         inserted.sort()
 
-        var result: [EventDifference] = []
+        var result: [Found] = []
         var pendingA: [Int] = []
         var pendingB: [Int] = []
         var i = 0
@@ -52,7 +50,7 @@ enum TimelineAligner {
                 pendingA.removeAll(keepingCapacity: true)
                 pendingB.removeAll(keepingCapacity: true)
                 if let kind = answerDifference(a[i], b[j]) {
-                    result.append(EventDifference(kind: kind, a: a[i], b: b[j]))
+                    result.append(Found(kind: kind, a: a[i].seq, b: b[j].seq))
                 }
                 i += 1
                 j += 1
@@ -63,7 +61,7 @@ enum TimelineAligner {
     }
 
     /// Classifies two aligned events (same identity) by their answers.
-    private static func answerDifference(_ a: TimelineEvent, _ b: TimelineEvent) -> EventDifference.Kind? {
+    private static func answerDifference(_ a: EventFingerprint, _ b: EventFingerprint) -> EventDifference.Kind? {
         if a.vetoed != b.vetoed { return .vetoChanged }
         if a.result != b.result { return .resultChanged }
         if a.implemented != b.implemented { return .implementedChanged }
@@ -73,64 +71,92 @@ enum TimelineAligner {
     /// Pairs the unaligned events between two aligned ones: the same callback on the same widget
     /// with other arguments is one change; the rest are only on one side.
     private static func pair(
-        _ pendingA: [Int], _ pendingB: [Int], _ a: [TimelineEvent], _ b: [TimelineEvent],
-        into result: inout [EventDifference]
+        _ pendingA: [Int], _ pendingB: [Int], _ a: [EventFingerprint], _ b: [EventFingerprint],
+        into result: inout [Found]
     ) {
-        // Candidates on B's side by identity, each list in order, consumed from the front.
-        var candidates: [Identity: (indexes: [Int], next: Int)] = [:]
-        for index in pendingB {
-            candidates[Identity(b[index], withArguments: false), default: ([], 0)].indexes.append(index)
-        }
+        // Candidates on B's side by shape, each list in order, consumed from the front.
+        var candidates: [UInt64: (indexes: [Int], next: Int)] = [:]
+        for index in pendingB { candidates[b[index].shape, default: ([], 0)].indexes.append(index) }
         var paired = Set<Int>()
         for index in pendingA {
-            let identity = Identity(a[index], withArguments: false)
-            if let entry = candidates[identity], entry.next < entry.indexes.count {
+            let shape = a[index].shape
+            if let entry = candidates[shape], entry.next < entry.indexes.count {
                 let other = entry.indexes[entry.next]
-                candidates[identity]!.next += 1
+                candidates[shape]!.next += 1
                 paired.insert(other)
-                result.append(EventDifference(kind: .argumentsChanged, a: a[index], b: b[other]))
+                result.append(Found(kind: .argumentsChanged, a: a[index].seq, b: b[other].seq))
             } else {
-                result.append(EventDifference(kind: .onlyInA, a: a[index], b: nil))
+                result.append(Found(kind: .onlyInA, a: a[index].seq, b: nil))
             }
         }
         for index in pendingB where !paired.contains(index) {
-            result.append(EventDifference(kind: .onlyInB, a: nil, b: b[index]))
+            result.append(Found(kind: .onlyInB, a: nil, b: b[index].seq))
         }
     }
+}
 
-    private struct Identity: Hashable {
-        let kind: EventKind
-        let widget: String?
-        let protocolName: String?
-        let callback: String
-        let arguments: String?
-
-        init(_ event: TimelineEvent, withArguments: Bool) {
-            kind = event.kind
-            widget = event.widget
-            protocolName = event.protocolName
-            callback = event.callback
-            arguments = withArguments ? event.arguments : nil
+extension EventFingerprint {
+    /// The fingerprint of an event already read through the `timeline` view (for callers that
+    /// hold `TimelineEvent`s rather than a store).
+    init(_ event: TimelineEvent) {
+        var shape = FNV1a()
+        for text in [event.kind.rawValue, event.widget ?? "", event.protocolName ?? "", event.callback] {
+            var copy = text
+            copy.withUTF8 { shape.add(UnsafeRawBufferPointer($0)) }
         }
+        var identity = shape
+        var arguments = event.arguments
+        arguments.withUTF8 { identity.add(UnsafeRawBufferPointer($0)) }
+        var result = FNV1a()
+        if var text = event.result { text.withUTF8 { result.add(UnsafeRawBufferPointer($0)) } } else { result.add(0) }
+        self.init(
+            seq: event.seq, parent: event.parentSeq ?? 0, identity: identity.value, shape: shape.value,
+            result: result.value, vetoed: event.vetoed.map { $0 ? 1 : 0 } ?? -1,
+            implemented: event.implemented.map { $0 ? 1 : 0 } ?? -1)
     }
 }
 
 extension AuditStore {
     /// Compares two stored sessions (any two: they need not share a scenario or a delegate).
     ///
-    /// When several minimal alignments exist, Myers' algorithm picks one depending on which side
-    /// is A; the older session is therefore always aligned first, so `diff B A` is exactly
-    /// `diff A B` with the sides swapped.
+    /// Reads fingerprints, not events, and reads the events themselves only where they differ, so
+    /// two sessions of a million events take seconds and tens of megabytes. When several minimal
+    /// alignments exist, Myers' algorithm picks one depending on which side is A; the older
+    /// session is therefore always aligned first, so `diff B A` is exactly `diff A B` with the
+    /// sides swapped.
     public func diff(_ a: Int64, _ b: Int64) throws(StoreError) -> SessionDiff {
+        try diff(a, b, upTo: nil)
+    }
+
+    /// `diff(a, b)` with A's events after `last` left out (the cut tail of an interrupted session).
+    func diff(_ a: Int64, _ b: Int64, upTo last: Int64?) throws(StoreError) -> SessionDiff {
         let sessionA = try session(a)
         let sessionB = try session(b)
-        let eventsA = try timeline(of: a)
-        let eventsB = try timeline(of: b)
-        let differences =
+        let fingerprintsA = try fingerprints(of: a).prefix { $0.seq <= last ?? .max }.map { $0 }
+        let fingerprintsB = try fingerprints(of: b)
+        let found =
             a <= b
-            ? TimelineAligner.differences(eventsA, eventsB)
-            : TimelineAligner.differences(eventsB, eventsA).map(\.swapped)
+            ? TimelineAligner.differences(fingerprintsA, fingerprintsB)
+            : TimelineAligner.differences(fingerprintsB, fingerprintsA).map(\.swapped)
+        let eventsA = try timeline(of: a, seqs: found.compactMap(\.a))
+        let eventsB = try timeline(of: b, seqs: found.compactMap(\.b))
+        let differences = found.map { found in
+            EventDifference(kind: found.kind, a: found.a.flatMap { eventsA[$0] }, b: found.b.flatMap { eventsB[$0] })
+        }
         return SessionDiff(
-            a: sessionA, b: sessionB, differences: differences, eventsA: eventsA.count, eventsB: eventsB.count)
+            a: sessionA, b: sessionB, differences: differences, eventsA: fingerprintsA.count,
+            eventsB: fingerprintsB.count)
+    }
+
+    /// The top-level input that led to `event` in session `id`: its `parent_seq` chain followed
+    /// up through the store (a tampered cycle ends the walk).
+    func topLevelInput(of event: TimelineEvent, in id: Int64) throws(StoreError) -> TimelineEvent? {
+        var current = event
+        var visited: Set<Int64> = [event.seq]
+        while let parent = current.parentSeq, visited.insert(parent).inserted {
+            guard let next = try timeline(of: id, seqs: [parent])[parent] else { break }
+            current = next
+        }
+        return current.kind == .input ? current : nil
     }
 }

@@ -7,7 +7,7 @@ struct ReplayPlan {
     let session: SessionSummary
     let scenario: Scenario
     /// The events to compare against (for an interrupted session, those before its last input).
-    let events: [TimelineEvent]
+    let events: [StoredEvent]
     /// The top-level recorded inputs, as steps to drive again.
     let steps: [ScenarioStep]
     let invokers: [Int64: CallbackInvoker]
@@ -24,14 +24,14 @@ struct ReplayPlan {
         } catch let error as ScenarioError {
             throw ReplayError.noScenario(session: id, reason: error.description)
         }
-        var events = try store.timeline(of: id)
+        var events = try store.storedEvents(of: id)
         var cutShort: String?
         if session.status == "interrupted" {
             // The last input may have been cut off mid-way: replay and compare only the inputs
             // before it, whose events are complete.
-            let lastInput = events.last { $0.kind == .input && $0.parentSeq == nil }
+            let lastInput = events.last { $0.kind == .input && $0.parent == nil }
             let kept = events.prefix { $0.seq < (lastInput?.seq ?? 1) }
-            let inputs = kept.filter { $0.kind == .input && $0.parentSeq == nil }.count
+            let inputs = kept.filter { $0.kind == .input && $0.parent == nil }.count
             cutShort =
                 "session \(id) is interrupted: its recording stops at event \(events.last?.seq ?? 0); "
                 + "replayed the \(inputs) input\(inputs == 1 ? "" : "s") recorded completely (events 1–\(kept.last?.seq ?? 0))"
@@ -46,7 +46,6 @@ struct ReplayPlan {
         var invokers: [Int64: CallbackInvoker] = [:]
         var inputs: [Int64: CallbackDescriptor] = [:]
         for event in events {
-            let arguments = (try? AuditValue.parse(json: Array(event.arguments.utf8))) ?? .object([:])
             if event.kind == .input {
                 guard
                     // Input names are unique across widget kinds (a table view's drag is a scroll
@@ -56,10 +55,10 @@ struct ReplayPlan {
                 inputs[event.seq] = descriptor
                 // Nested inputs are consequences of other events: replaying the top-level ones (touches
                 // and timers at their times included) brings them about again.
-                guard event.parentSeq == nil else { continue }
+                guard event.parent == nil else { continue }
                 do {
                     let step = try ScenarioStep(
-                        input: event.callback, widget: event.widget ?? "", arguments: arguments,
+                        input: event.callback, widget: event.widget ?? "", arguments: event.argumentObject,
                         at: "input \(event.seq)")
                     try step.validate(in: tree, at: "input \(event.seq)")
                     steps.append(step)

@@ -10,35 +10,18 @@ public struct ReplayReport: Sendable {
     public var cutShort: String?
     /// Writes of the candidate session that failed (the comparison still ran).
     public var recordingFailures: Int
-    var recordedEvents: [TimelineEvent]
-    var candidateEvents: [TimelineEvent]
+    /// The first place where behaviour diverged, with the top-level input that led to it. A
+    /// delegate's answer is preferred to an input's result: the widget state an input left is a
+    /// consequence of the answers given inside it.
+    public var firstDivergence: Divergence?
 
     public var identical: Bool { diff.identical }
     public var recorded: SessionSummary { diff.a }
     public var candidate: SessionSummary { diff.b }
 
-    /// The first place where behaviour diverged, with the recorded input that led to it. A
-    /// delegate's answer is preferred to an input's result: the widget state an input left is a
-    /// consequence of the answers given inside it.
-    public var firstDivergence: Divergence? {
-        guard let first = diff.differences.first(where: { $0.event.kind == .callback }) ?? diff.differences.first
-        else { return nil }
-        let events = first.a != nil ? recordedEvents : candidateEvents
-        return Divergence(difference: first, input: Self.topLevelInput(of: first.event, in: events))
-    }
-
-    /// Follows `parent_seq` up to the input that started the chain of events.
-    static func topLevelInput(of event: TimelineEvent, in events: [TimelineEvent]) -> TimelineEvent? {
-        let bySeq = Dictionary(events.map { ($0.seq, $0) }) { first, _ in first }
-        var current: TimelineEvent? = event
-        var visited: Set<Int64> = []
-        while let node = current, visited.insert(node.seq).inserted {  // a tampered parent cycle ends here
-            guard let parent = node.parentSeq, let next = bySeq[parent] else {
-                return node.kind == .input ? node : nil
-            }
-            current = next
-        }
-        return nil
+    /// The difference `firstDivergence` names.
+    static func firstDifference(in diff: SessionDiff) -> EventDifference? {
+        diff.differences.first(where: { $0.event.kind == .callback }) ?? diff.differences.first
     }
 }
 

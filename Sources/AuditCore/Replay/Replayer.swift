@@ -48,15 +48,18 @@ public struct Replayer: Sendable {
         }
         let summary = recorder.finish()
         let store = try AuditStore(path: databasePath, access: .read)
-        let candidateEvents = try store.timeline(of: summary.session)
-        let diff = SessionDiff(
-            a: plan.session, b: try store.session(summary.session),
-            differences: TimelineAligner.differences(plan.events, candidateEvents), eventsA: plan.events.count,
-            eventsB: candidateEvents.count)
+        let diff = try store.diff(id, summary.session, upTo: plan.events.last?.seq)
+        var divergence: Divergence?
+        if let first = ReplayReport.firstDifference(in: diff) {
+            let input =
+                try first.a.map { try store.topLevelInput(of: $0, in: id) }
+                ?? first.b.map { try store.topLevelInput(of: $0, in: summary.session) }
+            divergence = Divergence(difference: first, input: input ?? nil)
+        }
         return ReplayReport(
-            mode: mode, diff: diff, inputsReplayed: plan.steps.count - skipped.count, inputsSkipped: skipped.count,
-            cutShort: plan.cutShort,
-            recordingFailures: summary.failedWrites, recordedEvents: plan.events, candidateEvents: candidateEvents)
+            mode: mode, diff: diff, inputsReplayed: plan.steps.count - skipped.count,
+            inputsSkipped: skipped.count, cutShort: plan.cutShort, recordingFailures: summary.failedWrites,
+            firstDivergence: divergence)
     }
 
     /// Calls each recorded callback on `candidate` with the recorded arguments, in order, and
@@ -90,31 +93,28 @@ public struct Replayer: Sendable {
             return false
         }
         for event in plan.events {
-            if let parent = event.parentSeq { parents[event.seq] = parent }
+            if let parent = event.parent { parents[event.seq] = parent }
             while let innermost = open.last, !isInside(event.seq, innermost.seq) {
                 if let state = innermost.state { innermost.widget?.restoreAuditState(state) }
                 open.removeLast()
             }
             let widget = event.widget.flatMap { live.auditedObject(atPath: $0) }
-            let arguments = (try? AuditValue.parse(json: Array(event.arguments.utf8))) ?? .object([:])
             let widgetID = event.widget.flatMap { ids[$0] } ?? 0
-            let parent = event.parentSeq ?? 0
+            let parent = event.parent ?? 0
             if event.kind == .input {
                 let descriptor = plan.inputs[event.seq]!
-                let result = event.result.flatMap { try? AuditValue.parse(json: Array($0.utf8)) }
+                let result = event.result
                 open.append((event.seq, widget as? any AuditStateRestoring, result))
                 recorder.append(
-                    descriptor, widget: widgetID, arguments: descriptor.argumentLabels.map { arguments[$0] ?? .null },
-                    result: result, flags: 0, parent: parent)
+                    descriptor, widget: widgetID, arguments: event.arguments, result: result, flags: 0, parent: parent)
                 continue
             }
             let invoker = plan.invokers[event.seq]!
             let outcome = widget.flatMap {
-                invoker.invoke(on: candidate, widget: $0, arguments: arguments, root: live)
+                invoker.invoke(on: candidate, widget: $0, values: event.arguments, root: live)
             }
             recorder.append(
-                invoker.descriptor, widget: widgetID,
-                arguments: invoker.descriptor.argumentLabels.map { arguments[$0] ?? .null }, result: outcome?.result,
+                invoker.descriptor, widget: widgetID, arguments: event.arguments, result: outcome?.result,
                 flags: outcome?.flags ?? 0, parent: parent)
         }
     }

@@ -70,13 +70,27 @@ extension AuditStore {
 
     /// One session's events in `seq` order, read through the `timeline` view.
     public func timeline(of id: Int64) throws(StoreError) -> [TimelineEvent] {
+        try timeline(of: id, where: "")
+    }
+
+    /// Some events of a session, by `seq`, read through the `timeline` view.
+    func timeline(of id: Int64, seqs: [Int64]) throws(StoreError) -> [Int64: TimelineEvent] {
+        var events: [Int64: TimelineEvent] = [:]
+        for chunk in stride(from: 0, to: seqs.count, by: 500).map({ Array(seqs[$0..<min(seqs.count, $0 + 500)]) }) {
+            let list = chunk.map(String.init).joined(separator: ",")
+            for event in try timeline(of: id, where: "AND seq IN (\(list))") { events[event.seq] = event }
+        }
+        return events
+    }
+
+    private func timeline(of id: Int64, where condition: String) throws(StoreError) -> [TimelineEvent] {
         _ = try session(id)
         return try storeOperation {
             try connection.prepare(
                 """
                 SELECT seq, t_ms, kind, widget, widget_kind, protocol, callback, args, result, vetoed, implemented,
                        duration_us, parent_seq
-                FROM timeline WHERE session = ? ORDER BY seq
+                FROM timeline WHERE session = ? \(condition) ORDER BY seq
                 """
             ).rows([.integer(id)]) { row in
                 TimelineEvent(

@@ -121,6 +121,14 @@ final class Statement {
     func int(_ column: Int) -> Int { Int(sqlite3_column_int64(handle, Int32(column))) }
     func double(_ column: Int) -> Double { sqlite3_column_double(handle, Int32(column)) }
     func isNull(_ column: Int) -> Bool { sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL }
+    func type(_ column: Int) -> Int32 { sqlite3_column_type(handle, Int32(column)) }
+
+    /// The column's text bytes, valid only inside `body` (no Swift string is made).
+    func withBytes<T>(_ column: Int, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        let index = Int32(column)
+        let text = sqlite3_column_text(handle, index)
+        return body(UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index))))
+    }
     func string(_ column: Int) -> String? {
         guard let text = sqlite3_column_text(handle, Int32(column)) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, Int32(column)))

@@ -1,0 +1,174 @@
+import CSQLite
+
+/// What the differ compares of one event, reduced to hashes: who was called with what (identity),
+/// who was called at all (shape: identity without the arguments), and what came back.
+///
+/// Read straight from the compact `events` table, hashing the stored bytes without making
+/// strings, so two sessions of a million events each fit in a few tens of megabytes.
+struct EventFingerprint: Sendable {
+    let seq: Int64
+    let parent: Int64
+    let identity: UInt64
+    let shape: UInt64
+    let result: UInt64
+    /// -1 for NULL, else 0 or 1.
+    let vetoed: Int8
+    let implemented: Int8
+}
+
+extension AuditStore {
+    /// Every event of session `id`, in `seq` order, as fingerprints.
+    func fingerprints(of id: Int64) throws(StoreError) -> [EventFingerprint] {
+        _ = try session(id)
+        return try storeOperation {
+            var callbacks: [Int64: UInt64] = [:]
+            let callbackRows = try connection.prepare("SELECT id, kind, protocol, name FROM callbacks").rows([]) {
+                row in
+                (row.int64(0), FNV1a().including(row, columns: 1...3).value)
+            }
+            for (callback, hash) in callbackRows { callbacks[callback] = hash }
+            var widgets: [Int64: UInt64] = [:]
+            let widgetRows = try connection.prepare("SELECT id, path FROM widgets WHERE session = ?").rows([
+                .integer(id)
+            ]) {
+                row in (row.int64(0), FNV1a().including(row, columns: 1...1).value)
+            }
+            for (widget, hash) in widgetRows { widgets[widget] = hash }
+            return try connection.prepare(
+                """
+                SELECT seq, callback, widget, args, result, vetoed, implemented, parent_seq
+                FROM events WHERE session = ? ORDER BY seq
+                """
+            ).rows([.integer(id)]) { row in
+                var shape = FNV1a()
+                shape.add(callbacks[row.int64(1)] ?? 0)
+                shape.add(widgets[row.int64(2)] ?? 0)
+                var identity = shape
+                identity.adding(row, columns: 3...3)
+                var result = FNV1a()
+                switch row.type(4) {
+                case SQLITE_NULL: result.add(0)
+                case SQLITE_INTEGER: result.add(row.int64(4) == 0 ? "false" : "true")
+                default: result.adding(row, columns: 4...4)
+                }
+                return EventFingerprint(
+                    seq: row.int64(0), parent: row.isNull(7) ? 0 : row.int64(7), identity: identity.value,
+                    shape: shape.value, result: result.value, vetoed: row.isNull(5) ? -1 : Int8(row.int64(5)),
+                    implemented: row.isNull(6) ? -1 : Int8(row.int64(6)))
+            }
+        }
+    }
+}
+
+/// 64-bit FNV-1a: a fast, well-spread hash of bytes, for fingerprints (not for security).
+struct FNV1a {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func add(_ bytes: UnsafeRawBufferPointer) {
+        for byte in bytes {
+            value ^= UInt64(byte)
+            value = value &* 0x0000_0100_0000_01b3
+        }
+        value ^= 0xff  // a separator, so ("ab", "c") and ("a", "bc") differ
+        value = value &* 0x0000_0100_0000_01b3
+    }
+
+    mutating func add(_ number: UInt64) {
+        withUnsafeBytes(of: number) { add($0) }
+    }
+
+    mutating func add(_ text: StaticString) {
+        add(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    mutating func adding(_ row: Statement, columns: ClosedRange<Int>) {
+        for column in columns { row.withBytes(column) { add($0) } }
+    }
+
+    func including(_ row: Statement, columns: ClosedRange<Int>) -> FNV1a {
+        var copy = self
+        copy.adding(row, columns: columns)
+        return copy
+    }
+}
+
+/// One stored event as replay needs it: names resolved, arguments and result parsed exactly as
+/// stored (not through the `timeline` view, which prints numbers to 15 digits).
+struct StoredEvent: Sendable {
+    let seq: Int64
+    let kind: EventKind
+    let widget: String?
+    let widgetKind: String?
+    let protocolName: String?
+    let callback: String
+    let labels: [String]
+    /// In label order.
+    let arguments: [AuditValue]
+    /// nil for a void callback (SQL NULL).
+    let result: AuditValue?
+    let parent: Int64?
+
+    /// The arguments as the object the `timeline` view shows.
+    var argumentObject: AuditValue {
+        .object(Dictionary(zip(labels, arguments).map { ($0, $1) }) { first, _ in first })
+    }
+}
+
+extension AuditStore {
+    /// Every event of session `id`, in `seq` order, read from the compact tables.
+    func storedEvents(of id: Int64) throws(StoreError) -> [StoredEvent] {
+        _ = try session(id)
+        return try storeOperation {
+            struct Name {
+                let kind: EventKind
+                let protocolName: String?
+                let name: String
+                let labels: [String]
+            }
+            var names: [Int64: Name] = [:]
+            let callbackRows = try connection.prepare("SELECT id, kind, protocol, name, labels FROM callbacks").rows([])
+            {
+                row -> (Int64, Name) in
+                let labels = (try? AuditValue(json: row.string(4) ?? "[]")).flatMap { value -> [String]? in
+                    guard case .array(let items) = value else { return nil }
+                    return items.compactMap { if case .string(let label) = $0 { label } else { nil } }
+                }
+                let protocolName = row.string(2) ?? ""
+                return (
+                    row.int64(0),
+                    Name(
+                        kind: EventKind(rawValue: row.string(1) ?? "") ?? .callback,
+                        protocolName: protocolName.isEmpty ? nil : protocolName, name: row.string(3) ?? "",
+                        labels: labels ?? [])
+                )
+            }
+            for (id, name) in callbackRows { names[id] = name }
+            var widgets: [Int64: (path: String, kind: String)] = [:]
+            for row in try connection.prepare("SELECT id, path, kind FROM widgets WHERE session = ?").rows(
+                [.integer(id)], { ($0.int64(0), $0.string(1) ?? "", $0.string(2) ?? "") })
+            {
+                widgets[row.0] = (row.1, row.2)
+            }
+            return try connection.prepare(
+                "SELECT seq, callback, widget, args, result, parent_seq FROM events WHERE session = ? ORDER BY seq"
+            ).rows([.integer(id)]) { row in
+                let name = names[row.int64(1)]
+                let widget = widgets[row.int64(2)]
+                let arguments = row.withBytes(3) { bytes in
+                    if case .array(let values)? = try? AuditValue.parse(json: bytes) { return values }
+                    return []
+                }
+                let result: AuditValue?
+                switch row.type(4) {
+                case SQLITE_NULL: result = nil
+                case SQLITE_INTEGER: result = .bool(row.int64(4) != 0)
+                default: result = row.withBytes(4) { try? AuditValue.parse(json: $0) } ?? .null
+                }
+                return StoredEvent(
+                    seq: row.int64(0), kind: name?.kind ?? .callback, widget: widget?.path, widgetKind: widget?.kind,
+                    protocolName: name?.protocolName, callback: name?.name ?? "", labels: name?.labels ?? [],
+                    arguments: arguments, result: result, parent: row.isNull(5) ? nil : row.int64(5))
+            }
+        }
+    }
+}
