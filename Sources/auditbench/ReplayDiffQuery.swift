@@ -19,20 +19,25 @@ func largeCheckout(steps: Int) throws -> Scenario {
     return try Scenario(data: Data(text.utf8))
 }
 
-/// Callbacks per second replayed, in each mode, against the delegate that recorded the session.
-func measureReplay(steps: Int, database: String) throws -> (isolated: Double, interaction: Double, callbacks: Int) {
+/// Callbacks per second replayed, in each mode, against the delegate that recorded the session: end
+/// to end (load, run, store, compare), and the isolated run phase alone.
+func measureReplay(steps: Int, database: String) throws -> (
+    isolated: Double, interaction: Double, isolatedRun: Double, callbacks: Int
+) {
     let summary = try ScenarioRunner.record(
         try largeCheckout(steps: steps), delegate: "checkout.v1", registry: .examples, databasePath: database)
     let replayer = Replayer(databasePath: database)
     var rates: [ReplayMode: Double] = [:]
+    var isolatedRun = 0.0
     for mode in [ReplayMode.isolated, .interaction] {
         let start = now()
         let report = try replayer.replay(session: summary.session, delegate: "checkout.v1", mode: mode)
         let elapsed = Double(now() - start) / 1e9
         precondition(report.identical, "a replay against the recording delegate is identical")
         rates[mode] = Double(summary.callbacks) / elapsed
+        if mode == .isolated { isolatedRun = Double(summary.callbacks) / report.timings.run }
     }
-    return (rates[.isolated]!, rates[.interaction]!, summary.callbacks)
+    return (rates[.isolated]!, rates[.interaction]!, isolatedRun, summary.callbacks)
 }
 
 /// Answers like `EvenOnly`, except for the values in `flipped`.

@@ -15,12 +15,12 @@ struct ReplayPlan {
     /// For an interrupted session: where the recording stops and what was replayed.
     let cutShort: String?
 
-    init(session id: Int64, databasePath: String, catalog: CallbackCatalog) throws {
+    init(session id: Int64, databasePath: String, catalog: CallbackCatalog, drivingInputs: Bool) throws {
         let store = try AuditStore(path: databasePath, access: .read)
         session = try store.session(id)
         if let original = session.replayOf { throw ReplayError.replayOfReplay(session: id, of: original) }
         do {
-            scenario = try Scenario(data: Data(try store.scenarioSource(of: id).utf8))
+            scenario = try Scenario(data: Data(try store.scenarioSource(of: id).utf8), includingSteps: false)
         } catch let error as ScenarioError {
             throw ReplayError.noScenario(session: id, reason: error.description)
         }
@@ -55,7 +55,7 @@ struct ReplayPlan {
                 inputs[event.seq] = descriptor
                 // Nested inputs are consequences of other events: replaying the top-level ones (touches
                 // and timers at their times included) brings them about again.
-                guard event.parent == nil else { continue }
+                guard event.parent == nil, drivingInputs else { continue }
                 do {
                     let step = try ScenarioStep(
                         input: event.callback, widget: event.widget ?? "", arguments: event.argumentObject,

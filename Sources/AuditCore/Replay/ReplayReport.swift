@@ -14,6 +14,24 @@ public struct ReplayReport: Sendable {
     /// delegate's answer is preferred to an input's result: the widget state an input left is a
     /// consequence of the answers given inside it.
     public var firstDivergence: Divergence?
+    /// Where the time went, in seconds.
+    public var timings: Timings
+
+    public struct Timings: Sendable {
+        /// Reading the recorded session and checking it can be replayed.
+        public var load: Double
+        /// Driving the inputs (interaction) or asking every recorded callback (isolated), with the
+        /// candidate's events queued for the writer.
+        public var run: Double
+        /// Waiting for the writer to commit what was still queued.
+        public var store: Double
+        /// Aligning the two sessions and reading the differing events.
+        public var compare: Double
+        /// Recorded callbacks in the replayed part of the session.
+        public var callbacks: Int
+
+        public var total: Double { load + run + store + compare }
+    }
 
     public var identical: Bool { diff.identical }
     public var recorded: SessionSummary { diff.a }

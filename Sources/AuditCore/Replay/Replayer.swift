@@ -28,7 +28,10 @@ public struct Replayer: Sendable {
     public func replay(
         session id: Int64, candidate makeCandidate: () -> AnyObject, named name: String, mode: ReplayMode
     ) throws -> ReplayReport {
-        let plan = try ReplayPlan(session: id, databasePath: databasePath, catalog: catalog)
+        let started = monotonicNanoseconds()
+        let plan = try ReplayPlan(
+            session: id, databasePath: databasePath, catalog: catalog, drivingInputs: mode == .interaction)
+        let loaded = monotonicNanoseconds()
         let recorder = try Recorder(
             databasePath: databasePath,
             session: NewSession(
@@ -46,7 +49,9 @@ public struct Replayer: Sendable {
                     .skipped ?? []
             }
         }
+        let ran = monotonicNanoseconds()
         let summary = recorder.finish()
+        let stored = monotonicNanoseconds()
         let store = try AuditStore(path: databasePath, access: .read)
         let diff = try store.diff(id, summary.session, upTo: plan.events.last?.seq)
         var divergence: Divergence?
@@ -59,8 +64,13 @@ public struct Replayer: Sendable {
         return ReplayReport(
             mode: mode, diff: diff, inputsReplayed: plan.steps.count - skipped.count,
             inputsSkipped: skipped.count, cutShort: plan.cutShort, recordingFailures: summary.failedWrites,
-            firstDivergence: divergence)
+            firstDivergence: divergence,
+            timings: ReplayReport.Timings(
+                load: seconds(loaded - started), run: seconds(ran - loaded), store: seconds(stored - ran),
+                compare: seconds(monotonicNanoseconds() - stored), callbacks: plan.invokers.count))
     }
+
+    private func seconds(_ nanoseconds: Int64) -> Double { Double(nanoseconds) / 1e9 }
 
     /// Calls each recorded callback on `candidate` with the recorded arguments, in order, and
     /// stores the answers as the candidate session.
@@ -81,6 +91,7 @@ public struct Replayer: Sendable {
         // that input's events are over, so the callbacks made during an input see the state from
         // before it (the text a should-change is asked about), and later ones the state after it.
         var parents: [Int64: Int64] = [:]
+        var objects: [String: AnyObject?] = [:]
         var open: [(seq: Int64, widget: (any AuditStateRestoring)?, state: AuditValue?)] = []
         func isInside(_ seq: Int64, _ ancestor: Int64) -> Bool {
             var current = parents[seq]
@@ -98,7 +109,12 @@ public struct Replayer: Sendable {
                 if let state = innermost.state { innermost.widget?.restoreAuditState(state) }
                 open.removeLast()
             }
-            let widget = event.widget.flatMap { live.auditedObject(atPath: $0) }
+            let widget = event.widget.flatMap { path in
+                if let object = objects[path] { return object }
+                let object = live.auditedObject(atPath: path)
+                objects[path] = object
+                return object
+            }
             let widgetID = event.widget.flatMap { ids[$0] } ?? 0
             let parent = event.parent ?? 0
             if event.kind == .input {

@@ -21,6 +21,12 @@ public struct Scenario: Sendable {
 
     /// Parses and validates a scenario file's bytes.
     public init(data: Data) throws(ScenarioError) {
+        try self.init(data: data, includingSteps: true)
+    }
+
+    /// `includingSteps: false` reads the tree only (replay drives the recorded inputs, not the
+    /// file's steps, so it need not parse a million of them again).
+    init(data: Data, includingSteps: Bool) throws(ScenarioError) {
         let document = try Self.decodeJSON(data)
         var fields = try FieldReader(document, at: "")
         format = 1
@@ -36,14 +42,17 @@ public struct Scenario: Sendable {
             try FieldReader.string(value, at: "delegate")
         }
         root = try WidgetSpec(try fields.required("root"), at: "root")
-        var tree = root.build()
+        let tree = root.build()
         try root.validateReferences(in: tree)
-        tree = root.build()
         steps = []
-        for (index, value) in try fields.array("steps").enumerated() {
-            let step = try ScenarioStep(value, at: "steps[\(index)]")
-            try step.validate(in: tree, at: "steps[\(index)]")
-            steps.append(step)
+        if includingSteps {
+            for (index, value) in try fields.array("steps").enumerated() {
+                let step = try ScenarioStep(value, at: "steps[\(index)]")
+                try step.validate(in: tree, at: "steps[\(index)]")
+                steps.append(step)
+            }
+        } else {
+            _ = fields.optional("steps")
         }
         try fields.finish()
         source = String(decoding: data, as: UTF8.self)
@@ -102,14 +111,17 @@ public struct Scenario: Sendable {
 
 /// The byte offset of the first byte that is not valid UTF-8, or nil.
 private func firstInvalidUTF8(in data: Data) -> Int? {
-    var decoder = UTF8()
-    var iterator = data.makeIterator()
-    var offset = 0
-    while true {
-        switch decoder.decode(&iterator) {
-        case .scalarValue(let scalar): offset += UTF8.width(scalar)
-        case .emptyInput: return nil
-        case .error: return offset
+    data.withUnsafeBytes { bytes in
+        if String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self) != nil { return nil }
+        var decoder = UTF8()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: return nil
+            case .error: return offset
+            }
         }
     }
 }
