@@ -43,10 +43,9 @@ final class Stepper: View {
 
     func increment() {
         performInput(StepperCallbacks.increment, []) {
-            let target = proxy ?? delegate
-            if StepperCallbacks.shouldChange.ask(target, self, value + 1) {
+            if StepperCallbacks.shouldChange.ask(proxy ?? delegate, self, value + 1) {  // read at each call
                 value += 1
-                StepperCallbacks.didChange.ask(target, self, value)
+                StepperCallbacks.didChange.ask(proxy ?? delegate, self, value)
             }
             return .int(value)
         }
