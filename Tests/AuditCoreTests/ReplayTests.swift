@@ -98,14 +98,23 @@ struct ReplayTests {
         #expect(isolated.diff.eventsA == isolated.diff.eventsB)
 
         // Interaction: the same changed answers, plus what they led to (other callbacks, other
-        // widget states after inputs), all in the recorded order.
+        // widget states after inputs), all in the recorded order. One planted answer moves: without
+        // simultaneous recognition, v2's back pan is asked when the long press begins (the timer's
+        // input) rather than on the next move (a touch input), so the alignment by input shows it
+        // as only in the recording and only in the candidate rather than as a changed veto.
         let interaction = try replayer().replay(session: session, delegate: "checkout.v2", mode: .interaction)
         let answers = interaction.diff.differences.filter {
             $0.event.kind == .callback && [.vetoChanged, .implementedChanged, .resultChanged].contains($0.kind)
         }
-        #expect(answers.map(Self.describe) == Self.planted)
-        #expect(interaction.diff.counts[.vetoChanged] == 7)
+        var moved = Self.planted
+        moved.removeLast()
+        #expect(answers.map(Self.describe) == moved)
+        #expect(interaction.diff.counts[.vetoChanged] == 6)
         #expect(interaction.diff.counts[.implementedChanged] == 1)
+        #expect(interaction.diff.counts[.resultChanged] == 10)
+        #expect(interaction.diff.counts[.argumentsChanged] == 2)
+        #expect(interaction.diff.counts[.onlyInA] == 10)
+        #expect(interaction.diff.counts[.onlyInB] == 9)
         #expect(interaction.diff.differences.count == 38)
         let first = try #require(interaction.firstDivergence)
         #expect(first.difference.kind == .vetoChanged)
