@@ -5,19 +5,35 @@ import Foundation
 public final class Output {
     private let writeOut: (String) -> Void
     private let writeError: (String) -> Void
-    public init(out: @escaping (String) -> Void, error: @escaping (String) -> Void) {
+    /// Whether standard error is a terminal: progress lines are shown only then.
+    let errorIsTerminal: Bool
+
+    public init(
+        out: @escaping (String) -> Void, error: @escaping (String) -> Void, errorIsTerminal: Bool = false
+    ) {
         writeOut = out
         writeError = error
+        self.errorIsTerminal = errorIsTerminal
     }
 
     public static var standard: Output {
         Output(
             out: { FileHandle.standardOutput.write(Data($0.utf8)) },
-            error: { FileHandle.standardError.write(Data($0.utf8)) })
+            error: { FileHandle.standardError.write(Data($0.utf8)) }, errorIsTerminal: isatty(STDERR_FILENO) != 0)
     }
 
     func line(_ text: String = "") { writeOut(text + "\n") }
     func diagnostic(_ text: String) { writeError(text + "\n") }
+
+    /// Replaces the progress line on standard error, when it is a terminal; nothing otherwise.
+    func progress(_ text: String) {
+        if errorIsTerminal { writeError("\r\u{1B}[K" + text) }
+    }
+
+    /// Clears the progress line, when there is one.
+    func endProgress() {
+        if errorIsTerminal { writeError("\r\u{1B}[K") }
+    }
 }
 
 /// The output formats; each command says which it takes.

@@ -3,27 +3,51 @@ import AuditCore
 extension Command {
     static let replay = Command(
         name: "replay", summary: "replay a session against a delegate and report behaviour regressions",
-        arguments: "--session N --delegate NAME",
+        arguments: "--session N --delegate NAME | --all --delegate NAME",
         options: [
             .option("--session", "N", "the recorded session to replay"),
+            .flag("--all", "replay every recorded session (not replays) that is complete or interrupted"),
             .option("--delegate", "NAME", "the registered delegate to replay against"),
             .flag("--isolated", "call each recorded callback with its recorded arguments instead of driving inputs"),
+            .option(
+                "--noise-runs", "K",
+                "also replay K times against the recording delegate; differences seen there are noise"),
         ],
         positionals: 0...0, formats: [.text, .json]
     ) { invocation in
+        let mode: ReplayMode = invocation.flag("--isolated") ? .isolated : .interaction
+        let noiseRuns = invocation.option("--noise-runs") == nil ? nil : Int(try invocation.integer("--noise-runs"))
+        if invocation.flag("--all") {
+            guard invocation.option("--session") == nil else {
+                throw UsageError(message: "give --session N or --all, not both")
+            }
+            return try replayAll(invocation, mode: mode, noiseRuns: noiseRuns)
+        }
         let id = try invocation.integer("--session")
         guard let delegate = invocation.option("--delegate") else {
             throw UsageError(message: "--delegate NAME is required")
         }
         _ = try invocation.registry.entry(named: delegate)
-        let report = try Replayer(
-            databasePath: invocation.databasePath, registry: invocation.registry, catalog: invocation.catalog
-        )
-        .replay(session: id, delegate: delegate, mode: invocation.flag("--isolated") ? .isolated : .interaction)
+        let replayer = Replayer(
+            databasePath: invocation.databasePath, registry: invocation.registry, catalog: invocation.catalog)
+        let report: ReplayReport
+        var filtered: NoiseFilteredReplay?
+        if let noiseRuns {
+            filtered = try replayer.replay(session: id, delegate: delegate, mode: mode, noiseRuns: noiseRuns)
+            report = filtered!.regressions
+        } else {
+            report = try replayer.replay(session: id, delegate: delegate, mode: mode)
+        }
         if invocation.format == .json {
-            invocation.output.line(replayJSON(report).json)
+            var value = replayJSON(report)
+            if let filtered, case .object(var fields) = value {
+                fields["noise"] = noiseJSON(filtered)
+                value = .object(fields)
+            }
+            invocation.output.line(value.json)
         } else {
             printReplay(report, to: invocation.output)
+            if let filtered { printNoise(filtered, to: invocation.output) }
         }
         guard report.recordingFailures == 0 else {
             throw UsageError(

@@ -1,0 +1,160 @@
+import Foundation
+
+/// Which events `AuditStore.search(_:)` returns: every filter that is set must hold (AND).
+///
+/// Each filter becomes a fixed SQL condition with a bound parameter; nothing the user typed is
+/// ever part of the SQL text.
+public struct EventSearch: Sendable, Equatable {
+    public var session: Int64?
+    /// A widget path: the widget itself and every widget under it.
+    public var widget: String?
+    /// An SQLite GLOB on the callback (or input) name, case-sensitive: `*shouldSelect*`.
+    public var callback: String?
+    public var vetoed: Bool?
+    public var kind: EventKind?
+    /// Sessions that started at or after this instant.
+    public var since: Date?
+    /// Sessions that started before this instant.
+    public var until: Date?
+
+    public init(
+        session: Int64? = nil, widget: String? = nil, callback: String? = nil, vetoed: Bool? = nil,
+        kind: EventKind? = nil, since: Date? = nil, until: Date? = nil
+    ) {
+        self.session = session
+        self.widget = widget
+        self.callback = callback
+        self.vetoed = vetoed
+        self.kind = kind
+        self.since = since
+        self.until = until
+    }
+
+    /// The SQL conditions and their parameters, in order.
+    var conditions: (sql: [String], values: [SQLValue]) {
+        var sql: [String] = []
+        var values: [SQLValue] = []
+        if let session {
+            sql.append("t.session = ?")
+            values.append(.integer(session))
+        }
+        if let widget {
+            sql.append("(t.widget = ? OR substr(t.widget, 1, length(?) + 1) = ? || '/')")
+            values += [.text(widget), .text(widget), .text(widget)]
+        }
+        if let callback {
+            sql.append("t.callback GLOB ?")
+            values.append(.text(callback))
+        }
+        if let vetoed {
+            sql.append("t.vetoed = ?")
+            values.append(.integer(vetoed ? 1 : 0))
+        }
+        if let kind {
+            sql.append("t.kind = ?")
+            values.append(.text(kind.rawValue))
+        }
+        if let since {
+            sql.append("s.started_at >= ?")
+            values.append(.text(Self.storedTimestamp(since)))
+        }
+        if let until {
+            sql.append("s.started_at < ?")
+            values.append(.text(Self.storedTimestamp(until)))
+        }
+        return (sql, values)
+    }
+
+    /// An instant in the form the store writes `started_at` (`2026-11-30T05:30:34.123Z`), which
+    /// sorts as text in time order.
+    static func storedTimestamp(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'"
+        return formatter.string(from: date)
+    }
+}
+
+/// One event that matched a search, with its session's start time.
+public struct EventMatch: Sendable, Equatable {
+    public var session: Int64
+    public var sessionStartedAt: String
+    public var event: TimelineEvent
+}
+
+/// A bound of `--since` / `--until`: an ISO 8601 timestamp or a word.
+public enum TimeBound {
+    public enum Side: Sendable { case since, until }
+
+    /// Reads `today` (midnight UTC; as an upper bound, the next midnight), `recent` (24 hours
+    /// before `now`), `now`, a date (`2026-11-30`: its start; as an upper bound, its end) or a date
+    /// and time (`2026-11-30T05:30`, with seconds, fractions and a `Z` or `+02:00` offset; UTC when
+    /// no offset is given). Nil when the text is none of these.
+    public static func parse(_ text: String, as side: Side, now: Date = Date()) -> Date? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        switch text.lowercased() {
+        case "now": return now
+        case "recent": return now.addingTimeInterval(-24 * 60 * 60)
+        case "today":
+            let midnight = calendar.startOfDay(for: now)
+            return side == .since ? midnight : calendar.date(byAdding: .day, value: 1, to: midnight)
+        default: break
+        }
+        if let day = date(text, formats: ["yyyy-MM-dd"]) {
+            return side == .since ? day : calendar.date(byAdding: .day, value: 1, to: day)
+        }
+        let normalized = text.replacingOccurrences(of: " ", with: "T")
+        let times = ["HH:mm:ss.SSS", "HH:mm:ss", "HH:mm"]
+        return date(normalized, formats: times.flatMap { ["yyyy-MM-dd'T'\($0)XXXXX", "yyyy-MM-dd'T'\($0)"] })
+    }
+
+    private static func date(_ text: String, formats: [String]) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.isLenient = false
+        for format in formats {
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
+    }
+}
+
+extension AuditStore {
+    /// The events that match `search`, by session and `seq`, read from the `timeline` view joined
+    /// with `sessions`. An unknown `search.session` is an error, not an empty result.
+    public func search(_ search: EventSearch) throws(StoreError) -> [EventMatch] {
+        if let id = search.session { _ = try session(id) }
+        let (conditions, values) = search.conditions
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        return try storeOperation {
+            try connection.prepare(
+                """
+                SELECT t.seq, t.t_ms, t.kind, t.widget, t.widget_kind, t.protocol, t.callback, t.args, t.result,
+                       t.vetoed, t.implemented, t.duration_us, t.parent_seq, t.session, s.started_at
+                FROM timeline AS t JOIN sessions AS s ON s.id = t.session
+                \(filter)
+                ORDER BY t.session, t.seq
+                """
+            ).rows(values) { row in
+                EventMatch(
+                    session: row.int64(13), sessionStartedAt: row.string(14) ?? "", event: Self.readTimelineEvent(row))
+            }
+        }
+    }
+
+    /// A `TimelineEvent` from the first 13 columns of a row (the `timeline` columns from `seq` to
+    /// `parent_seq`).
+    static func readTimelineEvent(_ row: Statement) -> TimelineEvent {
+        TimelineEvent(
+            seq: row.int64(0), milliseconds: row.double(1),
+            kind: EventKind(rawValue: row.string(2) ?? "") ?? .callback,
+            widget: row.string(3), widgetKind: row.string(4), protocolName: row.string(5),
+            callback: row.string(6) ?? "", arguments: row.string(7) ?? "{}", result: row.string(8),
+            vetoed: row.isNull(9) ? nil : row.int(9) != 0, implemented: row.isNull(10) ? nil : row.int(10) != 0,
+            durationMicroseconds: row.double(11), parentSeq: row.isNull(12) ? nil : row.int64(12))
+    }
+}

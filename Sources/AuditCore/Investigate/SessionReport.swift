@@ -1,0 +1,158 @@
+/// An event to open with `auditctl show --session SESSION`: its session and `seq`.
+public struct EventReference: Sendable, Hashable, Comparable {
+    public var session: Int64
+    public var seq: Int64
+
+    public init(session: Int64, seq: Int64) {
+        self.session = session
+        self.seq = seq
+    }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.session, lhs.seq) < (rhs.session, rhs.seq) }
+}
+
+/// What a session (or every recorded session) did, callback by callback: how often each was
+/// called, vetoed and answered by a default, and how long the app's delegate took.
+public struct SessionReport: Sendable {
+    /// The sessions summed up, oldest first.
+    public var sessions: [Int64]
+    public var inputs: Int
+    public var callbacks: Int
+    /// One row per protocol, widget and callback, in order of first call.
+    public var rows: [CallbackStatistics]
+
+    /// Rows whose callback can veto, most vetoed first.
+    public var vetoRates: [CallbackStatistics] {
+        rows.filter { $0.vetoable > 0 }.sorted { ($0.vetoRate ?? 0, $0.vetoes) > ($1.vetoRate ?? 0, $1.vetoes) }
+    }
+
+    /// Rows with calls the app did not implement, so the protocol's default answered.
+    public var defaulted: [CallbackStatistics] { rows.filter { $0.defaulted > 0 } }
+
+    /// The `limit` rows with the slowest single call, slowest first.
+    public func slowest(_ limit: Int = 10) -> [CallbackStatistics] {
+        Array(rows.sorted { ($0.maxMicroseconds, $1.first) > ($1.maxMicroseconds, $0.first) }.prefix(limit))
+    }
+
+    /// Sums up `events` (callbacks and inputs of any sessions, in any order).
+    public init(sessions: [Int64], events: [(session: Int64, event: TimelineEvent)]) {
+        self.sessions = sessions
+        var rows: [CallbackStatistics] = []
+        var index: [String: Int] = [:]
+        var durations: [[Double]] = []
+        var inputs = 0
+        for (session, event) in events.sorted(by: { ($0.session, $0.event.seq) < ($1.session, $1.event.seq) }) {
+            guard event.kind == .callback else {
+                inputs += 1
+                continue
+            }
+            let key = "\(event.protocolName ?? "")\u{0}\(event.widget ?? "")\u{0}\(event.callback)"
+            let reference = EventReference(session: session, seq: event.seq)
+            let row: Int
+            if let found = index[key] {
+                row = found
+            } else {
+                row = rows.count
+                index[key] = row
+                rows.append(
+                    CallbackStatistics(
+                        protocolName: event.protocolName, widget: event.widget, callback: event.callback,
+                        first: reference, slowest: reference))
+                durations.append([])
+            }
+            rows[row].calls += 1
+            if let vetoed = event.vetoed {
+                rows[row].vetoable += 1
+                if vetoed {
+                    rows[row].vetoes += 1
+                    if rows[row].vetoedEvents.count < CallbackStatistics.examples {
+                        rows[row].vetoedEvents.append(reference)
+                    }
+                }
+            }
+            if event.implemented == false {
+                rows[row].defaulted += 1
+                if rows[row].defaultedEvents.count < CallbackStatistics.examples {
+                    rows[row].defaultedEvents.append(reference)
+                }
+            }
+            if event.durationMicroseconds > rows[row].maxMicroseconds || rows[row].calls == 1 {
+                rows[row].maxMicroseconds = event.durationMicroseconds
+                rows[row].slowest = reference
+            }
+            durations[row].append(event.durationMicroseconds)
+        }
+        for row in rows.indices {
+            let sorted = durations[row].sorted()
+            rows[row].p50Microseconds = Self.percentile(50, of: sorted)
+            rows[row].p99Microseconds = Self.percentile(99, of: sorted)
+        }
+        self.rows = rows
+        self.inputs = inputs
+        callbacks = rows.reduce(0) { $0 + $1.calls }
+    }
+
+    /// The nearest-rank percentile of sorted values: the smallest value with at least `p` percent
+    /// of the values at or below it. O(1) on sorted input; 0 for no values.
+    static func percentile(_ p: Double, of sorted: [Double]) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
+        return sorted[min(max(rank, 1), sorted.count) - 1]
+    }
+}
+
+/// The calls of one callback at one widget.
+public struct CallbackStatistics: Sendable, Equatable {
+    /// How many vetoed and defaulted events a row lists.
+    public static let examples = 5
+
+    public var protocolName: String?
+    public var widget: String?
+    public var callback: String
+    public var calls = 0
+    /// Calls whose answer could veto or override.
+    public var vetoable = 0
+    public var vetoes = 0
+    /// Calls the app did not implement: the protocol's default answered.
+    public var defaulted = 0
+    public var p50Microseconds = 0.0
+    public var p99Microseconds = 0.0
+    public var maxMicroseconds = 0.0
+    public var first: EventReference
+    /// The call that took `maxMicroseconds`.
+    public var slowest: EventReference
+    /// The first few vetoed calls.
+    public var vetoedEvents: [EventReference] = []
+    /// The first few calls answered by a default.
+    public var defaultedEvents: [EventReference] = []
+
+    /// Vetoes per call that could veto; nil when none could.
+    public var vetoRate: Double? { vetoable == 0 ? nil : Double(vetoes) / Double(vetoable) }
+}
+
+extension AuditStore {
+    /// The report of one session, or (with nil) of every recorded session that is not a replay.
+    public func report(session id: Int64?) throws(StoreError) -> SessionReport {
+        let ids: [Int64]
+        if let id {
+            _ = try session(id)
+            ids = [id]
+        } else {
+            ids = try sessions().filter { $0.replayOf == nil }.map(\.id)
+        }
+        var events: [(session: Int64, event: TimelineEvent)] = []
+        let statement = try storeOperation {
+            try connection.prepare(
+                """
+                SELECT seq, t_ms, kind, widget, widget_kind, protocol, callback, '{}', NULL, vetoed, implemented,
+                       duration_us, parent_seq
+                FROM timeline WHERE session = ? ORDER BY seq
+                """)
+        }
+        for session in ids {
+            let rows = try storeOperation { try statement.rows([.integer(session)], Self.readTimelineEvent) }
+            events += rows.map { (session, $0) }
+        }
+        return SessionReport(sessions: ids, events: events)
+    }
+}

@@ -1,0 +1,94 @@
+import AuditCore
+import Foundation
+import Testing
+
+/// `replay --all` and `replay --noise-runs`, end to end through the built binary.
+@Suite("Replay batch and noise")
+struct ReplayBatchTests {
+    let sandbox: Sandbox
+
+    /// Session 1 recorded with checkout.v1, session 2 with checkout.v2.
+    init() throws {
+        sandbox = try Sandbox()
+        try sandbox.recordExample()
+        let run = try sandbox.run(["record", "--scenario", "checkout.json", "--delegate", "checkout.v2"])
+        #expect(run.status == 0, "\(run)")
+    }
+
+    @Test func replayAllSumsUpEachRecordedSessionAndSkipsReplays() throws {
+        _ = try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v1"])  // session 3, a replay
+        let run = try sandbox.run(["replay", "--all", "--delegate", "checkout.v2"])
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stderr == "", "no progress when stderr is not a terminal")
+        #expect(
+            run.stdoutLines == [
+                "session 1 (checkout, recorded with checkout.v1): REGRESSION, 6 differences; stored as session 4",
+                "session 2 (checkout, recorded with checkout.v2): identical (19 events); stored as session 5",
+                "total: 2 sessions replayed against checkout.v2: 1 identical, 1 with regressions (6 differences)", "",
+            ])
+    }
+
+    @Test func replayAllJSONAndExitZeroWhenAllIdentical() throws {
+        try sandbox.sqlite3("audit.sqlite", "DELETE FROM events WHERE session = 2; DELETE FROM sessions WHERE id = 2")
+        let run = try sandbox.run(["replay", "--all", "--delegate", "checkout.v1", "--format", "json"])
+        #expect(run.status == 0, "\(run)")
+        let json = try decodeJSON(run.stdout)
+        #expect(json["total"]?["sessions"] == .int(1))
+        #expect(json["total"]?["identical"] == .int(1))
+        #expect(
+            json["sessions"]
+                == .array([
+                    .object([
+                        "recorded_session": .int(1), "candidate_session": .int(2), "identical": .bool(true),
+                        "differences": .int(0), "noise": .int(0), "error": .null,
+                    ])
+                ]))
+    }
+
+    @Test func replayAllShowsProgressOnlyOnATerminal() throws {
+        let binary = try Sandbox.binary.get().path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = [
+            "-qec", "\(binary) replay --all --delegate checkout.v1 --db audit.sqlite >/dev/null", "/dev/null",
+        ]
+        process.currentDirectoryURL = sandbox.directory
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let terminal = String(decoding: data, as: UTF8.self)
+        #expect(terminal.contains("replaying session 1 (1 of 2) against checkout.v1"), "\(terminal)")
+        #expect(terminal.contains("replaying session 2 (2 of 2)"))
+    }
+
+    @Test func replayAllAndSessionExcludeEachOther() throws {
+        expectError(
+            try sandbox.run(["replay", "--all", "--session", "1", "--delegate", "checkout.v2"]),
+            "give --session N or --all, not both")
+        expectError(try sandbox.run(["replay", "--all"]), "--delegate NAME is required")
+    }
+
+    @Test func noiseRunsAgainstADeterministicDelegateFindNoNoise() throws {
+        let run = try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v2", "--noise-runs", "2"])
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stdout.contains("REGRESSION: 6 differences"))
+        #expect(run.stdoutLines.dropLast().last == "noise: none (2 baseline runs against checkout.v1, sessions 4, 5)")
+        let json = try sandbox.run([
+            "replay", "--session", "2", "--delegate", "checkout.v2", "--noise-runs", "1", "--format", "json",
+        ])
+        #expect(json.status == 0, "\(json)")
+        let value = try decodeJSON(json.stdout)
+        #expect(value["noise"]?["runs"] == .int(1))
+        #expect(value["noise"]?["differences"] == .array([]))
+        #expect(value["identical"] == .bool(true))
+    }
+
+    @Test func noiseRunsMustBePositive() throws {
+        expectError(
+            try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v2", "--noise-runs", "0"]),
+            "--noise-runs takes a positive integer, not '0'")
+    }
+}
