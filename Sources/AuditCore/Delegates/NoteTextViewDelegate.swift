@@ -29,7 +29,8 @@ public enum NoteTextViewCallbacks {
 /// Forwards `NoteTextViewDelegate`, inherited callbacks included, to the note's app delegate and
 /// records each call: the inherited ones through `TextViewCallbacks`, the new one through
 /// `NoteTextViewCallbacks`. An app delegate that is only a `TextViewDelegate` gets the new
-/// callback's default, recorded as not implemented.
+/// callback's default, recorded as not implemented. A secure note's offered text is recorded as a
+/// keyed hash.
 final class NoteTextViewDelegateProxy: DelegateProxy, NoteTextViewDelegate {
     func textViewShouldBeginEditing(_ textView: TextView) -> Bool {
         forward(TextViewCallbacks.shouldBeginEditing, to: textView.delegate, textView, ())
@@ -40,7 +41,9 @@ final class NoteTextViewDelegateProxy: DelegateProxy, NoteTextViewDelegate {
     }
 
     func textView(_ textView: TextView, shouldChangeTextIn range: TextRange, replacementText text: String) -> Bool {
-        forward(TextViewCallbacks.shouldChangeText, to: textView.delegate, textView, (range, text))
+        forward(
+            TextViewCallbacks.shouldChangeText(recordedFor: textView, by: link), to: textView.delegate, textView,
+            (range, text))
     }
 
     func textViewDidChange(_ textView: TextView) {
