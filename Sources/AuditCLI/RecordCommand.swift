@@ -43,11 +43,16 @@ extension Command {
                     + "into \(invocation.databasePath) "
                     + "in \(String(format: "%.3f", summary.seconds)) s")
         }
-        guard summary.failedWrites == 0 else {
+        guard summary.lostEvents == 0 else {
             invocation.output.diagnostic(
                 "\(invocation.programName): error: \(summary.failedWrites) writes failed, \(summary.lostEvents) events lost: "
                     + (summary.lastError ?? "unknown error"))
             return ExitStatus.failure
+        }
+        if summary.failedWrites > 0 {
+            invocation.output.diagnostic(
+                "note: \(counted(summary.failedWrites, "write")) failed and succeeded when tried again; nothing was lost"
+            )
         }
         return ExitStatus.success
     }

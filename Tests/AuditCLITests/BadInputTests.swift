@@ -198,7 +198,7 @@ struct BadInputTests {
         let sandbox = try Sandbox()
         try sandbox.copyExample()
         let run = try sandbox.run(["record", "--scenario", "checkout.json", "--db", "no/such/dir/audit.sqlite"])
-        expectError(run, "cannot open no/such/dir/audit.sqlite: unable to open database file")
+        expectError(run, "cannot open no/such/dir/audit.sqlite: its directory does not exist")
         #expect(try sandbox.listing() == ["checkout.json"])
     }
 }

@@ -55,7 +55,8 @@ final class EventWriter: @unchecked Sendable {
         // Events still pending now never got their predecessors (a callback still running when
         // the recording finished), or could not be written: they are lost, not stored with a hole.
         lostEvents += pending.count
-        let status = failedWrites == 0 && pending.isEmpty ? "complete" : "interrupted"
+        // Failures that a later try made good leave the session whole: only a loss interrupts it.
+        let status = lostEvents == 0 ? "complete" : "interrupted"
         attempt { try store.finishSession(session, status: status, counters: counters) }
         attempt { try store.checkpoint(.truncate) }
         store = nil  // closes the connection on the writer thread, removing the -wal and -shm files

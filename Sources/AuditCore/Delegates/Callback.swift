@@ -145,6 +145,26 @@ public struct Callback<Delegate, Widget, Arguments, Result>: Sendable {
         self.invoke = invoke
     }
 
+    private init(
+        descriptor: CallbackDescriptor, arguments: ArgumentList<Arguments>, answer: Answer<Arguments, Result>,
+        invoke: @escaping @Sendable (Delegate, Widget, Arguments) -> Result
+    ) {
+        self.descriptor = descriptor
+        self.arguments = arguments
+        self.answer = answer
+        self.invoke = invoke
+    }
+
+    /// This callback, recording its arguments with `encode` instead: the same descriptor, default,
+    /// answer and invocation. What a secure text view's proxy uses to record a hash, not the text.
+    func recording(_ encode: @escaping @Sendable (Arguments) -> [AuditValue]) -> Callback {
+        Callback(
+            descriptor: descriptor,
+            arguments: ArgumentList(
+                labels: arguments.labels, encode: { CapturedArguments(encode($0)) }, decode: arguments.decode),
+            answer: answer, invoke: invoke)
+    }
+
     /// UIKit's answer when the delegate does not implement the callback.
     public func defaultResult(_ arguments: Arguments) -> Result { answer.defaultResult(arguments) }
 

@@ -29,7 +29,8 @@ public enum NoteTextViewCallbacks {
 /// Forwards `NoteTextViewDelegate`, inherited callbacks included, to the note's app delegate and
 /// records each call: the inherited ones through `TextViewCallbacks`, the new one through
 /// `NoteTextViewCallbacks`. An app delegate that is only a `TextViewDelegate` gets the new
-/// callback's default, recorded as not implemented.
+/// callback's default, recorded as not implemented. A secure note's offered text is recorded as a
+/// keyed hash (by the inherited methods).
 final class NoteTextViewDelegateProxy: TextViewDelegateProxy, NoteTextViewDelegate {
     func noteTextView(_ noteTextView: NoteTextView, didReachCharacterLimit limit: Int) {
         forward(

@@ -104,8 +104,21 @@ extension ValueCoding where Value == TextRange {
         })
 }
 
-/// Forwards `TextViewDelegate` to the text view's app delegate and records each call.
-/// Not final: `NoteTextViewDelegateProxy` inherits these methods and adds the note's own.
+extension TextViewCallbacks {
+    /// `shouldChangeText` as `textView`'s proxy records it: for a secure view, the replacement
+    /// text as a keyed hash (see `SecretHasher`); the delegate still gets the text itself.
+    static func shouldChangeText(recordedFor textView: TextView, by link: AuditLink)
+        -> Callback<any TextViewDelegate, TextView, (TextRange, String), Bool>
+    {
+        guard textView.isSecureTextEntry else { return shouldChangeText }
+        let secrets = link.recorder.secrets
+        return shouldChangeText.recording { [ValueCoding.textRange.encode($0.0), .string(secrets.hash($0.1))] }
+    }
+}
+
+/// Forwards `TextViewDelegate` to the text view's app delegate and records each call; the text a
+/// secure view is offered is recorded as a keyed hash. Not final: `NoteTextViewDelegateProxy`
+/// inherits these methods and adds the note's own.
 class TextViewDelegateProxy: DelegateProxy, TextViewDelegate {
     func textViewShouldBeginEditing(_ textView: TextView) -> Bool {
         forward(TextViewCallbacks.shouldBeginEditing, to: textView.delegate, textView, ())
@@ -116,7 +129,9 @@ class TextViewDelegateProxy: DelegateProxy, TextViewDelegate {
     }
 
     func textView(_ textView: TextView, shouldChangeTextIn range: TextRange, replacementText text: String) -> Bool {
-        forward(TextViewCallbacks.shouldChangeText, to: textView.delegate, textView, (range, text))
+        forward(
+            TextViewCallbacks.shouldChangeText(recordedFor: textView, by: link), to: textView.delegate, textView,
+            (range, text))
     }
 
     func textViewDidChange(_ textView: TextView) {

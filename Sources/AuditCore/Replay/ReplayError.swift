@@ -5,6 +5,8 @@ public enum ReplayError: Error, CustomStringConvertible, Sendable {
     case unknownCallback(session: Int64, seq: Int64, name: String)
     case unreplayableInput(session: Int64, seq: Int64, reason: String)
     case nothingRecorded(session: Int64)
+    /// The session typed into a secure text view (at input `seq`), or one starts with a text (nil).
+    case secureText(session: Int64, widget: String, seq: Int64?)
 
     public var description: String {
         switch self {
@@ -18,6 +20,12 @@ public enum ReplayError: Error, CustomStringConvertible, Sendable {
             "session \(session) input \(seq) cannot be replayed: \(reason)"
         case .nothingRecorded(let session):
             "session \(session) recorded no complete input; there is nothing to replay"
+        case .secureText(let session, let widget, let seq?):
+            "session \(session) typed into the secure text view \(widget) (input \(seq)), whose text is recorded "
+                + "only as a keyed hash and cannot be typed again; it cannot be replayed"
+        case .secureText(let session, let widget, nil):
+            "session \(session) starts the secure text view \(widget) with a text recorded only as a keyed hash, "
+                + "which cannot be set again; it cannot be replayed"
         }
     }
 }

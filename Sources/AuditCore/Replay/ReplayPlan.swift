@@ -42,6 +42,7 @@ struct ReplayPlan {
         self.cutShort = cutShort
 
         let tree = scenario.root.build()
+        try Self.refuseSecureText(in: tree, events: events, session: id)
         var steps: [ScenarioStep] = []
         var invokers: [Int64: CallbackInvoker] = [:]
         var inputs: [Int64: CallbackDescriptor] = [:]
@@ -76,5 +77,26 @@ struct ReplayPlan {
         self.steps = steps
         self.invokers = invokers
         self.inputs = inputs
+    }
+
+    /// A secure text view's text is stored only as a keyed hash, which cannot be typed or set
+    /// again: a session that typed into one, or where one starts with a text, is not replayed.
+    private static func refuseSecureText(in tree: View, events: [StoredEvent], session: Int64) throws {
+        var secure: [(path: String, text: String)] = []
+        tree.visit { view in
+            if let textView = view as? TextView, textView.isSecureTextEntry {
+                secure.append((view.path, textView.text))
+            }
+        }
+        if let view = secure.first(where: { !$0.text.isEmpty }) {
+            throw ReplayError.secureText(session: session, widget: view.path, seq: nil)
+        }
+        let typing: Set = [TextView.Inputs.type.name, TextView.Inputs.replace.name]
+        let paths = Set(secure.map(\.path))
+        if let event = events.first(where: {
+            $0.kind == .input && typing.contains($0.callback) && paths.contains($0.widget ?? "")
+        }) {
+            throw ReplayError.secureText(session: session, widget: event.widget ?? "", seq: event.seq)
+        }
     }
 }

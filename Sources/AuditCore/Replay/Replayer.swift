@@ -37,6 +37,9 @@ public struct Replayer: Sendable {
             session: NewSession(
                 name: "replay of \(id)", scenario: plan.scenario.name, scenarioSource: plan.scenario.source,
                 delegate: name, replayOf: id, replayMode: mode.rawValue))
+        if !plan.scenario.secureTextPaths.isEmpty {
+            recorder.useSecrets(try SecretHasher(databasePath: databasePath))
+        }
         let candidate = makeCandidate()
         var skipped: [Int] = []
         withExtendedLifetime(candidate) {

@@ -63,6 +63,9 @@ public enum ScenarioRunner {
     /// checked against the state each leaves (which depends on the delegate's answers), and a step
     /// that cannot run fails here, before the database is touched. Auditing does not change
     /// behaviour, so the recorded run then takes the same path (for a deterministic delegate).
+    ///
+    /// A scenario with secure text views is recorded with the database's secret key (made beside
+    /// it when missing), and stored with their text hashed (`Scenario.recordedSource(hashing:)`).
     public static func record(
         _ scenario: Scenario, delegate makeDelegate: () -> AnyObject, named name: String, databasePath: String,
         label: String? = nil, options: Recorder.Options = Recorder.Options()
@@ -71,10 +74,17 @@ public enum ScenarioRunner {
         try withExtendedLifetime(rehearsal) { () throws(ScenarioError) in
             _ = try run(scenario, delegate: rehearsal, recorder: nil)
         }
+        var secrets: SecretHasher?
+        if !scenario.secureTextPaths.isEmpty {
+            _ = try AuditStore(path: databasePath, access: .write)  // the database is sound before its key is made
+            secrets = try SecretHasher(databasePath: databasePath)
+        }
+        let source = secrets.map(scenario.recordedSource(hashing:)) ?? scenario.source
         let recorder = try Recorder(
             databasePath: databasePath,
-            session: NewSession(name: label, scenario: scenario.name, scenarioSource: scenario.source, delegate: name),
+            session: NewSession(name: label, scenario: scenario.name, scenarioSource: source, delegate: name),
             options: options)
+        if let secrets { recorder.useSecrets(secrets) }
         let delegate = makeDelegate()
         let outcome = withExtendedLifetime(delegate) { () -> ScenarioError? in
             do {

@@ -3,13 +3,16 @@ import Foundation
 
 /// The audit database: sessions, their widgets and events, behind the schema of `Migrations/`.
 ///
-/// Confined to the thread that opened it. Opening for writing creates the file, checks it against
-/// this build's migrations, applies the missing ones and marks sessions whose recording process
-/// died as `interrupted`; opening for reading changes nothing.
+/// Confined to the thread that opened it. Opening for writing creates the file (see
+/// `DatabaseFile`: whole, and readable by its owner only), checks it against this build's
+/// migrations, applies the missing ones and marks sessions whose recording process died as
+/// `interrupted`; opening for reading changes nothing. A directory, an empty file or a file
+/// without the needed permission is refused before SQLite opens it.
 public final class AuditStore {
     public enum Access: Sendable {
         /// Reads only, through a handle that may write: closing it can remove the `-wal` and
         /// `-shm` files SQLite creates, which a read-only handle cannot. Never creates the file.
+        /// When the file or its directory cannot be written, reads through a read-only handle.
         case read
         /// Reads through a read-only handle, for SQL the store does not trust (`auditctl query`).
         case readOnly
@@ -24,15 +27,14 @@ public final class AuditStore {
 
     public init(path: String, access: Access) throws(StoreError) {
         self.path = path
-        if access != .write {
-            guard FileManager.default.fileExists(atPath: path) else { throw .noDatabase(path: path) }
+        var opening = try DatabaseFile.check(path, for: access)
+        if opening == .create {
+            try DatabaseFile.create(at: path)
+            opening = .open
         }
         do {
-            switch access {
-            case .read: connection = try Connection(path: path, mode: .readWrite(create: false))
-            case .readOnly: connection = try Connection(path: path, mode: .readOnly)
-            case .write: connection = try Connection(path: path, mode: .readWrite(create: true))
-            }
+            connection = try Connection(
+                path: path, mode: opening == .openReadOnly ? .readOnly : .readWrite(create: false))
         } catch let error as SQLiteError {
             throw .cannotOpen(path: path, error)
         } catch {

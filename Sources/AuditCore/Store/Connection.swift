@@ -79,17 +79,34 @@ final class Connection {
         return statement
     }
 
-    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; rolls back and rethrows when it throws.
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; rolls back and rethrows when it throws, or
+    /// when the database file was deleted or replaced meanwhile (see `checkStillInPlace()`).
     func transaction<T>(_ body: () throws -> T) throws -> T {
         try cached("BEGIN IMMEDIATE").execute()
         do {
             let result = try body()
+            try checkStillInPlace()
             try cached("COMMIT").execute()
             return result
         } catch {
             if sqlite3_get_autocommit(handle) == 0 { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
             throw error
         }
+    }
+
+    /// `SQLITE_READONLY_DBMOVED`: the file at the path is no longer the one this connection has open.
+    static let databaseMoved: Int32 = SQLITE_READONLY | (4 << 8)
+
+    /// Fails when the file at `path` is no longer the one this connection has open: it was deleted,
+    /// or replaced by another. In WAL mode SQLite goes on writing into the unlinked file without an
+    /// error, and everything written is lost when the connection closes; checked before each commit
+    /// (a `stat`), the loss is reported instead.
+    func checkStillInPlace() throws {
+        var moved: Int32 = 0
+        let code = sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved)
+        guard code != SQLITE_OK || moved != 0 else { return }
+        throw SQLiteError(
+            code: Self.databaseMoved, message: "the database file \(path) was deleted or replaced while it was open")
     }
 
     func scalarInt(_ sql: String, _ values: [SQLValue] = []) throws -> Int64? {

@@ -1,5 +1,6 @@
-/// SHA-256 (FIPS 180-4), for migration checksums. Foundation on Linux has no digest API, and
-/// the package takes no dependencies, so this small implementation is the project's own.
+/// SHA-256 (FIPS 180-4), for migration checksums, and HMAC-SHA256 (RFC 2104) for the text of
+/// secure widgets. Foundation on Linux has no digest API, and the package takes no dependencies,
+/// so this small implementation is the project's own.
 enum SHA256 {
     private static let roundConstants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
@@ -57,10 +58,28 @@ enum SHA256 {
 
     /// The digest of `bytes` in lowercase hexadecimal.
     static func hex<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
-        digest(bytes).map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0xf)]])
-        }.joined()
+        hexadecimal(digest(bytes))
+    }
+
+    /// HMAC-SHA256 of `message` under `key` (RFC 2104): 32 bytes. A key longer than the 64-byte
+    /// block is hashed first, as the RFC says.
+    static func hmac<Message: Collection<UInt8>>(key: [UInt8], message: Message) -> [UInt8] {
+        var block = key.count > 64 ? digest(key) : key
+        block += [UInt8](repeating: 0, count: 64 - block.count)
+        let inner = digest(block.map { $0 ^ 0x36 } + Array(message))
+        return digest(block.map { $0 ^ 0x5c } + inner)
+    }
+
+    /// `bytes` in lowercase hexadecimal.
+    static func hexadecimal(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef")
+        var text = ""
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0xf)])
+        }
+        return text
     }
 }
 

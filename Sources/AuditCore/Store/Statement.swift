@@ -50,7 +50,19 @@ final class Statement {
 
     func bind(_ value: Int64, at index: Int32) { sqlite3_bind_int64(handle, index, value) }
     func bind(_ value: Double, at index: Int32) { sqlite3_bind_double(handle, index, value) }
-    func bind(_ value: String, at index: Int32) { sqlite3_bind_text(handle, index, value, -1, transient) }
+    /// Binds the whole string, NUL characters included (a length of -1 would stop at the first).
+    func bind(_ value: String, at index: Int32) {
+        var value = value
+        value.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { text in
+                guard let start = text.baseAddress else {
+                    _ = sqlite3_bind_text(handle, index, "", 0, transient)
+                    return
+                }
+                _ = sqlite3_bind_text(handle, index, start, Int32(text.count), transient)
+            }
+        }
+    }
     func bindNull(at index: Int32) { sqlite3_bind_null(handle, index) }
     func bind(_ value: String?, at index: Int32) {
         if let value { bind(value, at: index) } else { bindNull(at: index) }
@@ -92,6 +104,7 @@ final class Statement {
     /// Advances one row. Returns false when the statement is done.
     @discardableResult
     func step() throws -> Bool {
+        if StoreFaults.isArmed { try StoreFaults.check(self, on: connection.path) }
         let code = sqlite3_step(handle)
         switch code {
         case SQLITE_ROW: return true

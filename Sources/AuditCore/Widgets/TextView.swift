@@ -53,7 +53,9 @@ open class TextView: View {
     public private(set) var selectedRange: TextRange
     /// Whether the view is editing (UIKit: is the first responder).
     public private(set) var isEditing = false
-    /// Whether the text is a secret. Stored only: it changes neither behaviour nor what is recorded.
+    /// Whether the text is a secret (a password). It changes no behaviour; under audit, every text
+    /// of a secure view — typed, offered to `shouldChangeTextIn`, or the view's text after an
+    /// input — is recorded as a keyed hash (see `SecretHasher`), never as the text itself.
     public var isSecureTextEntry = false
 
     /// The app's delegate, held weakly. Assigning it while the view is audited retargets the proxy,
@@ -156,7 +158,7 @@ open class TextView: View {
     /// The user types `text` over the selection (an empty string deletes it). Begins editing first
     /// when the view is not editing.
     public func type(_ text: String) {
-        performInput(Inputs.type, [.string(text)]) {
+        performInput(Inputs.type, [recorded(text)]) {
             if beginEditingIfNeeded() { change(selectedRange, to: text) }
             return state
         }
@@ -166,7 +168,7 @@ open class TextView: View {
     /// delegate may veto. Begins editing first when the view is not editing.
     public func replace(_ range: TextRange, with text: String) {
         if let reason = validate(range) { preconditionFailure(reason) }
-        performInput(Inputs.replace, [ValueCoding.textRange.encode(range), .string(text)]) {
+        performInput(Inputs.replace, [ValueCoding.textRange.encode(range), recorded(text)]) {
             let proposed = revision
             // A delegate that edited the text while editing began leaves `range` stale: dropped.
             if beginEditingIfNeeded(), proposed == revision { change(range, to: text) }
@@ -225,9 +227,15 @@ open class TextView: View {
     /// The state an input leaves, recorded as its result.
     private var state: AuditValue {
         .object([
-            "text": .string(text), "selection": ValueCoding.textRange.encode(selectedRange),
+            "text": recorded(text), "selection": ValueCoding.textRange.encode(selectedRange),
             "editing": .bool(isEditing),
         ])
+    }
+
+    /// `text` as it is recorded: itself, or a keyed hash when the view is secure and audited.
+    private func recorded(_ text: String) -> AuditValue {
+        guard isSecureTextEntry, let link = auditLink else { return .string(text) }
+        return .string(link.recorder.secrets.hash(text))
     }
 
     /// The inputs that drive a text view (and its subclasses), as recorded.

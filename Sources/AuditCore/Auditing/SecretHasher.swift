@@ -1,0 +1,80 @@
+import Synchronization
+
+/// Stands in for the text of a secure widget (a `TextView` with `isSecureTextEntry`) in what is
+/// recorded: `"hmac-sha256:"` and the HMAC-SHA256 of the text's UTF-8 under a key, in hexadecimal.
+///
+/// The text itself never reaches SQLite, so it is in neither the database, its WAL nor a journal.
+/// Equal texts under one key give equal values, so diff and replay still see whether a secure
+/// field got the same input; lengths and ranges (a selection, a caret) are recorded as they are.
+/// Recordings made through `ScenarioRunner` (`auditctl record`) and `Replayer` use the database's
+/// key (see `SecretKey`); any other recording hashes under a random key of its own.
+public struct SecretHasher: Sendable {
+    let key: [UInt8]
+
+    static let prefix = "hmac-sha256:"
+
+    init(key: [UInt8]) {
+        self.key = key
+    }
+
+    /// The hasher of the database at `databasePath`, with its key (made when it has none).
+    public init(databasePath: String) throws(StoreError) {
+        key = try SecretKey.load(forDatabase: databasePath)
+    }
+
+    /// A hasher with a random key of its own: equal texts compare equal within what it hashes only.
+    static func ephemeral() -> SecretHasher {
+        var random = SystemRandomNumberGenerator()
+        return SecretHasher(key: (0..<SecretKey.byteCount).map { _ in UInt8.random(in: 0...255, using: &random) })
+    }
+
+    /// The value recorded in place of `text`.
+    public func hash(_ text: String) -> String {
+        Self.prefix + SHA256.hexadecimal(SHA256.hmac(key: key, message: Array(text.utf8)))
+    }
+}
+
+extension Recorder {
+    /// The hasher for this recording's secure text: the one set by `useSecrets(_:)`, else one with
+    /// a random key made on first use.
+    var secrets: SecretHasher { SecretHashers.hasher(for: self) }
+
+    /// Hashes this recording's secure text with `hasher` (a database's key). Call it before
+    /// attaching: values hashed before with another key would not compare equal.
+    func useSecrets(_ hasher: SecretHasher) {
+        SecretHashers.set(hasher, for: self)
+    }
+}
+
+/// Which hasher each live recorder uses.
+///
+/// A side table, held weakly, because `Recorder` has no stored property for it (see the README's
+/// Security section): it would belong there, set from the database path at `init`.
+private enum SecretHashers {
+    private struct Entry {
+        weak var recorder: Recorder?
+        var hasher: SecretHasher
+    }
+
+    private static let table = Mutex<[ObjectIdentifier: Entry]>([:])
+
+    static func hasher(for recorder: Recorder) -> SecretHasher {
+        table.withLock { table in
+            if let entry = table[ObjectIdentifier(recorder)], entry.recorder === recorder { return entry.hasher }
+            let hasher = SecretHasher.ephemeral()
+            insert(Entry(recorder: recorder, hasher: hasher), into: &table)
+            return hasher
+        }
+    }
+
+    static func set(_ hasher: SecretHasher, for recorder: Recorder) {
+        table.withLock { insert(Entry(recorder: recorder, hasher: hasher), into: &$0) }
+    }
+
+    /// Inserts `entry`, dropping the entries of recorders that are gone (their identifiers may be
+    /// reused by new ones).
+    private static func insert(_ entry: Entry, into table: inout [ObjectIdentifier: Entry]) {
+        table = table.filter { $0.value.recorder != nil }
+        table[ObjectIdentifier(entry.recorder!)] = entry
+    }
+}

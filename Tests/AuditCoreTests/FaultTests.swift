@@ -1,0 +1,251 @@
+import CSQLite
+import Foundation
+import Testing
+
+@testable import AuditCore
+
+/// Recording failures never reach the app: with a full disk, a file system turned read-only, an I/O
+/// error or the database deleted, the delegate gets every call and the widgets the same answers;
+/// the recorder counts what it lost and marks the session.
+///
+/// Most faults are injected at the store layer (`StoreFaults`), which fails SQLite writes with the
+/// code a real fault gives; a real full disk is a small tmpfs, mounted when the tests may (root).
+@Suite("Faults: full disk, read-only file system, deleted database")
+struct FaultTests {
+    let folder = TemporaryDirectory()
+    var database: String { folder.path("audit.sqlite") }
+
+    struct Fault: Sendable, CustomTestStringConvertible {
+        let name: String
+        let code: Int32
+        let message: String
+        var testDescription: String { name }
+    }
+
+    static let faults = [
+        Fault(name: "full disk", code: SQLITE_FULL, message: "database or disk is full"),
+        Fault(name: "read-only file system", code: SQLITE_READONLY, message: "attempt to write a readonly database"),
+        Fault(name: "I/O error", code: SQLITE_IOERR | (3 << 8), message: "disk I/O error"),
+    ]
+
+    /// The seeded runs of one test, each on a tree of its own: before the fault, during it, after.
+    static let phases: [(seed: UInt64, inputs: Int)] = [(1, 500), (5, 3_000), (9, 500)]
+
+    /// Small batches, so a run is many transactions.
+    static var options: Recorder.Options {
+        var options = Recorder.Options()
+        options.batchSize = 64
+        return options
+    }
+
+    /// How many events a clean recording of the phases stores.
+    func referenceEvents() throws -> Int {
+        let recorder = try Recorder(databasePath: folder.path("reference.sqlite"), session: newSession())
+        for phase in Self.phases { _ = runRandomInputs(seed: phase.seed, count: phase.inputs, recorder: recorder) }
+        return recorder.finish().events
+    }
+
+    /// What the app sees in each phase without audit.
+    static func plainRuns() -> [(calls: [String], state: [Int])] {
+        phases.map { runRandomInputs(seed: $0.seed, count: $0.inputs, recorder: nil) }
+    }
+
+    /// Waits until `condition` holds (the writer works on its own thread), for at most 20 s.
+    func waitUntil(_ condition: () throws -> Bool) rethrows {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while try !condition(), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
+    }
+
+    /// Waits until the writer has committed some of the session's events.
+    func waitForACommit(_ recorder: Recorder) throws {
+        try waitUntil { try AuditStore(path: database, access: .read).session(recorder.session).events > 0 }
+    }
+
+    @Test(arguments: faults)
+    func aLastingFaultNeverReachesTheAppAndIsCounted(_ fault: Fault) throws {
+        let total = try referenceEvents()
+        let recorder = try Recorder(databasePath: database, session: newSession(), options: Self.options)
+        var audited = [runRandomInputs(seed: Self.phases[0].seed, count: Self.phases[0].inputs, recorder: recorder)]
+        try waitForACommit(recorder)
+        StoreFaults.inject(fault.code, at: database)
+        defer { StoreFaults.clear(database) }
+        for phase in Self.phases.dropFirst() {
+            audited.append(runRandomInputs(seed: phase.seed, count: phase.inputs, recorder: recorder))
+        }
+        let summary = recorder.finish()
+
+        // The app saw exactly what it sees unaudited.
+        #expect(audited.map(\.calls) == Self.plainRuns().map(\.calls))
+        #expect(audited.map(\.state) == Self.plainRuns().map(\.state))
+        // The recorder counted and reported the loss, and every event is either stored or lost.
+        #expect(summary.failedWrites > 0)
+        #expect(summary.lostEvents > 0)
+        #expect(summary.events > 0)
+        #expect(summary.events + summary.lostEvents == total)
+        #expect(summary.lastError?.contains(fault.message) == true, "\(summary.lastError ?? "nil")")
+        #expect(summary.status == "interrupted")
+        // What was committed before the fault is a hole-free prefix.
+        let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
+        #expect(events.map(\.seq) == Array(stride(from: 1, through: Int64(summary.events), by: 1)))
+        // Closing the session was a write too and failed: the row says `recording` until the
+        // process is gone, and the next process that opens the database to write marks it.
+        #expect(try AuditStore(path: database, access: .read).session(summary.session).status == "recording")
+        StoreFaults.clear(database)
+        try sqlite(database, "UPDATE sessions SET owner_pid = 999999999 WHERE id = \(summary.session)")
+        _ = try AuditStore(path: database, access: .write)
+        #expect(try AuditStore(path: database, access: .read).session(summary.session).status == "interrupted")
+    }
+
+    @Test func aPassingFaultIsCountedAndNothingIsLost() throws {
+        let total = try referenceEvents()
+        let recorder = try Recorder(databasePath: database, session: newSession(), options: Self.options)
+        var audited = [runRandomInputs(seed: Self.phases[0].seed, count: Self.phases[0].inputs, recorder: recorder)]
+        try waitForACommit(recorder)
+        // The disk fills while the app runs, then has room again (a log rotated).
+        StoreFaults.inject(SQLITE_FULL, at: database)
+        let path = database
+        let cleared = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let deadline = ContinuousClock.now + .seconds(20)
+            while StoreFaults.failures(at: path) == 0, ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.001)
+            }
+            StoreFaults.clear(path)
+            cleared.signal()
+        }
+        audited.append(runRandomInputs(seed: Self.phases[1].seed, count: Self.phases[1].inputs, recorder: recorder))
+        cleared.wait()
+        audited.append(runRandomInputs(seed: Self.phases[2].seed, count: Self.phases[2].inputs, recorder: recorder))
+        let summary = recorder.finish()
+
+        #expect(audited.map(\.calls) == Self.plainRuns().map(\.calls))
+        #expect(audited.map(\.state) == Self.plainRuns().map(\.state))
+        // A fault that passes is counted, and the batches it held are written on the next try:
+        // nothing is lost and the session stays whole.
+        #expect(summary.failedWrites > 0)
+        #expect(summary.lostEvents == 0)
+        #expect(summary.events == total)
+        #expect(summary.status == "complete")
+        let store = try AuditStore(path: database, access: .read)
+        let stored = try store.session(summary.session)
+        #expect(stored.status == "complete")
+        #expect(stored.failures == summary.failedWrites)
+        #expect(stored.events == summary.events)
+        // The events of the failed batches are missing, and only they: the stored seqs are 1...N
+        // with `lostEvents` of them absent, and the last phase's events are there.
+        let seqs = try store.timeline(of: summary.session).map(\.seq)
+        #expect(seqs.count == summary.events)
+        #expect(Set(1...Int64(total)).subtracting(seqs).count == summary.lostEvents)
+        #expect(seqs.last == Int64(total))
+    }
+
+    @Test func aDatabaseDeletedMidSessionIsReportedNotSilentlyLost() throws {
+        let plain = runRandomInputs(seed: 5, count: 3_000, recorder: nil)
+        let recorder = try Recorder(databasePath: database, session: newSession(), options: Self.options)
+        let root = View(identifier: "root")
+        let control = SegmentedControl(identifier: "c", segments: ["a", "b"], selectedSegmentIndex: 0)
+        root.addSubview(control)
+        let delegate = LoggingDelegate()
+        control.delegate = delegate
+        recorder.attach(to: root)
+        control.tapSegment(1)
+        try waitUntil { try AuditStore(path: database, access: .read).session(recorder.session).events > 0 }
+        for suffix in ["", "-wal", "-shm"] { unlink(database + suffix) }
+        let audited = runRandomInputs(seed: 5, count: 3_000, recorder: recorder)
+        control.tapSegment(0)
+        let summary = recorder.finish()
+
+        #expect(audited.calls == plain.calls)
+        #expect(audited.state == plain.state)
+        #expect(delegate.calls == ["c.should(1)", "c.did(1, true)", "c.should(0)", "c.did(0, true)"])
+        #expect(summary.failedWrites > 0)
+        #expect(summary.lostEvents > 0)
+        #expect(summary.lastError?.contains("was deleted or replaced while it was open") == true)
+        #expect(summary.status == "interrupted")
+        #expect(!FileManager.default.fileExists(atPath: database))
+    }
+
+    @Test(
+        "a real full disk (a 256 KiB tmpfs) never reaches the app, and the database stays sound",
+        .enabled(if: Tmpfs.canMount, "needs to mount a tmpfs (root with CAP_SYS_ADMIN)"))
+    func aRealFullDisk() throws {
+        let mount = try Tmpfs(size: "256k")
+        let database = mount.path("audit.sqlite")
+        let count = 20_000
+        let plain = runRandomInputs(seed: 5, count: count, recorder: nil)
+        let reference = try Recorder(databasePath: folder.path("reference.sqlite"), session: newSession())
+        _ = runRandomInputs(seed: 5, count: count, recorder: reference)
+        let total = reference.finish().events
+
+        let recorder = try Recorder(databasePath: database, session: newSession(), options: Self.options)
+        let audited = runRandomInputs(seed: 5, count: count, recorder: recorder)
+        let summary = recorder.finish()
+
+        #expect(audited.calls == plain.calls)
+        #expect(audited.state == plain.state)
+        #expect(summary.failedWrites > 0)
+        #expect(summary.lostEvents > 0)
+        #expect(summary.events + summary.lostEvents == total)
+        #expect(summary.lastError?.contains("database or disk is full") == true, "\(summary.lastError ?? "nil")")
+        #expect(summary.status == "interrupted")
+        let connection = try Connection(path: database, mode: .readWrite(create: false))
+        #expect(try connection.scalarText("PRAGMA integrity_check") == "ok")
+        #expect(try connection.scalarInt("SELECT count(*) FROM events") == Int64(summary.events))
+    }
+
+    @Test func lostWidgetRowsLeaveLaterEventsWithoutTheirWidget() throws {
+        // The batch that fails carries the widget rows of the tree just attached; the batches after
+        // it commit, and their events refer to widget ids that have no row.
+        let recorder = try Recorder(databasePath: database, session: newSession(), options: Self.options)
+        StoreFaults.inject(SQLITE_FULL, at: database)
+        let control = SegmentedControl(identifier: "c", segments: ["a", "b"], selectedSegmentIndex: 0)
+        recorder.attach(to: control)
+        control.tapSegment(1)
+        try waitUntil { StoreFaults.failures(at: database) > 0 }
+        StoreFaults.clear(database)
+        control.tapSegment(0)
+        let summary = recorder.finish()
+        #expect(summary.failedWrites == 1)
+        let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
+        #expect(events.count == 6 - summary.lostEvents)
+        #expect(!events.isEmpty)
+        // The failed batch's widget rows stay pending and are written with the next batch.
+        #expect(events.allSatisfy { $0.widget == "c" }, "\(events.map { $0.widget ?? "nil" })")
+    }
+}
+
+/// A size-limited tmpfs, mounted for one test and unmounted when released: a real full disk.
+final class Tmpfs {
+    let directory: URL
+
+    /// Whether this process may mount one (root with CAP_SYS_ADMIN, as in CI containers run privileged).
+    static let canMount: Bool = (try? Tmpfs(size: "64k")) != nil
+
+    init(size: String) throws {
+        directory = FileManager.default.temporaryDirectory.appending(path: "auditctl-tmpfs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        guard getuid() == 0, Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", directory.path])
+        else {
+            try? FileManager.default.removeItem(at: directory)
+            throw CocoaError(.fileWriteNoPermission)
+        }
+    }
+
+    deinit {
+        _ = Self.run("/bin/umount", ["-l", directory.path])
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func path(_ name: String) -> String { directory.appending(path: name).path }
+
+    private static func run(_ tool: String, _ arguments: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+}

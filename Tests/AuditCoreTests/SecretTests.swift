@@ -1,0 +1,263 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import AuditCore
+
+/// A secure text view's text never reaches the database: a keyed hash is recorded in its place.
+@Suite("Secrets: secure text is recorded as a keyed hash")
+struct SecretTests {
+    let folder = TemporaryDirectory()
+    var database: String { folder.path("audit.sqlite") }
+
+    static let secret = "correct horse battery staple"
+
+    @Test(
+        "HMAC-SHA256 matches RFC 4231",
+        arguments: [
+            (
+                [UInt8](repeating: 0x0b, count: 20), Array("Hi There".utf8),
+                "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"
+            ),
+            (
+                Array("Jefe".utf8), Array("what do ya want for nothing?".utf8),
+                "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+            ),
+            // A key longer than the block is hashed first.
+            (
+                [UInt8](repeating: 0xaa, count: 131),
+                Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8),
+                "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"
+            ),
+        ])
+    func hmacMatchesTheRFC(key: [UInt8], message: [UInt8], expected: String) {
+        #expect(SHA256.hexadecimal(SHA256.hmac(key: key, message: message)) == expected)
+    }
+
+    /// Every file SQLite may keep for the database: itself, its WAL, a rollback journal, the shm.
+    func databaseFiles() -> [String: Data] {
+        var files: [String: Data] = [:]
+        for suffix in ["", "-wal", "-journal", "-shm"] {
+            if let data = fileBytes(database + suffix) { files["audit.sqlite\(suffix)"] = data }
+        }
+        return files
+    }
+
+    /// How many times `needle` occurs in the database's files.
+    func occurrences(of needle: String) -> Int {
+        let bytes = Data(needle.utf8)
+        return databaseFiles().values.reduce(0) { count, data in
+            var found = 0
+            var range = data.startIndex..<data.endIndex
+            while let match = data.range(of: bytes, in: range) {
+                found += 1
+                range = match.upperBound..<data.endIndex
+            }
+            return count + found
+        }
+    }
+
+    /// A login form: a plain user name and a secure password, a secure PIN note.
+    static func form() -> (root: View, user: TextView, password: TextView, pin: NoteTextView) {
+        let root = View(identifier: "login")
+        let user = TextView(identifier: "user")
+        let password = TextView(identifier: "password")
+        password.isSecureTextEntry = true
+        let pin = NoteTextView(identifier: "pin", text: "", characterLimit: 40)
+        pin.isSecureTextEntry = true
+        for view in [user, password, pin] { root.addSubview(view) }
+        return (root, user, password, pin)
+    }
+
+    /// Types the secret into the form: whole, then key by key, then corrected with a replace.
+    static func typeSecret(into form: (root: View, user: TextView, password: TextView, pin: NoteTextView)) {
+        form.user.type("ada")
+        form.password.type(secret)
+        form.password.select(TextRange(location: 0, length: form.password.text.utf16.count))
+        for character in secret { form.password.type(String(character)) }
+        form.password.replace(TextRange(location: 0, length: 7), with: "CORRECT")
+        form.password.endEditing()
+        form.pin.type(secret)
+        form.pin.endEditing()
+    }
+
+    @Test func theSecretIsInNoFileOfTheDatabaseWhileRecordingNorAfter() throws {
+        let form = Self.form()
+        let delegate = LoggingTextDelegate()
+        for view in [form.user, form.password, form.pin] { view.delegate = delegate }
+        let recorder = try Recorder(databasePath: database, session: newSession())
+        recorder.useSecrets(try SecretHasher(databasePath: database))
+        recorder.attach(to: form.root)
+        Self.typeSecret(into: form)
+        // The delegate was given the text itself: auditing changes nothing it sees.
+        #expect(delegate.calls.contains { $0.contains(#"shouldChange {0, 0} "\#(Self.secret)""#) })
+        #expect(form.password.text == "CORRECT horse battery staple")
+
+        // While recording: the committed batches sit in the WAL.
+        let store = try AuditStore(path: database, access: .read)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while try store.session(recorder.session).events == 0, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect((databaseFiles()["audit.sqlite-wal"]?.count ?? 0) > 0)
+        let recordedUser = occurrences(of: "ada")
+        #expect(recordedUser > 0, "the plain user name is recorded, so the search finds text")
+        for needle in [Self.secret, "CORRECT", "horse", "staple"] { #expect(occurrences(of: needle) == 0, "\(needle)") }
+        let summary = recorder.finish()
+        #expect(summary.failedWrites == 0)
+
+        // After: the WAL was checkpointed into the database.
+        for needle in [Self.secret, "CORRECT", "horse", "staple"] { #expect(occurrences(of: needle) == 0, "\(needle)") }
+        let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
+        let secure = events.filter { $0.widget == "login/password" || $0.widget == "login/pin" }
+        let typed = secure.filter { $0.callback == "typeText" }
+        #expect(typed.count == 2 + Self.secret.count)
+        #expect(typed.allSatisfy { $0.arguments.hasPrefix(#"{"text":"hmac-sha256:"#) })
+        #expect(secure.allSatisfy { ($0.result ?? "").contains(Self.secret) == false })
+    }
+
+    @Test func equalSecretsCompareEqualAndOthersDoNot() throws {
+        let hasher = try SecretHasher(databasePath: database)
+        var hashes: [String] = []
+        for secret in [Self.secret, Self.secret, "something else"] {
+            let form = Self.form()
+            let recorder = try Recorder(databasePath: database, session: newSession())
+            recorder.useSecrets(hasher)
+            recorder.attach(to: form.root)
+            form.password.type(secret)
+            let session = recorder.finish().session
+            let event = try AuditStore(path: database, access: .read).timeline(of: session)[0]
+            hashes.append(event.arguments)
+        }
+        #expect(hashes[0] == hashes[1])
+        #expect(hashes[0] != hashes[2])
+        #expect(hashes[0] == #"{"text":"\#(hasher.hash(Self.secret))"}"#)
+        // Another process opening the same database gets the same key, from its file.
+        #expect(try SecretHasher(databasePath: database).hash(Self.secret) == hasher.hash(Self.secret))
+    }
+
+    @Test func theKeyIsThirtyTwoRandomBytesReadableByItsOwnerOnly() throws {
+        let a = try SecretHasher(databasePath: database)
+        let path = SecretKey.path(forDatabase: database)
+        var info = stat()
+        #expect(stat(path, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
+        #expect(fileBytes(path)?.count == 32)
+        #expect(try SecretHasher(databasePath: folder.path("other.sqlite")).hash("x") != a.hash("x"))
+        // A key file that is not a key is refused, not replaced.
+        try Data("short".utf8).write(to: URL(fileURLWithPath: folder.path("bad.sqlite-key")))
+        #expect {
+            try SecretHasher(databasePath: folder.path("bad.sqlite"))
+        } throws: { error in
+            "\(error)".contains("a secret key is 32 bytes, this file has 5")
+        }
+    }
+
+    @Test func eightThreadsMakingTheKeyAtOnceAgreeOnOne() throws {
+        let path = database
+        let hashes = Mutex<Set<String>>([])
+        let gate = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        for _ in 0..<8 {
+            done.enter()
+            Thread.detachNewThread {
+                gate.wait()
+                let hash = (try? SecretHasher(databasePath: path))?.hash("x") ?? "failed"
+                hashes.withLock { _ = $0.insert(hash) }
+                done.leave()
+            }
+        }
+        for _ in 0..<8 { gate.signal() }
+        done.wait()
+        #expect(hashes.withLock { $0.count } == 1)
+        #expect(hashes.withLock { !$0.contains("failed") })
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["audit.sqlite-key"])
+    }
+
+    @Test func aPlainTextViewIsRecordedAsIs() throws {
+        let form = Self.form()
+        let recorder = try Recorder(databasePath: database, session: newSession())
+        recorder.attach(to: form.root)
+        form.user.type(Self.secret)
+        let events = try AuditStore(path: database, access: .read).timeline(of: recorder.finish().session)
+        #expect(events[0].arguments == #"{"text":"\#(Self.secret)"}"#)
+        #expect(events.contains { $0.arguments.contains(#""replacementText":"\#(Self.secret)""#) })
+    }
+
+    @Test func aRecorderGivenNoKeyStillNeverRecordsTheText() throws {
+        let form = Self.form()
+        let recorder = try Recorder(databasePath: database, session: newSession())
+        recorder.attach(to: form.root)
+        form.password.type(Self.secret)
+        form.password.type(Self.secret)
+        let events = try AuditStore(path: database, access: .read).timeline(of: recorder.finish().session)
+        #expect(occurrences(of: Self.secret) == 0)
+        // Within one recording, equal values still compare equal.
+        let typed = events.filter { $0.callback == "typeText" }.map(\.arguments)
+        #expect(typed.count == 2 && typed[0] == typed[1])
+    }
+
+    @Test func recordingsMadeWithTheRecorderDirectlyShareTheDatabasesKey() throws {
+        var typed: [String] = []
+        for _ in 0..<2 {
+            let form = Self.form()
+            let recorder = try Recorder(databasePath: database, session: newSession())
+            recorder.attach(to: form.root)
+            form.password.type(Self.secret)
+            let session = recorder.finish().session
+            typed.append(try AuditStore(path: database, access: .read).timeline(of: session)[0].arguments)
+        }
+        withKnownIssue(
+            """
+            Recorder(databasePath:) does not load the database's key: it needs a stored `secrets` \
+            property set from SecretHasher(databasePath:) in init (Recorder.swift, which the performance work \
+            owns); until then a Recorder made directly hashes under a key of its own
+            """
+        ) {
+            #expect(typed[0] == typed[1])
+        }
+    }
+
+    @Test func theStoredScenarioHasTheSecureTextHashedAndStillParses() throws {
+        let text = """
+            { "name": "login", "root": { "kind": "View", "id": "login", "children": [
+                { "kind": "TextView", "id": "user", "text": "ada" },
+                { "kind": "TextView", "id": "password", "secure": true, "text": "\(Self.secret)" } ] },
+              "steps": [
+                { "action": "typeText", "widget": "login/user", "text": "lovelace" },
+                { "action": "typeText", "widget": "login/password", "text": "\(Self.secret)" },
+                { "action": "selectText", "widget": "login/password", "range": { "location": 0, "length": 3 } } ] }
+            """
+        let scenario = try Scenario(data: Data(text.utf8))
+        #expect(scenario.secureTextPaths == ["login/password"])
+        let hasher = try SecretHasher(databasePath: database)
+        let stored = scenario.recordedSource(hashing: hasher)
+        #expect(!stored.contains(Self.secret))
+        #expect(stored.contains("lovelace") && stored.contains(#""text":"ada""#))
+        #expect(stored.components(separatedBy: hasher.hash(Self.secret)).count == 3)
+        let reparsed = try Scenario(data: Data(stored.utf8))
+        #expect(reparsed.steps.count == 3)
+        // A scenario without secure views is stored exactly as written.
+        let plain = try Scenario(data: Data(text.replacingOccurrences(of: #""secure": true, "#, with: "").utf8))
+        #expect(plain.recordedSource(hashing: hasher) == plain.source)
+    }
+
+    @Test func aSessionThatTypedIntoASecureViewIsNotReplayed() throws {
+        let text = """
+            { "name": "login", "root": { "kind": "View", "id": "login", "children": [
+                { "kind": "TextView", "id": "password", "secure": true } ] },
+              "steps": [ { "action": "typeText", "widget": "login/password", "text": "\(Self.secret)" } ] }
+            """
+        let scenario = try Scenario(data: Data(text.utf8))
+        let summary = try ScenarioRunner.record(
+            scenario, delegate: { LoggingTextDelegate() }, named: "logging", databasePath: database)
+        #expect {
+            try Replayer(databasePath: database).replay(
+                session: summary.session, candidate: { LoggingTextDelegate() }, named: "logging", mode: .interaction)
+        } throws: { error in
+            guard case ReplayError.secureText(summary.session, "login/password", 1) = error else { return false }
+            return true
+        }
+        #expect(try AuditStore(path: database, access: .read).sessions().count == 1)
+    }
+}
