@@ -86,7 +86,8 @@ public struct AuditCommandLine: Sendable {
     }
 
     static let commands: [Command] = [
-        .record, .replay, .diff, .sessions, .show, .search, .report, .query, .delegates, .callbacks, .demo,
+        .record, .replay, .diff, .minimize, .sessions, .show, .search, .report, .query, .delegates, .callbacks,
+        .demo,
     ]
 }
 
