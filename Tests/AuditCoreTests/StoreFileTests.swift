@@ -62,7 +62,9 @@ struct StoreFileTests {
         for _ in 0..<8 { gate.signal() }
         done.wait()
         #expect(failures.withLock { $0 } == [])
-        #expect(try files() == ["audit.sqlite"])
+        // No temporary file is left behind. (When connections close at the same moment, none may
+        // see itself as the last, so SQLite can leave the -wal and -shm beside the database.)
+        #expect(try files().filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") } == ["audit.sqlite"])
         let connection = try Connection(path: database, mode: .readOnly)
         #expect(try connection.scalarInt("SELECT count(*) FROM schema_migrations") == Int64(Migration.all.count))
     }
