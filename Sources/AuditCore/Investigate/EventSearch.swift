@@ -145,16 +145,4 @@ extension AuditStore {
             }
         }
     }
-
-    /// A `TimelineEvent` from the first 13 columns of a row (the `timeline` columns from `seq` to
-    /// `parent_seq`).
-    static func readTimelineEvent(_ row: Statement) -> TimelineEvent {
-        TimelineEvent(
-            seq: row.int64(0), milliseconds: row.double(1),
-            kind: EventKind(rawValue: row.string(2) ?? "") ?? .callback,
-            widget: row.string(3), widgetKind: row.string(4), protocolName: row.string(5),
-            callback: row.string(6) ?? "", arguments: row.string(7) ?? "{}", result: row.string(8),
-            vetoed: row.isNull(9) ? nil : row.int(9) != 0, implemented: row.isNull(10) ? nil : row.int(10) != 0,
-            durationMicroseconds: row.double(11), parentSeq: row.isNull(12) ? nil : row.int64(12))
-    }
 }
