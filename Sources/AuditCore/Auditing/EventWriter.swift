@@ -8,10 +8,11 @@ import Synchronization
 /// ones nested in it; holding back the non-contiguous tail keeps the stored prefix hole-free.
 ///
 /// A batch whose transaction fails (the database busy past its timeout, the disk full) stays
-/// pending and is tried again with the next one. After `maximumAttempts` failures in a row the
-/// writer gives up: nothing more is written, every event from then on is counted as lost, and the
-/// session is left `interrupted` (if that can still be written). Either way what is stored is a
-/// contiguous prefix of the session.
+/// pending and is tried again with the next one, a little later each time; the writer keeps
+/// draining the queue meanwhile, so the app never waits for it. When writes have failed for
+/// `patience` (and at least `maximumAttempts` times) in a row, the writer gives up: nothing more is
+/// written, every event from then on is counted as lost, and the session is left `interrupted` (if
+/// that can still be written). Either way what is stored is a contiguous prefix of the session.
 final class EventWriter: @unchecked Sendable {
     // @unchecked: every var is touched only by the writer thread inside `run`; `summary` reads
     // `result` under its lock. `store` moves to the writer thread in `run` and is closed there.
@@ -24,12 +25,14 @@ final class EventWriter: @unchecked Sendable {
     private var counters = AuditStore.SessionCounters()
     private var failedWrites = 0
     private var failuresInARow = 0
+    private var failingSince: Int64 = 0
     private var gaveUp = false
     private var lostEvents = 0
     private var lastError: String?
     private let result = Mutex<RecordingSummary?>(nil)
 
     static let maximumAttempts = 3
+    static let patience: Int64 = 2_000_000_000  // nanoseconds
 
     init(store: AuditStore, session: Int64) {
         self.store = store
@@ -114,8 +117,10 @@ final class EventWriter: @unchecked Sendable {
         guard committed else {
             failedWrites += 1
             failuresInARow += 1
+            if failuresInARow == 1 { failingSince = monotonicNanoseconds() }
             callbackIDs.removeAll()  // ids interned in the rolled-back transaction are gone
-            if failuresInARow >= Self.maximumAttempts {
+            Thread.sleep(forTimeInterval: min(0.01 * Double(failuresInARow), 0.1))
+            if failuresInARow >= Self.maximumAttempts && monotonicNanoseconds() - failingSince >= Self.patience {
                 gaveUp = true
                 lostEvents += pending.count
                 pending.removeAll(keepingCapacity: true)
