@@ -74,9 +74,10 @@ final class Sandbox {
     /// A run killed by a signal (a crash) is returned with status 128 + the signal, as a shell shows it.
     func run(
         _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(60),
-        program: String = "auditctl"
+        program: String = "auditctl", wrapper: [String] = []
     ) throws -> Run {
-        try finish(try launch(arguments, environment: environment, program: program), timeout: timeout)
+        try finish(
+            try launch(arguments, environment: environment, program: program, wrapper: wrapper), timeout: timeout)
     }
 
     /// Starts every command line at once and waits for all of them.
@@ -85,16 +86,17 @@ final class Sandbox {
         return try launched.map { try finish($0, timeout: timeout) }
     }
 
-    private struct Launched {
+    struct Launched {
         let process: Process
         let arguments: [String]
         let out: (handle: FileHandle, url: URL)
         let err: (handle: FileHandle, url: URL)
     }
 
-    private func launch(_ arguments: [String], environment: [String: String], program: String = "auditctl") throws
-        -> Launched
-    {
+    /// Starts `program` (through `wrapper`, a command that runs the rest of its arguments, when given).
+    func launch(
+        _ arguments: [String], environment: [String: String], program: String = "auditctl", wrapper: [String] = []
+    ) throws -> Launched {
         let binary = try (program == "auditctl" ? Self.binary : Self.executable(named: program)).get()
         runs += 1
         let outURL = base.appendingPathComponent("stdout-\(runs)")
@@ -105,8 +107,13 @@ final class Sandbox {
         let err = try FileHandle(forWritingTo: errURL)
 
         let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
+        if let tool = wrapper.first {
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = wrapper.dropFirst() + [binary.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = directory
         var variables = ProcessInfo.processInfo.environment
         variables["AUDITCTL_DB"] = nil
@@ -119,7 +126,7 @@ final class Sandbox {
         return Launched(process: process, arguments: arguments, out: (out, outURL), err: (err, errURL))
     }
 
-    private func finish(_ launched: Launched, timeout: Duration) throws -> Run {
+    func finish(_ launched: Launched, timeout: Duration) throws -> Run {
         let process = launched.process
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {

@@ -52,8 +52,22 @@ private struct JSONParser {
         case UInt8(ascii: "f"): return try literal("false", .bool(false))
         case UInt8(ascii: "n"): return try literal("null", .null)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
-        default: throw error("unexpected character '\(Unicode.Scalar(bytes[index]))'")
+        default: throw error("unexpected character \(describeCharacter(at: index))")
         }
+    }
+
+    /// The character at `offset` for a message: `'x'` when printable ASCII, else its code point
+    /// (`U+0000`, `U+00E9`), or the byte (`byte 0xFF`) when it does not start valid UTF-8.
+    func describeCharacter(at offset: Int) -> String {
+        let byte = bytes[offset]
+        if byte >= 0x20 && byte < 0x7F { return "'\(Unicode.Scalar(byte))'" }
+        var decoder = UTF8()
+        var iterator = bytes[offset...].makeIterator()
+        if case .scalarValue(let scalar) = decoder.decode(&iterator) {
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        }
+        return "byte 0x" + String(byte, radix: 16, uppercase: true)
     }
 
     private mutating func literal(_ word: StaticString, _ value: AuditValue) throws(JSONSyntaxError) -> AuditValue {
@@ -78,9 +92,8 @@ private struct JSONParser {
         }
         while true {
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                throw error("expected a field name in quotes")
-            }
+            guard index < bytes.count else { throw error("unexpected end of input in an object") }
+            guard bytes[index] == UInt8(ascii: "\"") else { throw error("expected a field name in quotes") }
             let keyOffset = index
             let key = try string()
             guard fields[key] == nil else {
@@ -157,7 +170,7 @@ private struct JSONParser {
                 case UInt8(ascii: "u"): scalars.append(contentsOf: String(try unicodeEscape()).utf8)
                 default:
                     index -= 1
-                    throw error("invalid escape '\\\(Unicode.Scalar(escape))'")
+                    throw error("invalid escape: \\ followed by \(describeCharacter(at: index))")
                 }
             case 0..<0x20:
                 throw error("control character in a string (escape it)")

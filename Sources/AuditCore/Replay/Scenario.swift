@@ -19,9 +19,21 @@ public struct Scenario: Sendable {
     /// The file's text, stored with the session so it can be replayed without the file.
     public var source: String
 
+    /// The largest scenario file accepted, in bytes (8 MiB).
+    public static let maximumFileSize = 8 << 20
+    /// The most steps a scenario may have.
+    public static let maximumSteps = 100_000
+    /// The longest string a scenario may hold (a typed text, a title, an id), in bytes of UTF-8.
+    public static let maximumStringBytes = 65_536
+
     /// Parses and validates a scenario file's bytes.
+    ///
+    /// The limits above are checked first (the size before anything is read), so whatever the input
+    /// the memory used stays bounded; the README gives the measured peak.
     public init(data: Data) throws(ScenarioError) {
+        guard data.count <= Self.maximumFileSize else { throw Self.tooLarge(data.count) }
         let document = try Self.decodeJSON(data)
+        try Self.checkSizes(document)
         var fields = try FieldReader(document, at: "")
         format = 1
         if let value = fields.optional("format") {
@@ -58,13 +70,53 @@ public struct Scenario: Sendable {
         guard !isDirectory.boolValue else {
             throw ScenarioError(at: "", "cannot read scenario \(path): it is a directory")
         }
+        // Checked before reading, so a huge file is never loaded.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
+            size > Self.maximumFileSize
+        {
+            throw ScenarioError(at: path, Self.tooLarge(size).message)
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ScenarioError(at: "", "cannot read scenario \(path): permission denied")
         }
         do {
             try self.init(data: data)
         } catch {
-            throw ScenarioError(at: "\(path): \(error.location)", error.message)
+            throw ScenarioError(at: error.location.isEmpty ? path : "\(path): \(error.location)", error.message)
+        }
+    }
+
+    private static func tooLarge(_ size: Int) -> ScenarioError {
+        ScenarioError(at: "", "the file is \(size) bytes; scenarios are limited to \(maximumFileSize) bytes (8 MiB)")
+    }
+
+    /// Checks the number of steps and the length of every string, naming the first one too long.
+    private static func checkSizes(_ document: AuditValue) throws(ScenarioError) {
+        if case .array(let steps)? = document["steps"], steps.count > maximumSteps {
+            throw ScenarioError(
+                at: "steps", "\(steps.count) steps; a scenario is limited to \(maximumSteps) (split it into several)")
+        }
+        try checkStrings(document, at: "")
+    }
+
+    private static func checkStrings(_ value: AuditValue, at path: String) throws(ScenarioError) {
+        switch value {
+        case .string(let text) where text.utf8.count > maximumStringBytes:
+            throw ScenarioError(
+                at: path.isEmpty ? "top level" : path,
+                "a string of \(text.utf8.count) bytes; strings are limited to \(maximumStringBytes) bytes")
+        case .array(let values):
+            for (index, element) in values.enumerated() { try checkStrings(element, at: "\(path)[\(index)]") }
+        case .object(let fields):
+            for key in fields.keys.sorted() {
+                guard key.utf8.count <= maximumStringBytes else {
+                    throw ScenarioError(
+                        at: path.isEmpty ? "top level" : path, "a field name longer than \(maximumStringBytes) bytes")
+                }
+                try checkStrings(fields[key]!, at: path.isEmpty ? key : "\(path).\(key)")
+            }
+        default:
+            break
         }
     }
 

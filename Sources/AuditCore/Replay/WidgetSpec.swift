@@ -93,9 +93,7 @@ public struct WidgetSpec: Sendable {
         var fields = try FieldReader(value, at: path)
         kind = try fields.string("kind")
         identifier = try fields.string("id")
-        guard !identifier.isEmpty, !identifier.contains("/"), !identifier.contains("#") else {
-            throw ScenarioError(at: fields.location("id"), "an id is non-empty and has no '/' or '#'")
-        }
+        guard isValidIdentifier(identifier) else { throw ScenarioError(at: fields.location("id"), invalidIdentifier) }
         if fields.optional("frame") == nil {
             frame = .zero
         } else {
@@ -191,9 +189,7 @@ struct GestureSpec: Sendable {
         var fields = try FieldReader(value, at: path)
         let kind = try fields.string("kind")
         let id = try fields.string("id")
-        guard !id.isEmpty, !id.contains("/"), !id.contains("#") else {
-            throw ScenarioError(at: fields.location("id"), "an id is non-empty and has no '/' or '#'")
-        }
+        guard isValidIdentifier(id) else { throw ScenarioError(at: fields.location("id"), invalidIdentifier) }
         identifier = id
         let enabled = try fields.bool("enabled", default: true)
         let reference = fields.location("requireToFail")
@@ -254,3 +250,12 @@ struct GestureSpec: Sendable {
 
     func build() -> GestureRecognizer { make() }
 }
+
+/// Whether `id` can name a widget or recognizer: non-empty, without the path separators `/` and `#`,
+/// and without control characters (a NUL or a newline in a path would garble every listing).
+private func isValidIdentifier(_ id: String) -> Bool {
+    !id.isEmpty && !id.contains("/") && !id.contains("#")
+        && !id.unicodeScalars.contains { $0.properties.generalCategory == .control }
+}
+
+private let invalidIdentifier = "an id is non-empty and has no '/', '#' or control characters"

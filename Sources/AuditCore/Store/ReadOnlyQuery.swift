@@ -15,7 +15,24 @@ public struct QueryResult: Sendable, Equatable {
 /// `VACUUM INTO`); an allow-list authorizer (SELECT, reads, recursive CTEs, functions other than
 /// `load_extension`, and only the pragmas that only read); exactly one statement, which
 /// `sqlite3_stmt_readonly` must call read-only; and a deadline through the progress handler.
+///
+/// Hostile SQL is bounded in size as well as in time: the statement's length, the depth of its
+/// expressions, the length of a LIKE or GLOB pattern and of any one value (`randomblob(1e9)`) are
+/// capped by `sqlite3_limit`, and a result that would hold more than `maximumResultBytes` (rows are
+/// kept in memory) is refused.
 public enum ReadOnlyQuery {
+    /// The longest statement accepted, in bytes of UTF-8.
+    public static let maximumStatementBytes = 100_000
+    /// The deepest expression tree accepted (SQLite's default is 1,000).
+    public static let maximumExpressionDepth = 100
+    /// The longest LIKE or GLOB pattern accepted, in bytes (SQLite's default is 50,000).
+    public static let maximumPatternBytes = 1_000
+    /// The longest string or blob a query may make or read (a scenario's text is at most 8 MiB).
+    public static let maximumValueBytes = 32 << 20
+    /// The largest result kept in memory: the bytes of its values, plus 24 per value and 64 per row
+    /// for their bookkeeping.
+    public static let maximumResultBytes = 256 << 20
+
     /// Pragmas that read and never write, whatever their argument.
     static let readOnlyPragmas: Set<String> = [
         "table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo", "foreign_key_list",
@@ -36,12 +53,20 @@ public enum ReadOnlyQuery {
             _ = csqlite_db_config_int(connection.handle, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0)
             _ = csqlite_db_config_int(connection.handle, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0)
             sqlite3_limit(connection.handle, SQLITE_LIMIT_ATTACHED, 0)
+            sqlite3_limit(connection.handle, SQLITE_LIMIT_SQL_LENGTH, Int32(maximumStatementBytes))
+            sqlite3_limit(connection.handle, SQLITE_LIMIT_EXPR_DEPTH, Int32(maximumExpressionDepth))
+            sqlite3_limit(connection.handle, SQLITE_LIMIT_LIKE_PATTERN_LENGTH, Int32(maximumPatternBytes))
+            sqlite3_limit(connection.handle, SQLITE_LIMIT_LENGTH, Int32(maximumValueBytes))
             let context = Unmanaged.passUnretained(guardState).toOpaque()
             sqlite3_set_authorizer(connection.handle, authorize, context)
             sqlite3_progress_handler(connection.handle, 1_000, checkDeadline, context)
             defer {
                 sqlite3_progress_handler(connection.handle, 0, nil, nil)
                 sqlite3_set_authorizer(connection.handle, nil, nil)
+            }
+            guard sql.utf8.count <= maximumStatementBytes else {
+                throw StoreError.queryRefused(
+                    "the statement is \(sql.utf8.count) bytes long; the limit is \(maximumStatementBytes)")
             }
             let statement: Statement
             do {
@@ -55,8 +80,17 @@ public enum ReadOnlyQuery {
             }
             guard statement.isReadOnly else { throw StoreError.queryRefused("only read-only statements are allowed") }
             let columns = (0..<statement.columnCount).map(statement.columnName)
+            var size = 0
             do {
-                let rows = try statement.rows { row in (0..<columns.count).map(row.value) }
+                let rows = try statement.rows { row in
+                    let values = (0..<columns.count).map(row.value)
+                    size += 64 + values.reduce(0) { $0 + 24 + $1.byteCount }
+                    guard size <= maximumResultBytes else {
+                        throw StoreError.queryRefused(
+                            "the result is larger than \(maximumResultBytes >> 20) MiB; narrow it or add a LIMIT")
+                    }
+                    return values
+                }
                 return QueryResult(columns: columns, rows: rows)
             } catch let error as SQLiteError where error.primaryCode == SQLITE_INTERRUPT {
                 throw StoreError.queryRefused("stopped at the \(deadline) deadline")
@@ -121,6 +155,18 @@ private let authorize:
 private let checkDeadline: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { context in
     guard let context else { return 0 }
     return monotonicNanoseconds() > Unmanaged<GuardState>.fromOpaque(context).takeUnretainedValue().deadline ? 1 : 0
+}
+
+extension SQLValue {
+    /// The bytes of a text or blob; 8 for a number.
+    fileprivate var byteCount: Int {
+        switch self {
+        case .null: 0
+        case .integer, .real: 8
+        case .text(let text): text.utf8.count
+        case .blob(let bytes): bytes.count
+        }
+    }
 }
 
 extension Duration {

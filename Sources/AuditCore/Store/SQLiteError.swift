@@ -26,9 +26,17 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     /// The primary result code (`SQLITE_BUSY` for `SQLITE_BUSY_SNAPSHOT`, …).
     public var primaryCode: Int32 { code & 0xff }
 
+    /// The SQL shown in `description`, at most this many characters (a hostile statement may be
+    /// 100 KB long, and the description is one line on standard error).
+    static let shownSQLLength = 160
+
     public var description: String {
         var text = message
-        if let sql { text += " (in: \(sql.split(whereSeparator: \.isNewline).joined(separator: " ")))" }
+        if let sql {
+            let line = sql.split(whereSeparator: \.isNewline).joined(separator: " ")
+            let shown = line.count > Self.shownSQLLength ? line.prefix(Self.shownSQLLength) + "…" : line[...]
+            text += " (in: \(shown))"
+        }
         return text
     }
 }
