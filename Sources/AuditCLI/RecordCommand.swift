@@ -27,7 +27,8 @@ extension Command {
         return report(summary, invocation)
     }
 
-    /// Prints a finished recording: the id on stdout (or JSON), the rest on stderr.
+    /// Prints a finished recording: the id on stdout (or JSON), the rest on stderr. A recording
+    /// some of whose writes failed exits 2 with one line on stderr saying what was lost and why.
     static func report(_ summary: RecordingSummary, _ invocation: Invocation) -> Int32 {
         if invocation.format == .json {
             invocation.output.line(
@@ -37,17 +38,20 @@ extension Command {
                 ]).json)
         } else {
             invocation.output.line(String(summary.session))
+        }
+        guard summary.failedWrites == 0 else {
+            invocation.output.diagnostic(
+                "\(invocation.programName): error: session \(summary.session) is incomplete: "
+                    + "\(counted(summary.failedWrites, "write")) failed, \(counted(summary.lostEvents, "event")) lost: "
+                    + (summary.lastError ?? "unknown error").split(whereSeparator: \.isNewline).joined(separator: " "))
+            return ExitStatus.failure
+        }
+        if invocation.format != .json {
             invocation.output.diagnostic(
                 "recorded session \(summary.session): \(counted(summary.events, "event")) (\(counted(summary.inputs, "input")), "
                     + "\(counted(summary.callbacks, "callback")), \(counted(summary.vetoes, "veto", "vetoes"))) "
                     + "into \(invocation.databasePath) "
                     + "in \(String(format: "%.3f", summary.seconds)) s")
-        }
-        guard summary.failedWrites == 0 else {
-            invocation.output.diagnostic(
-                "\(invocation.programName): error: \(summary.failedWrites) writes failed, \(summary.lostEvents) events lost: "
-                    + (summary.lastError ?? "unknown error"))
-            return ExitStatus.failure
         }
         return ExitStatus.success
     }

@@ -87,13 +87,17 @@ struct FaultTests {
         // What was committed before the fault is a hole-free prefix.
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
         #expect(events.map(\.seq) == Array(stride(from: 1, through: Int64(summary.events), by: 1)))
-        // Closing the session was a write too and failed: the row says `recording` until the
-        // process is gone, and the next process that opens the database to write marks it.
+        // Closing the session was a write too and failed: the row says `recording` while the
+        // process lives; once it is gone, readers see `interrupted` and the next process that opens
+        // the database to write stores it.
+        let storedStatus = "SELECT status FROM sessions WHERE id = \(summary.session)"
         #expect(try AuditStore(path: database, access: .read).session(summary.session).status == "recording")
         StoreFaults.clear(database)
         try sqlite(database, "UPDATE sessions SET owner_pid = 999999999 WHERE id = \(summary.session)")
-        _ = try AuditStore(path: database, access: .write)
         #expect(try AuditStore(path: database, access: .read).session(summary.session).status == "interrupted")
+        #expect(try Connection(path: database, mode: .readOnly).scalarText(storedStatus) == "recording")
+        _ = try AuditStore(path: database, access: .write)
+        #expect(try Connection(path: database, mode: .readOnly).scalarText(storedStatus) == "interrupted")
     }
 
     @Test func aPassingFaultIsCountedAndTheSessionMarkedInterrupted() throws {

@@ -169,9 +169,12 @@ struct RecorderTests {
         let session = recorder.finish().session
         // Make the finished session look like one a killed process left behind.
         try sqlite(database, "UPDATE sessions SET status = 'recording', owner_pid = 999999999 WHERE id = \(session)")
-        #expect(try AuditStore(path: database, access: .read).session(session).status == "recording")
-        _ = try AuditStore(path: database, access: .write)
+        let storedStatus = "SELECT status FROM sessions WHERE id = \(session)"
+        // Readers see at once that its process is gone; the file changes at the next write.
         #expect(try AuditStore(path: database, access: .read).session(session).status == "interrupted")
+        #expect(try Connection(path: database, mode: .readOnly).scalarText(storedStatus) == "recording")
+        _ = try AuditStore(path: database, access: .write)
+        #expect(try Connection(path: database, mode: .readOnly).scalarText(storedStatus) == "interrupted")
     }
 
     @Test func aLiveRecordingIsNotMarkedInterrupted() throws {

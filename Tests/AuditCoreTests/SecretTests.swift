@@ -45,16 +45,7 @@ struct SecretTests {
 
     /// How many times `needle` occurs in the database's files.
     func occurrences(of needle: String) -> Int {
-        let bytes = Data(needle.utf8)
-        return databaseFiles().values.reduce(0) { count, data in
-            var found = 0
-            var range = data.startIndex..<data.endIndex
-            while let match = data.range(of: bytes, in: range) {
-                found += 1
-                range = match.upperBound..<data.endIndex
-            }
-            return count + found
-        }
+        databaseFiles().values.reduce(0) { $0 + AuditCoreTests.occurrences(of: Array(needle.utf8), in: $1) }
     }
 
     /// A login form: a plain user name and a secure password, a secure PIN note.

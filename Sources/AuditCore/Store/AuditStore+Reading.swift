@@ -4,6 +4,9 @@ public struct SessionSummary: Sendable, Equatable {
     public var name: String?
     public var scenario: String
     public var delegate: String
+    /// `recording`, `complete` or `interrupted`. A session still marked `recording` whose
+    /// recording process is gone reads as `interrupted`, even before a process that opens the
+    /// database to write (which stores it) comes by, or when none can (a full disk).
     public var status: String
     public var startedAt: String
     public var endedAt: String?
@@ -38,7 +41,7 @@ public struct TimelineEvent: Sendable, Equatable {
 extension AuditStore {
     private static let sessionColumns = """
         id, name, scenario, delegate, status, started_at, ended_at, replay_of, replay_mode,
-        event_count, input_count, callback_count, veto_count, failure_count
+        event_count, input_count, callback_count, veto_count, failure_count, owner_pid, owner_token
         """
 
     /// Every session, oldest first.
@@ -91,9 +94,13 @@ extension AuditStore {
     }
 
     private static func readSession(_ row: Statement) -> SessionSummary {
-        SessionSummary(
+        var status = row.string(4) ?? ""
+        if status == "recording", !ProcessIdentity.isRunning(pid: row.int64(14), startTicks: row.int64(15)) {
+            status = "interrupted"
+        }
+        return SessionSummary(
             id: row.int64(0), name: row.string(1), scenario: row.string(2) ?? "", delegate: row.string(3) ?? "",
-            status: row.string(4) ?? "", startedAt: row.string(5) ?? "", endedAt: row.string(6),
+            status: status, startedAt: row.string(5) ?? "", endedAt: row.string(6),
             replayOf: row.isNull(7) ? nil : row.int64(7), replayMode: row.string(8), events: row.int(9),
             inputs: row.int(10),
             callbacks: row.int(11), vetoes: row.int(12), failures: row.int(13))

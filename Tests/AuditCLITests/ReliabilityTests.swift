@@ -1,0 +1,348 @@
+import AuditCore
+import Foundation
+import Testing
+
+/// The built `auditctl` under stress: killed mid-recording, two recordings into one database, reads
+/// while a recording runs, the directory made read-only, the database deleted, a full disk, and
+/// the files' permissions. `scripts/kill-harness.sh` is the long form of the first test.
+@Suite("Reliability: kill -9, concurrent processes, faults, permissions")
+struct ReliabilityTests {
+    /// The two-control checkout with `count` taps, alternating controls and segments: 2 to 4 events
+    /// a tap with `checkout.v1`, about 30,000 events per 10,000 taps.
+    static func longScenario(steps count: Int) -> String {
+        let steps = (0..<count).map { index in
+            #"{"action":"tapSegment","widget":"checkout/\#(index % 2 == 0 ? "shipping" : "payment")","segment":\#(index % 3)}"#
+        }
+        return #"{"name":"long","delegate":"checkout.v1","root":{"kind":"View","id":"checkout","children":["#
+            + #"{"kind":"SegmentedControl","id":"shipping","segments":["Standard","Express","Pickup"],"selected":0},"#
+            + #"{"kind":"SegmentedControl","id":"payment","segments":["Card","PayPal","Invoice"],"selected":0}]},"#
+            + #""steps":["# + steps.joined(separator: ",") + "]}"
+    }
+
+    /// Runs the system's `sqlite3` on `path` and returns what it printed.
+    static func sqlite3(_ path: String, _ sql: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [path, sql]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The session's stored events, or 0 while it does not exist yet.
+    static func committedEvents(_ database: String, session: Int64) -> Int {
+        guard let store = try? AuditStore(path: database, access: .read) else { return 0 }
+        return (try? store.session(session).events) ?? 0
+    }
+
+    /// Polls until `condition` holds or `process` ends (at most 60 s); returns whether it held.
+    static func wait(for process: Process, until condition: () -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while process.isRunning, ContinuousClock.now < deadline {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        return condition()
+    }
+
+    @Test func aRecordingKilledAtAnyMomentLeavesASoundHoleFreePrefixMarkedInterrupted() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("long.json", Self.longScenario(steps: 100_000))
+        let database = sandbox.path("audit.sqlite")
+        // Kill when the first batch is in, a few batches later, and well into the run.
+        for (index, threshold) in [1, 5_000, 40_000].enumerated() {
+            let session = Int64(index + 1)
+            let launched = try sandbox.launch(["record", "--scenario", "long.json"], environment: [:])
+            let reached = Self.wait(for: launched.process) {
+                Self.committedEvents(database, session: session) >= threshold
+            }
+            kill(launched.process.processIdentifier, SIGKILL)
+            let run = try sandbox.finish(launched, timeout: .seconds(30))
+            try #require(reached && run.status == 128 + SIGKILL, "the recording ended before the kill: \(run)")
+
+            #expect(try Self.sqlite3(database, "PRAGMA integrity_check") == "ok")
+            let storedStatus = "select status from sessions where id = \(session)"
+            #expect(try Self.sqlite3(database, storedStatus) == "recording")
+            let store = try AuditStore(path: database, access: .read)
+            // Readers see at once that the recording process is gone.
+            #expect(try store.session(session).status == "interrupted")
+            let seqs = try store.timeline(of: session).map(\.seq)
+            #expect(seqs.count >= threshold)
+            #expect(seqs == Array(1...Int64(seqs.count)), "holes in seq after kill \(index + 1)")
+            #expect(try store.session(session).events == seqs.count)
+            // The next open for writing notices that the recording process is gone, and says so in the file.
+            _ = try AuditStore(path: database, access: .write)
+            #expect(try Self.sqlite3(database, storedStatus) == "interrupted")
+        }
+        // The database goes on working: the next recording completes.
+        try sandbox.copyExample()
+        let run = try sandbox.run(["record", "--scenario", "checkout.json"])
+        #expect(run.status == 0 && run.stdout == "4\n", "\(run)")
+    }
+
+    @Test func twoProcessesRecordIntoOneDatabaseAtOnceAndBothComplete() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("long.json", Self.longScenario(steps: 20_000))
+        try sandbox.run(["record", "--scenario", "long.json", "--db", "reference.sqlite"]).expectSuccess()
+        let expected = try AuditStore(path: sandbox.path("reference.sqlite"), access: .read).session(1).events
+
+        let runs = try sandbox.runConcurrently(
+            Array(repeating: ["record", "--scenario", "long.json"], count: 2), timeout: .seconds(180))
+        #expect(runs.map(\.status) == [0, 0], "\(runs)")
+        #expect(Set(runs.map(\.stdout)) == ["1\n", "2\n"])
+        let store = try AuditStore(path: sandbox.path("audit.sqlite"), access: .read)
+        let sessions = try store.sessions()
+        #expect(sessions.map(\.status) == ["complete", "complete"])
+        #expect(sessions.map(\.events) == [expected, expected])
+        for session in sessions {
+            #expect(try store.timeline(of: session.id).map(\.seq) == Array(1...Int64(expected)))
+        }
+        // They did run at the same time: each started before the other ended.
+        #expect(sessions[0].startedAt < (sessions[1].endedAt ?? ""))
+        #expect(sessions[1].startedAt < (sessions[0].endedAt ?? ""))
+    }
+
+    @Test func queryShowAndSessionsWorkWhileARecordingRuns() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("long.json", Self.longScenario(steps: 60_000))
+        let database = sandbox.path("audit.sqlite")
+        let launched = try sandbox.launch(["record", "--scenario", "long.json"], environment: [:])
+        try #require(Self.wait(for: launched.process) { Self.committedEvents(database, session: 1) > 0 })
+
+        let show = try sandbox.run(["show", "--session", "1"])
+        #expect(show.status == 0 && show.stderr == "", "\(show)")
+        #expect(show.stdoutLines.first?.contains("· recording ·") == true, "\(show.stdoutLines.first ?? "")")
+        #expect(show.stdoutLines.count > 2)
+        let query = try sandbox.run(["query", "select count(*) from events where session = 1", "--format", "csv"])
+        #expect(query.status == 0 && query.stderr == "", "\(query)")
+        #expect((Int(query.stdoutLines[1]) ?? 0) > 0)
+        let sessions = try sandbox.run(["sessions", "--format", "csv"])
+        #expect(sessions.status == 0 && sessions.stdout.contains(",recording,"), "\(sessions)")
+
+        let recording = try sandbox.finish(launched, timeout: .seconds(180))
+        #expect(recording.status == 0, "\(recording)")
+        #expect(try AuditStore(path: database, access: .read).session(1).status == "complete")
+    }
+
+    @Test func aDatabaseDeletedMidRecordingExitsTwoSayingWhatWasLost() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("long.json", Self.longScenario(steps: 60_000))
+        let database = sandbox.path("audit.sqlite")
+        let launched = try sandbox.launch(["record", "--scenario", "long.json"], environment: [:])
+        try #require(Self.wait(for: launched.process) { Self.committedEvents(database, session: 1) > 0 })
+        for suffix in ["", "-wal", "-shm"] { unlink(database + suffix) }
+        let run = try sandbox.finish(launched, timeout: .seconds(180))
+        #expect(run.status == 2, "\(run)")
+        #expect(run.stdout == "1\n")
+        #expect(
+            run.stderr.wholeMatch(
+                of:
+                    #/auditctl: error: session 1 is incomplete: \d+ writes? failed, \d+ events? lost: the database file .*audit\.sqlite was deleted or replaced while it was open\n/#
+            ) != nil, "\(run)")
+    }
+
+    @Test(
+        "a directory made read-only mid-recording loses nothing",
+        .enabled(
+            if: HostileInputTests.unprivileged != nil, "runs as root without setpriv: permissions cannot be tested"))
+    func aDirectoryMadeReadOnlyMidRecording() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("long.json", Self.longScenario(steps: 30_000))
+        try sandbox.run(["record", "--scenario", "long.json", "--db", "../reference.sqlite"]).expectSuccess()
+        let expected = try AuditStore(path: sandbox.base.appendingPathComponent("reference.sqlite").path, access: .read)
+            .session(1).events
+        HostileInputTests.openUp(sandbox, writable: true)
+        chmod(sandbox.path("long.json"), 0o644)
+        let database = sandbox.path("audit.sqlite")
+        let launched = try sandbox.launch(
+            ["record", "--scenario", "long.json"], environment: [:], wrapper: HostileInputTests.unprivileged ?? [])
+        try #require(Self.wait(for: launched.process) { Self.committedEvents(database, session: 1) > 0 })
+        // The open files go on being written; new files (and removing the WAL at the end) fail.
+        chmod(sandbox.directory.path, 0o555)
+        let run = try sandbox.finish(launched, timeout: .seconds(180))
+        chmod(sandbox.directory.path, 0o777)
+        #expect(run.status == 0, "\(run)")
+        let session = try AuditStore(path: database, access: .read).session(1)
+        #expect(session.status == "complete")
+        #expect(session.events == expected)
+    }
+
+    @Test(
+        "a full disk (a 2 MiB tmpfs) exits 2, and the database stays sound and is marked",
+        .enabled(if: CLITmpfs.canMount, "needs to mount a tmpfs (root with CAP_SYS_ADMIN)"))
+    func aFullDisk() throws {
+        let sandbox = try Sandbox()
+        let mount = try CLITmpfs(size: "2m")
+        // The session stores the scenario's 850 KB of text; its 36,000 events do not fit beside it.
+        try sandbox.write("long.json", Self.longScenario(steps: 12_000))
+        let database = mount.path("audit.sqlite")
+        let run = try sandbox.run(["record", "--scenario", "long.json", "--db", database], timeout: .seconds(180))
+        #expect(run.status == 2, "\(run)")
+        #expect(run.stdout == "1\n")
+        #expect(
+            run.stderr.wholeMatch(
+                of:
+                    #/auditctl: error: session 1 is incomplete: \d+ writes? failed, \d+ events? lost: database or disk is full.*\n/#
+            ) != nil, "\(run)")
+        #expect(try Self.sqlite3(database, "PRAGMA integrity_check") == "ok")
+        // The session could not be closed on the full disk: it reads as interrupted all the same.
+        let sessions = try sandbox.run(["sessions", "--db", database, "--format", "csv"])
+        #expect(sessions.status == 0, "\(sessions)")
+        #expect(parseCSV(sessions.stdout).dropFirst().map { $0[4] } == ["interrupted"], "\(sessions)")
+        // What was stored (maybe nothing: one batch can hold the whole run) is a hole-free prefix.
+        let seqs = try AuditStore(path: database, access: .read).timeline(of: 1).map(\.seq)
+        #expect(seqs == Array(stride(from: 1, through: Int64(seqs.count), by: 1)))
+    }
+
+    @Test func newFilesAreOwnerOnlyWhateverTheUmask() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("long.json", Self.longScenario(steps: 60_000))
+        let database = sandbox.path("audit.sqlite")
+        let launched = try sandbox.launch(
+            ["record", "--scenario", "long.json"], environment: [:],
+            wrapper: ["/bin/sh", "-c", #"umask 000 && exec "$0" "$@""#])
+        try #require(Self.wait(for: launched.process) { Self.committedEvents(database, session: 1) > 0 })
+        var modes: [String: mode_t] = [:]
+        for suffix in ["", "-wal", "-shm"] {
+            var info = stat()
+            if stat(database + suffix, &info) == 0 { modes["audit.sqlite\(suffix)"] = info.st_mode & 0o777 }
+        }
+        let run = try sandbox.finish(launched, timeout: .seconds(180))
+        #expect(run.status == 0, "\(run)")
+        #expect(modes == ["audit.sqlite": 0o600, "audit.sqlite-wal": 0o600, "audit.sqlite-shm": 0o600])
+    }
+
+    // MARK: secrets
+
+    static let secret = "correct horse battery staple"
+
+    /// A login form with a secure password field, typed into and cleared `rounds` times.
+    static func secureScenario(rounds: Int, secret: String = secret) -> String {
+        let round = [
+            #"{"action":"typeText","widget":"login/user","text":"ada"}"#,
+            #"{"action":"typeText","widget":"login/password","text":"\#(secret)"}"#,
+            #"{"action":"replaceText","widget":"login/password","range":{"location":0,"length":\#(secret.utf16.count)},"text":""}"#,
+            #"{"action":"replaceText","widget":"login/user","range":{"location":0,"length":3},"text":""}"#,
+        ]
+        return #"{"name":"login","delegate":"checkout.v1","root":{"kind":"View","id":"login","children":["#
+            + #"{"kind":"TextView","id":"user"},{"kind":"TextView","id":"password","secure":true}]},"#
+            + #""steps":["# + Array(repeating: round, count: rounds).flatMap { $0 }.joined(separator: ",") + "]}"
+    }
+
+    /// How many times `needle` occurs in the files of the sandbox's working directory, but `except`.
+    static func occurrences(of needle: String, in sandbox: Sandbox, except: Set<String>) throws -> Int {
+        try sandbox.listing().subtracting(except).reduce(0) { found, name in
+            found + (sandbox.bytes(name).map { AuditCLITests.occurrences(of: Array(needle.utf8), in: $0) } ?? 0)
+        }
+    }
+
+    @Test func theSecretIsInNoFileAndEqualSecretsCompareEqual() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("login.json", Self.secureScenario(rounds: 3))
+        try sandbox.write("other.json", Self.secureScenario(rounds: 3, secret: "another secret entirely"))
+        for scenario in ["login.json", "login.json", "other.json"] {
+            try sandbox.run(["record", "--scenario", scenario]).expectSuccess()
+        }
+        #expect(try sandbox.listing() == ["audit.sqlite", "audit.sqlite-key", "login.json", "other.json"])
+        for needle in [Self.secret, "horse", "another secret"] {
+            #expect(
+                try Self.occurrences(of: needle, in: sandbox, except: ["login.json", "other.json"]) == 0, "\(needle)")
+        }
+        #expect(try Self.occurrences(of: "ada", in: sandbox, except: ["login.json", "other.json"]) > 0)
+        var info = stat()
+        #expect(stat(sandbox.path("audit.sqlite-key"), &info) == 0 && info.st_mode & 0o777 == 0o600)
+
+        let same = try sandbox.run(["diff", "1", "2"])
+        #expect(same.status == 0, "\(same)")
+        let different = try sandbox.run(["diff", "1", "3", "--format", "json"])
+        #expect(different.status == 1, "\(different)")
+        #expect(different.stdout.contains("hmac-sha256:") && !different.stdout.contains(Self.secret))
+
+        expectError(
+            try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v1"]),
+            "session 1 typed into the secure text view login/password (input 7), whose text is recorded only as a "
+                + "keyed hash and cannot be typed again; it cannot be replayed")
+    }
+
+    @Test func theSecretIsNotInTheWALOfAKilledRecording() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("login.json", Self.secureScenario(rounds: 20_000))
+        let database = sandbox.path("audit.sqlite")
+        let launched = try sandbox.launch(["record", "--scenario", "login.json"], environment: [:])
+        try #require(Self.wait(for: launched.process) { Self.committedEvents(database, session: 1) > 2_000 })
+        kill(launched.process.processIdentifier, SIGKILL)
+        _ = try sandbox.finish(launched, timeout: .seconds(30))
+        #expect((sandbox.bytes("audit.sqlite-wal") ?? Data()).count > 0, "the WAL holds the committed batches")
+        #expect(try Self.occurrences(of: Self.secret, in: sandbox, except: ["login.json"]) == 0)
+        #expect(try Self.occurrences(of: "ada", in: sandbox, except: ["login.json"]) > 0)
+    }
+}
+
+extension Run {
+    /// Fails the test with the run's output unless it exited 0.
+    func expectSuccess(sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(status == 0, "\(self)", sourceLocation: sourceLocation)
+    }
+}
+
+/// A size-limited tmpfs, mounted for one test and unmounted when released: a real full disk.
+final class CLITmpfs {
+    let directory: URL
+
+    /// Whether this process may mount one (root with CAP_SYS_ADMIN).
+    static let canMount: Bool = (try? CLITmpfs(size: "64k")) != nil
+
+    init(size: String) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("auditctl-tmpfs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        guard getuid() == 0, Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", directory.path])
+        else {
+            try? FileManager.default.removeItem(at: directory)
+            throw SandboxError(description: "cannot mount a tmpfs")
+        }
+    }
+
+    deinit {
+        _ = Self.run("/bin/umount", ["-l", directory.path])
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    private static func run(_ tool: String, _ arguments: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+}
+
+/// How many times `needle` occurs in `data`, without overlaps (`memchr` to find its first byte,
+/// then `memcmp`: a WAL is tens of megabytes).
+func occurrences(of needle: [UInt8], in data: Data) -> Int {
+    guard let first = needle.first, data.count >= needle.count else { return 0 }
+    return data.withUnsafeBytes { raw in
+        guard let base = raw.baseAddress else { return 0 }
+        var found = 0
+        var index = 0
+        while index <= raw.count - needle.count,
+            let hit = memchr(base + index, Int32(first), raw.count - needle.count - index + 1)
+        {
+            let at = base.distance(to: UnsafeRawPointer(hit))
+            if memcmp(base + at, needle, needle.count) == 0 {
+                found += 1
+                index = at + needle.count
+            } else {
+                index = at + 1
+            }
+        }
+        return found
+    }
+}
