@@ -16,7 +16,7 @@ public final class TouchDispatcher {
     /// The virtual clock, in seconds: the time of the last event or timer.
     public private(set) var now = 0.0
     /// Touches down: the event last seen of each, and the view it is bound to (nil: it hit nothing).
-    private var down: [Int: (touch: Touch, view: View?)] = [:]
+    private var down: [Int: Finger] = [:]
     private var arbiter: GestureArbiter?
     /// The states of the sequence that just finished, kept for the event that finished it.
     private var lastOutcome: AuditValue?
@@ -25,6 +25,14 @@ public final class TouchDispatcher {
 
     init(root: View) {
         self.root = root
+    }
+
+    /// A touch that is down and the view it is bound to, held weakly: the root owns its dispatcher,
+    /// so a strong reference to a view of the tree (the root itself, for a touch that hit it) would
+    /// keep the whole tree alive while a finger stays down.
+    private struct Finger {
+        var touch: Touch
+        weak var view: View?
     }
 
     /// The recognizers taking part in the current touch sequence, in the order they joined.
@@ -45,8 +53,8 @@ public final class TouchDispatcher {
             precondition(down[touch.id] == nil, "touch \(touch.id) began while it was already down")
             bound = root.hitTest(root.convert(touch.location, from: nil))
         } else {
-            guard let entry = down[touch.id] else { preconditionFailure("touch \(touch.id) is not down") }
-            bound = entry.view
+            guard let finger = down[touch.id] else { preconditionFailure("touch \(touch.id) is not down") }
+            bound = finger.view
         }
         delivering = true
         defer { delivering = false }
@@ -54,7 +62,7 @@ public final class TouchDispatcher {
             if touch.phase == .ended || touch.phase == .cancelled {
                 down[touch.id] = nil
             } else {
-                down[touch.id] = (touch, bound)
+                down[touch.id] = Finger(touch: touch, view: bound)
             }
             deliver(touch, to: bound)
             return outcome(view: bound.map { .string($0.path) } ?? .null)

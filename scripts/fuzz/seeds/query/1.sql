@@ -1,0 +1,1 @@
+SELECT session, seq, widget, args ->> 'index' AS segment FROM timeline WHERE vetoed ORDER BY session, seq

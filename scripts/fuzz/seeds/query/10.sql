@@ -1,0 +1,1 @@
+ATTACH 'other.sqlite' AS other

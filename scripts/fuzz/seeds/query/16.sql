@@ -1,0 +1,1 @@
+INSERT INTO sessions (scenario, scenario_source, delegate, started_at) SELECT scenario, scenario_source, delegate, started_at FROM sessions

@@ -1,0 +1,1 @@
+SELECT printf('%.*c', 20, 'x') LIKE '%x%' ESCAPE '\', glob('*', name), substr(scenario_source, 1, 10) FROM sessions

@@ -1,0 +1,1 @@
+SELECT protocol, callback, count(*) AS calls FROM timeline WHERE kind = 'callback' AND NOT implemented GROUP BY protocol, callback

@@ -1,0 +1,1 @@
+SELECT i.seq AS input_seq, i.callback AS input, i.args, c.callback, c.result, c.vetoed FROM timeline AS i JOIN timeline AS c ON c.session = i.session AND c.parent_seq = i.seq WHERE i.session = 1 AND i.kind = 'input' ORDER BY c.seq

@@ -1,0 +1,1 @@
+SELECT widget, count(*) AS asked, sum(vetoed) AS vetoed, round(100.0 * sum(vetoed) / count(*), 1) AS percent FROM timeline WHERE vetoed IS NOT NULL GROUP BY widget

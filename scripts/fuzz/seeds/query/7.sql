@@ -1,0 +1,1 @@
+PRAGMA index_list(events)

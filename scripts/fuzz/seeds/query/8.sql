@@ -1,0 +1,1 @@
+SELECT json_extract(args, '$.range.location'), json_each.value FROM timeline, json_each(timeline.result) LIMIT 5
