@@ -20,6 +20,10 @@ extension Command {
             databasePath: invocation.databasePath, registry: invocation.registry, catalog: invocation.catalog
         )
         .replay(session: id, delegate: delegate, mode: invocation.flag("--isolated") ? .isolated : .interaction)
+        // A candidate run that was not stored whole cannot be compared: differences would be false.
+        guard report.recordingFailures == 0 else {
+            throw IncompleteReplay(session: report.candidate.id, original: id, failures: report.recordingFailures)
+        }
         if invocation.format == .json {
             invocation.output.line(replayJSON(report).json)
         } else {
@@ -78,5 +82,17 @@ extension Command {
             "summary": DifferenceOutput.summary(report.diff),
             "cut_short": report.cutShort.map(AuditValue.string) ?? .null,
         ])
+    }
+}
+
+/// The replay's own recording lost events (a full disk): its comparison would report false differences.
+struct IncompleteReplay: Error, CustomStringConvertible {
+    let session: Int64
+    let original: Int64
+    let failures: Int
+
+    var description: String {
+        "the replay of session \(original) (stored as session \(session)) is incomplete: "
+            + "\(counted(failures, "write")) failed, so it cannot be compared"
     }
 }
