@@ -38,6 +38,10 @@ extension Command {
         } else {
             report = try replayer.replay(session: id, delegate: delegate, mode: mode)
         }
+        // A candidate run that was not stored whole cannot be compared: differences would be false.
+        guard report.recordingFailures == 0 else {
+            throw IncompleteReplay(session: report.candidate.id, original: id, failures: report.recordingFailures)
+        }
         if invocation.format == .json {
             var value = replayJSON(report)
             if let filtered, case .object(var fields) = value {
@@ -48,11 +52,6 @@ extension Command {
         } else {
             printReplay(report, to: invocation.output)
             if let filtered { printNoise(filtered, to: invocation.output) }
-        }
-        guard report.recordingFailures == 0 else {
-            throw UsageError(
-                message: "the candidate session \(report.candidate.id) could not be stored completely "
-                    + "(\(report.recordingFailures) failed writes); the comparison above may be incomplete")
         }
         return report.identical ? ExitStatus.success : ExitStatus.differences
     }
@@ -116,5 +115,17 @@ extension Command {
             "cut_short": report.cutShort.map(AuditValue.string) ?? .null,
             "inputs_replayed": .int(report.inputsReplayed), "inputs_skipped": .int(report.inputsSkipped),
         ])
+    }
+}
+
+/// The replay's own recording lost events (a full disk): its comparison would report false differences.
+struct IncompleteReplay: Error, CustomStringConvertible {
+    let session: Int64
+    let original: Int64
+    let failures: Int
+
+    var description: String {
+        "the replay of session \(original) (stored as session \(session)) is incomplete: "
+            + "\(counted(failures, "write")) failed, so it cannot be compared"
     }
 }

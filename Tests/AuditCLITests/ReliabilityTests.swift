@@ -1,5 +1,8 @@
+import AuditCLI
 import AuditCore
+import CSQLite
 import Foundation
+import Synchronization
 import Testing
 
 /// The built `auditctl` under stress: killed mid-recording, two recordings into one database, reads
@@ -344,5 +347,31 @@ func occurrences(of needle: [UInt8], in data: Data) -> Int {
             }
         }
         return found
+    }
+}
+
+/// The command line in this process, where a store fault can be injected.
+@Suite("Reliability: faults under the command line")
+struct CommandLineFaultTests {
+    @Test func aReplayWhoseRecordingFailedIsAnErrorNotARegression() throws {
+        let sandbox = try Sandbox()
+        try sandbox.recordExample()
+        let database = sandbox.path("audit.sqlite")
+        let lines = Mutex<(out: String, error: String)>(("", ""))
+        let output = Output(
+            out: { text in lines.withLock { $0.out += text } }, error: { text in lines.withLock { $0.error += text } })
+        // The replay's session is created (one write), then its events find the disk full.
+        StoreFaults.inject(SQLITE_FULL, at: database, after: 1)
+        defer { StoreFaults.clear(database) }
+        let status = AuditCommandLine().run(
+            ["replay", "--session", "1", "--delegate", "checkout.v2", "--db", database], output: output)
+        #expect(status == 2)
+        #expect(lines.withLock { $0.out } == "")
+        let error = lines.withLock { $0.error }
+        #expect(
+            error.wholeMatch(
+                of:
+                    #/auditctl: error: the replay of session 1 \(stored as session 2\) is incomplete: \d+ writes? failed, so it cannot be compared\n/#
+            ) != nil, "\(error)")
     }
 }

@@ -67,6 +67,9 @@ public func fuzzInitialize(
         } catch {
             fatalError("cannot record the query fixture: \(error)")
         }
+        atexit {
+            if let directory = QueryFixture.shared?.directory { try? FileManager.default.removeItem(atPath: directory) }
+        }
     }
     return 0
 }

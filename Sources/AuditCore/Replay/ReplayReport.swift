@@ -8,7 +8,8 @@ public struct ReplayReport: Sendable {
     public var inputsSkipped: Int
     /// Set when the recorded session was interrupted: where it stops and what was replayed.
     public var cutShort: String?
-    /// Writes of the candidate session that failed (the comparison still ran).
+    /// Writes of the candidate session that failed and lost events (0 when every failed write
+    /// succeeded on a later try); the comparison is then not to be trusted.
     public var recordingFailures: Int
     /// The first place where behaviour diverged, with the top-level input that led to it. A
     /// delegate's answer is preferred to an input's result: the widget state an input left is a

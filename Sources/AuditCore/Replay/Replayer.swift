@@ -66,7 +66,8 @@ public struct Replayer: Sendable {
         }
         return ReplayReport(
             mode: mode, diff: diff, inputsReplayed: plan.steps.count - skipped.count,
-            inputsSkipped: skipped.count, cutShort: plan.cutShort, recordingFailures: summary.failedWrites,
+            inputsSkipped: skipped.count, cutShort: plan.cutShort,
+            recordingFailures: summary.lostEvents > 0 ? summary.failedWrites : 0,
             firstDivergence: divergence,
             timings: ReplayReport.Timings(
                 load: seconds(loaded - started), run: seconds(ran - loaded), store: seconds(stored - ran),

@@ -4,9 +4,10 @@ import Synchronization
 /// A test hook: makes the writes to one database fail the way a full disk or a file system turned
 /// read-only would, where a real one cannot be arranged (no root to mount a small file system).
 ///
-/// A fault applies to the statements that write (`sqlite3_stmt_readonly` false) on every
-/// connection to the database at that exact path, after a number of writes have gone through, and
-/// fails each such step with the SQLite code given, as SQLite would report it; reads go on working.
+/// A fault applies to the statements that write rows (`sqlite3_stmt_readonly` false, pragmas and
+/// transaction control aside) on every connection to the database at that exact path, after a
+/// number of writes have gone through, and fails each such step with the SQLite code given, as
+/// SQLite would report it; reads go on working.
 /// When no fault is armed, a statement pays one relaxed atomic load per step.
 package enum StoreFaults {
     private struct Fault {
@@ -48,6 +49,8 @@ package enum StoreFaults {
 
     static func check(_ statement: Statement, on path: String) throws {
         guard !statement.isReadOnly else { return }
+        let verb = statement.sql.prefix { $0.isLetter }.uppercased()
+        guard !["PRAGMA", "BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE"].contains(verb) else { return }
         let code: Int32? = faults.withLock { faults in
             guard var fault = faults[path] else { return nil }
             defer { faults[path] = fault }
