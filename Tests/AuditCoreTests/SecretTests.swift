@@ -198,15 +198,7 @@ struct SecretTests {
             let session = recorder.finish().session
             typed.append(try AuditStore(path: database, access: .read).timeline(of: session)[0].arguments)
         }
-        withKnownIssue(
-            """
-            Recorder(databasePath:) does not load the database's key: it needs a stored `secrets` \
-            property set from SecretHasher(databasePath:) in init (Recorder.swift, which the performance work \
-            owns); until then a Recorder made directly hashes under a key of its own
-            """
-        ) {
-            #expect(typed[0] == typed[1])
-        }
+        #expect(typed[0] == typed[1])
     }
 
     @Test func theStoredScenarioHasTheSecureTextHashedAndStillParses() throws {

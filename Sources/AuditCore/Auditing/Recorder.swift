@@ -24,6 +24,8 @@ public final class Recorder: Sendable {
     }
 
     public let session: Int64
+    /// The database this recorder writes (its secret key lives beside it; see `SecretHasher`).
+    let databasePath: String
     let clockOrigin: Int64
     let nextSeq = Atomic<Int64>(1)
     private let nextWidget = Atomic<Int32>(1)
@@ -36,6 +38,7 @@ public final class Recorder: Sendable {
     /// starts the writer thread.
     public init(databasePath: String, session: NewSession, options: Options = Options()) throws(StoreError) {
         let store = try AuditStore(path: databasePath, access: .write)
+        self.databasePath = databasePath
         self.session = try storeOperation {
             try store.prepareForRecording()
             return try store.createSession(session)

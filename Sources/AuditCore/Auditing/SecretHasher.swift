@@ -6,8 +6,9 @@ import Synchronization
 /// The text itself never reaches SQLite, so it is in neither the database, its WAL nor a journal.
 /// Equal texts under one key give equal values, so diff and replay still see whether a secure
 /// field got the same input; lengths and ranges (a selection, a caret) are recorded as they are.
-/// Recordings made through `ScenarioRunner` (`auditctl record`) and `Replayer` use the database's
-/// key (see `SecretKey`); any other recording hashes under a random key of its own.
+/// Every recording uses its database's key (see `SecretKey`), made the first time secure text is
+/// recorded; only when that key cannot be read or made does a recording hash under a random key
+/// of its own.
 public struct SecretHasher: Sendable {
     let key: [UInt8]
 
@@ -35,8 +36,8 @@ public struct SecretHasher: Sendable {
 }
 
 extension Recorder {
-    /// The hasher for this recording's secure text: the one set by `useSecrets(_:)`, else one with
-    /// a random key made on first use.
+    /// The hasher for this recording's secure text: the one set by `useSecrets(_:)`, else the
+    /// database's, loaded (or its key made) on first use.
     var secrets: SecretHasher { SecretHashers.hasher(for: self) }
 
     /// Hashes this recording's secure text with `hasher` (a database's key). Call it before
@@ -48,8 +49,7 @@ extension Recorder {
 
 /// Which hasher each live recorder uses.
 ///
-/// A side table, held weakly, because `Recorder` has no stored property for it (see the README's
-/// Security section): it would belong there, set from the database path at `init`.
+/// A side table, held weakly, so that a recording that never sees secure text never makes a key.
 private enum SecretHashers {
     private struct Entry {
         weak var recorder: Recorder?
@@ -61,7 +61,7 @@ private enum SecretHashers {
     static func hasher(for recorder: Recorder) -> SecretHasher {
         table.withLock { table in
             if let entry = table[ObjectIdentifier(recorder)], entry.recorder === recorder { return entry.hasher }
-            let hasher = SecretHasher.ephemeral()
+            let hasher = (try? SecretHasher(databasePath: recorder.databasePath)) ?? SecretHasher.ephemeral()
             insert(Entry(recorder: recorder, hasher: hasher), into: &table)
             return hasher
         }
