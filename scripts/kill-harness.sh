@@ -6,9 +6,10 @@
 # default). After each kill it checks PRAGMA integrity_check, that the session reads as interrupted
 # and the next open for writing marks it, that seq has no holes and matches an unkilled reference
 # run, and how many events were lost and how old the oldest of them was, against the durability
-# window (README: 50 ms + one batch; --window-ms, 250 by default). Prints the figures: kills
-# survived out of N, most events lost in one kill. Exits 0 when every kill survived; with
-# --enforce-window, also only when no kill lost an event older than the window.
+# window (README: 50 ms + one batch, --window-ms, 250 by default; under overload, at most twice the
+# queue's capacity of events). Prints the figures: kills survived out of N, most events lost in one
+# kill. Exits 0 when every kill survived; with --enforce-window, also only when every kill kept
+# within the window.
 #
 # --ci is the short form .ci/run uses: 3 kills of a 20,000-step scenario. Nothing in it depends on
 # timing: the window is reported, never enforced.
