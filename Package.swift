@@ -34,8 +34,9 @@ let package = Package(
         .executableTarget(name: "MyAuditctl", dependencies: ["AuditCLI", "AuditCore"]),
         // Measures every performance figure against a baseline from the same run (README: Performance).
         .executableTarget(name: "auditbench", dependencies: ["AuditCore", "CSQLite"]),
-        .testTarget(name: "AuditCoreTests", dependencies: ["AuditCore", "AuditTesting"]),
-        .testTarget(name: "AuditCLITests", dependencies: ["AuditCLI", "AuditCore"]),
+        .target(name: "SharedTestSupport", path: "Tests/SharedTestSupport"),
+        .testTarget(name: "AuditCoreTests", dependencies: ["AuditCore", "AuditTesting", "SharedTestSupport"]),
+        .testTarget(name: "AuditCLITests", dependencies: ["AuditCLI", "AuditCore", "SharedTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@ import AuditCLI
 import AuditCore
 import CSQLite
 import Foundation
+import SharedTestSupport
 import Synchronization
 import Testing
 
@@ -238,7 +239,7 @@ struct ReliabilityTests {
     /// How many times `needle` occurs in the files of the sandbox's working directory, but `except`.
     static func occurrences(of needle: String, in sandbox: Sandbox, except: Set<String>) throws -> Int {
         try sandbox.listing().subtracting(except).reduce(0) { found, name in
-            found + (sandbox.bytes(name).map { AuditCLITests.occurrences(of: Array(needle.utf8), in: $0) } ?? 0)
+            found + (sandbox.bytes(name).map { SharedTestSupport.occurrences(of: Array(needle.utf8), in: $0) } ?? 0)
         }
     }
 
@@ -324,29 +325,6 @@ final class CLITmpfs {
         guard (try? process.run()) != nil else { return false }
         process.waitUntilExit()
         return process.terminationStatus == 0
-    }
-}
-
-/// How many times `needle` occurs in `data`, without overlaps (`memchr` to find its first byte,
-/// then `memcmp`: a WAL is tens of megabytes).
-func occurrences(of needle: [UInt8], in data: Data) -> Int {
-    guard let first = needle.first, data.count >= needle.count else { return 0 }
-    return data.withUnsafeBytes { raw in
-        guard let base = raw.baseAddress else { return 0 }
-        var found = 0
-        var index = 0
-        while index <= raw.count - needle.count,
-            let hit = memchr(base + index, Int32(first), raw.count - needle.count - index + 1)
-        {
-            let at = base.distance(to: UnsafeRawPointer(hit))
-            if memcmp(base + at, needle, needle.count) == 0 {
-                found += 1
-                index = at + needle.count
-            } else {
-                index = at + 1
-            }
-        }
-        return found
     }
 }
 

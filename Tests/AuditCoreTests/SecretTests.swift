@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Synchronization
 import Testing
 
@@ -45,7 +46,7 @@ struct SecretTests {
 
     /// How many times `needle` occurs in the database's files.
     func occurrences(of needle: String) -> Int {
-        databaseFiles().values.reduce(0) { $0 + AuditCoreTests.occurrences(of: Array(needle.utf8), in: $1) }
+        databaseFiles().values.reduce(0) { $0 + SharedTestSupport.occurrences(of: Array(needle.utf8), in: $1) }
     }
 
     /// A login form: a plain user name and a secure password, a secure PIN note.
