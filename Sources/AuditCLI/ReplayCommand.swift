@@ -114,6 +114,10 @@ extension Command {
             "summary": DifferenceOutput.summary(report.diff),
             "cut_short": report.cutShort.map(AuditValue.string) ?? .null,
             "inputs_replayed": .int(report.inputsReplayed), "inputs_skipped": .int(report.inputsSkipped),
+            "seconds": .object([
+                "load": .double(report.timings.load), "run": .double(report.timings.run),
+                "store": .double(report.timings.store), "compare": .double(report.timings.compare),
+            ]),
         ])
     }
 }

@@ -17,9 +17,17 @@ extension AuditValue {
     ///
     /// Integers without fraction or exponent that fit in `Int` stay integers; other numbers are
     /// doubles. Errors carry the byte offset, which callers turn into a line and column.
-    static func parse(json bytes: some Collection<UInt8>) throws(JSONSyntaxError) -> AuditValue {
+    ///
+    /// `skipping` names a member of the top-level object whose value is stepped over, not built
+    /// (read as an empty array): strings and brackets are matched, nothing inside is checked. For
+    /// a part of a document already checked once that the caller does not need (a stored
+    /// scenario's steps, when only its tree is needed).
+    static func parse(json bytes: some Collection<UInt8>, skipping member: String? = nil) throws(JSONSyntaxError)
+        -> AuditValue
+    {
         let buffer = Array(bytes)
         var parser = JSONParser(bytes: buffer)
+        parser.skippedMember = member
         parser.skipWhitespace()
         let value = try parser.value(depth: 0)
         parser.skipWhitespace()
@@ -31,6 +39,8 @@ extension AuditValue {
 private struct JSONParser {
     let bytes: [UInt8]
     var index = 0
+    /// A member of the top-level object to step over (see `AuditValue.parse(json:skipping:)`).
+    var skippedMember: String?
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -102,7 +112,12 @@ private struct JSONParser {
             skipWhitespace()
             try expect(UInt8(ascii: ":"), "expected ':' after a field name")
             skipWhitespace()
-            fields[key] = try value(depth: depth)
+            if depth == 1, key == skippedMember {
+                try skipValue()
+                fields[key] = .array([])
+            } else {
+                fields[key] = try value(depth: depth)
+            }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in an object") }
             if bytes[index] == UInt8(ascii: "}") {
@@ -111,6 +126,31 @@ private struct JSONParser {
             }
             try expect(UInt8(ascii: ","), "expected ',' or '}' in an object")
         }
+    }
+
+    /// Steps over one value without building it, up to the `,` or closing bracket after it.
+    private mutating func skipValue() throws(JSONSyntaxError) {
+        var depth = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index += 1
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                }
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if depth == 0 { return }
+                depth -= 1
+            case UInt8(ascii: ","):
+                if depth == 0 { return }
+            default:
+                break
+            }
+            index += 1
+        }
+        throw error("unexpected end of input")
     }
 
     private mutating func array(depth: Int) throws(JSONSyntaxError) -> AuditValue {

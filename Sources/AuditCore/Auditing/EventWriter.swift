@@ -102,11 +102,8 @@ final class EventWriter: @unchecked Sendable {
                     event.arguments.appendJSON(to: &text)
                     try store.insertEvent(
                         session: session, seq: event.seq, time: event.time, widget: event.widget,
-                        callback: try callbackID(event.descriptor), arguments: &text, result: event.result,
-                        vetoed: event.flags & CapturedEvent.canVeto == 0
-                            ? nil : event.flags & CapturedEvent.vetoed != 0,
-                        implemented: event.descriptor.kind == .callback
-                            ? event.flags & CapturedEvent.implemented != 0 : nil,
+                        callback: try callbackID(event.descriptor), arguments: &text,
+                        answer: StoredAnswer(kind: event.descriptor.kind, result: event.result, flags: event.flags),
                         duration: event.duration, parent: event.parent)
                     updated.count(event)
                 }

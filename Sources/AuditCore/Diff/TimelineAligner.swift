@@ -204,14 +204,26 @@ extension AuditStore {
             a <= b
             ? TimelineAligner.differences(fingerprintsA, fingerprintsB)
             : TimelineAligner.differences(fingerprintsB, fingerprintsA).map(\.swapped)
-        let eventsA = try timeline(of: a, seqs: found.compactMap(\.a))
-        let eventsB = try timeline(of: b, seqs: found.compactMap(\.b))
+        return try diff(sessionA, sessionB, found: found, eventsA: fingerprintsA.count, eventsB: fingerprintsB.count)
+    }
+
+    /// The diff of an isolated replay `b` of session `a`, whose differences were found as it ran
+    /// (its events are the recorded ones, one for one).
+    func diff(_ a: Int64, _ b: Int64, found: [TimelineAligner.Found], events: Int) throws(StoreError) -> SessionDiff {
+        try diff(try session(a), try session(b), found: found, eventsA: events, eventsB: events)
+    }
+
+    /// Reads the events `found` names and pairs them.
+    private func diff(
+        _ a: SessionSummary, _ b: SessionSummary, found: [TimelineAligner.Found], eventsA: Int, eventsB: Int
+    ) throws(StoreError) -> SessionDiff {
+        let timelineA = try timeline(of: a.id, seqs: found.compactMap(\.a))
+        let timelineB = try timeline(of: b.id, seqs: found.compactMap(\.b))
         let differences = found.map { found in
-            EventDifference(kind: found.kind, a: found.a.flatMap { eventsA[$0] }, b: found.b.flatMap { eventsB[$0] })
+            EventDifference(
+                kind: found.kind, a: found.a.flatMap { timelineA[$0] }, b: found.b.flatMap { timelineB[$0] })
         }
-        return SessionDiff(
-            a: sessionA, b: sessionB, differences: differences, eventsA: fingerprintsA.count,
-            eventsB: fingerprintsB.count)
+        return SessionDiff(a: a, b: b, differences: differences, eventsA: eventsA, eventsB: eventsB)
     }
 
     /// The top-level input that led to `event` in session `id`: its `parent_seq` chain followed

@@ -10,8 +10,10 @@ struct ReplayPlan {
     let events: [StoredEvent]
     /// The top-level recorded inputs, as steps to drive again.
     let steps: [ScenarioStep]
-    let invokers: [Int64: CallbackInvoker]
-    let inputs: [Int64: CallbackDescriptor]
+    /// For each of `events`, its callback's invoker (nil for inputs).
+    let invokers: [CallbackInvoker?]
+    /// For each of `events`, its input's declaration (nil for callbacks).
+    let inputs: [CallbackDescriptor?]
     /// For an interrupted session: where the recording stops and what was replayed.
     let cutShort: String?
 
@@ -44,16 +46,24 @@ struct ReplayPlan {
         let tree = scenario.root.build()
         try Self.refuseSecureText(in: tree, events: events, session: id)
         var steps: [ScenarioStep] = []
-        var invokers: [Int64: CallbackInvoker] = [:]
-        var inputs: [Int64: CallbackDescriptor] = [:]
+        var invokers: [CallbackInvoker?] = []
+        var inputs: [CallbackDescriptor?] = []
+        invokers.reserveCapacity(events.count)
+        inputs.reserveCapacity(events.count)
+        // Found once per stored name, not once per event.
+        var foundInvokers: [Int64: CallbackInvoker] = [:]
+        var foundInputs: [Int64: CallbackDescriptor] = [:]
         for event in events {
             if event.kind == .input {
                 guard
                     // Input names are unique across widget kinds (a table view's drag is a scroll
                     // view input), so the name alone finds the declaration.
-                    let descriptor = catalog.inputs.first(where: { $0.name == event.callback })
+                    let descriptor = foundInputs[event.callbackID]
+                        ?? catalog.inputs.first(where: { $0.name == event.callback })
                 else { throw ReplayError.unknownCallback(session: id, seq: event.seq, name: event.callback) }
-                inputs[event.seq] = descriptor
+                foundInputs[event.callbackID] = descriptor
+                inputs.append(descriptor)
+                invokers.append(nil)
                 // Nested inputs are consequences of other events: replaying the top-level ones (touches
                 // and timers at their times included) brings them about again.
                 guard event.parent == nil, drivingInputs else { continue }
@@ -67,11 +77,16 @@ struct ReplayPlan {
                     throw ReplayError.unreplayableInput(session: id, seq: event.seq, reason: error.message)
                 }
             } else {
-                let name = "\(event.protocolName ?? "").\(event.callback)"
-                guard let invoker = catalog.invoker(protocolName: event.protocolName ?? "", name: event.callback) else {
+                guard
+                    let invoker = foundInvokers[event.callbackID]
+                        ?? catalog.invoker(protocolName: event.protocolName ?? "", name: event.callback)
+                else {
+                    let name = "\(event.protocolName ?? "").\(event.callback)"
                     throw ReplayError.unknownCallback(session: id, seq: event.seq, name: name)
                 }
-                invokers[event.seq] = invoker
+                foundInvokers[event.callbackID] = invoker
+                invokers.append(invoker)
+                inputs.append(nil)
             }
         }
         self.steps = steps
@@ -93,9 +108,11 @@ struct ReplayPlan {
         }
         let typing: Set = [TextView.Inputs.type.name, TextView.Inputs.replace.name]
         let paths = Set(secure.map(\.path))
-        if let event = events.first(where: {
-            $0.kind == .input && typing.contains($0.callback) && paths.contains($0.widget ?? "")
-        }) {
+        if !paths.isEmpty,
+            let event = events.first(where: {
+                $0.kind == .input && typing.contains($0.callback) && paths.contains($0.widget ?? "")
+            })
+        {
             throw ReplayError.secureText(session: session, widget: event.widget ?? "", seq: event.seq)
         }
     }

@@ -32,111 +32,74 @@ public struct Replayer: Sendable {
         let plan = try ReplayPlan(
             session: id, databasePath: databasePath, catalog: catalog, drivingInputs: mode == .interaction)
         let loaded = monotonicNanoseconds()
-        let recorder = try Recorder(
-            databasePath: databasePath,
-            session: NewSession(
-                name: "replay of \(id)", scenario: plan.scenario.name, scenarioSource: plan.scenario.source,
-                delegate: name, replayOf: id, replayMode: mode.rawValue))
-        if !plan.scenario.secureTextPaths.isEmpty {
-            recorder.useSecrets(try SecretHasher(databasePath: databasePath))
-        }
-        let candidate = makeCandidate()
-        var skipped: [Int] = []
-        withExtendedLifetime(candidate) {
-            if mode == .isolated {
-                replayIsolated(plan, candidate: candidate, into: recorder)
-            } else {
-                skipped =
-                    (try? ScenarioRunner.run(
-                        plan.scenario, steps: plan.steps, delegate: candidate, recorder: recorder, invalid: .skip))?
-                    .skipped ?? []
-            }
+        let run = mode == .isolated ? askIsolated(plan, candidate: makeCandidate()) : nil
+        let asked = monotonicNanoseconds()
+        let session = NewSession(
+            name: "replay of \(id)", scenario: plan.scenario.name, scenarioSource: plan.scenario.source,
+            delegate: name, replayOf: id, replayMode: mode.rawValue)
+        let stored: StoredRun
+        if let run {
+            stored = StoredRun(session: try storeIsolated(run, of: plan, as: session))
+        } else {
+            stored = try runDriving(plan, candidate: makeCandidate, as: session)
         }
         let ran = monotonicNanoseconds()
-        let summary = recorder.finish()
-        let stored = monotonicNanoseconds()
         let store = try AuditStore(path: databasePath, access: .read)
-        let diff = try store.diff(id, summary.session, upTo: plan.events.last?.seq)
+        let last = plan.events.last?.seq
+        let diff =
+            try run.map { try store.diff(id, stored.session, found: $0.found, events: plan.events.count) }
+            ?? store.diff(id, stored.session, upTo: last)
         var divergence: Divergence?
         if let first = ReplayReport.firstDifference(in: diff) {
             let input =
                 try first.a.map { try store.topLevelInput(of: $0, in: id) }
-                ?? first.b.map { try store.topLevelInput(of: $0, in: summary.session) }
+                ?? first.b.map { try store.topLevelInput(of: $0, in: stored.session) }
             divergence = Divergence(difference: first, input: input ?? nil)
         }
+        let callbacks = plan.invokers.count(where: { $0 != nil })
         return ReplayReport(
-            mode: mode, diff: diff, inputsReplayed: plan.steps.count - skipped.count,
-            inputsSkipped: skipped.count, cutShort: plan.cutShort,
-            recordingFailures: summary.lostEvents > 0 ? summary.failedWrites : 0,
+            mode: mode, diff: diff, inputsReplayed: plan.steps.count - stored.skipped.count,
+            inputsSkipped: stored.skipped.count, cutShort: plan.cutShort, recordingFailures: stored.failures,
             firstDivergence: divergence,
             timings: ReplayReport.Timings(
-                load: seconds(loaded - started), run: seconds(ran - loaded), store: seconds(stored - ran),
-                compare: seconds(monotonicNanoseconds() - stored), callbacks: plan.invokers.count))
+                load: seconds(loaded - started), run: seconds((run == nil ? stored.finishedRun : asked) - loaded),
+                store: seconds(ran - (run == nil ? stored.finishedRun : asked)),
+                compare: seconds(monotonicNanoseconds() - ran), callbacks: callbacks))
     }
 
     private func seconds(_ nanoseconds: Int64) -> Double { Double(nanoseconds) / 1e9 }
 
-    /// Calls each recorded callback on `candidate` with the recorded arguments, in order, and
-    /// stores the answers as the candidate session.
-    private func replayIsolated(_ plan: ReplayPlan, candidate: AnyObject, into recorder: Recorder) {
-        // One tree is registered with the recorder (for widget ids) and never driven; the other
-        // receives the calls and holds the state the recorded inputs left, with no delegate and
-        // no recorder, so the candidate's own side effects cause no extra events.
-        let registered = plan.scenario.root.build()
-        recorder.attach(to: registered)
-        var ids: [String: Int32] = [:]
-        registered.visit { view in
-            ids[view.path] = view.auditLinkID
-            for recognizer in view.gestureRecognizers { ids[recognizer.path] = recognizer.auditLink?.widget ?? 0 }
+    /// The candidate's session once stored.
+    private struct StoredRun {
+        var session: Int64
+        /// Recorded inputs the candidate's run could not take.
+        var skipped: [Int] = []
+        /// Failed writes that lost events (0 when none lost any).
+        var failures = 0
+        /// When the candidate finished running (the writer may still have been storing).
+        var finishedRun: Int64 = 0
+    }
+
+    /// Drives the recorded inputs on a fresh tree whose delegate is the candidate, under a
+    /// recorder: the interaction mode.
+    private func runDriving(_ plan: ReplayPlan, candidate makeCandidate: () -> AnyObject, as session: NewSession)
+        throws -> StoredRun
+    {
+        let recorder = try Recorder(databasePath: databasePath, session: session)
+        if !plan.scenario.secureTextPaths.isEmpty {
+            recorder.useSecrets(try SecretHasher(databasePath: databasePath))
         }
-        recorder.detach(from: registered)
-        let live = plan.scenario.root.build()
-        // Inputs in progress, innermost last: a widget takes the state its input recorded when
-        // that input's events are over, so the callbacks made during an input see the state from
-        // before it (the text a should-change is asked about), and later ones the state after it.
-        var parents: [Int64: Int64] = [:]
-        var objects: [String: AnyObject?] = [:]
-        var open: [(seq: Int64, widget: (any AuditStateRestoring)?, state: AuditValue?)] = []
-        func isInside(_ seq: Int64, _ ancestor: Int64) -> Bool {
-            var current = parents[seq]
-            var steps = 0
-            while let node = current, steps < 10_000 {
-                if node == ancestor { return true }
-                current = parents[node]
-                steps += 1
-            }
-            return false
+        let candidate = makeCandidate()
+        let skipped = withExtendedLifetime(candidate) {
+            (try? ScenarioRunner.run(
+                plan.scenario, steps: plan.steps, delegate: candidate, recorder: recorder, invalid: .skip))?
+                .skipped ?? []
         }
-        for event in plan.events {
-            if let parent = event.parent { parents[event.seq] = parent }
-            while let innermost = open.last, !isInside(event.seq, innermost.seq) {
-                if let state = innermost.state { innermost.widget?.restoreAuditState(state) }
-                open.removeLast()
-            }
-            let widget = event.widget.flatMap { path in
-                if let object = objects[path] { return object }
-                let object = live.auditedObject(atPath: path)
-                objects[path] = object
-                return object
-            }
-            let widgetID = event.widget.flatMap { ids[$0] } ?? 0
-            let parent = event.parent ?? 0
-            if event.kind == .input {
-                let descriptor = plan.inputs[event.seq]!
-                let result = event.result
-                open.append((event.seq, widget as? any AuditStateRestoring, result))
-                recorder.append(
-                    descriptor, widget: widgetID, arguments: event.arguments, result: result, flags: 0, parent: parent)
-                continue
-            }
-            let invoker = plan.invokers[event.seq]!
-            let outcome = widget.flatMap {
-                invoker.invoke(on: candidate, widget: $0, values: event.arguments, root: live)
-            }
-            recorder.append(
-                invoker.descriptor, widget: widgetID, arguments: event.arguments, result: outcome?.result,
-                flags: outcome?.flags ?? 0, parent: parent)
-        }
+        let finishedRun = monotonicNanoseconds()
+        let summary = recorder.finish()
+        return StoredRun(
+            session: summary.session, skipped: skipped,
+            failures: summary.lostEvents > 0 ? summary.failedWrites : 0, finishedRun: finishedRun)
     }
 }
 

@@ -38,7 +38,7 @@ public struct Scenario: Sendable {
     /// file's steps, so it need not parse them again).
     init(data: Data, includingSteps: Bool) throws(ScenarioError) {
         guard data.count <= Self.maximumFileSize else { throw Self.tooLarge(data.count) }
-        let document = try Self.decodeJSON(data)
+        let document = try Self.decodeJSON(data, skippingSteps: !includingSteps)
         try Self.checkSizes(document)
         var fields = try FieldReader(document, at: "")
         format = 1
@@ -132,12 +132,12 @@ public struct Scenario: Sendable {
     }
 
     /// Decodes JSON into values; errors name the line and column.
-    private static func decodeJSON(_ data: Data) throws(ScenarioError) -> AuditValue {
+    private static func decodeJSON(_ data: Data, skippingSteps: Bool) throws(ScenarioError) -> AuditValue {
         if let offset = firstInvalidUTF8(in: data) {
             throw ScenarioError(at: position(of: offset, in: data), "invalid UTF-8")
         }
         do {
-            return try AuditValue.parse(json: data)
+            return try AuditValue.parse(json: data, skipping: skippingSteps ? "steps" : nil)
         } catch {
             throw ScenarioError(at: position(of: error.offset, in: data), "invalid JSON: \(error.message)")
         }

@@ -96,6 +96,8 @@ struct FNV1a {
 /// stored (not through the `timeline` view, which prints numbers to 15 digits).
 struct StoredEvent: Sendable {
     let seq: Int64
+    /// The row id of its name in `callbacks`.
+    let callbackID: Int64
     let kind: EventKind
     let widget: String?
     let widgetKind: String?
@@ -107,6 +109,8 @@ struct StoredEvent: Sendable {
     /// nil for a void callback (SQL NULL).
     let result: AuditValue?
     let parent: Int64?
+    /// The answer as stored, for comparing a candidate's answer byte for byte.
+    let answer: StoredAnswer
 
     /// The arguments as the object the `timeline` view shows.
     var argumentObject: AuditValue {
@@ -149,26 +153,74 @@ extension AuditStore {
             {
                 widgets[row.0] = (row.1, row.2)
             }
+            var parsed = ParsedJSONCache()
             return try connection.prepare(
-                "SELECT seq, callback, widget, args, result, parent_seq FROM events WHERE session = ? ORDER BY seq"
+                """
+                SELECT seq, callback, widget, args, result, parent_seq, vetoed, implemented
+                FROM events WHERE session = ? ORDER BY seq
+                """
             ).rows([.integer(id)]) { row in
                 let name = names[row.int64(1)]
                 let widget = widgets[row.int64(2)]
                 let arguments = row.withBytes(3) { bytes in
-                    if case .array(let values)? = try? AuditValue.parse(json: bytes) { return values }
+                    if case .array(let values)? = parsed.value(of: bytes).value { return values }
                     return []
                 }
                 let result: AuditValue?
+                let stored: StoredResult
                 switch row.type(4) {
-                case SQLITE_NULL: result = nil
-                case SQLITE_INTEGER: result = .bool(row.int64(4) != 0)
-                default: result = row.withBytes(4) { try? AuditValue.parse(json: $0) } ?? .null
+                case SQLITE_NULL:
+                    result = nil
+                    stored = .none
+                case SQLITE_INTEGER:
+                    result = .bool(row.int64(4) != 0)
+                    stored = .flag(row.int64(4) != 0)
+                default:
+                    let (value, text) = row.withBytes(4) { parsed.value(of: $0) }
+                    result = value ?? .null
+                    stored = .json(text)
                 }
                 return StoredEvent(
-                    seq: row.int64(0), kind: name?.kind ?? .callback, widget: widget?.path, widgetKind: widget?.kind,
+                    seq: row.int64(0), callbackID: row.int64(1), kind: name?.kind ?? .callback, widget: widget?.path,
+                    widgetKind: widget?.kind,
                     protocolName: name?.protocolName, callback: name?.name ?? "", labels: name?.labels ?? [],
-                    arguments: arguments, result: result, parent: row.isNull(5) ? nil : row.int64(5))
+                    arguments: arguments, result: result, parent: row.isNull(5) ? nil : row.int64(5),
+                    answer: StoredAnswer(
+                        result: stored, vetoed: row.isNull(6) ? nil : row.int64(6) != 0,
+                        implemented: row.isNull(7) ? nil : row.int64(7) != 0))
             }
         }
+    }
+}
+
+/// Parsed JSON texts by their bytes, for columns that repeat a few distinct values (a segmented
+/// control's callbacks are asked about three segments, a million times). Keeps the first
+/// `capacity` distinct texts; others are parsed each time.
+struct ParsedJSONCache {
+    private struct Entry {
+        let bytes: [UInt8]
+        let value: AuditValue?
+        let text: String
+    }
+
+    private var entries: [UInt64: [Entry]] = [:]
+    private var count = 0
+    private let capacity = 4_096
+
+    /// The text of `bytes` and its value (nil when it is not JSON).
+    mutating func value(of bytes: UnsafeRawBufferPointer) -> (value: AuditValue?, text: String) {
+        var hash = FNV1a()
+        hash.add(bytes)
+        if let entry = entries[hash.value]?.first(where: { $0.bytes.elementsEqual(bytes) }) {
+            return (entry.value, entry.text)
+        }
+        let entry = Entry(
+            bytes: Array(bytes), value: try? AuditValue.parse(json: bytes), text: String(decoding: bytes, as: UTF8.self)
+        )
+        if count < capacity {
+            entries[hash.value, default: []].append(entry)
+            count += 1
+        }
+        return (entry.value, entry.text)
     }
 }

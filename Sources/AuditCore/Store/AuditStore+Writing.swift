@@ -35,12 +35,11 @@ extension AuditStore {
 
     /// Inserts one event row. Called inside the writer's batch transaction.
     ///
-    /// `arguments` is the JSON array of argument values in label order; a boolean `result` is
-    /// stored as the integer 0 or 1, other results as JSON text, a void one as NULL; `vetoed`
-    /// and `implemented` are NULL where they do not apply.
+    /// `arguments` is the JSON array of argument values in label order; `answer` is stored as
+    /// `StoredAnswer` describes.
     func insertEvent(
         session: Int64, seq: Int64, time: Int64, widget: Int32, callback: Int64, arguments: inout String,
-        result: AuditValue?, vetoed: Bool?, implemented: Bool?, duration: Int64, parent: Int64
+        answer: StoredAnswer, duration: Int64, parent: Int64
     ) throws {
         let statement = try eventInsert()
         defer { statement.reset() }
@@ -49,16 +48,16 @@ extension AuditStore {
         statement.bind(time, at: 3)
         statement.bind(Int64(widget), at: 4)
         statement.bind(callback, at: 5)
-        switch result {
+        switch answer.result {
         case .none: statement.bindNull(at: 7)
-        case .bool(let answer)?: statement.bind(Int64(answer ? 1 : 0), at: 7)
-        case let value?: statement.bind(value.json, at: 7)
+        case .flag(let flag): statement.bind(Int64(flag ? 1 : 0), at: 7)
+        case .json(let text): statement.bind(text, at: 7)
         }
-        statement.bind(vetoed.map { Int64($0 ? 1 : 0) }, at: 8)
-        statement.bind(implemented.map { Int64($0 ? 1 : 0) }, at: 9)
+        statement.bind(answer.vetoed.map { Int64($0 ? 1 : 0) }, at: 8)
+        statement.bind(answer.implemented.map { Int64($0 ? 1 : 0) }, at: 9)
         statement.bind(duration, at: 10)
         statement.bind(parent == 0 ? nil : parent, at: 11)
-        try statement.bindTemporarily(&arguments, at: 6) { try statement.step() }
+        _ = try statement.bindTemporarily(&arguments, at: 6) { try statement.step() }
     }
 
     /// The prepared event INSERT, kept in a field rather than looked up by its text for each row.

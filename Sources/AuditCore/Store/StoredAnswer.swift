@@ -1,0 +1,56 @@
+/// An event's answer as the `events` table stores it: what the differ compares, and what a
+/// candidate's answer is compared with during an isolated replay.
+struct StoredAnswer: Sendable, Equatable {
+    var result: StoredResult
+    /// nil where the callback cannot veto or override.
+    var vetoed: Bool?
+    /// nil for inputs.
+    var implemented: Bool?
+
+    init(result: StoredResult, vetoed: Bool?, implemented: Bool?) {
+        self.result = result
+        self.vetoed = vetoed
+        self.implemented = implemented
+    }
+
+    /// What the recorder stores for an event of `kind` that answered `result` with `flags`
+    /// (`CapturedEvent`'s bits).
+    init(kind: EventKind, result: AuditValue?, flags: UInt8) {
+        self.result = StoredResult(result)
+        vetoed = flags & CapturedEvent.canVeto == 0 ? nil : flags & CapturedEvent.vetoed != 0
+        implemented = kind == .callback ? flags & CapturedEvent.implemented != 0 : nil
+    }
+
+    /// How this answer differs from `other`, checked in the differ's order: veto, result,
+    /// implemented; nil when they are the same.
+    func difference(from other: StoredAnswer) -> EventDifference.Kind? {
+        if vetoed != other.vetoed { return .vetoChanged }
+        if result != other.result { return .resultChanged }
+        if implemented != other.implemented { return .implementedChanged }
+        return nil
+    }
+}
+
+/// A result column: NULL for a void callback, the integer 0 or 1 for a boolean answer, JSON text
+/// otherwise.
+enum StoredResult: Sendable, Equatable {
+    case none
+    case flag(Bool)
+    case json(String)
+
+    init(_ value: AuditValue?) {
+        switch value {
+        case nil: self = .none
+        case .bool(let answer)?: self = .flag(answer)
+        case let value?: self = .json(value.json)
+        }
+    }
+
+    var sqlValue: SQLValue {
+        switch self {
+        case .none: .null
+        case .flag(let answer): .integer(answer ? 1 : 0)
+        case .json(let text): .text(text)
+        }
+    }
+}
