@@ -241,8 +241,8 @@ extension HTMLPage {
                 + "width=\"\(Self.number(max(1, width - 1)))\" "
                 + "height=\"\(Metrics.markHeight)\" rx=\"1.5\"><title>")
         var lines: [String] = []
-        let where_ = [info.label, "#\(event.seq)", Self.milliseconds(event.milliseconds), event.widget ?? "-"]
-        lines.append(where_.compactMap { $0 }.joined(separator: " · "))
+        let place = [info.label, "#\(event.seq)", Self.milliseconds(event.milliseconds), event.widget ?? "-"]
+        lines.append(place.compactMap { $0 }.joined(separator: " · "))
         lines.append(
             event.kind == .input
                 ? "input \(event.callback)" : event.protocolName.map { "\($0).\(event.callback)" } ?? event.callback)
