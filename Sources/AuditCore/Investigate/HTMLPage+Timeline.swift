@@ -8,6 +8,7 @@ extension HTMLPage {
         static let markHeight = 10
         static let padding = 5
         static let sideGap = 3
+        static let minimumLaneHeight = 34
         /// The width the columns share before the timeline scrolls sideways.
         static let fitWidth = 1060
         static let overviewBuckets = 240
@@ -32,6 +33,8 @@ extension HTMLPage {
                     y += layout.rows(ofLane: lane) * Metrics.rowHeight + 2 * Metrics.padding
                 }
                 sideTop.append(tops)
+                // Room for the lane's two lines of label (its path and its widget kind).
+                y = max(y, top.last! + Metrics.minimumLaneHeight)
                 height.append(y - top.last!)
             }
             total = y + 4
