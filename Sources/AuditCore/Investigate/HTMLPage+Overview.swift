@@ -4,7 +4,7 @@ extension HTMLPage {
     private static let buckets = 240
     private static let barWidth = 4
     private static let stripHeight = 34
-    private static let labelWidth = 110
+    private static let labelWidth = 170
 
     /// Events, vetoes and differences per bucket of each side's time, and the part drawn in the
     /// lanes below shaded.

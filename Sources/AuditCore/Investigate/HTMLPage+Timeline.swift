@@ -244,11 +244,15 @@ extension HTMLPage {
                 + "width=\"\(Self.number(max(1, width - 1)))\" "
                 + "height=\"\(Metrics.markHeight)\" rx=\"1.5\"><title>")
         var lines: [String] = []
-        let place = [info.label, "#\(event.seq)", Self.milliseconds(event.milliseconds), event.widget ?? "-"]
+        let place = [
+            info.label, "#\(event.seq)", Self.milliseconds(event.milliseconds),
+            (event.widget ?? "-").truncated(to: limits.textLength),
+        ]
         lines.append(place.compactMap { $0 }.joined(separator: " · "))
-        lines.append(
+        let name =
             event.kind == .input
-                ? "input \(event.callback)" : event.protocolName.map { "\($0).\(event.callback)" } ?? event.callback)
+            ? "input \(event.callback)" : event.protocolName.map { "\($0).\(event.callback)" } ?? event.callback
+        lines.append(name.truncated(to: limits.textLength))
         lines.append("arguments \(event.arguments.truncated(to: limits.textLength))")
         var answer = "→ \((event.result ?? "()").truncated(to: limits.textLength))"
         if event.vetoed == true { answer += "  VETOED" }

@@ -89,7 +89,7 @@ public enum HTMLTimeline {
         let verdict =
             diff.identical
             ? "identical: no differences (times and durations are not compared)"
-            : "\(diff.differences.count) difference\(diff.differences.count == 1 ? "" : "s")"
+            : "\(HTMLPage.grouped(diff.differences.count)) difference\(diff.differences.count == 1 ? "" : "s")"
         page.header(
             heading: heading,
             lines: [
