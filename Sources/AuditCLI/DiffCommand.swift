@@ -3,7 +3,7 @@ import AuditCore
 extension Command {
     static let diff = Command(
         name: "diff", summary: "compare two sessions event by event (times and durations ignored)", arguments: "A B",
-        options: [], positionals: 2...2, formats: [.text, .json]
+        options: [HTMLOutput.option], positionals: 2...2, formats: [.text, .json]
     ) { invocation in
         let ids = try invocation.parsed.positionals.map { text throws(UsageError) -> Int64 in
             guard let id = Int64(text), id > 0 else {
@@ -12,6 +12,8 @@ extension Command {
             return id
         }
         let diff = try AuditStore(path: invocation.databasePath, access: .read).diff(ids[0], ids[1])
+        try HTMLOutput.writeComparison(
+            diff, .init(a: "A", b: "B"), heading: "Diff of sessions \(ids[0]) and \(ids[1])", invocation)
         if invocation.format == .json {
             invocation.output.line(
                 orderedJSON([

@@ -8,6 +8,9 @@ extension Command {
         guard let delegate = invocation.option("--delegate") else {
             throw UsageError(message: "--delegate NAME is required")
         }
+        guard invocation.option("--html") == nil else {
+            throw UsageError(message: "--html draws one replay: give --session N, not --all")
+        }
         _ = try invocation.registry.entry(named: delegate)
         let sessions = try AuditStore(path: invocation.databasePath, access: .read).sessions().filter {
             $0.replayOf == nil && ($0.status == "complete" || $0.status == "interrupted")

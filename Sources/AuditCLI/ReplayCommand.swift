@@ -12,6 +12,7 @@ extension Command {
             .option(
                 "--noise-runs", "K",
                 "also replay K times against the recording delegate; differences seen there are noise"),
+            HTMLOutput.option,
         ],
         positionals: 0...0, formats: [.text, .json]
     ) { invocation in
@@ -42,6 +43,8 @@ extension Command {
         guard report.recordingFailures == 0 else {
             throw IncompleteReplay(session: report.candidate.id, original: id, failures: report.recordingFailures)
         }
+        try HTMLOutput.writeComparison(
+            report.diff, replaySides, heading: "Replay of session \(id) against \(delegate)", invocation)
         if invocation.format == .json {
             var value = replayJSON(report)
             if let filtered, case .object(var fields) = value {

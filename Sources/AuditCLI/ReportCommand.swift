@@ -5,13 +5,20 @@ extension Command {
     static let report = Command(
         name: "report",
         summary: "sum up a session or every recording: callbacks, veto rates, defaults, slowest calls",
-        arguments: "[--session N]",
-        options: [.option("--session", "N", "only this session (default: every session that is not a replay)")],
+        arguments: "[--session N] [--html FILE]",
+        options: [
+            .option("--session", "N", "only this session (default: every session that is not a replay)"),
+            HTMLOutput.option,
+        ],
         positionals: 0...0, formats: [.text, .json, .csv]
     ) { invocation in
         let id = invocation.option("--session") == nil ? nil : try invocation.integer("--session")
+        if invocation.option("--html") != nil && id == nil {
+            throw UsageError(message: "--html draws one session's timeline: give --session N")
+        }
         let store = try AuditStore(path: invocation.databasePath, access: .read)
         let report = try store.report(session: id)
+        if let id { try HTMLOutput.writeReport(session: id, invocation) }
         let refer: (EventReference) -> String = { id == nil ? "\($0.session):\($0.seq)" : "\($0.seq)" }
         switch invocation.format {
         case .json: invocation.output.line(reportJSON(report).json)
