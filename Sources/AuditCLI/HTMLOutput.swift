@@ -54,13 +54,14 @@ enum HTMLOutput {
     }
 
     /// Writes into a new temporary file in the destination's directory, flushes it, and renames
-    /// it over the destination; on any failure the temporary file is removed.
+    /// it over the destination; on any failure the temporary file is removed. The page shows what
+    /// the database holds, so like the database it is readable by its owner only (0600).
     static func writeAtomically(_ data: Data, to path: String) throws(HTMLWriteError) {
         let directory = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         let temporary =
             (directory.isEmpty ? "" : directory + "/") + ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw HTMLWriteError(path: path, code: errno) }
         var failure: Int32?
         data.withUnsafeBytes { buffer in

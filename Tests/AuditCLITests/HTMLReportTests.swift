@@ -58,6 +58,13 @@ struct HTMLReportTests {
         #expect(html.contains("segmentedControl(_:shouldSelectSegmentAt:)"))
     }
 
+    @Test func thePageIsReadableByItsOwnerOnlyLikeTheDatabase() throws {
+        #expect(try sandbox.run(["report", "--session", "1", "--html", "page.html"]).status == 0)
+        let attributes = try FileManager.default.attributesOfItem(
+            atPath: sandbox.directory.appendingPathComponent("page.html").path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    }
+
     @Test func diffMarksEveryDifferenceAndKeepsItsOutputAndExitStatus() throws {
         let plain = try sandbox.run(["diff", "1", "2", "--format", "json"])
         let run = try sandbox.run(["diff", "1", "2", "--format", "json", "--html", "diff.html"])
