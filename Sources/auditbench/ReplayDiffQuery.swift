@@ -20,9 +20,11 @@ func largeCheckout(steps: Int) throws -> Scenario {
 }
 
 /// Callbacks per second replayed, in each mode, against the delegate that recorded the session: end
-/// to end (load, run, store, compare), and the isolated run phase alone.
+/// to end (load, run, store, compare), and the isolated run phase alone; and the floor of any
+/// replay that stores its candidate's events row by row: SQLite copying the recorded session's
+/// rows with one `INSERT … SELECT` in one transaction, as callbacks of the session per second.
 func measureReplay(steps: Int, database: String) throws -> (
-    isolated: Double, interaction: Double, isolatedRun: Double, callbacks: Int
+    isolated: Double, interaction: Double, isolatedRun: Double, copyFloor: Double, callbacks: Int
 ) {
     let summary = try ScenarioRunner.record(
         try largeCheckout(steps: steps), delegate: "checkout.v1", registry: .examples, databasePath: database)
@@ -37,7 +39,31 @@ func measureReplay(steps: Int, database: String) throws -> (
         rates[mode] = Double(summary.callbacks) / elapsed
         if mode == .isolated { isolatedRun = Double(summary.callbacks) / report.timings.run }
     }
-    return (rates[.isolated]!, rates[.interaction]!, isolatedRun, summary.callbacks)
+    let copy = try measureCopy(session: summary.session, database: database)
+    return (rates[.isolated]!, rates[.interaction]!, isolatedRun, Double(summary.callbacks) / copy, summary.callbacks)
+}
+
+/// Seconds SQLite takes to copy session `session`'s event rows as a new session, with the raw C
+/// API: one `INSERT … SELECT`, one transaction, committed (the copy isolated replay makes).
+func measureCopy(session: Int64, database: String) throws -> Double {
+    var handle: OpaquePointer?
+    guard sqlite3_open_v2(database, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let db = handle else {
+        fatalError("cannot open \(database)")
+    }
+    defer { sqlite3_close_v2(db) }
+    sqlite3_exec(db, "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -131072", nil, nil, nil)
+    let start = now()
+    let code = sqlite3_exec(
+        db,
+        """
+        BEGIN IMMEDIATE;
+        INSERT INTO events SELECT (SELECT max(session) + 1 FROM events), seq, t_ns, widget, callback, args, result,
+                                  vetoed, implemented, 0, parent_seq
+        FROM events WHERE session = \(session) ORDER BY seq;
+        COMMIT;
+        """, nil, nil, nil)
+    precondition(code == SQLITE_OK, String(cString: sqlite3_errmsg(db)))
+    return Double(now() - start) / 1e9
 }
 
 /// Answers like `EvenOnly`, except for the values in `flipped`.

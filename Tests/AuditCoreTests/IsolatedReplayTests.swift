@@ -79,13 +79,22 @@ struct IsolatedReplayTests {
         #expect(stored.vetoes != (try store.session(session)).vetoes)
     }
 
-    @Test func aFailedWriteStoresNothingAndThrows() throws {
-        let session = try record(try Examples.checkout())
-        let before = try AuditStore(path: database, access: .read).sessions()
-        StoreFaults.inject(SQLITE_FULL, at: database, after: 1)
+    @Test func aFailedWriteThrowsAndLeavesTheReplayInterrupted() throws {
+        let session = try record(try ReplayTests.randomCheckout(seed: 5, count: 60_000))
+        #expect(try AuditStore(path: database, access: .read).session(session).events > 2 * Int(AuditStore.copyChunk))
+        // The session row, its widgets and the first chunk of rows are written; the second chunk fails.
+        StoreFaults.inject(SQLITE_FULL, at: database, after: 3)
         defer { StoreFaults.clear(database) }
         #expect(throws: StoreError.self) { try replay(session, "checkout.v2") }
-        StoreFaults.clear(database)
-        #expect(try AuditStore(path: database, access: .read).sessions() == before)
+        let candidate = try #require(try AuditStore(path: database, access: .read).sessions().last)
+        // The disk is still full, so the session cannot even be marked: it stays `recording`, owned
+        // by this process, and reads as interrupted once the process is gone (as a recording's does).
+        #expect(candidate.replayOf == session && candidate.status == "recording")
+        // What was stored is a contiguous prefix of the recorded events.
+        let connection = try Connection(path: database, mode: .readOnly)
+        let stored = try connection.prepare("SELECT count(*), max(seq) FROM events WHERE session = ?").rows([
+            .integer(candidate.id)
+        ]) { [$0.int64(0), $0.int64(1)] }
+        #expect(stored == [[AuditStore.copyChunk, AuditStore.copyChunk]])
     }
 }
