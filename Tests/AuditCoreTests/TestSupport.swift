@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 
 @testable import AuditCore
 
@@ -57,23 +58,6 @@ func sqlite(_ path: String, _ sql: String) throws {
 
 func newSession(_ name: String = "test") -> NewSession {
     NewSession(name: name, scenario: "test", scenarioSource: "{}", delegate: "test")
-}
-
-/// A small seeded generator (SplitMix64), so random tests repeat exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 /// A stateful delegate: vetoes every third should-call, and switches a sibling in code from

@@ -1,3 +1,5 @@
+import SharedTestSupport
+
 @testable import AuditCore
 
 /// A text-view delegate that logs every call with what the view shows at that moment, and answers

@@ -1,0 +1,109 @@
+import AuditCore
+import Foundation
+import SharedTestSupport
+import Testing
+
+/// The investigation commands on a generated database of several thousand-step sessions (the
+/// example has 143 events), checked against each other: what `report` counts is what `search`
+/// finds and what `sessions` stored; `replay --all` and `minimize` find the planted change.
+@Suite("Investigation at scale")
+struct InvestigateAtScaleTests {
+    let sandbox: Sandbox
+    static let steps = 3_000
+
+    /// Sessions 1 and 2 recorded with checkout.v1 (two random orders of steps), 3 with checkout.v2.
+    init() throws {
+        sandbox = try Sandbox()
+        for (seed, delegate) in [(1, "checkout.v1"), (2, "checkout.v1"), (1, "checkout.v2")] {
+            try sandbox.write("large\(seed).json", try Self.scenario(seed: UInt64(seed)))
+            let run = try sandbox.run(["record", "--scenario", "large\(seed).json", "--delegate", delegate])
+            #expect(run.status == 0, "\(run)")
+        }
+    }
+
+    /// The checkout example with `steps` random taps and programmatic selections on its two
+    /// segmented controls.
+    static func scenario(seed: UInt64) throws -> String {
+        var random = SeededGenerator(seed: seed)
+        let steps = (0..<steps).map { _ -> String in
+            let widget = Bool.random(using: &random) ? "checkout/shipping" : "checkout/payment"
+            let segment = Int.random(in: 0..<3, using: &random)
+            if Int.random(in: 0..<4, using: &random) == 0 {
+                return #"{"action":"selectSegment","widget":"\#(widget)","segment":\#(segment),"notify":true}"#
+            }
+            return #"{"action":"tapSegment","widget":"\#(widget)","segment":\#(segment)}"#
+        }
+        let example = String(decoding: Examples.scenarios["checkout"]!, as: UTF8.self)
+        let start = try #require(example.range(of: "\"steps\": ["))
+        return example[..<start.upperBound] + steps.joined(separator: ",\n") + "]\n}\n"
+    }
+
+    func json(_ arguments: [String], status: Int32 = 0) throws -> AuditValue {
+        let run = try sandbox.run(arguments + ["--format", "json"])
+        #expect(run.status == status, "\(run)")
+        return try decodeJSON(run.stdout)
+    }
+
+    @Test func reportSearchAndSessionsAgree() throws {
+        guard case .array(let sessions) = try json(["sessions"]) else { throw SandboxError(description: "no sessions") }
+        let stored = sessions.map { ($0["callbacks"], $0["vetoes"], $0["events"]) }
+        let callbacks = stored.reduce(0) { total, row in if case .int(let n)? = row.0 { total + n } else { total } }
+        let vetoes = stored.reduce(0) { total, row in if case .int(let n)? = row.1 { total + n } else { total } }
+        #expect(stored.allSatisfy { if case .int(let n)? = $0.2 { n > 2 * Self.steps } else { false } })
+
+        let report = try json(["report"])
+        #expect(report["callbacks"] == .int(callbacks))
+        guard case .array(let rows) = report["rows"] else { throw SandboxError(description: "no rows") }
+        let reportedVetoes = rows.reduce(0) { total, row in
+            if case .int(let n)? = row["vetoes"] { total + n } else { total }
+        }
+        #expect(reportedVetoes == vetoes)
+
+        let search = try sandbox.run(["search", "--vetoed", "yes", "--format", "csv"])
+        #expect(search.status == 0)
+        #expect(parseCSV(search.stdout).count - 1 == vetoes)
+        let oneWidget = try sandbox.run([
+            "search", "--session", "3", "--widget", "checkout/payment", "--callback", "*shouldSelect*", "--vetoed",
+            "yes",
+            "--format", "csv",
+        ])
+        let perWidget = rows.first {
+            $0["widget"] == .string("checkout/payment")
+                && $0["callback"] == .string("segmentedControl(_:shouldSelectSegmentAt:)")
+        }
+        #expect(perWidget != nil)
+        // Session 3 alone, from its own report.
+        let third = try json(["report", "--session", "3"])
+        guard case .array(let thirdRows) = third["rows"] else { throw SandboxError(description: "no rows") }
+        let expected = thirdRows.first {
+            $0["widget"] == .string("checkout/payment")
+                && $0["callback"] == .string("segmentedControl(_:shouldSelectSegmentAt:)")
+        }?["vetoes"]
+        #expect(expected == .int(parseCSV(oneWidget.stdout).count - 1))
+    }
+
+    @Test func theHTMLPageSaysWhatItLeftOut() throws {
+        let run = try sandbox.run(["report", "--session", "1", "--html", "page.html"])
+        #expect(run.status == 0, "\(run)")
+        let page = String(decoding: try #require(sandbox.bytes("page.html")), as: UTF8.self)
+        guard case .array(let sessions) = try json(["sessions"]), case .int(let events)? = sessions.first?["events"]
+        else { throw SandboxError(description: "no event count") }
+        #expect(page.contains("showing events 1–2,000 of \(events.formatted(.number.grouping(.automatic)))"))
+        #expect(page.utf8.count < 1_500_000)
+    }
+
+    @Test func replayAllAndMinimizeFindThePlantedChange() throws {
+        let all = try json(["replay", "--all", "--delegate", "checkout.v2", "--isolated"], status: 1)
+        guard case .array(let results) = all["sessions"] else { throw SandboxError(description: "no sessions") }
+        #expect(results.map { $0["identical"] } == [.bool(false), .bool(false), .bool(true)])
+        #expect(all["total"]?["regressed"] == .int(2))
+
+        let minimized = try json(
+            ["minimize", "--session", "1", "--delegate", "checkout.v2", "--output", "min.json", "--max-tests", "100"])
+        #expect(minimized["inputs"] == .int(Self.steps))
+        guard case .int(let minimal)? = minimized["minimal"] else { throw SandboxError(description: "no result") }
+        #expect((1...2).contains(minimal))
+        let replay = try sandbox.run(["record", "--scenario", "min.json", "--delegate", "checkout.v1"])
+        #expect(replay.status == 0, "\(replay)")
+    }
+}
