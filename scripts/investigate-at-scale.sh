@@ -44,7 +44,8 @@ measure() {
     shift
     local status=0
     /usr/bin/time -f "%e %M" -o "$scratch/time" "$auditctl" "$@" --db "$db" >"$scratch/out" 2>"$scratch/err" || status=$?
-    read -r seconds kilobytes <"$scratch/time"
+    # GNU time writes "Command exited with non-zero status N" first when the command fails.
+    read -r seconds kilobytes < <(tail -1 "$scratch/time")
     printf '%-58s %7.2f s %6d MB  exit %d  %s\n' "$label" "$seconds" $((kilobytes / 1024)) "$status" \
         "$(head -c 300 "$scratch/out" | head -1 | cut -c1-90)"
 }

@@ -36,17 +36,39 @@ public struct SessionReport: Sendable {
 
     /// Sums up `events` (callbacks and inputs of any sessions, in any order).
     public init(sessions: [Int64], events: [(session: Int64, event: TimelineEvent)]) {
-        self.sessions = sessions
-        var rows: [CallbackStatistics] = []
-        var index: [String: Int] = [:]
-        var durations: [[Double]] = []
-        var inputs = 0
+        var builder = Builder(sessions: sessions)
         for (session, event) in events.sorted(by: { ($0.session, $0.event.seq) < ($1.session, $1.event.seq) }) {
+            builder.add(event, session: session)
+        }
+        self = builder.report
+    }
+
+    /// Sums up events given one at a time, in session and `seq` order, keeping only the figures
+    /// (and each call's duration, for the percentiles): a database of millions of events is
+    /// reported without holding its events.
+    struct Builder {
+        private struct Key: Hashable {
+            let protocolName: String?
+            let widget: String?
+            let callback: String
+        }
+
+        private let sessions: [Int64]
+        private var rows: [CallbackStatistics] = []
+        private var index: [Key: Int] = [:]
+        private var durations: [[Double]] = []
+        private var inputs = 0
+
+        init(sessions: [Int64]) {
+            self.sessions = sessions
+        }
+
+        mutating func add(_ event: TimelineEvent, session: Int64) {
             guard event.kind == .callback else {
                 inputs += 1
-                continue
+                return
             }
-            let key = "\(event.protocolName ?? "")\u{0}\(event.widget ?? "")\u{0}\(event.callback)"
+            let key = Key(protocolName: event.protocolName, widget: event.widget, callback: event.callback)
             let reference = EventReference(session: session, seq: event.seq)
             let row: Int
             if let found = index[key] {
@@ -82,14 +104,24 @@ public struct SessionReport: Sendable {
             }
             durations[row].append(event.durationMicroseconds)
         }
-        for row in rows.indices {
-            let sorted = durations[row].sorted()
-            rows[row].p50Microseconds = Self.percentile(50, of: sorted)
-            rows[row].p99Microseconds = Self.percentile(99, of: sorted)
+
+        var report: SessionReport {
+            var rows = rows
+            for row in rows.indices {
+                let sorted = durations[row].sorted()
+                rows[row].p50Microseconds = SessionReport.percentile(50, of: sorted)
+                rows[row].p99Microseconds = SessionReport.percentile(99, of: sorted)
+            }
+            return SessionReport(
+                sessions: sessions, inputs: inputs, callbacks: rows.reduce(0) { $0 + $1.calls }, rows: rows)
         }
-        self.rows = rows
+    }
+
+    private init(sessions: [Int64], inputs: Int, callbacks: Int, rows: [CallbackStatistics]) {
+        self.sessions = sessions
         self.inputs = inputs
-        callbacks = rows.reduce(0) { $0 + $1.calls }
+        self.callbacks = callbacks
+        self.rows = rows
     }
 
     /// The nearest-rank percentile of sorted values: the smallest value with at least `p` percent
@@ -140,19 +172,21 @@ extension AuditStore {
         } else {
             ids = try sessions().filter { $0.replayOf == nil }.map(\.id)
         }
-        var events: [(session: Int64, event: TimelineEvent)] = []
-        let statement = try storeOperation {
-            try connection.prepare(
+        var builder = SessionReport.Builder(sessions: ids)
+        try storeOperation {
+            let statement = try connection.prepare(
                 """
                 SELECT seq, t_ms, kind, widget, widget_kind, protocol, callback, '{}', NULL, vetoed, implemented,
                        duration_us, parent_seq
                 FROM timeline WHERE session = ? ORDER BY seq
                 """)
+            for session in ids {
+                statement.reset()
+                statement.bind([.integer(session)])
+                while try statement.step() { builder.add(Self.readTimelineEvent(statement), session: session) }
+            }
+            statement.reset()
         }
-        for session in ids {
-            let rows = try storeOperation { try statement.rows([.integer(session)], Self.readTimelineEvent) }
-            events += rows.map { (session, $0) }
-        }
-        return SessionReport(sessions: ids, events: events)
+        return builder.report
     }
 }
