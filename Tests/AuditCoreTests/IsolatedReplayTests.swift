@@ -96,6 +96,38 @@ struct IsolatedReplayTests {
         #expect(vetoes.rows == [[.integer(Int64(report.candidate.vetoes))]])
     }
 
+    @Test func aDatabaseOfTheSchemaBeforeSharedEventsIsReadThenMigratedByTheReplay() throws {
+        // A session recorded by this build, copied into a database at schema version 2.
+        let recorded = try record(try Examples.checkout())
+        let old = folder.path("old.sqlite")
+        do {
+            let connection = try Connection(path: old, mode: .readWrite(create: true))
+            try Migrator.migrate(connection, migrations: Array(Migration.all.prefix(2)))
+            try connection.execute(
+                """
+                ATTACH '\(database)' AS source;
+                INSERT INTO callbacks SELECT * FROM source.callbacks;
+                INSERT INTO sessions SELECT id, name, scenario, scenario_source, delegate, started_at, ended_at, status,
+                    replay_of, replay_mode, event_count, input_count, callback_count, veto_count, failure_count,
+                    owner_pid, owner_token FROM source.sessions;
+                INSERT INTO widgets SELECT * FROM source.widgets;
+                INSERT INTO events SELECT * FROM source.events;
+                DETACH source;
+                """)
+        }
+        let before = try AuditStore(path: old, access: .read)
+        #expect(!before.hasSharedEvents)
+        #expect(try before.diff(recorded, recorded).identical)
+        let source = try AuditStore(path: database, access: .read).scenarioSource(of: recorded)
+        #expect(try before.scenarioSource(of: recorded) == source)
+        let report = try Replayer(databasePath: old, registry: ReplayTests.registry).replay(
+            session: recorded, delegate: "checkout.v2", mode: .isolated)
+        #expect(report.diff.differences.map(ReplayTests.describe) == ReplayTests.planted)
+        let after = try AuditStore(path: old, access: .read)
+        #expect(after.hasSharedEvents)
+        #expect(try after.diff(recorded, report.candidate.id).differences == report.diff.differences)
+    }
+
     @Test func aFailedWriteStoresNothingAndThrows() throws {
         let session = try record(try Examples.checkout())
         let before = try AuditStore(path: database, access: .read).sessions()

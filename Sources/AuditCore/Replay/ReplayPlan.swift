@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Everything a replay needs from the stored session, checked before the candidate runs: the
 /// scenario to rebuild the tree from, the recorded inputs as steps, and an invoker for every
@@ -21,12 +22,17 @@ struct ReplayPlan {
         let store = try AuditStore(path: databasePath, access: .read)
         session = try store.session(id)
         if let original = session.replayOf { throw ReplayError.replayOfReplay(session: id, of: original) }
-        do {
-            scenario = try Scenario(data: Data(try store.scenarioSource(of: id).utf8), includingSteps: false)
-        } catch let error as ScenarioError {
-            throw ReplayError.noScenario(session: id, reason: error.description)
+        let source = try store.scenarioSource(of: id)
+        // The stored scenario is parsed on another core while the events are read here.
+        let parsing = Background { () -> Result<Scenario, ScenarioError> in
+            Result { () throws(ScenarioError) in try Scenario(data: Data(source.utf8), includingSteps: false) }
         }
-        var events = try store.storedEvents(of: id)
+        let read = Result { () throws(StoreError) in try store.storedEvents(of: id) }
+        switch parsing.value {
+        case .success(let value): scenario = value
+        case .failure(let error): throw ReplayError.noScenario(session: id, reason: error.description)
+        }
+        var events = try read.get()
         var cutShort: String?
         if session.status == "interrupted" {
             // The last input may have been cut off mid-way: replay and compare only the inputs
@@ -51,8 +57,8 @@ struct ReplayPlan {
         invokers.reserveCapacity(events.count)
         inputs.reserveCapacity(events.count)
         // Found once per stored name, not once per event.
-        var foundInvokers: [Int64: CallbackInvoker] = [:]
-        var foundInputs: [Int64: CallbackDescriptor] = [:]
+        var foundInvokers = IDTable<CallbackInvoker>()
+        var foundInputs = IDTable<CallbackDescriptor>()
         for event in events {
             if event.kind == .input {
                 guard
@@ -115,5 +121,25 @@ struct ReplayPlan {
         {
             throw ReplayError.secureText(session: session, widget: event.widget ?? "", seq: event.seq)
         }
+    }
+}
+
+/// Work done on a thread of the global queue; `value` waits for it.
+final class Background<Value: Sendable>: Sendable {
+    private let result = Mutex<Value?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ work: @escaping @Sendable () -> Value) {
+        DispatchQueue.global().async { [self] in
+            let value = work()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+    }
+
+    /// The work's result, once it is done (read it once).
+    var value: Value {
+        done.wait()
+        return result.withLock { $0! }
     }
 }

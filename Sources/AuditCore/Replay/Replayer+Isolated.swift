@@ -26,29 +26,34 @@ extension Replayer {
             // that input's events are over, so the callbacks made during an input see the state
             // from before it (the text a should-change is asked about), and later ones the state
             // after it.
-            var parents: [Int64: Int64] = [:]
-            var objects: [String: AnyObject?] = [:]
+            // Seqs run from the first event's without gaps: an event is found by position.
+            let first = plan.events.first?.seq ?? 1
+            func parent(of seq: Int64) -> Int64? {
+                let index = Int(seq - first)
+                guard plan.events.indices.contains(index), plan.events[index].seq == seq else { return nil }
+                return plan.events[index].parent
+            }
+            var objects = IDTable<AnyObject?>()
             var open: [(seq: Int64, widget: (any AuditStateRestoring)?, state: AuditValue?)] = []
             func isInside(_ seq: Int64, _ ancestor: Int64) -> Bool {
-                var current = parents[seq]
+                var current = parent(of: seq)
                 var steps = 0
                 while let node = current, steps < 10_000 {
                     if node == ancestor { return true }
-                    current = parents[node]
+                    current = parent(of: node)
                     steps += 1
                 }
                 return false
             }
             for (index, event) in plan.events.enumerated() {
-                if let parent = event.parent { parents[event.seq] = parent }
                 while let innermost = open.last, !isInside(event.seq, innermost.seq) {
                     if let state = innermost.state { innermost.widget?.restoreAuditState(state) }
                     open.removeLast()
                 }
                 let widget = event.widget.flatMap { path in
-                    if let object = objects[path] { return object }
+                    if let object = objects[event.widgetID] { return object }
                     let object = live.auditedObject(atPath: path)
-                    objects[path] = object
+                    objects[event.widgetID] = object
                     return object
                 }
                 guard let invoker = plan.invokers[index] else {

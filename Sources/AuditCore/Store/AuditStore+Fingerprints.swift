@@ -22,10 +22,13 @@ extension AuditStore {
     func fingerprints(of id: Int64) throws(StoreError) -> [EventFingerprint] {
         _ = try session(id)
         return try storeOperation {
-            let shared =
-                try connection.prepare("SELECT events_from, events_through FROM sessions WHERE id = ?").rows([
-                    .integer(id)
-                ]) { row in row.isNull(0) ? nil : (from: row.int64(0), through: row.int64(1)) }.first ?? nil
+            var shared: (from: Int64, through: Int64)?
+            if hasSharedEvents {
+                shared =
+                    try connection.prepare("SELECT events_from, events_through FROM sessions WHERE id = ?").rows([
+                        .integer(id)
+                    ]) { row in row.isNull(0) ? nil : (from: row.int64(0), through: row.int64(1)) }.first ?? nil
+            }
             var callbacks: [Int64: UInt64] = [:]
             let callbackRows = try connection.prepare("SELECT id, kind, protocol, name FROM callbacks").rows([]) {
                 row in
@@ -125,107 +128,6 @@ struct FNV1a {
         var copy = self
         copy.adding(row, columns: columns)
         return copy
-    }
-}
-
-/// One stored event as replay needs it: names resolved, arguments and result parsed exactly as
-/// stored (not through the `timeline` view, which prints numbers to 15 digits).
-struct StoredEvent: Sendable {
-    let seq: Int64
-    /// The row id of its name in `callbacks`.
-    let callbackID: Int64
-    let kind: EventKind
-    let widget: String?
-    let widgetKind: String?
-    let protocolName: String?
-    let callback: String
-    let labels: [String]
-    /// In label order.
-    let arguments: [AuditValue]
-    /// nil for a void callback (SQL NULL).
-    let result: AuditValue?
-    let parent: Int64?
-    /// The answer as stored, for comparing a candidate's answer byte for byte.
-    let answer: StoredAnswer
-
-    /// The arguments as the object the `timeline` view shows.
-    var argumentObject: AuditValue {
-        .object(Dictionary(zip(labels, arguments).map { ($0, $1) }) { first, _ in first })
-    }
-}
-
-extension AuditStore {
-    /// Every event of session `id`, in `seq` order, read from the compact tables.
-    func storedEvents(of id: Int64) throws(StoreError) -> [StoredEvent] {
-        _ = try session(id)
-        return try storeOperation {
-            struct Name {
-                let kind: EventKind
-                let protocolName: String?
-                let name: String
-                let labels: [String]
-            }
-            var names: [Int64: Name] = [:]
-            let callbackRows = try connection.prepare("SELECT id, kind, protocol, name, labels FROM callbacks").rows([])
-            {
-                row -> (Int64, Name) in
-                let labels = (try? AuditValue(json: row.string(4) ?? "[]")).flatMap { value -> [String]? in
-                    guard case .array(let items) = value else { return nil }
-                    return items.compactMap { if case .string(let label) = $0 { label } else { nil } }
-                }
-                let protocolName = row.string(2) ?? ""
-                return (
-                    row.int64(0),
-                    Name(
-                        kind: EventKind(rawValue: row.string(1) ?? "") ?? .callback,
-                        protocolName: protocolName.isEmpty ? nil : protocolName, name: row.string(3) ?? "",
-                        labels: labels ?? [])
-                )
-            }
-            for (id, name) in callbackRows { names[id] = name }
-            var widgets: [Int64: (path: String, kind: String)] = [:]
-            for row in try connection.prepare("SELECT id, path, kind FROM widgets WHERE session = ?").rows(
-                [.integer(id)], { ($0.int64(0), $0.string(1) ?? "", $0.string(2) ?? "") })
-            {
-                widgets[row.0] = (row.1, row.2)
-            }
-            var parsed = ParsedJSONCache()
-            return try connection.prepare(
-                """
-                SELECT seq, callback, widget, args, result, parent_seq, vetoed, implemented
-                FROM events WHERE session = ? ORDER BY seq
-                """
-            ).rows([.integer(id)]) { row in
-                let name = names[row.int64(1)]
-                let widget = widgets[row.int64(2)]
-                let arguments = row.withBytes(3) { bytes in
-                    if case .array(let values)? = parsed.value(of: bytes).value { return values }
-                    return []
-                }
-                let result: AuditValue?
-                let stored: StoredResult
-                switch row.type(4) {
-                case SQLITE_NULL:
-                    result = nil
-                    stored = .none
-                case SQLITE_INTEGER:
-                    result = .bool(row.int64(4) != 0)
-                    stored = .flag(row.int64(4) != 0)
-                default:
-                    let (value, text) = row.withBytes(4) { parsed.value(of: $0) }
-                    result = value ?? .null
-                    stored = .json(text)
-                }
-                return StoredEvent(
-                    seq: row.int64(0), callbackID: row.int64(1), kind: name?.kind ?? .callback, widget: widget?.path,
-                    widgetKind: widget?.kind,
-                    protocolName: name?.protocolName, callback: name?.name ?? "", labels: name?.labels ?? [],
-                    arguments: arguments, result: result, parent: row.isNull(5) ? nil : row.int64(5),
-                    answer: StoredAnswer(
-                        result: stored, vetoed: row.isNull(6) ? nil : row.int64(6) != 0,
-                        implemented: row.isNull(7) ? nil : row.int64(7) != 0))
-            }
-        }
     }
 }
 

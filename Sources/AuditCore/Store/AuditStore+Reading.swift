@@ -60,12 +60,19 @@ extension AuditStore {
         return session
     }
 
-    /// The session's scenario file text, as recorded.
+    /// The session's scenario file text, as recorded (for a session that shares its events, the
+    /// text stored with the session it shares them with).
     public func scenarioSource(of id: Int64) throws(StoreError) -> String {
         let found = try storeOperation {
-            try connection.prepare("SELECT scenario_source FROM sessions WHERE id = ?").rows([.integer(id)]) {
-                $0.string(0) ?? ""
-            }
+            try connection.prepare(
+                hasSharedEvents
+                    ? """
+                    SELECT coalesce(shared.scenario_source, s.scenario_source)
+                    FROM sessions AS s LEFT JOIN sessions AS shared ON shared.id = s.events_from
+                    WHERE s.id = ?
+                    """
+                    : "SELECT scenario_source FROM sessions WHERE id = ?"
+            ).rows([.integer(id)]) { $0.string(0) ?? "" }
         }
         guard let source = found.first else { throw .unknownSession(id) }
         return source

@@ -5,8 +5,9 @@ extension AuditStore {
     /// An isolated replay asks every recorded callback with its recorded arguments, so the
     /// candidate's events are the recorded ones (up to `last`), one for one, with other answers at
     /// some: the new session shares the recorded rows (`events_from`, `events_through`) and stores
-    /// only its widgets and the `changed` answers (see `Migrations/0003_shared_events.sql`). Its
-    /// times are the recording's; its durations are 0, the candidate's calls are not timed.
+    /// only its widgets and the `changed` answers (see `Migrations/0003_shared_events.sql`), not
+    /// even its scenario's text, which is the recording's (`scenarioSource(of:)` reads it there).
+    /// Its times are the recording's; its durations are 0, the candidate's calls are not timed.
     func storeIsolatedReplay(
         of original: Int64, upTo last: Int64, as session: NewSession, counters: SessionCounters,
         changed: [(seq: Int64, answer: StoredAnswer)]
@@ -17,7 +18,7 @@ extension AuditStore {
                 INSERT INTO sessions (name, scenario, scenario_source, delegate, started_at, ended_at, status, replay_of,
                                       replay_mode, event_count, input_count, callback_count, veto_count, owner_pid,
                                       owner_token, events_from, events_through)
-                SELECT ?, scenario, scenario_source, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
+                SELECT ?, scenario, '', ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
                        strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), 'complete', id, ?, ?, ?, ?, ?, ?, ?, id, ?
                 FROM sessions WHERE id = ?
                 """

@@ -24,6 +24,11 @@ public final class AuditStore {
     public let path: String
     /// The recorder's event INSERT (see `AuditStore+Writing`).
     var eventInsertStatement: Statement?
+    /// Whether the schema has shared events (migration 0003): a database opened to read is not
+    /// migrated, so one written by an older build has none, and no session that shares them.
+    private(set) lazy var hasSharedEvents: Bool =
+        ((try? connection.scalarInt(
+            "SELECT count(*) FROM pragma_table_info('sessions') WHERE name = 'events_from'")) ?? 0) > 0
 
     public init(path: String, access: Access) throws(StoreError) {
         self.path = path
