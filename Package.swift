@@ -34,7 +34,7 @@ let package = Package(
         .executableTarget(name: "MyAuditctl", dependencies: ["AuditCLI", "AuditCore"]),
         // Measures every performance figure against a baseline from the same run (README: Performance).
         .executableTarget(name: "auditbench", dependencies: ["AuditCore", "CSQLite"]),
-        .target(name: "SharedTestSupport", path: "Tests/SharedTestSupport"),
+        .target(name: "SharedTestSupport", dependencies: ["AuditCore"], path: "Tests/SharedTestSupport"),
         .testTarget(name: "AuditCoreTests", dependencies: ["AuditCore", "AuditTesting", "SharedTestSupport"]),
         .testTarget(name: "AuditCLITests", dependencies: ["AuditCLI", "AuditCore", "SharedTestSupport"]),
     ],

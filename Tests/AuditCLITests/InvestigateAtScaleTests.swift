@@ -15,28 +15,12 @@ struct InvestigateAtScaleTests {
     init() throws {
         sandbox = try Sandbox()
         for (seed, delegate) in [(1, "checkout.v1"), (2, "checkout.v1"), (1, "checkout.v2")] {
-            try sandbox.write("large\(seed).json", try Self.scenario(seed: UInt64(seed)))
+            try sandbox.write("large\(seed).json", randomCheckoutSource(seed: UInt64(seed), count: Self.steps))
             let run = try sandbox.run(["record", "--scenario", "large\(seed).json", "--delegate", delegate])
             #expect(run.status == 0, "\(run)")
         }
     }
 
-    /// The checkout example with `steps` random taps and programmatic selections on its two
-    /// segmented controls.
-    static func scenario(seed: UInt64) throws -> String {
-        var random = SeededGenerator(seed: seed)
-        let steps = (0..<steps).map { _ -> String in
-            let widget = Bool.random(using: &random) ? "checkout/shipping" : "checkout/payment"
-            let segment = Int.random(in: 0..<3, using: &random)
-            if Int.random(in: 0..<4, using: &random) == 0 {
-                return #"{"action":"selectSegment","widget":"\#(widget)","segment":\#(segment),"notify":true}"#
-            }
-            return #"{"action":"tapSegment","widget":"\#(widget)","segment":\#(segment)}"#
-        }
-        let example = String(decoding: Examples.scenarios["checkout"]!, as: UTF8.self)
-        let start = try #require(example.range(of: "\"steps\": ["))
-        return example[..<start.upperBound] + steps.joined(separator: ",\n") + "]\n}\n"
-    }
 
     func json(_ arguments: [String], status: Int32 = 0) throws -> AuditValue {
         let run = try sandbox.run(arguments + ["--format", "json"])

@@ -180,11 +180,13 @@ final class Sandbox {
         Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
     }
 
-    /// Records the shipped example into `database` and returns the new session id.
+    /// Records the shipped example into `database` (with `delegate`, else the scenario's own) and
+    /// returns the new session id.
     @discardableResult
-    func recordExample(database: String = "audit.sqlite") throws -> Int {
+    func recordExample(database: String = "audit.sqlite", delegate: String? = nil) throws -> Int {
         if !exists("checkout.json") { try copyExample() }
-        let run = try run(["record", "--scenario", "checkout.json", "--db", database])
+        let run = try run(
+            ["record", "--scenario", "checkout.json", "--db", database] + (delegate.map { ["--delegate", $0] } ?? []))
         guard run.status == 0, let id = Int(run.stdout.trimmingCharacters(in: .newlines)) else {
             throw SandboxError(description: "recording the example failed\n\(run)")
         }

@@ -5,7 +5,7 @@ import Testing
 @testable import AuditCore
 
 /// The isolated mode compares answers as it asks and stores the candidate's session as the
-/// recorded rows, shared, with its own answers where they differ: what it reports and what the
+/// recorded rows, shared, and its own rows where its answers differ: what it reports and what the
 /// `timeline` view shows of it must be what the full differ finds and what a recorder would have
 /// stored.
 @Suite("Isolated replay")
@@ -80,15 +80,15 @@ struct IsolatedReplayTests {
         #expect(stored.vetoes != (try store.session(session)).vetoes)
     }
 
-    @Test func theCandidatesSessionStoresOnlyItsAnswers() throws {
+    @Test func theCandidatesSessionStoresOnlyTheEventsItChanged() throws {
         let session = try record(try ReplayTests.randomCheckout(seed: 3, count: 2_000))
         let report = try replay(session, "checkout.v2")
         let connection = try Connection(path: database, mode: .readOnly)
         func count(_ sql: String) throws -> Int64 {
             try connection.prepare(sql).rows([.integer(report.candidate.id)]) { $0.int64(0) }.first ?? -1
         }
-        #expect(try count("SELECT count(*) FROM events WHERE session = ?") == 0)
-        #expect(try count("SELECT count(*) FROM answers WHERE session = ?") == Int64(report.diff.differences.count))
+        #expect(report.diff.differences.count > 100)
+        #expect(try count("SELECT count(*) FROM events WHERE session = ?") == Int64(report.diff.differences.count))
         #expect(try count("SELECT count(*) FROM timeline WHERE session = ?") == Int64(report.diff.eventsA))
         // Read like any session, through the engine of `auditctl query`.
         let vetoes = try ReadOnlyQuery.run(

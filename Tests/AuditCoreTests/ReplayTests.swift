@@ -33,20 +33,7 @@ struct ReplayTests {
 
     /// A checkout scenario with `count` random taps and selections.
     static func randomCheckout(seed: UInt64, count: Int) throws -> Scenario {
-        var random = SeededGenerator(seed: seed)
-        let steps = (0..<count).map { _ -> String in
-            let widget = Bool.random(using: &random) ? "checkout/shipping" : "checkout/payment"
-            let segment = Int.random(in: 0..<3, using: &random)
-            if Int.random(in: 0..<4, using: &random) == 0 {
-                let notify = Bool.random(using: &random)
-                return #"{"action":"selectSegment","widget":"\#(widget)","segment":\#(segment),"notify":\#(notify)}"#
-            }
-            return #"{"action":"tapSegment","widget":"\#(widget)","segment":\#(segment)}"#
-        }
-        let example = String(decoding: Examples.scenarios["checkout"]!, as: UTF8.self)
-        let start = example.range(of: "\"steps\": [")!
-        let text = example[..<start.upperBound] + steps.joined(separator: ",\n") + "]\n}\n"
-        return try Scenario(data: Data(text.utf8))
+        try Scenario(data: Data(randomCheckoutSource(seed: seed, count: count).utf8))
     }
 
     @Test(arguments: ["checkout.v1", "checkout.v2", "tired"])

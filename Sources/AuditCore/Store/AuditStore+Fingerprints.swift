@@ -17,8 +17,9 @@ struct EventFingerprint: Sendable {
 }
 
 extension AuditStore {
-    /// Every event of session `id`, in `seq` order, as fingerprints. A session that shares its
-    /// events with the session it replayed (`events_from`) reads those rows with its own answers.
+    /// Every event of session `id`, in `seq` order, as fingerprints. A session that shares events
+    /// with the session it replayed (`events_from`) reads those rows, with its own rows in place
+    /// of the ones whose answer it changed.
     func fingerprints(of id: Int64) throws(StoreError) -> [EventFingerprint] {
         _ = try session(id)
         return try storeOperation {
@@ -42,60 +43,43 @@ extension AuditStore {
                 row in (row.int64(0), FNV1a().including(row, columns: 1...1).value)
             }
             for (widget, hash) in widgetRows { widgets[widget] = hash }
-            var fingerprints = try connection.prepare(
+            let read = try connection.prepare(
                 """
                 SELECT seq, callback, widget, args, result, vetoed, implemented, parent_seq
                 FROM events WHERE session = ? AND seq <= ? ORDER BY seq
-                """
-            ).rows([.integer(shared?.from ?? id), .integer(shared?.through ?? .max)]) { row in
+                """)
+            func fingerprint(_ row: Statement) -> EventFingerprint {
                 var shape = FNV1a()
                 shape.add(callbacks[row.int64(1)] ?? 0)
                 shape.add(widgets[row.int64(2)] ?? 0)
                 var identity = shape
                 identity.adding(row, columns: 3...3)
+                var result = FNV1a()
+                switch row.type(4) {
+                case SQLITE_NULL: result.add(0)
+                case SQLITE_INTEGER: result.add(row.int64(4) == 0 ? "false" : "true")
+                default: result.adding(row, columns: 4...4)
+                }
                 return EventFingerprint(
                     seq: row.int64(0), parent: row.isNull(7) ? 0 : row.int64(7), identity: identity.value,
-                    shape: shape.value, result: Self.resultHash(row, column: 4),
-                    vetoed: row.isNull(5) ? -1 : Int8(row.int64(5)),
+                    shape: shape.value, result: result.value, vetoed: row.isNull(5) ? -1 : Int8(row.int64(5)),
                     implemented: row.isNull(6) ? -1 : Int8(row.int64(6)))
             }
-            if shared != nil {
-                // Seqs run from 1 without gaps, so an answer's event is found by position when it is
-                // there; a tampered table is searched.
-                let answers = try connection.prepare(
-                    "SELECT seq, result, vetoed, implemented FROM answers WHERE session = ?"
-                ).rows([.integer(id)]) { row in
-                    (
-                        seq: row.int64(0), result: Self.resultHash(row, column: 1),
-                        vetoed: row.isNull(2) ? Int8(-1) : Int8(row.int64(2)),
-                        implemented: row.isNull(3) ? Int8(-1) : Int8(row.int64(3))
-                    )
-                }
-                for answer in answers {
-                    let guess = Int(answer.seq) - 1
-                    guard
-                        let index = fingerprints.indices.contains(guess) && fingerprints[guess].seq == answer.seq
-                            ? guess : fingerprints.firstIndex(where: { $0.seq == answer.seq })
-                    else { continue }
-                    let old = fingerprints[index]
-                    fingerprints[index] = EventFingerprint(
-                        seq: old.seq, parent: old.parent, identity: old.identity, shape: old.shape,
-                        result: answer.result, vetoed: answer.vetoed, implemented: answer.implemented)
+            guard let shared else { return try read.rows([.integer(id), .integer(.max)], fingerprint) }
+            // The shared rows, with the session's own rows in their place.
+            var fingerprints = try read.rows([.integer(shared.from), .integer(shared.through)], fingerprint)
+            for own in try read.rows([.integer(id), .integer(.max)], fingerprint) {
+                // Seqs run from 1 without gaps, so an event is found by position when it is there; a
+                // tampered table is searched.
+                let guess = Int(own.seq) - 1
+                if fingerprints.indices.contains(guess), fingerprints[guess].seq == own.seq {
+                    fingerprints[guess] = own
+                } else if let index = fingerprints.firstIndex(where: { $0.seq == own.seq }) {
+                    fingerprints[index] = own
                 }
             }
             return fingerprints
         }
-    }
-
-    /// The hash of a result column: a boolean stored as 0/1 hashes as its JSON text.
-    private static func resultHash(_ row: Statement, column: Int) -> UInt64 {
-        var result = FNV1a()
-        switch row.type(column) {
-        case SQLITE_NULL: result.add(0)
-        case SQLITE_INTEGER: result.add(row.int64(column) == 0 ? "false" : "true")
-        default: result.adding(row, columns: column...column)
-        }
-        return result.value
     }
 }
 

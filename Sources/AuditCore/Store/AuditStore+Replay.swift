@@ -4,10 +4,11 @@ extension AuditStore {
     ///
     /// An isolated replay asks every recorded callback with its recorded arguments, so the
     /// candidate's events are the recorded ones (up to `last`), one for one, with other answers at
-    /// some: the new session shares the recorded rows (`events_from`, `events_through`) and stores
-    /// only its widgets and the `changed` answers (see `Migrations/0003_shared_events.sql`), not
-    /// even its scenario's text, which is the recording's (`scenarioSource(of:)` reads it there).
-    /// Its times are the recording's; its durations are 0, the candidate's calls are not timed.
+    /// some: the new session stores its widgets and the events whose answer differs, copied from
+    /// the recording with the `changed` answer, and shares the others (`events_from`,
+    /// `events_through`; see `Migrations/0003_shared_events.sql`). It keeps no copy of the
+    /// scenario's text either (`scenarioSource(of:)` reads the recording's). Its times are the
+    /// recording's; its durations are 0, the candidate's calls are not timed.
     func storeIsolatedReplay(
         of original: Int64, upTo last: Int64, as session: NewSession, counters: SessionCounters,
         changed: [(seq: Int64, answer: StoredAnswer)]
@@ -37,12 +38,16 @@ extension AuditStore {
                 """
             ).execute([.integer(id), .integer(original)])
             let insert = try connection.cached(
-                "INSERT INTO answers (session, seq, result, vetoed, implemented) VALUES (?, ?, ?, ?, ?)")
+                """
+                INSERT INTO events (session, seq, t_ns, widget, callback, args, result, vetoed, implemented, duration_ns,
+                                    parent_seq)
+                SELECT ?, seq, t_ns, widget, callback, args, ?, ?, ?, 0, parent_seq
+                FROM events WHERE session = ? AND seq = ?
+                """)
             for (seq, answer) in changed {
                 try insert.execute([
-                    .integer(id), .integer(seq), answer.result.sqlValue,
-                    answer.vetoed.map { .integer($0 ? 1 : 0) } ?? .null,
-                    answer.implemented.map { .integer($0 ? 1 : 0) } ?? .null,
+                    .integer(id), answer.result.sqlValue, answer.vetoed.map { .integer($0 ? 1 : 0) } ?? .null,
+                    answer.implemented.map { .integer($0 ? 1 : 0) } ?? .null, .integer(original), .integer(seq),
                 ])
             }
             return id
