@@ -21,7 +21,6 @@ struct InvestigateAtScaleTests {
         }
     }
 
-
     func json(_ arguments: [String], status: Int32 = 0) throws -> AuditValue {
         let run = try sandbox.run(arguments + ["--format", "json"])
         #expect(run.status == status, "\(run)")
