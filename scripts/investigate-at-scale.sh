@@ -3,7 +3,8 @@
 #
 # Times the investigation commands on a large generated database: SESSIONS recordings (default 20)
 # of a checkout scenario with STEPS random taps and selections each (default 100,000, about 258,000
-# events a session), then search, report (text and HTML), replay --all, diff and minimize on it.
+# events a session), then search, report (text and HTML), replay --all, a replay and its diff
+# with the recording, and minimize on it.
 # Prints one line per command: wall seconds, peak resident memory, exit status, and what it found.
 # Release build; everything happens in a scratch directory that is removed at the end.
 set -euo pipefail
@@ -64,5 +65,6 @@ echo "    page: $(du -k "$scratch/report.html" | cut -f1) KB"
 measure "replay --all --isolated against checkout.v2" replay --all --delegate checkout.v2 --isolated
 tail -1 "$scratch/out" | sed 's/^/    /'
 measure "replay one session (interaction) against checkout.v2" replay --session "$mid" --delegate checkout.v2
-measure "diff of two recordings" diff 1 2
+replayed=$("$auditctl" query "SELECT max(id) FROM sessions" --db "$db" --format csv | tail -1)
+measure "diff of that session and its interaction replay" diff "$mid" "$replayed"
 measure "minimize one session against checkout.v2 (max 200 tests)" minimize --session "$mid" --delegate checkout.v2 --output "$scratch/min.json" --max-tests 200
