@@ -2,9 +2,9 @@
 /// candidate whose widgets are not driven.
 ///
 /// The candidate's events are the recorded ones, one for one, with its own answers; so its
-/// answers are compared with the recorded ones as they come, and its session is stored by
-/// copying the recorded rows and writing the answers that differ over them. Nothing is aligned
-/// and nothing is read back but the events that differ.
+/// answers are compared with the recorded ones as they come, and its session shares the recorded
+/// rows and keeps only the events whose answer differs. Nothing is aligned and nothing is read
+/// back but the events that differ.
 extension Replayer {
     /// What the candidate answered differently, found while asking it.
     struct IsolatedRun {
@@ -22,10 +22,6 @@ extension Replayer {
             // delegate and no recorder, so the candidate's own side effects cause no events.
             let live = plan.scenario.root.build()
             var run = IsolatedRun()
-            // Inputs in progress, innermost last: a widget takes the state its input recorded when
-            // that input's events are over, so the callbacks made during an input see the state
-            // from before it (the text a should-change is asked about), and later ones the state
-            // after it.
             // Seqs run from the first event's without gaps: an event is found by position.
             let first = plan.events.first?.seq ?? 1
             func parent(of seq: Int64) -> Int64? {
@@ -34,6 +30,10 @@ extension Replayer {
                 return plan.events[index].parent
             }
             var objects = IDTable<AnyObject?>()
+            // Inputs in progress, innermost last: a widget takes the state its input recorded when
+            // that input's events are over, so the callbacks made during an input see the state
+            // from before it (the text a should-change is asked about), and later ones the state
+            // after it.
             var open: [(seq: Int64, widget: (any AuditStateRestoring)?, state: AuditValue?)] = []
             func isInside(_ seq: Int64, _ ancestor: Int64) -> Bool {
                 var current = parent(of: seq)

@@ -39,7 +39,7 @@ public struct Replayer: Sendable {
             delegate: name, replayOf: id, replayMode: mode.rawValue)
         let stored: StoredRun
         if let run {
-            stored = StoredRun(session: try storeIsolated(run, of: plan, as: session))
+            stored = StoredRun(session: try storeIsolated(run, of: plan, as: session), finishedRun: asked)
         } else {
             stored = try runDriving(plan, candidate: makeCandidate, as: session)
         }
@@ -62,8 +62,8 @@ public struct Replayer: Sendable {
             inputsSkipped: stored.skipped.count, cutShort: plan.cutShort, recordingFailures: stored.failures,
             firstDivergence: divergence,
             timings: ReplayReport.Timings(
-                load: seconds(loaded - started), run: seconds((run == nil ? stored.finishedRun : asked) - loaded),
-                store: seconds(ran - (run == nil ? stored.finishedRun : asked)),
+                load: seconds(loaded - started), run: seconds(stored.finishedRun - loaded),
+                store: seconds(ran - stored.finishedRun),
                 compare: seconds(monotonicNanoseconds() - ran), callbacks: callbacks))
     }
 
@@ -76,8 +76,8 @@ public struct Replayer: Sendable {
         var skipped: [Int] = []
         /// Failed writes that lost events (0 when none lost any).
         var failures = 0
-        /// When the candidate finished running (the writer may still have been storing).
-        var finishedRun: Int64 = 0
+        /// When the candidate finished running (a recorder's writer may still have been storing).
+        var finishedRun: Int64
     }
 
     /// Drives the recorded inputs on a fresh tree whose delegate is the candidate, under a
