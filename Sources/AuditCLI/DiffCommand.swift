@@ -34,6 +34,11 @@ extension Command {
                 + "B = session \(diff.b.id) (\(diff.b.scenario), \(diff.b.delegate), \(counted(diff.eventsB, "event")))"
         )
         if !diff.sameScenario { output.line("note: the sessions ran different scenarios") }
+        if diff.pairedInOrder {
+            output.line(
+                "note: their inputs differ in more than \(AuditStore.maximumBlockEdits) places, so they were not "
+                    + "aligned: each input's events are compared with those of the input at the same place")
+        }
         if diff.identical {
             output.line("identical (times and durations are not compared)")
             return

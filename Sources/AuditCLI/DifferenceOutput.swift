@@ -73,6 +73,7 @@ enum DifferenceOutput {
                 "session": .int(Int(diff.b.id)), "events": .int(diff.eventsB), "scenario": .string(diff.b.scenario),
             ]),
             "same_scenario": .bool(diff.sameScenario), "differences": .int(diff.differences.count),
+            "paired_in_order": .bool(diff.pairedInOrder),
         ]
         for (kind, count) in diff.counts { fields[kind.rawValue] = .int(count) }
         return .object(fields)

@@ -152,12 +152,47 @@ struct ReplayTests {
         }
         let a = [event(1, "x", "{}"), event(2, "y", #"{"i":1}"#), event(3, "z", "{}")]
         let b = [event(1, "x", "{}"), event(2, "y", #"{"i":2}"#), event(3, "z", "{}"), event(4, "q", "{}")]
-        let differences = TimelineAligner.differences(a.map(EventFingerprint.init), b.map(EventFingerprint.init))
+        let alignment = TimelineAligner.differences(a.map(EventFingerprint.init), b.map(EventFingerprint.init))
+        #expect(!alignment.inOrder)
         #expect(
-            differences == [
+            alignment.found == [
                 TimelineAligner.Found(kind: .argumentsChanged, a: 2, b: 2),
                 TimelineAligner.Found(kind: .onlyInB, a: nil, b: 4),
             ])
+    }
+
+    @Test func sessionsWhoseInputsDifferTooMuchAreComparedInOrder() {
+        func fingerprint(_ seq: Int64, identity: UInt64, shape: UInt64) -> EventFingerprint {
+            EventFingerprint(
+                seq: seq, parent: 0, identity: identity, shape: shape, result: 0, vetoed: -1, implemented: 1)
+        }
+        let limit = TimelineAligner.maximumBlockEdits
+        // A: inputs 1…limit; B: the same with every other one replaced (limit edits), then each of
+        // them replaced (2·limit edits, past the limit).
+        let a: [EventFingerprint] = (1...limit).map { fingerprint(Int64($0), identity: UInt64($0), shape: 1) }
+        var near: [EventFingerprint] = []
+        for index in 1...limit {
+            near.append(fingerprint(Int64(index), identity: UInt64(index % 2 == 0 ? index : index + 100_000), shape: 1))
+        }
+        var far: [EventFingerprint] = []
+        for index in 1...limit + 1 {
+            far.append(fingerprint(Int64(index), identity: UInt64(index + 100_000), shape: index > limit ? 2 : 1))
+        }
+        let aligned = TimelineAligner.differences(a, near)
+        #expect(!aligned.inOrder)
+        #expect(aligned.found.count == limit / 2)
+        #expect(aligned.found.allSatisfy { $0.kind == .argumentsChanged && $0.a == $0.b })
+        let inOrder = TimelineAligner.differences(a, far)
+        #expect(inOrder.inOrder)
+        var expected: [TimelineAligner.Found] = (1...limit).map { index in
+            TimelineAligner.Found(kind: .argumentsChanged, a: Int64(index), b: Int64(index))
+        }
+        expected.append(TimelineAligner.Found(kind: .onlyInB, a: nil, b: Int64(limit + 1)))
+        #expect(inOrder.found == expected)
+        #expect(TimelineAligner.editDistance(from: [1, 2, 3], to: [1, 3], isAtMost: 1))
+        #expect(!TimelineAligner.editDistance(from: [1, 2, 3], to: [3, 2, 1], isAtMost: 3))
+        #expect(TimelineAligner.editDistance(from: [1, 2, 3], to: [3, 2, 1], isAtMost: 4))
+        #expect(TimelineAligner.editDistance(from: [], to: [], isAtMost: 0))
     }
 
     @Test func timesAndDurationsAreNotCompared() throws {

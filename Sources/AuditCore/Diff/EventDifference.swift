@@ -47,6 +47,9 @@ public struct SessionDiff: Sendable {
     public var differences: [EventDifference]
     public var eventsA: Int
     public var eventsB: Int
+    /// Set when the sessions' inputs differ too much to be aligned (more than a thousand inputs
+    /// apart): each input's events were compared with those of the input at the same place.
+    public var pairedInOrder = false
 
     public var identical: Bool { differences.isEmpty }
     public var sameScenario: Bool { a.scenario == b.scenario }

@@ -22,11 +22,25 @@ enum TimelineAligner {
     /// paid only inside blocks: a replay whose candidate changed a hundred thousand answers is
     /// compared in about the time of one that changed none. Unaligned blocks between two aligned
     /// ones are compared event by event together, so arguments-changed pairs are still found.
-    static func differences(_ a: [EventFingerprint], _ b: [EventFingerprint]) -> [Found] {
+    ///
+    /// Sessions whose inputs differ by more than `maximumBlockEdits` (other inputs altogether, not
+    /// a changed delegate) are not aligned: their blocks are compared in order, the first with the
+    /// first, and `Alignment.inOrder` says so.
+    static func differences(_ a: [EventFingerprint], _ b: [EventFingerprint]) -> Alignment {
         let blocksA = blocks(a)
         let blocksB = blocks(b)
-        let edits = blocksB.map { b[$0.lowerBound].identity }.difference(
-            from: blocksA.map { a[$0.lowerBound].identity })
+        let identitiesA = blocksA.map { a[$0.lowerBound].identity }
+        let identitiesB = blocksB.map { b[$0.lowerBound].identity }
+        guard editDistance(from: identitiesA, to: identitiesB, isAtMost: maximumBlockEdits) else {
+            var result: [Found] = []
+            for index in 0..<max(blocksA.count, blocksB.count) {
+                align(
+                    a, blocksA.indices.contains(index) ? blocksA[index] : 0..<0, b,
+                    blocksB.indices.contains(index) ? blocksB[index] : 0..<0, into: &result)
+            }
+            return Alignment(found: result, inOrder: true)
+        }
+        let edits = identitiesB.difference(from: identitiesA)
         var removed = Set<Int>()
         var inserted = Set<Int>()
         for change in edits {
@@ -62,7 +76,45 @@ enum TimelineAligner {
             }
         }
         flushPending()
-        return result
+        return Alignment(found: result, inOrder: false)
+    }
+
+    /// What `differences` found, and whether it compared the blocks in order instead of aligning.
+    struct Alignment: Equatable {
+        var found: [Found]
+        var inOrder: Bool
+
+        var swapped: Alignment { Alignment(found: found.map(\.swapped), inOrder: inOrder) }
+    }
+
+    /// Block edits beyond which two sessions are compared in order rather than aligned. Aligning
+    /// costs O(N·D): two unrelated recordings of 100,000 inputs each took two minutes; a replay
+    /// drives the recorded inputs again, so its blocks differ by none or a few.
+    static let maximumBlockEdits = 1_000
+
+    /// Whether the shortest edit script from `a` to `b` has at most `limit` insertions and
+    /// removals: the forward pass of Myers' algorithm, stopped after `limit` rounds, in
+    /// O((N+M)·limit) time and O(limit) memory.
+    static func editDistance(from a: [UInt64], to b: [UInt64], isAtMost limit: Int) -> Bool {
+        let bound = min(limit, a.count + b.count)
+        // furthest[offset + k]: the furthest x reached on diagonal k = x − y.
+        let offset = bound + 1
+        var furthest = [Int](repeating: 0, count: 2 * bound + 3)
+        for d in 0...bound {
+            for k in stride(from: -d, through: d, by: 2) {
+                var x =
+                    k == -d || (k != d && furthest[offset + k - 1] < furthest[offset + k + 1])
+                    ? furthest[offset + k + 1] : furthest[offset + k - 1] + 1
+                var y = x - k
+                while x < a.count && y < b.count && a[x] == b[y] {
+                    x += 1
+                    y += 1
+                }
+                furthest[offset + k] = x
+                if x >= a.count && y >= b.count { return true }
+            }
+        }
+        return false
     }
 
     /// The ranges of events that each top-level event starts (it and what follows it until the
@@ -183,6 +235,9 @@ extension EventFingerprint {
 }
 
 extension AuditStore {
+    /// Input edits beyond which `diff` compares two sessions in order instead of aligning them.
+    public static var maximumBlockEdits: Int { TimelineAligner.maximumBlockEdits }
+
     /// Compares two stored sessions (any two: they need not share a scenario or a delegate).
     ///
     /// Reads fingerprints, not events, and reads the events themselves only where they differ, so
@@ -200,11 +255,14 @@ extension AuditStore {
         let sessionB = try session(b)
         let fingerprintsA = try fingerprints(of: a).prefix { $0.seq <= last ?? .max }.map { $0 }
         let fingerprintsB = try fingerprints(of: b)
-        let found =
+        let alignment =
             a <= b
             ? TimelineAligner.differences(fingerprintsA, fingerprintsB)
-            : TimelineAligner.differences(fingerprintsB, fingerprintsA).map(\.swapped)
-        return try diff(sessionA, sessionB, found: found, eventsA: fingerprintsA.count, eventsB: fingerprintsB.count)
+            : TimelineAligner.differences(fingerprintsB, fingerprintsA).swapped
+        var diff = try diff(
+            sessionA, sessionB, found: alignment.found, eventsA: fingerprintsA.count, eventsB: fingerprintsB.count)
+        diff.pairedInOrder = alignment.inOrder
+        return diff
     }
 
     /// The diff of an isolated replay `b` of session `a`, whose differences were found as it ran
