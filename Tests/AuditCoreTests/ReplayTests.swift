@@ -234,6 +234,12 @@ struct ReplayTests {
         #expect(report.identical, "\(report.diff.differences)")
         #expect(report.inputsReplayed == 4)
         #expect(report.diff.eventsA == 11)
+        // Isolated, the candidate shares the recorded events up to the same point, and no further.
+        let isolated = try replayer().replay(session: session, delegate: "checkout.v1", mode: .isolated)
+        #expect(isolated.identical && isolated.diff.eventsB == 11)
+        let store = try AuditStore(path: database, access: .read)
+        #expect(try store.timeline(of: isolated.candidate.id).map(\.seq) == Array(1...11))
+        #expect(try store.session(isolated.candidate.id).events == 11)
         #expect(
             report.cutShort
                 == "session \(session) is interrupted: its recording stops at event 15; replayed the 4 inputs recorded "
