@@ -23,6 +23,8 @@ public final class Output {
     }
 
     func line(_ text: String = "") { writeOut(text + "\n") }
+    /// Writes `text` as it is (lines already ended).
+    func write(_ text: String) { writeOut(text) }
     func diagnostic(_ text: String) { writeError(text + "\n") }
 
     /// Replaces the progress line on standard error, when it is a terminal; nothing otherwise.
@@ -62,11 +64,10 @@ struct Table {
                     row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
                         .joined(separator: "  ").trimmingTrailingSpaces())
             }
-        case .csv:
-            output.line(columns.map(Self.csvField).joined(separator: ","))
-            for row in rows { output.line(row.map { Self.csvField(Self.text($0)) }.joined(separator: ",")) }
-        case .json:
-            output.line(jsonArray())
+        case .csv, .json:
+            var writer = TableWriter(columns: columns, format: format, output: output)
+            for row in rows { writer.add(row) }
+            writer.finish()
         }
     }
 
@@ -83,10 +84,47 @@ struct Table {
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    /// A JSON array of objects whose keys keep the column order.
-    private func jsonArray() -> String {
-        let lines = rows.map { row in orderedJSON(Array(zip(columns, row))) }
-        return "[" + lines.joined(separator: ",\n ") + "]"
+}
+
+/// A table written row by row: CSV and JSON go out in chunks of about 64 KB as rows come, so the
+/// memory used does not grow with the rows; text keeps its rows until `finish()`, to align its
+/// columns. JSON is an array of objects whose keys keep the column order.
+struct TableWriter {
+    let columns: [String]
+    let format: Format
+    let output: Output
+    private var rows: [[AuditValue]] = []
+    private var chunk = ""
+    private var count = 0
+
+    init(columns: [String], format: Format, output: Output) {
+        self.columns = columns
+        self.format = format
+        self.output = output
+        if format == .csv { chunk = columns.map(Table.csvField).joined(separator: ",") + "\n" }
+    }
+
+    mutating func add(_ row: [AuditValue]) {
+        switch format {
+        case .text, .table: rows.append(row)
+        case .csv: chunk += row.map { Table.csvField(Table.text($0)) }.joined(separator: ",") + "\n"
+        case .json: chunk += (count == 0 ? "[" : ",\n ") + orderedJSON(Array(zip(columns, row)))
+        }
+        count += 1
+        if chunk.utf8.count >= 65_536 {
+            output.write(chunk)
+            chunk = ""
+        }
+    }
+
+    /// Writes what is left; call it once, after the last row.
+    mutating func finish() {
+        switch format {
+        case .text, .table: Table(columns: columns, rows: rows).render(format, to: output)
+        case .csv: output.write(chunk)
+        case .json: output.write(chunk + (count == 0 ? "[]\n" : "]\n"))
+        }
+        chunk = ""
     }
 }
 

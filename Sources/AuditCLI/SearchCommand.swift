@@ -18,30 +18,30 @@ extension Command {
     ) { invocation in
         let search = try eventSearch(invocation)
         let store = try AuditStore(path: invocation.databasePath, access: .read)
-        let matches = try store.search(search)
-        let table = Table(
+        var writer = TableWriter(
             columns: [
                 "session", "seq", "started_at", "t_ms", "kind", "widget", "protocol", "callback", "args", "result",
                 "vetoed", "implemented", "duration_us", "parent_seq",
-            ],
-            rows: matches.map { match in
-                let event = match.event
-                return [
-                    .int(Int(match.session)), .int(Int(event.seq)), .string(match.sessionStartedAt),
-                    .double(event.milliseconds), .string(event.kind.rawValue),
-                    event.widget.map(AuditValue.string) ?? .null,
-                    event.protocolName.map(AuditValue.string) ?? .null, .string(event.callback),
-                    .string(event.arguments), event.result.map(AuditValue.string) ?? .null,
-                    event.vetoed.map(AuditValue.bool) ?? .null, event.implemented.map(AuditValue.bool) ?? .null,
-                    .double(event.durationMicroseconds), event.parentSeq.map { .int(Int($0)) } ?? .null,
-                ]
-            })
-        if matches.isEmpty && invocation.format == .text {
+            ], format: invocation.format, output: invocation.output)
+        var found = 0
+        try store.search(search) { match in
+            let event = match.event
+            found += 1
+            writer.add([
+                .int(Int(match.session)), .int(Int(event.seq)), .string(match.sessionStartedAt),
+                .double(event.milliseconds), .string(event.kind.rawValue), event.widget.map(AuditValue.string) ?? .null,
+                event.protocolName.map(AuditValue.string) ?? .null, .string(event.callback), .string(event.arguments),
+                event.result.map(AuditValue.string) ?? .null, event.vetoed.map(AuditValue.bool) ?? .null,
+                event.implemented.map(AuditValue.bool) ?? .null, .double(event.durationMicroseconds),
+                event.parentSeq.map { .int(Int($0)) } ?? .null,
+            ])
+        }
+        if found == 0 && invocation.format == .text {
             invocation.output.diagnostic("no events match")
         } else {
-            table.render(invocation.format, to: invocation.output)
+            writer.finish()
         }
-        return matches.isEmpty ? ExitStatus.differences : ExitStatus.success
+        return found == 0 ? ExitStatus.differences : ExitStatus.success
     }
 
     /// The search the options describe, checked before the database is opened.

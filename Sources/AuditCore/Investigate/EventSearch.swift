@@ -127,21 +127,33 @@ extension AuditStore {
     /// The events that match `search`, by session and `seq`, read from the `timeline` view joined
     /// with `sessions`. An unknown `search.session` is an error, not an empty result.
     public func search(_ search: EventSearch) throws(StoreError) -> [EventMatch] {
+        var matches: [EventMatch] = []
+        try self.search(search) { matches.append($0) }
+        return matches
+    }
+
+    /// Calls `body` with each event that matches `search`, in session and `seq` order, as it is
+    /// read: memory does not grow with the matches.
+    public func search(_ search: EventSearch, each body: (EventMatch) -> Void) throws(StoreError) {
         if let id = search.session { _ = try session(id) }
         let (conditions, values) = search.conditions
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        return try storeOperation {
-            try connection.prepare(
+        try storeOperation {
+            let statement = try connection.prepare(
                 """
                 SELECT t.seq, t.t_ms, t.kind, t.widget, t.widget_kind, t.protocol, t.callback, t.args, t.result,
                        t.vetoed, t.implemented, t.duration_us, t.parent_seq, t.session, s.started_at
                 FROM timeline AS t JOIN sessions AS s ON s.id = t.session
                 \(filter)
                 ORDER BY t.session, t.seq
-                """
-            ).rows(values) { row in
-                EventMatch(
-                    session: row.int64(13), sessionStartedAt: row.string(14) ?? "", event: Self.readTimelineEvent(row))
+                """)
+            defer { statement.reset() }
+            statement.bind(values)
+            while try statement.step() {
+                body(
+                    EventMatch(
+                        session: statement.int64(13), sessionStartedAt: statement.string(14) ?? "",
+                        event: Self.readTimelineEvent(statement)))
             }
         }
     }
