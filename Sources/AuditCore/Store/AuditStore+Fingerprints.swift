@@ -114,35 +114,3 @@ struct FNV1a {
         return copy
     }
 }
-
-/// Parsed JSON texts by their bytes, for columns that repeat a few distinct values (a segmented
-/// control's callbacks are asked about three segments, a million times). Keeps the first
-/// `capacity` distinct texts; others are parsed each time.
-struct ParsedJSONCache {
-    private struct Entry {
-        let bytes: [UInt8]
-        let value: AuditValue?
-        let text: String
-    }
-
-    private var entries: [UInt64: [Entry]] = [:]
-    private var count = 0
-    private let capacity = 4_096
-
-    /// The text of `bytes` and its value (nil when it is not JSON).
-    mutating func value(of bytes: UnsafeRawBufferPointer) -> (value: AuditValue?, text: String) {
-        var hash = FNV1a()
-        hash.add(bytes)
-        if let entry = entries[hash.value]?.first(where: { $0.bytes.elementsEqual(bytes) }) {
-            return (entry.value, entry.text)
-        }
-        let entry = Entry(
-            bytes: Array(bytes), value: try? AuditValue.parse(json: bytes), text: String(decoding: bytes, as: UTF8.self)
-        )
-        if count < capacity {
-            entries[hash.value, default: []].append(entry)
-            count += 1
-        }
-        return (entry.value, entry.text)
-    }
-}
