@@ -314,14 +314,9 @@ struct ScrollViewTests {
 
     @Test(arguments: [1, 2, 3, 42, 2026] as [UInt64])
     func auditingNeverChangesBehaviour(seed: UInt64) throws {
-        let plain = runRandomScrollInputs(seed: seed, count: 300, recorder: nil)
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        let audited = runRandomScrollInputs(seed: seed, count: 300, recorder: recorder)
-        let summary = recorder.finish()
-        #expect(audited.calls == plain.calls)
-        #expect(audited.state == plain.state)
-        #expect(summary.failedWrites == 0)
-        #expect(summary.callbacks == plain.calls.count)
+        let (plain, summary) = try expectAuditingChangesNothing(database: database) {
+            runRandomScrollInputs(seed: seed, count: 300, recorder: $0)
+        }
         #expect(summary.inputs >= 300)
         #expect(plain.calls.contains { $0.hasSuffix("decelerating") })
         #expect(plain.calls.contains("s.shouldScrollToTop false"))

@@ -343,14 +343,9 @@ struct TableViewTests {
 
     @Test(arguments: [1, 2, 3, 42, 2026] as [UInt64])
     func auditingNeverChangesBehaviour(seed: UInt64) throws {
-        let plain = runRandomTableInputs(seed: seed, count: 400, recorder: nil)
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        let audited = runRandomTableInputs(seed: seed, count: 400, recorder: recorder)
-        let summary = recorder.finish()
-        #expect(audited.calls == plain.calls)
-        #expect(audited.state == plain.state)
-        #expect(summary.failedWrites == 0)
-        #expect(summary.callbacks == plain.calls.count)
+        let (plain, summary) = try expectAuditingChangesNothing(database: database) {
+            runRandomTableInputs(seed: seed, count: 400, recorder: $0)
+        }
         #expect(summary.inputs > 400)  // the nested deselections are inputs too
         for expected in ["didDeselect", "] nil", "false", "didSelect", "didScroll", "didScrollToTop"] {
             #expect(plain.calls.contains { $0.contains(expected) }, "no \(expected) in the run")

@@ -1,5 +1,6 @@
 import Foundation
 import SharedTestSupport
+import Testing
 
 @testable import AuditCore
 
@@ -58,6 +59,25 @@ func sqlite(_ path: String, _ sql: String) throws {
 
 func newSession(_ name: String = "test") -> NewSession {
     NewSession(name: name, scenario: "test", scenarioSource: "{}", delegate: "test")
+}
+
+/// Runs the same inputs twice, without a recorder and under one, and checks what "auditing never
+/// changes behaviour" means: the app's delegate saw the same calls in the same order, the widgets
+/// ended in the same state, every call was recorded once, and no write failed. Returns the run
+/// without a recorder and the recording's summary, for a widget's own checks.
+func expectAuditingChangesNothing<State: Equatable>(
+    database: String, sourceLocation: SourceLocation = #_sourceLocation,
+    _ run: (Recorder?) -> (calls: [String], state: State)
+) throws -> (plain: (calls: [String], state: State), summary: RecordingSummary) {
+    let plain = run(nil)
+    let recorder = try Recorder(databasePath: database, session: newSession())
+    let audited = run(recorder)
+    let summary = recorder.finish()
+    #expect(audited.calls == plain.calls, sourceLocation: sourceLocation)
+    #expect(audited.state == plain.state, sourceLocation: sourceLocation)
+    #expect(summary.failedWrites == 0, sourceLocation: sourceLocation)
+    #expect(summary.callbacks == plain.calls.count, sourceLocation: sourceLocation)
+    return (plain, summary)
 }
 
 /// A stateful delegate: vetoes every third should-call, and switches a sibling in code from
