@@ -75,7 +75,7 @@ fi
 page="$(cd "$(dirname "$page")" && pwd)/$(basename "$page")"
 out="${out:-${page%.html}.png}"
 
-chrome=("$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run
+chrome=("$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars --no-first-run
     --user-data-dir="$scratch/profile" --window-size="$width,$height")
 rm -f "$out"
 timeout 120 "${chrome[@]}" --screenshot="$out" "file://$page" >"$scratch/chromium.log" 2>&1 || true
