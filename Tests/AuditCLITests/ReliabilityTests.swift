@@ -176,10 +176,10 @@ struct ReliabilityTests {
 
     @Test(
         "a full disk (a 2 MiB tmpfs) exits 2, and the database stays sound and is marked",
-        .enabled(if: CLITmpfs.canMount, "needs to mount a tmpfs (root with CAP_SYS_ADMIN)"))
+        .enabled(if: Tmpfs.canMount, "needs to mount a tmpfs (root with CAP_SYS_ADMIN)"))
     func aFullDisk() throws {
         let sandbox = try Sandbox()
-        let mount = try CLITmpfs(size: "2m")
+        let mount = try Tmpfs(size: "2m")
         // The session stores the scenario's 850 KB of text; its 36,000 events do not fit beside it.
         try sandbox.write("long.json", Self.longScenario(steps: 12_000))
         let database = mount.path("audit.sqlite")
@@ -289,42 +289,6 @@ extension Run {
     /// Fails the test with the run's output unless it exited 0.
     func expectSuccess(sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(status == 0, "\(self)", sourceLocation: sourceLocation)
-    }
-}
-
-/// A size-limited tmpfs, mounted for one test and unmounted when released: a real full disk.
-final class CLITmpfs {
-    let directory: URL
-
-    /// Whether this process may mount one (root with CAP_SYS_ADMIN).
-    static let canMount: Bool = (try? CLITmpfs(size: "64k")) != nil
-
-    init(size: String) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("auditctl-tmpfs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        guard getuid() == 0, Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", directory.path])
-        else {
-            try? FileManager.default.removeItem(at: directory)
-            throw SandboxError(description: "cannot mount a tmpfs")
-        }
-    }
-
-    deinit {
-        _ = Self.run("/bin/umount", ["-l", directory.path])
-        try? FileManager.default.removeItem(at: directory)
-    }
-
-    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-
-    private static func run(_ tool: String, _ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
     }
 }
 
