@@ -65,6 +65,19 @@ struct InvestigateAtScaleTests {
         #expect(expected == .int(parseCSV(oneWidget.stdout).count - 1))
     }
 
+    @Test func sessionsOfOtherInputsAreComparedInOrderAndTheReportSaysSo() throws {
+        // Sessions 1 and 2 ran different random steps: far more than a thousand inputs apart.
+        let unrelated = try json(["diff", "1", "2"], status: 1)
+        #expect(unrelated["summary"]?["paired_in_order"] == .bool(true))
+        let text = try sandbox.run(["diff", "1", "2"])
+        #expect(
+            text.stdoutLines[1].hasPrefix(
+                "note: their inputs differ in more than 1000 places, so they were not aligned"))
+        // Sessions 1 and 3 ran the same steps with other delegates: aligned.
+        let related = try json(["diff", "1", "3"], status: 1)
+        #expect(related["summary"]?["paired_in_order"] == .bool(false))
+    }
+
     @Test func theHTMLPageSaysWhatItLeftOut() throws {
         let run = try sandbox.run(["report", "--session", "1", "--html", "page.html"])
         #expect(run.status == 0, "\(run)")

@@ -41,6 +41,14 @@ struct ReplayCommandTests {
         #expect(report["summary"]?["veto_changed"] == .int(1))
         #expect(report["summary"]?["differences"] == .int(1))
         #expect(report["first_divergence"]?["difference"]?["kind"] == .string("veto_changed"))
+        // Where the time went, in seconds, phase by phase.
+        for phase in ["load", "run", "store", "compare"] {
+            guard case .double(let seconds)? = report["seconds"]?[phase] else {
+                Issue.record("no \(phase) time in \(json.stdout)")
+                continue
+            }
+            #expect(seconds >= 0 && seconds < 60)
+        }
     }
 
     @Test func diffIsSymmetricAndExitsOneOnDifferences() throws {
@@ -59,6 +67,7 @@ struct ReplayCommandTests {
         #expect(a["summary"]?["only_in_b"] == b["summary"]?["only_in_a"])
         #expect(a["summary"]?["only_in_a"] == .int(4))
         #expect(forward.stdout.hasPrefix(#"{"identical":false,"differences":["#))
+        #expect(a["summary"]?["paired_in_order"] == .bool(false))
 
         let text = try sandbox.run(["diff", "1", "2"])
         #expect(text.stdoutLines[1] == "6 differences: 1 veto changed, 1 result changed, 4 only in A")
