@@ -18,6 +18,15 @@ public struct EventDifference: Sendable, Equatable {
             allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
         }
 
+        /// How two answers to the same call differ, given which of their parts do: a veto first,
+        /// then the result, then whether the callback was implemented; nil when none does.
+        static func answer(vetoDiffers: Bool, resultDiffers: Bool, implementedDiffers: Bool) -> Kind? {
+            if vetoDiffers { return .vetoChanged }
+            if resultDiffers { return .resultChanged }
+            if implementedDiffers { return .implementedChanged }
+            return nil
+        }
+
         /// The same difference seen from the other side (`diff B A`).
         public var swapped: Kind {
             switch self {

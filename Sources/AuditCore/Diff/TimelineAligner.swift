@@ -180,10 +180,9 @@ enum TimelineAligner {
 
     /// Classifies two aligned events (same identity) by their answers.
     private static func answerDifference(_ a: EventFingerprint, _ b: EventFingerprint) -> EventDifference.Kind? {
-        if a.vetoed != b.vetoed { return .vetoChanged }
-        if a.result != b.result { return .resultChanged }
-        if a.implemented != b.implemented { return .implementedChanged }
-        return nil
+        .answer(
+            vetoDiffers: a.vetoed != b.vetoed, resultDiffers: a.result != b.result,
+            implementedDiffers: a.implemented != b.implemented)
     }
 
     /// Pairs the unaligned events between two aligned ones: the same callback on the same widget

@@ -15,6 +15,8 @@ struct ReplayPlan {
     let invokers: [CallbackInvoker?]
     /// For each of `events`, its input's declaration (nil for callbacks).
     let inputs: [CallbackDescriptor?]
+    /// How many of `events` are callbacks.
+    let callbacks: Int
     /// For an interrupted session: where the recording stops and what was replayed.
     let cutShort: String?
 
@@ -98,6 +100,7 @@ struct ReplayPlan {
         self.steps = steps
         self.invokers = invokers
         self.inputs = inputs
+        callbacks = invokers.count(where: { $0 != nil })
     }
 
     /// A secure text view's text is stored only as a keyed hash, which cannot be typed or set

@@ -79,7 +79,7 @@ extension Replayer {
         let store = try AuditStore(path: databasePath, access: .write)
         var counters = AuditStore.SessionCounters()
         counters.events = plan.events.count
-        counters.callbacks = plan.invokers.count(where: { $0 != nil })
+        counters.callbacks = plan.callbacks
         counters.inputs = counters.events - counters.callbacks
         counters.vetoes = run.vetoes
         return try storeOperation {

@@ -56,7 +56,6 @@ public struct Replayer: Sendable {
                 ?? first.b.map { try store.topLevelInput(of: $0, in: stored.session) }
             divergence = Divergence(difference: first, input: input ?? nil)
         }
-        let callbacks = plan.invokers.count(where: { $0 != nil })
         return ReplayReport(
             mode: mode, diff: diff, inputsReplayed: plan.steps.count - stored.skipped.count,
             inputsSkipped: stored.skipped.count, cutShort: plan.cutShort, recordingFailures: stored.failures,
@@ -64,7 +63,7 @@ public struct Replayer: Sendable {
             timings: ReplayReport.Timings(
                 load: seconds(loaded - started), run: seconds(stored.finishedRun - loaded),
                 store: seconds(ran - stored.finishedRun),
-                compare: seconds(monotonicNanoseconds() - ran), callbacks: callbacks))
+                compare: seconds(monotonicNanoseconds() - ran), callbacks: plan.callbacks))
     }
 
     private func seconds(_ nanoseconds: Int64) -> Double { Double(nanoseconds) / 1e9 }

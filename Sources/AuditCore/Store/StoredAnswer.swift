@@ -21,13 +21,11 @@ struct StoredAnswer: Sendable, Equatable {
         implemented = kind == .callback ? flags & CapturedEvent.implemented != 0 : nil
     }
 
-    /// How this answer differs from `other`, checked in the differ's order: veto, result,
-    /// implemented; nil when they are the same.
+    /// How this answer differs from `other`, as the differ classifies it; nil when they are the same.
     func difference(from other: StoredAnswer) -> EventDifference.Kind? {
-        if vetoed != other.vetoed { return .vetoChanged }
-        if result != other.result { return .resultChanged }
-        if implemented != other.implemented { return .implementedChanged }
-        return nil
+        .answer(
+            vetoDiffers: vetoed != other.vetoed, resultDiffers: result != other.result,
+            implementedDiffers: implemented != other.implemented)
     }
 }
 
