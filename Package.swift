@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "AuditCore", targets: ["AuditCore"]),
         .library(name: "AuditCLI", targets: ["AuditCLI"]),
         .library(name: "AuditTesting", targets: ["AuditTesting"]),
+        .library(name: "AuditExamples", targets: ["AuditExamples"]),
         .executable(name: "auditctl", targets: ["auditctl"]),
         .executable(name: "my-auditctl", targets: ["MyAuditctl"]),
         .executable(name: "auditbench", targets: ["auditbench"]),
@@ -27,16 +28,21 @@ let package = Package(
             dependencies: ["CSQLite"],
             plugins: ["EmbedFilesPlugin"]
         ),
-        .target(name: "AuditCLI", dependencies: ["AuditCore"]),
+        // The demo's checkout screen: its delegates (checkout.v1, checkout.v2) and embedded scenario.
+        .target(name: "AuditExamples", dependencies: ["AuditCore"], plugins: ["EmbedFilesPlugin"]),
+        .target(name: "AuditCLI", dependencies: ["AuditCore", "AuditExamples"]),
         .target(name: "AuditTesting", dependencies: ["AuditCore"]),
-        .executableTarget(name: "auditctl", dependencies: ["AuditCLI"]),
+        .executableTarget(name: "auditctl", dependencies: ["AuditCLI", "AuditExamples"]),
         // An example of a user's own runner: their delegates registered, the CLI's entry point called.
-        .executableTarget(name: "MyAuditctl", dependencies: ["AuditCLI", "AuditCore"]),
+        .executableTarget(name: "MyAuditctl", dependencies: ["AuditCLI", "AuditCore", "AuditExamples"]),
         // Measures every performance figure against a baseline from the same run (README: Performance).
-        .executableTarget(name: "auditbench", dependencies: ["AuditCore", "CSQLite"]),
-        .target(name: "SharedTestSupport", dependencies: ["AuditCore"], path: "Tests/SharedTestSupport"),
-        .testTarget(name: "AuditCoreTests", dependencies: ["AuditCore", "AuditTesting", "SharedTestSupport"]),
-        .testTarget(name: "AuditCLITests", dependencies: ["AuditCLI", "AuditCore", "SharedTestSupport"]),
+        .executableTarget(name: "auditbench", dependencies: ["AuditCore", "AuditExamples", "CSQLite"]),
+        .target(
+            name: "SharedTestSupport", dependencies: ["AuditCore", "AuditExamples"], path: "Tests/SharedTestSupport"),
+        .testTarget(
+            name: "AuditCoreTests", dependencies: ["AuditCore", "AuditExamples", "AuditTesting", "SharedTestSupport"]),
+        .testTarget(
+            name: "AuditCLITests", dependencies: ["AuditCLI", "AuditCore", "AuditExamples", "SharedTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

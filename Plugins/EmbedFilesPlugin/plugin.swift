@@ -1,12 +1,14 @@
 import Foundation
 import PackagePlugin
 
-/// Turns `Migrations/*.sql` and `Examples/*.json` into Swift source compiled into the target, so the
-/// schema and the shipped example travel inside the binary and are never looked up beside it.
+/// Turns `Migrations/*.sql` (for AuditCore) or `Examples/*.json` (for AuditExamples) into Swift
+/// source compiled into the target, so the schema and the shipped example travel inside the binary
+/// and are never looked up beside it.
 @main
 struct EmbedFilesPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
-        let files = try ["Migrations": "sql", "Examples": "json"].flatMap { folder, fileExtension in
+        let folders = target.name == "AuditExamples" ? ["Examples": "json"] : ["Migrations": "sql"]
+        let files = try folders.flatMap { folder, fileExtension in
             try FileManager.default
                 .contentsOfDirectory(
                     at: context.package.directoryURL.appending(path: folder), includingPropertiesForKeys: nil

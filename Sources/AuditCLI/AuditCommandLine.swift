@@ -1,20 +1,20 @@
 import AuditCore
 import Foundation
 
-/// The `auditctl` command line, as a library: build your own tool with your own delegates by
-/// passing your registry, in a `main.swift` of one line:
+/// The `auditctl` command line, as a library: build your own tool with your own delegates and
+/// widget kinds by passing your registry and catalog, in a `main.swift` of one line:
 ///
-///     AuditCommandLine(registry: myRegistry).main()
+///     AuditCommandLine(registry: myRegistry, catalog: .builtIn.adding(Slider.kind)).main()
 public struct AuditCommandLine: Sendable {
     public var registry: DelegateRegistry
-    /// The callbacks and inputs this tool can list and replay; add your own protocols' tables.
-    public var catalog: CallbackCatalog
+    /// The widget kinds this tool can read from scenarios, record, list and replay.
+    public var catalog: WidgetCatalog
     public var environment: [String: String]
     /// The program name shown in usage lines.
     public var programName: String
 
     public init(
-        registry: DelegateRegistry = .examples, catalog: CallbackCatalog = .builtIn,
+        registry: DelegateRegistry, catalog: WidgetCatalog,
         environment: [String: String] = ProcessInfo.processInfo.environment, programName: String = "auditctl"
     ) {
         self.registry = registry
@@ -140,7 +140,7 @@ struct Invocation {
     let databasePath: String
     let format: Format
     let registry: DelegateRegistry
-    let catalog: CallbackCatalog
+    let catalog: WidgetCatalog
     let output: Output
     let programName: String
 

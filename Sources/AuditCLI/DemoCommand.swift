@@ -1,4 +1,5 @@
 import AuditCore
+import AuditExamples
 
 extension Command {
     static let demo = Command(

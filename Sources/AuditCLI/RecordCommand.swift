@@ -15,7 +15,7 @@ extension Command {
         guard let path = invocation.option("--scenario") else {
             throw UsageError(message: "--scenario FILE is required")
         }
-        let scenario = try Scenario(contentsOf: path)
+        let scenario = try Scenario(contentsOf: path, catalog: invocation.catalog)
         let summary: RecordingSummary
         do {
             summary = try ScenarioRunner.record(

@@ -2,6 +2,7 @@
 // registered in a few lines. `swift run my-auditctl replay --session 1 --delegate checkout.strict`.
 import AuditCLI
 import AuditCore
+import AuditExamples
 
 /// "Your app's" checkout delegate: like checkout.v1, but PayPal is never offered.
 final class StrictCheckoutDelegate: SegmentedControlDelegate {
@@ -12,4 +13,4 @@ final class StrictCheckoutDelegate: SegmentedControlDelegate {
 
 var registry = DelegateRegistry.examples
 registry.register("checkout.strict", summary: "our checkout: PayPal is never offered") { StrictCheckoutDelegate() }
-AuditCommandLine(registry: registry, programName: "my-auditctl").main()
+AuditCommandLine(registry: registry, catalog: .builtIn, programName: "my-auditctl").main()

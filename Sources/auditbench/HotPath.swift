@@ -42,8 +42,9 @@ func measureHotPath(calls: Int, database: String) throws -> (p50: Double, p99: D
     let delegate = EvenOnly()
     probe.delegate = delegate
     let recorder = try Recorder(
-        databasePath: database, session: NewSession(scenario: "bench", scenarioSource: "{}", delegate: "bench"))
-    recorder.attach(to: probe)
+        databasePath: database, session: NewSession(scenario: "bench", scenarioSource: "{}", delegate: "bench"),
+        catalog: .builtIn)
+    try recorder.attach(to: probe)
     let proxy = probe.proxy!
     let target: any ProbeDelegate = delegate
     var direct: [Int64] = []

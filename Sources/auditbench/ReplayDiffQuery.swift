@@ -1,4 +1,5 @@
 import AuditCore
+import AuditExamples
 import CSQLite
 import Foundation
 
@@ -16,7 +17,7 @@ func largeCheckout(steps: Int) throws -> Scenario {
     let example = String(decoding: Examples.scenarios["checkout"]!, as: UTF8.self)
     let start = example.range(of: "\"steps\": [")!
     let text = example[..<start.upperBound] + lines.joined(separator: ",\n") + "]\n}\n"
-    return try Scenario(data: Data(text.utf8))
+    return try Scenario(data: Data(text.utf8), catalog: .builtIn)
 }
 
 /// Callbacks per second replayed, in each mode, against the delegate that recorded the session: end
@@ -28,7 +29,7 @@ func measureReplay(steps: Int, database: String) throws -> (
 ) {
     let summary = try ScenarioRunner.record(
         try largeCheckout(steps: steps), delegate: "checkout.v1", registry: .examples, databasePath: database)
-    let replayer = Replayer(databasePath: database)
+    let replayer = Replayer(databasePath: database, registry: .examples, catalog: .builtIn)
     var rates: [ReplayMode: Double] = [:]
     var isolatedRun = 0.0
     for mode in [ReplayMode.isolated, .interaction] {
@@ -78,8 +79,9 @@ func recordProbeSession(calls: Int, database: String, delegate: any ProbeDelegat
     let probe = Probe(identifier: "probe")
     probe.delegate = delegate
     let recorder = try Recorder(
-        databasePath: database, session: NewSession(scenario: "bench", scenarioSource: "{}", delegate: "bench"))
-    recorder.attach(to: probe)
+        databasePath: database, session: NewSession(scenario: "bench", scenarioSource: "{}", delegate: "bench"),
+        catalog: .builtIn)
+    try recorder.attach(to: probe)
     for value in 0..<calls { _ = probe.proxy!.probe(probe, shouldAccept: value) }
     return recorder.finish().session
 }

@@ -8,8 +8,9 @@ func measureAudited(calls: Int, database: String) throws -> Double {
     let delegate = EvenOnly()
     probe.delegate = delegate
     let recorder = try Recorder(
-        databasePath: database, session: NewSession(scenario: "bench", scenarioSource: "{}", delegate: "bench"))
-    recorder.attach(to: probe)
+        databasePath: database, session: NewSession(scenario: "bench", scenarioSource: "{}", delegate: "bench"),
+        catalog: .builtIn)
+    try recorder.attach(to: probe)
     let proxy = probe.proxy!
     let start = now()
     var sink = 0

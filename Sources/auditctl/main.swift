@@ -1,3 +1,5 @@
 import AuditCLI
+import AuditCore
+import AuditExamples
 
-AuditCommandLine().main()
+AuditCommandLine(registry: .examples, catalog: .builtIn).main()

@@ -1,4 +1,5 @@
 import AuditCore
+import AuditExamples
 
 /// The shipped checkout scenario with `count` random steps on its two segmented controls, the
 /// same for the same seed: taps, and one time in four a programmatic selection that may notify

@@ -26,7 +26,8 @@ open class DelegateProxy {
         _ callback: Callback<Delegate, Widget, Arguments, Result>, to target: Delegate?, _ widget: Widget,
         _ arguments: Arguments
     ) -> Result {
-        let frame = link.recorder.beginCall()
+        guard case .recorder(let recorder) = link.sink else { return pinned(callback, to: target, widget, arguments) }
+        let frame = recorder.beginCall()
         let result: Result
         if let target {
             result = callback.invoke(target, widget, arguments)
@@ -37,9 +38,20 @@ open class DelegateProxy {
         if callback.answer.kind != .none {
             flags = callback.answer.isVeto(arguments, result) ? 6 : 2  // can veto, and vetoed
         }
-        link.recorder.endCall(
+        recorder.endCall(
             frame, callback.descriptor, widget: link.widget, arguments: callback.arguments.encode(arguments),
             result: callback.answer.coding?.encode(result), flags: flags, invoked: target != nil)
         return result
+    }
+
+    /// The same callback during an isolated replay: the pin asks the candidate and answers as
+    /// recorded.
+    @usableFromInline
+    final func pinned<Delegate, Widget, Arguments, Result>(
+        _ callback: Callback<Delegate, Widget, Arguments, Result>, to target: Delegate?, _ widget: Widget,
+        _ arguments: Arguments
+    ) -> Result {
+        guard case .pin(let pin) = link.sink else { return callback.ask(target, widget, arguments) }
+        return pin.answer(callback, to: target, widget, arguments, widgetID: link.widget)
     }
 }

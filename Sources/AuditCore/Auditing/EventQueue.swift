@@ -13,6 +13,8 @@ final class EventQueue: Sendable {
     private struct State: Sendable {
         var events: [CapturedEvent] = []
         var widgets: [WidgetRecord] = []
+        /// The session's scenario text, when the recorder describes its tree and it changed.
+        var scenario: String?
         var closed = false
         var blocked = 0
         var timesBlocked = 0
@@ -72,25 +74,34 @@ final class EventQueue: Sendable {
         state.withLock { $0.widgets.append(widget) }
     }
 
+    /// Replaces the scenario text waiting to be stored.
+    func setScenario(_ source: String) {
+        state.withLock { $0.scenario = source }
+    }
+
     /// Waits until a batch is ready, `interval` has passed, or the queue closes; then moves every
     /// waiting event into `batch` (which must be empty: its storage becomes the queue's next buffer).
-    func take(into batch: inout [CapturedEvent], interval: Double) -> (widgets: [WidgetRecord], closed: Bool) {
+    func take(into batch: inout [CapturedEvent], interval: Double) -> (
+        widgets: [WidgetRecord], scenario: String?, closed: Bool
+    ) {
         let ready = state.withLock { $0.events.count >= batchSize || $0.closed }
         if !ready { _ = writerWake.wait(timeout: .now() + interval) }
         var taken: [CapturedEvent] = []
         swap(&taken, &batch)
-        let (widgets, closed, blocked, buffer) = state.withLock { state in
+        let (widgets, scenario, closed, blocked, buffer) = state.withLock { state in
             let full = state.events
             state.events = taken
             let widgets = state.widgets
             state.widgets = []
+            let scenario = state.scenario
+            state.scenario = nil
             let blocked = state.blocked
             state.blocked = 0
-            return (widgets, state.closed, blocked, full)
+            return (widgets, scenario, state.closed, blocked, full)
         }
         batch = buffer
         for _ in 0..<blocked { space.signal() }
-        return (widgets, closed)
+        return (widgets, scenario, closed)
     }
 
     func close() {

@@ -20,6 +20,7 @@ final class EventWriter: @unchecked Sendable {
     private let session: Int64
     private var pending: [CapturedEvent] = []
     private var pendingWidgets: [WidgetRecord] = []
+    private var pendingScenario: String?
     private var nextSeq: Int64 = 1
     private var callbackIDs: [ObjectIdentifier: Int64] = [:]
     private var counters = AuditStore.SessionCounters()
@@ -44,11 +45,12 @@ final class EventWriter: @unchecked Sendable {
         batch.reserveCapacity(queue.capacity)
         var lastCheckpoint = monotonicNanoseconds()
         while true {
-            let (widgets, closed) = queue.take(into: &batch, interval: interval)
+            let (widgets, scenario, closed) = queue.take(into: &batch, interval: interval)
             pendingWidgets += widgets
+            if let scenario { pendingScenario = scenario }
             pending.append(contentsOf: batch)
             batch.removeAll(keepingCapacity: true)
-            if !pending.isEmpty || !pendingWidgets.isEmpty { write() }
+            if !pending.isEmpty || !pendingWidgets.isEmpty || pendingScenario != nil { write() }
             if closed { break }
             if !gaveUp && monotonicNanoseconds() - lastCheckpoint > 1_000_000_000 {
                 attempt { try store.checkpoint(.passive) }
@@ -91,6 +93,7 @@ final class EventWriter: @unchecked Sendable {
         var updated = counters
         let committed = attempt {
             try store.transaction {
+                if let source = pendingScenario { try store.updateScenarioSource(of: session, to: source) }
                 for widget in pendingWidgets {
                     try store.insertWidget(
                         session: session, id: widget.id, path: widget.path, kind: widget.kind, parent: widget.parent)
@@ -127,6 +130,7 @@ final class EventWriter: @unchecked Sendable {
         failuresInARow = 0
         counters = updated
         pendingWidgets.removeAll()
+        pendingScenario = nil
         if ready > 0 { nextSeq = pending[ready - 1].seq + 1 }
         pending.removeFirst(ready)
     }

@@ -24,6 +24,11 @@ public final class Recorder: Sendable {
     }
 
     public let session: Int64
+    /// The widget kinds this recorder can describe, for a session recorded in code.
+    let catalog: WidgetCatalog
+    /// The scenario the session stores: the given one (a scenario file's), or the tree the recorder
+    /// attaches to, described as a scenario so the session can be replayed.
+    private let tree: Mutex<StoredTree>
     /// The database this recorder writes (its secret key lives beside it; see `SecretHasher`).
     let databasePath: String
     let clockOrigin: Int64
@@ -36,9 +41,13 @@ public final class Recorder: Sendable {
 
     /// Opens (creating or migrating) the database at `databasePath`, creates the session and
     /// starts the writer thread.
-    public init(databasePath: String, session: NewSession, options: Options = Options()) throws(StoreError) {
+    public init(
+        databasePath: String, session: NewSession, catalog: WidgetCatalog, options: Options = Options()
+    ) throws(StoreError) {
         let store = try AuditStore(path: databasePath, access: .write)
         self.databasePath = databasePath
+        self.catalog = catalog
+        tree = Mutex(session.scenarioSource.isEmpty ? .describing(name: session.scenario) : .given)
         self.session = try storeOperation {
             try store.prepareForRecording()
             return try store.createSession(session)
@@ -61,7 +70,26 @@ public final class Recorder: Sendable {
 
     /// Wraps the delegate of every widget under `root` and of every gesture recognizer of those
     /// views, and of widgets and recognizers added later.
-    public func attach(to root: View) {
+    ///
+    /// For a session recorded in code (its `NewSession.scenarioSource` empty), the tree as it is
+    /// now is stored as the session's scenario, each widget describing itself through its kind's
+    /// registration, so that the session can be replayed; a widget whose kind the catalog does not
+    /// register is refused here, before anything about it is recorded.
+    public func attach(to root: View) throws(UnregisteredKind) {
+        let description = try catalog.describe(root)
+        describe(root, as: description)
+        link(root)
+    }
+
+    /// Attaches a view added under an audited one (`View.addSubview`): it joins the stored tree
+    /// with its state now. A view of an unregistered kind is audited but cannot join it; a replay
+    /// then reports the inputs on it as unknown.
+    func attachAdded(_ view: View) {
+        if let description = try? catalog.describe(view) { describe(view, as: description) }
+        link(view)
+    }
+
+    private func link(_ root: View) {
         root.visit { view in
             let id = nextWidget.add(1, ordering: .relaxed).oldValue
             let parent = view.superview?.auditLink.flatMap { $0.recorder === self ? $0.widget : nil }
@@ -77,6 +105,45 @@ public final class Recorder: Sendable {
         let id = nextWidget.add(1, ordering: .relaxed).oldValue
         queue.append(WidgetRecord(id: id, path: recognizer.path, kind: recognizer.widgetKind, parent: viewWidget))
         recognizer.auditLink = AuditLink(recorder: self, widget: id)
+    }
+
+    /// Attaches a recognizer added to an audited view (`View.addGestureRecognizer`).
+    func attachAdded(_ recognizer: GestureRecognizer, viewWidget: Int32) {
+        if let view = recognizer.view, let description = try? catalog.describe(view) {
+            describe(view, as: description)
+        }
+        attach(recognizer, viewWidget: viewWidget)
+    }
+
+    /// Adds `view`'s description to the stored tree (or replaces its earlier one) and queues the
+    /// scenario for the writer.
+    private func describe(_ view: View, as description: AuditValue) {
+        let source = tree.withLock { tree -> String? in
+            guard case .describing(let name, let root) = tree else { return nil }
+            let updated: AuditValue
+            if let root {
+                // A tree unrelated to the first one cannot join a scenario's single root.
+                guard let replaced = root.replacing(view.path, with: description) else { return nil }
+                updated = replaced
+            } else {
+                updated = description
+            }
+            tree = .describing(name: name, root: updated)
+            return scenarioSource(name: name, root: updated, secure: view.root)
+        }
+        if let source { queue.setScenario(source) }
+    }
+
+    /// The scenario text for a described tree, with the text of secure text views hashed.
+    private func scenarioSource(name: String, root: AuditValue, secure tree: View) -> String {
+        let document = AuditValue.object([
+            "format": .int(Scenario.currentFormat), "name": .string(name), "root": root, "steps": .array([]),
+        ])
+        var secure: Set<String> = []
+        tree.visit { view in
+            if let text = view as? TextView, text.isSecureTextEntry { secure.insert(view.path) }
+        }
+        return secure.isEmpty ? document.json : Scenario.redacting(document, secure: secure, secrets).json
     }
 
     /// Restores the original delegates of every widget and gesture recognizer under `root` that
@@ -181,6 +248,45 @@ public final class Recorder: Sendable {
     }
 }
 
+/// Where a recorder's session gets its scenario.
+private enum StoredTree {
+    /// From a scenario file, stored when the session was created.
+    case given
+    /// From the tree it attaches to: `root` is that tree's description, as it grows.
+    case describing(name: String, root: AuditValue?)
+
+    static func describing(name: String) -> StoredTree { .describing(name: name, root: nil) }
+}
+
+extension AuditValue {
+    /// This widget description with the widget at `path` (a descendant, or a new child of one)
+    /// replaced by `description`; nil when no widget on the way to `path` is here.
+    fileprivate func replacing(_ path: String, with description: AuditValue) -> AuditValue? {
+        var components = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)[...]
+        guard case .object(var fields) = self, case .string(let id)? = fields["id"], components.first == id else {
+            return nil
+        }
+        components = components.dropFirst()
+        guard let next = components.first else { return description }
+        var children: [AuditValue] = []
+        if case .array(let existing)? = fields["children"] { children = existing }
+        if components.count == 1 {
+            if let index = children.firstIndex(where: { $0["id"] == .string(next) }) {
+                children[index] = description
+            } else {
+                children.append(description)
+            }
+        } else {
+            guard let index = children.firstIndex(where: { $0["id"] == .string(next) }),
+                let child = children[index].replacing(components.joined(separator: "/"), with: description)
+            else { return nil }
+            children[index] = child
+        }
+        fields["children"] = .array(children)
+        return .object(fields)
+    }
+}
+
 /// What a finished recording wrote.
 public struct RecordingSummary: Sendable, Equatable {
     public var session: Int64
@@ -203,8 +309,43 @@ public struct RecordingSummary: Sendable, Equatable {
     public var seconds: Double = 0
 }
 
-/// A widget's membership in a recording: which recorder, and the widget's id in that session.
+/// A widget's membership in an audit: a recording (the recorder, and the widget's id in that
+/// session) or an isolated replay (the pin that holds the recorded answers). A widget's proxy
+/// forwards through it (`DelegateProxy.forward`); the widget only installs and removes the proxy.
 public struct AuditLink: Sendable {
-    public let recorder: Recorder
+    @usableFromInline let sink: Sink
     public let widget: Int32
+
+    @usableFromInline
+    enum Sink: Sendable {
+        case recorder(Recorder)
+        case pin(AnswerPin)
+    }
+
+    init(recorder: Recorder, widget: Int32) {
+        sink = .recorder(recorder)
+        self.widget = widget
+    }
+
+    init(pin: AnswerPin, widget: Int32) {
+        sink = .pin(pin)
+        self.widget = widget
+    }
+
+    /// The recorder, when this link is a recording's.
+    public var recorder: Recorder? {
+        if case .recorder(let recorder) = sink { return recorder }
+        return nil
+    }
+
+    /// Runs an input of the widget: recorded as an event when recording, followed along the
+    /// recording when pinned.
+    func perform(_ input: CallbackDescriptor, _ arguments: CapturedArguments, _ body: () -> AuditValue?) {
+        switch sink {
+        case .recorder(let recorder):
+            recorder.capture(input, widget: widget, arguments: arguments) { _ in ((), 0, body()) }
+        case .pin(let pin):
+            pin.input(input, widget: widget, body)
+        }
+    }
 }

@@ -47,6 +47,17 @@ extension Recorder {
     }
 }
 
+extension AuditLink {
+    /// The hasher for the linked widget's secure text: its recording's; an isolated replay, which
+    /// stores no text (and refuses sessions that typed secure text), hashes under a key of its own.
+    var secrets: SecretHasher {
+        switch sink {
+        case .recorder(let recorder): recorder.secrets
+        case .pin(let pin): pin.secrets
+        }
+    }
+}
+
 /// Which hasher each live recorder uses.
 ///
 /// A side table, held weakly, so that a recording that never sees secure text never makes a key.

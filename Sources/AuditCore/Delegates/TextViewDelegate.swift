@@ -111,7 +111,7 @@ extension TextViewCallbacks {
         -> Callback<any TextViewDelegate, TextView, (TextRange, String), Bool>
     {
         guard textView.isSecureTextEntry else { return shouldChangeText }
-        let secrets = link.recorder.secrets
+        let secrets = link.secrets
         return shouldChangeText.recording { [ValueCoding.textRange.encode($0.0), .string(secrets.hash($0.1))] }
     }
 }

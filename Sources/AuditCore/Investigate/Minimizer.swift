@@ -11,9 +11,9 @@ import Foundation
 public struct Minimizer: Sendable {
     public var databasePath: String
     public var registry: DelegateRegistry
-    public var catalog: CallbackCatalog
+    public var catalog: WidgetCatalog
 
-    public init(databasePath: String, registry: DelegateRegistry = .examples, catalog: CallbackCatalog = .builtIn) {
+    public init(databasePath: String, registry: DelegateRegistry, catalog: WidgetCatalog) {
         self.databasePath = databasePath
         self.registry = registry
         self.catalog = catalog
@@ -61,7 +61,7 @@ public struct Minimizer: Sendable {
         let candidate = try registry.entry(named: candidateName)
         let store = try AuditStore(path: databasePath, access: .read)
         let recording = try registry.entry(named: try store.session(id).delegate)
-        let plan = try ReplayPlan(session: id, databasePath: databasePath, catalog: catalog, drivingInputs: true)
+        let plan = try ReplayPlan(session: id, databasePath: databasePath, catalog: catalog)
         let scratch = FileManager.default.temporaryDirectory.appending(path: "auditctl-minimize-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }

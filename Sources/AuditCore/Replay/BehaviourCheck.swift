@@ -8,11 +8,11 @@ public struct BehaviourCheck: Sendable {
     public var databasePath: String
     public var mode: RecordMode
     public var replayMode: ReplayMode
-    public var catalog: CallbackCatalog
+    public var catalog: WidgetCatalog
 
     public init(
-        databasePath: String, mode: RecordMode = .missing, replayMode: ReplayMode = .interaction,
-        catalog: CallbackCatalog = .builtIn
+        databasePath: String, catalog: WidgetCatalog, mode: RecordMode = .missing,
+        replayMode: ReplayMode = .interaction
     ) {
         self.databasePath = databasePath
         self.mode = mode
@@ -25,6 +25,40 @@ public struct BehaviourCheck: Sendable {
     public func check(
         _ name: String, scenario: Scenario, delegateName: String = "candidate", delegate makeDelegate: () -> AnyObject
     ) throws -> BehaviourOutcome {
+        try check(name, delegate: makeDelegate, named: delegateName) {
+            try ScenarioRunner.record(
+                scenario, delegate: makeDelegate, named: delegateName, databasePath: databasePath, label: name)
+        }
+    }
+
+    /// Builds a tree with `build`, gives its widgets a delegate from `makeDelegate`, records what
+    /// `drive` does to it, and compares that with the baseline called `name` — no scenario file:
+    /// the session stores the tree as `build` made it and the inputs `drive` performed, and is
+    /// replayed against a fresh delegate like any other. Records a baseline as `mode` says.
+    public func check(
+        _ name: String, delegateName: String = "candidate", delegate makeDelegate: () -> AnyObject,
+        build: () -> View, drive: (View) throws -> Void
+    ) throws -> BehaviourOutcome {
+        try check(name, delegate: makeDelegate, named: delegateName) {
+            let delegate = makeDelegate()
+            return try withExtendedLifetime(delegate) {
+                let root = build()
+                ScenarioRunner.adopt(delegate, in: root)
+                let recorder = try Recorder(
+                    databasePath: databasePath, session: NewSession(recordedInCode: name, delegate: delegateName),
+                    catalog: catalog)
+                try recorder.attach(to: root)
+                defer { recorder.detach(from: root) }
+                try drive(root)
+                return recorder.finish()
+            }
+        }
+    }
+
+    private func check(
+        _ name: String, delegate makeDelegate: () -> AnyObject, named delegateName: String,
+        recording: () throws -> RecordingSummary
+    ) throws -> BehaviourOutcome {
         // No database yet means no baseline; any other problem with it is an error, not "missing".
         let baseline: Int64?
         do {
@@ -33,16 +67,14 @@ public struct BehaviourCheck: Sendable {
             baseline = nil
         }
         func record(_ reason: String) throws -> BehaviourOutcome {
-            let summary = try ScenarioRunner.record(
-                scenario, delegate: makeDelegate, named: delegateName, databasePath: databasePath, label: name)
-            return .recorded(session: summary.session, reason: reason)
+            .recorded(session: try recording().session, reason: reason)
         }
         if mode == .all { return try record("record mode is 'all'") }
         guard let baseline else {
             if mode == .never { return .missingBaseline(name: name) }
             return try record("there was no baseline named '\(name)'")
         }
-        let report = try Replayer(databasePath: databasePath, catalog: catalog)
+        let report = try Replayer(databasePath: databasePath, registry: DelegateRegistry(), catalog: catalog)
             .replay(session: baseline, candidate: makeDelegate, named: delegateName, mode: replayMode)
         if report.identical { return .matched(report) }
         if mode == .failed {

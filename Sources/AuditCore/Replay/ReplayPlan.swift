@@ -19,15 +19,22 @@ struct ReplayPlan {
     let callbacks: Int
     /// For an interrupted session: where the recording stops and what was replayed.
     let cutShort: String?
+    /// The recorded session's widget ids, by path.
+    let widgetIDs: [String: Int32]
 
-    init(session id: Int64, databasePath: String, catalog: CallbackCatalog, drivingInputs: Bool) throws {
+    init(session id: Int64, databasePath: String, catalog: WidgetCatalog) throws {
         let store = try AuditStore(path: databasePath, access: .read)
         session = try store.session(id)
         if let original = session.replayOf { throw ReplayError.replayOfReplay(session: id, of: original) }
         let source = try store.scenarioSource(of: id)
         // The stored scenario is parsed on another core while the events are read here.
         let parsing = Background { () -> Result<Scenario, ScenarioError> in
-            Result { () throws(ScenarioError) in try Scenario(data: Data(source.utf8), includingSteps: false) }
+            Result { () throws(ScenarioError) in
+                guard !source.isEmpty, source != "{}" else {
+                    throw ScenarioError(at: "", "it was recorded in code before its widget tree was stored")
+                }
+                return try Scenario(data: Data(source.utf8), includingSteps: false, catalog: catalog)
+            }
         }
         let read = Result { () throws(StoreError) in try store.storedEvents(of: id) }
         switch parsing.value {
@@ -61,26 +68,29 @@ struct ReplayPlan {
         // Found once per stored name, not once per event.
         var foundInvokers = IDTable<CallbackInvoker>()
         var foundInputs = IDTable<CallbackDescriptor>()
+        var widgetIDs: [String: Int32] = [:]
         for event in events {
+            if let path = event.widget { widgetIDs[path] = Int32(truncatingIfNeeded: event.widgetID) }
             if event.kind == .input {
+                // Input names belong to widget kinds (a slider's drag is not a scroll view's), so
+                // the declaration is the one the widget at the event's path takes.
                 guard
-                    // Input names are unique across widget kinds (a table view's drag is a scroll
-                    // view input), so the name alone finds the declaration.
                     let descriptor = foundInputs[event.callbackID]
-                        ?? catalog.inputs.first(where: { $0.name == event.callback })
+                        ?? tree.auditedObject(atPath: event.widget ?? "").flatMap({
+                            catalog.input(named: event.callback, for: $0)?.descriptor
+                        })
                 else { throw ReplayError.unknownCallback(session: id, seq: event.seq, name: event.callback) }
                 foundInputs[event.callbackID] = descriptor
                 inputs.append(descriptor)
                 invokers.append(nil)
                 // Nested inputs are consequences of other events: replaying the top-level ones (touches
                 // and timers at their times included) brings them about again.
-                guard event.parent == nil, drivingInputs else { continue }
+                guard event.parent == nil else { continue }
                 do {
-                    let step = try ScenarioStep(
-                        input: event.callback, widget: event.widget ?? "", arguments: event.argumentObject,
-                        at: "input \(event.seq)")
-                    try step.validate(in: tree, at: "input \(event.seq)")
-                    steps.append(step)
+                    steps.append(
+                        try ScenarioStep(
+                            input: event.callback, widget: event.widget ?? "", arguments: event.argumentObject,
+                            at: "input \(event.seq)", in: tree, catalog: catalog))
                 } catch {
                     throw ReplayError.unreplayableInput(session: id, seq: event.seq, reason: error.message)
                 }
@@ -97,6 +107,7 @@ struct ReplayPlan {
                 inputs.append(nil)
             }
         }
+        self.widgetIDs = widgetIDs
         self.steps = steps
         self.invokers = invokers
         self.inputs = inputs

@@ -1,10 +1,12 @@
-/// The isolated mode: every recorded callback asked again, with its recorded arguments, of a
-/// candidate whose widgets are not driven.
+/// The isolated mode: the recorded inputs driven again on a fresh tree whose delegate is the
+/// candidate, with every answer pinned to the recorded one.
 ///
-/// The candidate's events are the recorded ones, one for one, with its own answers; so its
-/// answers are compared with the recorded ones as they come, and its session shares the recorded
-/// rows and keeps only the events whose answer differs. Nothing is aligned and nothing is read
-/// back but the events that differ.
+/// The candidate is asked every callback the recording made, with the arguments the widget has
+/// then, and sees the widget in the state the recording saw (a selected index, a text and its
+/// selection, a recognizer's state, location, translation and velocity), because the widgets get
+/// the recorded answers and so go exactly the recorded way. Its own answers are compared with the
+/// recorded ones as they come; its session shares the recorded rows and keeps only the events
+/// whose answer differs. Nothing is aligned, and nothing is read back but the events that differ.
 extension Replayer {
     /// What the candidate answered differently, found while asking it.
     struct IsolatedRun {
@@ -13,63 +15,23 @@ extension Replayer {
         var found: [TimelineAligner.Found] = []
         /// Callbacks the candidate vetoed.
         var vetoes = 0
+        /// The recorded event where the run left the recording's course, if it did.
+        var leftCourseAt: Int64?
+        /// Recorded inputs that could not be driven.
+        var skipped: [Int] = []
     }
 
-    /// Asks `candidate` every callback of `plan`, in order.
+    /// Drives `plan`'s inputs with `candidate` as every widget's delegate and the answers pinned.
     func askIsolated(_ plan: ReplayPlan, candidate: AnyObject) -> IsolatedRun {
         withExtendedLifetime(candidate) {
-            // The tree that receives the calls holds the state the recorded inputs left, with no
-            // delegate and no recorder, so the candidate's own side effects cause no events.
-            let live = plan.scenario.root.build()
-            var run = IsolatedRun()
-            // Seqs run from the first event's without gaps: an event is found by position.
-            let first = plan.events.first?.seq ?? 1
-            func parent(of seq: Int64) -> Int64? {
-                let index = Int(seq - first)
-                guard plan.events.indices.contains(index), plan.events[index].seq == seq else { return nil }
-                return plan.events[index].parent
-            }
-            var objects = IDTable<AnyObject?>()
-            // Inputs in progress, innermost last: a widget takes the state its input recorded when
-            // that input's events are over, so the callbacks made during an input see the state
-            // from before it (the text a should-change is asked about), and later ones the state
-            // after it.
-            var open: [(seq: Int64, widget: (any AuditStateRestoring)?, state: AuditValue?)] = []
-            func isInside(_ seq: Int64, _ ancestor: Int64) -> Bool {
-                var current = parent(of: seq)
-                var steps = 0
-                while let node = current, steps < 10_000 {
-                    if node == ancestor { return true }
-                    current = parent(of: node)
-                    steps += 1
-                }
-                return false
-            }
-            for (index, event) in plan.events.enumerated() {
-                while let innermost = open.last, !isInside(event.seq, innermost.seq) {
-                    if let state = innermost.state { innermost.widget?.restoreAuditState(state) }
-                    open.removeLast()
-                }
-                let widget = event.widget.flatMap { path in
-                    if let object = objects[event.widgetID] { return object }
-                    let object = live.auditedObject(atPath: path)
-                    objects[event.widgetID] = object
-                    return object
-                }
-                guard let invoker = plan.invokers[index] else {
-                    open.append((event.seq, widget as? any AuditStateRestoring, event.result))
-                    continue
-                }
-                let outcome = widget.flatMap {
-                    invoker.invoke(on: candidate, widget: $0, values: event.arguments, root: live)
-                }
-                let answer = StoredAnswer(kind: .callback, result: outcome?.result, flags: outcome?.flags ?? 0)
-                if answer.vetoed == true { run.vetoes += 1 }
-                if let kind = answer.difference(from: event.answer) {
-                    run.changed.append((event.seq, answer))
-                    run.found.append(TimelineAligner.Found(kind: kind, a: event.seq, b: event.seq))
-                }
-            }
+            let root = plan.scenario.root.build()
+            let pin = AnswerPin(plan, root: root)
+            ScenarioRunner.adopt(candidate, in: root)
+            pin.attach(to: root, ids: plan.widgetIDs)
+            let skipped = (try? ScenarioRunner.drive(root, steps: plan.steps)) ?? []
+            pin.finish()
+            var run = pin.run
+            run.skipped = skipped
             return run
         }
     }

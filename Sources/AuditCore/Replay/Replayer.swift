@@ -8,9 +8,9 @@ import Foundation
 public struct Replayer: Sendable {
     public var databasePath: String
     public var registry: DelegateRegistry
-    public var catalog: CallbackCatalog
+    public var catalog: WidgetCatalog
 
-    public init(databasePath: String, registry: DelegateRegistry = .examples, catalog: CallbackCatalog = .builtIn) {
+    public init(databasePath: String, registry: DelegateRegistry, catalog: WidgetCatalog) {
         self.databasePath = databasePath
         self.registry = registry
         self.catalog = catalog
@@ -29,8 +29,7 @@ public struct Replayer: Sendable {
         session id: Int64, candidate makeCandidate: () -> AnyObject, named name: String, mode: ReplayMode
     ) throws -> ReplayReport {
         let started = monotonicNanoseconds()
-        let plan = try ReplayPlan(
-            session: id, databasePath: databasePath, catalog: catalog, drivingInputs: mode == .interaction)
+        let plan = try ReplayPlan(session: id, databasePath: databasePath, catalog: catalog)
         let loaded = monotonicNanoseconds()
         let run = mode == .isolated ? askIsolated(plan, candidate: makeCandidate()) : nil
         let asked = monotonicNanoseconds()
@@ -39,7 +38,8 @@ public struct Replayer: Sendable {
             delegate: name, replayOf: id, replayMode: mode.rawValue)
         let stored: StoredRun
         if let run {
-            stored = StoredRun(session: try storeIsolated(run, of: plan, as: session), finishedRun: asked)
+            stored = StoredRun(
+                session: try storeIsolated(run, of: plan, as: session), skipped: run.skipped, finishedRun: asked)
         } else {
             stored = try runDriving(plan, candidate: makeCandidate, as: session)
         }
@@ -84,7 +84,7 @@ public struct Replayer: Sendable {
     private func runDriving(_ plan: ReplayPlan, candidate makeCandidate: () -> AnyObject, as session: NewSession)
         throws -> StoredRun
     {
-        let recorder = try Recorder(databasePath: databasePath, session: session)
+        let recorder = try Recorder(databasePath: databasePath, session: session, catalog: catalog)
         if !plan.scenario.secureTextPaths.isEmpty {
             recorder.useSecrets(try SecretHasher(databasePath: databasePath))
         }
@@ -99,19 +99,6 @@ public struct Replayer: Sendable {
         return StoredRun(
             session: summary.session, skipped: skipped,
             failures: summary.lostEvents > 0 ? summary.failedWrites : 0, finishedRun: finishedRun)
-    }
-}
-
-/// A widget whose state the isolated replayer can set from an input's recorded result.
-public protocol AuditStateRestoring: View {
-    func restoreAuditState(_ state: AuditValue)
-}
-
-extension SegmentedControl: AuditStateRestoring {
-    public func restoreAuditState(_ state: AuditValue) {
-        if case .int(let index)? = state["selected"], index == Self.noSegment || segments.indices.contains(index) {
-            selectedSegmentIndex = index
-        }
     }
 }
 

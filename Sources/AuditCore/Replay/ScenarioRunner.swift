@@ -19,16 +19,32 @@ public enum ScenarioRunner {
         invalid: InvalidStep = .stop
     ) throws(ScenarioError) -> (root: View, skipped: [Int]) {
         let root = scenario.root.build()
-        if let delegate {
-            root.visit { view in
-                view.adoptDelegate(delegate)
-                for recognizer in view.gestureRecognizers { recognizer.adoptDelegate(delegate) }
-            }
+        if let delegate { adopt(delegate, in: root) }
+        do {
+            try recorder?.attach(to: root)
+        } catch {
+            throw ScenarioError(at: "root", error.description)
         }
-        recorder?.attach(to: root)
         defer { recorder?.detach(from: root) }
+        let skipped = try drive(root, steps: steps ?? scenario.steps, invalid: invalid)
+        return (root, skipped)
+    }
+
+    /// Gives every widget and recognizer under `root` `delegate`, where it conforms.
+    static func adopt(_ delegate: AnyObject, in root: View) {
+        root.visit { view in
+            view.adoptDelegate(delegate)
+            for recognizer in view.gestureRecognizers { recognizer.adoptDelegate(delegate) }
+        }
+    }
+
+    /// Performs `steps` on `root` in order, each checked against the current state first, then
+    /// lets the timers still due run. Returns the indexes of the steps skipped.
+    static func drive(_ root: View, steps: [ScenarioStep], invalid: InvalidStep = .skip) throws(ScenarioError)
+        -> [Int]
+    {
         var skipped: [Int] = []
-        for (index, step) in (steps ?? scenario.steps).enumerated() {
+        for (index, step) in steps.enumerated() {
             do {
                 try step.check(in: root, at: "steps[\(index)]")
             } catch {
@@ -39,7 +55,7 @@ public enum ScenarioRunner {
             step.perform(in: root)
         }
         root.touchDispatcherIfCreated?.settle()  // timers still due after the last touch
-        return (root, skipped)
+        return skipped
     }
 
     /// Records `scenario` with the registered delegate `delegateName` (or the scenario's own) into
@@ -83,7 +99,7 @@ public enum ScenarioRunner {
         let recorder = try Recorder(
             databasePath: databasePath,
             session: NewSession(name: label, scenario: scenario.name, scenarioSource: source, delegate: name),
-            options: options)
+            catalog: scenario.catalog, options: options)
         if let secrets { recorder.useSecrets(secrets) }
         let delegate = makeDelegate()
         let outcome = withExtendedLifetime(delegate) { () -> ScenarioError? in

@@ -31,7 +31,11 @@ extension AuditStore {
                     ]) { row in row.isNull(0) ? nil : (from: row.int64(0), through: row.int64(1)) }.first ?? nil
             }
             var callbacks: [Int64: UInt64] = [:]
-            let callbackRows = try connection.prepare("SELECT id, kind, protocol, name FROM callbacks").rows([]) {
+            // An input is identified by its name and widget (its row's protocol, the widget kind,
+            // is '' in rows written before version 4).
+            let callbackRows = try connection.prepare(
+                "SELECT id, kind, CASE kind WHEN 'input' THEN '' ELSE protocol END, name FROM callbacks"
+            ).rows([]) {
                 row in
                 (row.int64(0), FNV1a().including(row, columns: 1...3).value)
             }

@@ -73,7 +73,8 @@ extension AuditStore {
                         guard case .array(let items) = value else { return nil }
                         return items.compactMap { if case .string(let label) = $0 { label } else { nil } }
                     }
-                    let protocolName = row.string(2) ?? ""
+                    // An input's row names its widget kind there (from version 4): not a protocol.
+                    let protocolName = row.string(1) == EventKind.input.rawValue ? "" : row.string(2) ?? ""
                     return (
                         row.int64(0),
                         StoredEvent.Name(

@@ -11,7 +11,7 @@ extension AuditStore {
     /// The id of a callback or input name, inserting it the first time it is seen.
     func internCallback(_ descriptor: CallbackDescriptor) throws -> Int64 {
         let values: [SQLValue] = [
-            .text(descriptor.kind.rawValue), .text(descriptor.kind == .input ? "" : descriptor.protocolName),
+            .text(descriptor.kind.rawValue), .text(descriptor.protocolName),
             .text(descriptor.name),
         ]
         let labels = AuditValue.array(descriptor.argumentLabels.map(AuditValue.string)).json
@@ -90,6 +90,13 @@ extension AuditStore {
         ).execute([
             .integer(Int64(counters.events)), .integer(Int64(counters.inputs)), .integer(Int64(counters.callbacks)),
             .integer(Int64(counters.vetoes)), .integer(Int64(counters.failures)), .integer(session),
+        ])
+    }
+
+    /// Stores the scenario a recorder described from the tree it attached to.
+    func updateScenarioSource(of session: Int64, to source: String) throws {
+        try connection.cached("UPDATE sessions SET scenario_source = ? WHERE id = ?").execute([
+            .text(source), .integer(session),
         ])
     }
 

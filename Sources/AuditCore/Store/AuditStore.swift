@@ -82,7 +82,8 @@ public final class AuditStore {
 public struct NewSession: Sendable {
     public var name: String?
     public var scenario: String
-    /// The scenario file's text, kept so the session can be replayed without the file.
+    /// The scenario file's text, kept so the session can be replayed without the file. Empty for
+    /// a session recorded in code: the recorder stores the tree it attaches to as the scenario.
     public var scenarioSource: String
     public var delegate: String
     public var replayOf: Int64?
@@ -98,6 +99,12 @@ public struct NewSession: Sendable {
         self.delegate = delegate
         self.replayOf = replayOf
         self.replayMode = replayMode
+    }
+
+    /// A session recorded in code: named `name`, its scenario the tree the recorder attaches to
+    /// (each widget as it was when attached, every recorded input a step), run with `delegate`.
+    public init(recordedInCode name: String, delegate: String) {
+        self.init(name: name, scenario: name, scenarioSource: "", delegate: delegate)
     }
 }
 

@@ -199,9 +199,6 @@ open class ScrollView: View {
         ["contentOffset": ValueCoding.point.encode(contentOffset), "dragging": .bool(isDragging)]
     }
 
-    /// Takes a subclass's own fields of a recorded state (isolated replay); see `recordedState`.
-    func restoreSubclassState(_ state: AuditValue) {}
-
     private func clamped(_ offset: Point) -> Point {
         let maximum = maximumContentOffset
         return Point(x: min(max(offset.x, 0), maximum.x), y: min(max(offset.y, 0), maximum.y))
@@ -241,16 +238,5 @@ open class ScrollView: View {
         public static let setContentOffset = CallbackDescriptor(
             input: "setContentOffset", of: "ScrollView", arguments: ["contentOffset"])
         public static let all = [beginDrag, drag, endDrag, tapStatusBar, setContentOffset]
-    }
-}
-
-extension ScrollView: AuditStateRestoring {
-    /// Takes the content offset and dragging state an input recorded (isolated replay).
-    public func restoreAuditState(_ state: AuditValue) {
-        if let offset = state["contentOffset"].flatMap({ ValueCoding<Point>.point.decode($0) }) {
-            contentOffset = clamped(offset)
-        }
-        if case .bool(let dragging)? = state["dragging"] { isDragging = dragging }
-        restoreSubclassState(state)
     }
 }

@@ -151,12 +151,6 @@ open class TableView: ScrollView {
         return state
     }
 
-    override func restoreSubclassState(_ state: AuditValue) {
-        if let selected = state["selected"].flatMap({ ValueCoding.optional(.indexPath).decode($0) }) {
-            indexPathForSelectedRow = selected.flatMap { validate($0) == nil ? $0 : nil }
-        }
-    }
-
     /// Steps 2–5 of a tap. The target is read at each call, so a delegate reassigned from inside
     /// a callback hears the rest, audited or not.
     private func userSelect(_ tapped: IndexPath) {

@@ -235,7 +235,7 @@ open class TextView: View {
     /// `text` as it is recorded: itself, or a keyed hash when the view is secure and audited.
     private func recorded(_ text: String) -> AuditValue {
         guard isSecureTextEntry, let link = auditLink else { return .string(text) }
-        return .string(link.recorder.secrets.hash(text))
+        return .string(link.secrets.hash(text))
     }
 
     /// The inputs that drive a text view (and its subclasses), as recorded.
@@ -247,18 +247,5 @@ open class TextView: View {
         public static let select = CallbackDescriptor(input: "selectText", of: "TextView", arguments: ["range"])
         public static let endEditing = CallbackDescriptor(input: "endEditing", of: "TextView", arguments: [])
         public static let all = [beginEditing, type, replace, select, endEditing]
-    }
-}
-
-extension TextView: AuditStateRestoring {
-    /// Takes the text, selection and editing state an input recorded (isolated replay).
-    public func restoreAuditState(_ state: AuditValue) {
-        if case .string(let recorded)? = state["text"] { text = recorded }
-        if let range = state["selection"].flatMap({ ValueCoding<TextRange>.textRange.decode($0) }),
-            validate(range) == nil
-        {
-            selectedRange = range
-        }
-        if case .bool(let editing)? = state["editing"] { isEditing = editing }
     }
 }

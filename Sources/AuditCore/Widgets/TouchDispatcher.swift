@@ -236,9 +236,7 @@ public final class TouchDispatcher {
             _ = body()
             return
         }
-        link.recorder.capture(input, widget: link.widget, arguments: CapturedArguments(arguments)) { _ in
-            ((), 0, body())
-        }
+        link.perform(input, CapturedArguments(arguments), body)
     }
 
     /// The inputs a touch dispatcher records.

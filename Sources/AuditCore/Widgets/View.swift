@@ -54,7 +54,7 @@ open class View {
         view.removeFromSuperview()
         subviews.append(view)
         view.superview = self
-        auditLink?.recorder.attach(to: view)
+        auditLink?.recorder?.attachAdded(view)
     }
 
     public func removeFromSuperview() {
@@ -95,7 +95,7 @@ open class View {
         recognizer.view?.removeGestureRecognizer(recognizer)
         gestureRecognizers.append(recognizer)
         recognizer.view = self
-        if let link = auditLink { link.recorder.attach(recognizer, viewWidget: link.widget) }
+        if let link = auditLink { link.recorder?.attachAdded(recognizer, viewWidget: link.widget) }
     }
 
     /// Detaches `recognizer`. It leaves the audit too: its delegate slot holds the app's delegate
@@ -190,9 +190,6 @@ open class View {
             _ = body()
             return
         }
-        link.recorder.capture(input, widget: link.widget, arguments: CapturedArguments(arguments())) { _ in
-            let outcome = body()
-            return ((), 0, outcome)
-        }
+        link.perform(input, CapturedArguments(arguments()), body)
     }
 }

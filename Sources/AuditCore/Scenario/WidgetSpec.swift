@@ -8,103 +8,7 @@ public struct WidgetSpec: Sendable {
     let gestures: [GestureSpec]
     private let make: @Sendable () -> View
 
-    typealias Builder = @Sendable (inout FieldReader, String, Rect) throws(ScenarioError) -> @Sendable () -> View
-
-    /// The widget kinds a scenario can name, with the properties each takes beyond `kind`, `id`,
-    /// `frame`, `gestures` and `children`.
-    static let kinds: [String: Builder] = [
-        "View": { _, id, frame in { View(identifier: id, frame: frame) } },
-        "SegmentedControl": segmentedControl,
-        "TextView": { fields, id, frame throws(ScenarioError) in
-            let (text, secure) = try textProperties(&fields)
-            return {
-                let view = TextView(identifier: id, frame: frame, text: text)
-                view.isSecureTextEntry = secure
-                return view
-            }
-        },
-        "NoteTextView": { fields, id, frame throws(ScenarioError) in
-            let (text, secure) = try textProperties(&fields)
-            let limit = try fields.optional("characterLimit").map { value throws(ScenarioError) in
-                try FieldReader.int(value, at: fields.location("characterLimit"), atLeast: 0)
-            }
-            return {
-                let view = NoteTextView(identifier: id, frame: frame, text: text, characterLimit: limit)
-                view.isSecureTextEntry = secure
-                return view
-            }
-        },
-        "ScrollView": { fields, id, frame throws(ScenarioError) in
-            let size = try fields.pair("contentSize", nonNegative: true)
-            let offset = fields.optional("contentOffset") == nil ? (0, 0) : try fields.pair("contentOffset")
-            return {
-                ScrollView(
-                    identifier: id, frame: frame, contentSize: Size(width: size.0, height: size.1),
-                    contentOffset: Point(x: offset.0, y: offset.1))
-            }
-        },
-        "TableView": { fields, id, frame throws(ScenarioError) in
-            let location = fields.location("rows")
-            let sections = try fields.array("rows")
-            guard sections.count <= limits.sections else {
-                throw ScenarioError(at: location, "at most \(limits.sections) sections")
-            }
-            let rows = try sections.enumerated().map { index, value throws(ScenarioError) in
-                let rows = try FieldReader.int(value, at: "\(location)[\(index)]", atLeast: 0)
-                guard rows <= limits.rowsPerSection else {
-                    throw ScenarioError(
-                        at: "\(location)[\(index)]", "at most \(limits.rowsPerSection) rows in a section")
-                }
-                return rows
-            }
-            let height = try fields.optional("rowHeight").map { value throws(ScenarioError) in
-                try FieldReader.number(value, at: fields.location("rowHeight"))
-            }
-            guard (height ?? 44) > 0, (height ?? 44) <= limits.rowHeight else {
-                throw ScenarioError(
-                    at: fields.location("rowHeight"), "must be more than 0 and at most \(limits.rowHeight)")
-            }
-            let offset = fields.optional("contentOffset") == nil ? (0, 0) : try fields.pair("contentOffset")
-            return {
-                TableView(
-                    identifier: id, frame: frame, rowsPerSection: rows, rowHeight: height ?? 44,
-                    contentOffset: Point(x: offset.0, y: offset.1))
-            }
-        },
-    ]
-
-    /// Bounds on sizes, so that no scenario can make a widget's geometry overflow.
-    static let limits = (sections: 10_000, rowsPerSection: 1_000_000, rowHeight: 10_000.0)
-
-    private static let segmentedControl: Builder = { fields, id, frame throws(ScenarioError) in
-        let location = fields.location("segments")
-        let segments = try fields.array("segments").enumerated().map { index, value throws(ScenarioError) in
-            try FieldReader.string(value, at: "\(location)[\(index)]")
-        }
-        guard !segments.isEmpty else {
-            throw ScenarioError(at: location, "a segmented control needs at least one segment")
-        }
-        var selected = SegmentedControl.noSegment
-        if let value = fields.optional("selected") {
-            selected = try FieldReader.int(value, at: fields.location("selected"))
-            guard segments.indices.contains(selected) || selected == SegmentedControl.noSegment else {
-                throw ScenarioError(
-                    at: fields.location("selected"),
-                    "segment \(selected) is out of range 0..<\(segments.count) (or -1 for none)")
-            }
-        }
-        let initial = selected
-        return { SegmentedControl(identifier: id, frame: frame, segments: segments, selectedSegmentIndex: initial) }
-    }
-
-    private static func textProperties(_ fields: inout FieldReader) throws(ScenarioError) -> (String, Bool) {
-        let text = try fields.optional("text").map { value throws(ScenarioError) in
-            try FieldReader.string(value, at: fields.location("text"))
-        }
-        return (text ?? "", try fields.bool("secure", default: false))
-    }
-
-    init(_ value: AuditValue, at path: String) throws(ScenarioError) {
+    init(_ value: AuditValue, at path: String, catalog: WidgetCatalog) throws(ScenarioError) {
         var fields = try FieldReader(value, at: path)
         kind = try fields.string("kind")
         identifier = try fields.string("id")
@@ -115,12 +19,12 @@ public struct WidgetSpec: Sendable {
             let box = try fields.quad("frame")
             frame = Rect(x: box.0, y: box.1, width: box.2, height: box.3)
         }
-        guard let builder = Self.kinds[kind] else {
+        guard let registered = catalog.kind(named: kind) else {
             throw ScenarioError(
                 at: fields.location("kind"),
-                "unknown widget kind '\(kind)' (known: \(Self.kinds.keys.sorted().joined(separator: ", ")))")
+                "unknown widget kind '\(kind)' (registered: \(catalog.kinds.map(\.name).sorted().joined(separator: ", ")))"
+            )
         }
-        make = try builder(&fields, identifier, frame)
         var gestures: [GestureSpec] = []
         if fields.optional("gestures") != nil {
             for (index, gesture) in try fields.array("gestures").enumerated() {
@@ -135,7 +39,7 @@ public struct WidgetSpec: Sendable {
         var children: [WidgetSpec] = []
         if fields.optional("children") != nil {
             for (index, child) in try fields.array("children").enumerated() {
-                let spec = try WidgetSpec(child, at: "\(fields.location("children"))[\(index)]")
+                let spec = try WidgetSpec(child, at: "\(fields.location("children"))[\(index)]", catalog: catalog)
                 guard !children.contains(where: { $0.identifier == spec.identifier }) else {
                     throw ScenarioError(
                         at: "\(fields.location("children"))[\(index)].id",
@@ -145,6 +49,9 @@ public struct WidgetSpec: Sendable {
             }
         }
         self.children = children
+        // The kind's own fields last: a kind that takes every remaining field (a `Codable` one)
+        // then leaves nothing for `finish` to refuse.
+        make = try registered.build(&fields, identifier, frame)
         try fields.finish()
     }
 

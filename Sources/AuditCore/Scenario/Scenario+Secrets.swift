@@ -14,10 +14,23 @@ extension Scenario {
     /// its keyed hash, as in the recorded events. Then the file is stored re-encoded (compact JSON).
     public func recordedSource(hashing secrets: SecretHasher) -> String {
         let secure = secureTextPaths
-        guard !secure.isEmpty, case .object(var document) = try? AuditValue.parse(json: Array(source.utf8)) else {
-            return source
-        }
+        guard !secure.isEmpty, let document = try? AuditValue.parse(json: Array(source.utf8)) else { return source }
         var changed = false
+        let redacted = Self.redacting(document, secure: secure, secrets, changed: &changed)
+        return changed ? redacted.json : source
+    }
+
+    /// `document` (a scenario) with the text of the secure text views at `secure` hashed: their
+    /// initial `text`, and the `text` of every step on them.
+    static func redacting(_ document: AuditValue, secure: Set<String>, _ secrets: SecretHasher) -> AuditValue {
+        var changed = false
+        return redacting(document, secure: secure, secrets, changed: &changed)
+    }
+
+    private static func redacting(
+        _ document: AuditValue, secure: Set<String>, _ secrets: SecretHasher, changed: inout Bool
+    ) -> AuditValue {
+        guard case .object(var document) = document else { return document }
         if let root = document["root"] {
             document["root"] = Self.redact(widget: root, parent: nil, secure: secure, secrets, &changed)
         }
@@ -32,7 +45,7 @@ extension Scenario {
             }
             document["steps"] = .array(steps)
         }
-        return changed ? AuditValue.object(document).json : source
+        return .object(document)
     }
 
     private static func redact(

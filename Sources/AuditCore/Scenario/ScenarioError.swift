@@ -60,6 +60,13 @@ struct FieldReader {
         return values
     }
 
+    /// The fields no read has asked for yet, all marked as read: what a kind's own properties are.
+    mutating func remaining() -> [String: AuditValue] {
+        let rest = fields.filter { !used.contains($0.key) }
+        used.formUnion(rest.keys)
+        return rest
+    }
+
     /// Fails on the first field that no read asked for.
     func finish() throws(ScenarioError) {
         if let unknown = fields.keys.filter({ !used.contains($0) }).sorted().first {

@@ -1,3 +1,4 @@
+import AuditCore
 import Foundation
 
 /// The example checkout screen's delegate — one object for every widget of the screen, like a

@@ -1,3 +1,4 @@
+import AuditCore
 import Foundation
 
 /// The example scenarios shipped in `Examples/`, embedded in the build.
@@ -8,6 +9,6 @@ public enum Examples {
 
     /// The checkout example, parsed.
     public static func checkout() throws(ScenarioError) -> Scenario {
-        try Scenario(data: scenarios["checkout"] ?? Data())
+        try Scenario(data: scenarios["checkout"] ?? Data(), catalog: .builtIn)
     }
 }

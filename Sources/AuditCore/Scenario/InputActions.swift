@@ -1,10 +1,7 @@
-/// Every scenario action this build knows, one per widget input. A recorded input event is the
-/// step that caused it: the same name, the same fields.
+/// The inputs of the built-in widget kinds, as scenario actions (`WidgetKind+BuiltIn.swift`
+/// registers them). A recorded input event is the step that caused it: the same name, the same
+/// fields.
 enum InputActions {
-    static let all: [InputAction] = segmentedControl + textView + scrollView + tableView + touches
-
-    static let byName: [String: InputAction] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
-
     private static let segment = ActionField.field("segment", .int, expected: "an integer")
     private static let point = #"{"x": number, "y": number}"#
     private static let indexPath = ActionField.field(

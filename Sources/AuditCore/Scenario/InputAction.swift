@@ -34,7 +34,7 @@ struct ActionField: Sendable {
 /// of segments) and runs when the scenario is parsed. `check` depends on the state earlier steps
 /// left (a text range against the current text) and runs right before the step, in the runner's
 /// dry run and again in the recorded run.
-struct InputAction: Sendable {
+public struct InputAction: Sendable {
     let descriptor: CallbackDescriptor
     let fields: [ActionField]
     let widgetKind: String

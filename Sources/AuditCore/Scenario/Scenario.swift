@@ -18,6 +18,8 @@ public struct Scenario: Sendable {
     public var steps: [ScenarioStep]
     /// The file's text, stored with the session so it can be replayed without the file.
     public var source: String
+    /// The widget kinds the scenario was read with: what its recordings and replays use.
+    public let catalog: WidgetCatalog
 
     /// The largest scenario file accepted, in bytes (8 MiB).
     public static let maximumFileSize = 8 << 20
@@ -30,17 +32,18 @@ public struct Scenario: Sendable {
     ///
     /// The limits above are checked first (the size before anything is read), so whatever the input
     /// the memory used stays bounded; the README gives the measured peak.
-    public init(data: Data) throws(ScenarioError) {
-        try self.init(data: data, includingSteps: true)
+    public init(data: Data, catalog: WidgetCatalog) throws(ScenarioError) {
+        try self.init(data: data, includingSteps: true, catalog: catalog)
     }
 
     /// `includingSteps: false` reads the tree only (replay drives the recorded inputs, not the
     /// file's steps, so it need not parse them again).
-    init(data: Data, includingSteps: Bool) throws(ScenarioError) {
+    init(data: Data, includingSteps: Bool, catalog: WidgetCatalog) throws(ScenarioError) {
         guard data.count <= Self.maximumFileSize else { throw Self.tooLarge(data.count) }
         let document = try Self.decodeJSON(data, skippingSteps: !includingSteps)
         try Self.checkSizes(document)
         var fields = try FieldReader(document, at: "")
+        self.catalog = catalog
         format = 1
         if let value = fields.optional("format") {
             format = try FieldReader.int(value, at: "format")
@@ -53,15 +56,13 @@ public struct Scenario: Sendable {
         delegate = try fields.optional("delegate").map { value throws(ScenarioError) in
             try FieldReader.string(value, at: "delegate")
         }
-        root = try WidgetSpec(try fields.required("root"), at: "root")
+        root = try WidgetSpec(try fields.required("root"), at: "root", catalog: catalog)
         let tree = root.build()
         try root.validateReferences(in: tree)
         steps = []
         if includingSteps {
             for (index, value) in try fields.array("steps").enumerated() {
-                let step = try ScenarioStep(value, at: "steps[\(index)]")
-                try step.validate(in: tree, at: "steps[\(index)]")
-                steps.append(step)
+                steps.append(try ScenarioStep(value, at: "steps[\(index)]", in: tree, catalog: catalog))
             }
         } else {
             _ = fields.optional("steps")
@@ -71,7 +72,7 @@ public struct Scenario: Sendable {
     }
 
     /// Reads `path` and parses it; a missing or unreadable file is a `ScenarioError` too.
-    public init(contentsOf path: String) throws(ScenarioError) {
+    public init(contentsOf path: String, catalog: WidgetCatalog) throws(ScenarioError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ScenarioError(at: "", "cannot read scenario \(path): no such file")
@@ -91,7 +92,7 @@ public struct Scenario: Sendable {
             throw ScenarioError(at: "", "cannot read scenario \(path): permission denied")
         }
         do {
-            try self.init(data: data)
+            try self.init(data: data, catalog: catalog)
         } catch {
             throw ScenarioError(at: error.location.isEmpty ? path : "\(path): \(error.location)", error.message)
         }

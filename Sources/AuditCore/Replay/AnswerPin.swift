@@ -1,0 +1,90 @@
+/// What an isolated replay puts in the widgets' audit links instead of a recorder: it follows the
+/// recording event by event, asks the candidate each callback, keeps the candidate's answer where
+/// it differs from the recorded one, and gives the widget the recorded answer, so the run takes
+/// the recording's course and every widget holds the state the recording saw.
+///
+/// The live run's events are matched to the recorded ones in order, by their declaration and
+/// widget. When one does not match — the candidate, from inside a callback, drove a widget in a
+/// way the recording did not — the course has left the recording: the pin reports the recorded
+/// event there as missing and stops comparing (interaction mode shows what happened instead).
+@usableFromInline
+final class AnswerPin: @unchecked Sendable {
+    // @unchecked: a pin is made, driven and read on the one thread that runs the replay's widgets,
+    // like the widgets themselves; it crosses no thread.
+    private let events: [StoredEvent]
+    /// For each of `events`, the declaration of its callback or input (compared by identity).
+    private let declarations: [CallbackDescriptor?]
+    private weak var root: View?
+    private var cursor = 0
+    private var derailed = false
+    private(set) var run = Replayer.IsolatedRun()
+    let secrets = SecretHasher.ephemeral()
+
+    init(_ plan: ReplayPlan, root: View) {
+        events = plan.events
+        declarations = zip(plan.invokers, plan.inputs).map { $0?.descriptor ?? $1 }
+        self.root = root
+    }
+
+    /// Links every widget and recognizer under `root` to this pin, each with the id its path has
+    /// in the recorded session.
+    func attach(to root: View, ids: [String: Int32]) {
+        root.visit { view in
+            view.auditLink = AuditLink(pin: self, widget: ids[view.path] ?? 0)
+            for recognizer in view.gestureRecognizers {
+                recognizer.auditLink = AuditLink(pin: self, widget: ids[recognizer.path] ?? 0)
+            }
+        }
+    }
+
+    /// Ends the run: recorded events the live run never reached are missing from it.
+    func finish() {
+        if cursor < events.count { derail() }
+    }
+
+    func input(_ descriptor: CallbackDescriptor, widget: Int32, _ body: () -> AuditValue?) {
+        _ = follow(descriptor, widget)
+        _ = body()
+    }
+
+    /// Asks the candidate, compares its answer with the recorded one, and returns the recorded one.
+    @usableFromInline
+    func answer<Delegate, Widget, Arguments, Result>(
+        _ callback: Callback<Delegate, Widget, Arguments, Result>, to target: Delegate?, _ widget: Widget,
+        _ arguments: Arguments, widgetID: Int32
+    ) -> Result {
+        let index = follow(callback.descriptor, widgetID)
+        let (result, flags) = callback.ask(target, widget, arguments, on: .current)
+        guard let index else { return result }
+        let event = events[index]
+        let answer = StoredAnswer(kind: .callback, result: callback.answer.coding?.encode(result), flags: flags)
+        if answer.vetoed == true { run.vetoes += 1 }
+        guard let kind = answer.difference(from: event.answer) else { return result }
+        run.changed.append((event.seq, answer))
+        run.found.append(TimelineAligner.Found(kind: kind, a: event.seq, b: event.seq))
+        guard let coding = callback.answer.coding, let recorded = event.result,
+            let value = coding.decode(recorded, in: root)
+        else { return result }
+        return value
+    }
+
+    /// The index of the recorded event that the live event now starting is, or nil once the run
+    /// has left the recording's course.
+    private func follow(_ declaration: CallbackDescriptor, _ widget: Int32) -> Int? {
+        guard !derailed else { return nil }
+        let index = cursor
+        guard index < events.count, declarations[index] === declaration, events[index].widgetID == Int64(widget) else {
+            derail()
+            return nil
+        }
+        cursor += 1
+        return index
+    }
+
+    private func derail() {
+        derailed = true
+        guard cursor < events.count else { return }
+        run.found.append(TimelineAligner.Found(kind: .onlyInA, a: events[cursor].seq, b: nil))
+        run.leftCourseAt = events[cursor].seq
+    }
+}

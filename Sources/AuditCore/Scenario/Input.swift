@@ -1,0 +1,76 @@
+/// One input of a widget kind, declared once: its name and arguments (what the recorder stores as
+/// an event of kind `input`, and a scenario step's `action` and fields), and how replay drives it.
+///
+/// Input names belong to their widget kind: two kinds may both have a `drag`, and a step or a
+/// recorded input finds the one of the widget it names.
+///
+/// ```swift
+/// extension Slider {
+///     static let drag = Input<Slider, Double>(
+///         "drag", of: "Slider", arguments: .one("value", .double),
+///         check: { slider, value in (0...1).contains(value) ? nil : "value \(value) is outside 0...1" },
+///         perform: { slider, value in slider.drag(to: value) })
+///
+///     func drag(to value: Double) {
+///         performInput(Self.drag, value) { … return .double(self.value) }  // recorded when audited
+///     }
+/// }
+/// ```
+public struct Input<Widget: AnyObject, Arguments>: Sendable, WidgetInput {
+    public let descriptor: CallbackDescriptor
+    let arguments: ArgumentList<Arguments>
+    private let check: @Sendable (Widget, Arguments) -> String?
+    private let perform: @Sendable (Widget, Arguments) -> Void
+
+    /// Declares input `name` of widget kind `kind`. `check` says why the arguments cannot be used
+    /// in the widget's current state (nil when they can); replay skips such an input, a scenario
+    /// step fails with the message. `perform` drives the widget as the user would.
+    public init(
+        _ name: String, of kind: String, arguments: ArgumentList<Arguments>,
+        check: @escaping @Sendable (Widget, Arguments) -> String? = { _, _ in nil },
+        perform: @escaping @Sendable (Widget, Arguments) -> Void
+    ) {
+        descriptor = CallbackDescriptor(input: name, of: kind, arguments: arguments.labels)
+        self.arguments = arguments
+        self.check = check
+        self.perform = perform
+    }
+
+    public var action: InputAction {
+        let (arguments, check, perform) = (arguments, check, perform)
+        let fields = arguments.labels.map { label in
+            ActionField(label: label, expected: "a value \(label) can take", defaultValue: nil, accepts: { _ in true })
+        }
+        return InputAction(
+            descriptor: descriptor, fields: fields, widgetKind: descriptor.protocolName, accepts: { $0 is Widget },
+            staticCheck: { _, values in
+                arguments.decode(values, nil) == nil
+                    ? StepProblem(field: arguments.labels.first, "the value does not have the input's shape") : nil
+            },
+            check: { widget, values in
+                guard let decoded = arguments.decode(values, nil) else {
+                    return StepProblem(field: arguments.labels.first, "the value does not have the input's shape")
+                }
+                return check(widget as! Widget, decoded).map { StepProblem($0) }
+            },
+            perform: { widget, values in
+                if let decoded = arguments.decode(values, nil) { perform(widget as! Widget, decoded) }
+            })
+    }
+}
+
+/// What a `WidgetKind` lists as its inputs: any `Input`, whatever its widget and argument types.
+public protocol WidgetInput: Sendable {
+    /// The input as a scenario step and the replayer use it.
+    var action: InputAction { get }
+}
+
+extension View {
+    /// Runs `input` with `arguments` on this widget: recorded as an input event when audited (its
+    /// arguments encoded as the input declares), with what `body` returns as its result.
+    public func performInput<Widget, Arguments>(
+        _ input: Input<Widget, Arguments>, _ arguments: Arguments, _ body: () -> AuditValue?
+    ) {
+        performInput(input.descriptor, input.arguments.encode(arguments).values, body)
+    }
+}

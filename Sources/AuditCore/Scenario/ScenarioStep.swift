@@ -1,0 +1,127 @@
+/// One input of a scenario, applied to the widget named by its path.
+///
+/// Each step is an object with an `action`, the `widget` it drives, and the action's fields; the
+/// actions are the widgets' inputs (see `auditctl callbacks`), so a recorded input is the step
+/// that caused it. New actions are added as new names; files written for older builds keep their
+/// meaning.
+public struct ScenarioStep: Sendable, Hashable, CustomStringConvertible {
+    public let action: String
+    public let widget: String
+    /// The action's fields, in the input's argument order, defaults filled in.
+    public let arguments: [AuditValue]
+    /// The input this step performs: the one of that name that the widget's kind declares.
+    let definition: InputAction
+
+    public var description: String {
+        var fields: [String: AuditValue] = ["action": .string(action), "widget": .string(widget)]
+        for (label, value) in zip(definition.fields.map(\.label), arguments) { fields[label] = value }
+        return AuditValue.object(fields).json
+    }
+
+    public static func == (a: ScenarioStep, b: ScenarioStep) -> Bool {
+        a.action == b.action && a.widget == b.widget && a.arguments == b.arguments
+            && a.definition.widgetKind == b.definition.widgetKind
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(action)
+        hasher.combine(widget)
+        hasher.combine(arguments)
+    }
+
+    init(definition: InputAction, widget: String, arguments: [AuditValue]) {
+        self.definition = definition
+        action = definition.name
+        self.widget = widget
+        self.arguments = arguments
+    }
+
+    /// Reads a step and checks it against `tree` as the file describes it: the widget exists, it
+    /// takes an input of that name (looked up in the widget's kind, so two kinds may both have a
+    /// `drag`), the fields have the input's shape and fit the tree (a segment index against the
+    /// segments).
+    init(_ value: AuditValue, at path: String, in tree: View, catalog: WidgetCatalog) throws(ScenarioError) {
+        var fields = try FieldReader(value, at: path)
+        action = try fields.string("action")
+        widget = try fields.string("widget")
+        guard let object = tree.auditedObject(atPath: widget) else {
+            throw ScenarioError(at: "\(path).widget", "no widget at '\(widget)'")
+        }
+        guard let definition = catalog.input(named: action, for: object) else {
+            let kind = Self.kind(of: object)
+            let declaring = catalog.kinds(declaringInput: action)
+            if declaring.isEmpty {
+                throw ScenarioError(
+                    at: fields.location("action"),
+                    "unknown action '\(action)' for a \(kind) (it takes: "
+                        + "\(catalog.inputNames(for: object).joined(separator: ", ")))")
+            }
+            throw ScenarioError(
+                at: "\(path).widget", "'\(widget)' is a \(kind), not a \(declaring.joined(separator: " or "))")
+        }
+        self.definition = definition
+        var arguments: [AuditValue] = []
+        for field in definition.fields {
+            guard let value = fields.optional(field.label) ?? field.defaultValue else {
+                throw ScenarioError(at: fields.location(field.label), "missing required field")
+            }
+            guard field.accepts(value) else {
+                throw ScenarioError(at: fields.location(field.label), "expected \(field.expected)")
+            }
+            arguments.append(value)
+        }
+        self.arguments = arguments
+        try fields.finish()
+        if let problem = definition.staticCheck(object, arguments) { throw Self.error(problem, at: path) }
+    }
+
+    /// The step that a recorded input event stands for: an input's name is its step's `action`
+    /// and its argument labels are the step's fields, so recorded inputs can be driven again.
+    init(
+        input name: String, widget: String, arguments: AuditValue, at path: String, in tree: View,
+        catalog: WidgetCatalog
+    ) throws(ScenarioError) {
+        guard case .object(var fields) = arguments else { throw ScenarioError(at: path, "arguments are not an object") }
+        fields["action"] = .string(name)
+        fields["widget"] = .string(widget)
+        try self.init(.object(fields), at: path, in: tree, catalog: catalog)
+    }
+
+    /// Checks the step against the tree's current state (a text range against the current text).
+    func check(in root: View, at path: String) throws(ScenarioError) {
+        guard let object = root.auditedObject(atPath: widget) else {
+            throw ScenarioError(at: "\(path).widget", "no widget at '\(widget)'")
+        }
+        guard definition.accepts(object) else {
+            throw ScenarioError(
+                at: "\(path).widget", "'\(widget)' is a \(Self.kind(of: object)), not a \(definition.widgetKind)")
+        }
+        if let problem = definition.check(object, arguments) { throw Self.error(problem, at: path) }
+    }
+
+    /// Drives the widget. The step must have passed `check` on this tree's current state.
+    public func perform(in root: View) {
+        definition.perform(root.auditedObject(atPath: widget)!, arguments)
+    }
+
+    private static func kind(of object: AnyObject) -> String {
+        (object as? View)?.widgetKind ?? (object as? GestureRecognizer)?.widgetKind ?? "\(type(of: object))"
+    }
+
+    private static func error(_ problem: StepProblem, at path: String) -> ScenarioError {
+        ScenarioError(at: problem.field.map { "\(path).\($0)" } ?? path, problem.message)
+    }
+}
+
+extension ScenarioStep {
+    /// The user taps a segment.
+    public static func tapSegment(widget: String, segment: Int) -> ScenarioStep {
+        ScenarioStep(definition: InputActions.segmentedControl[0], widget: widget, arguments: [.int(segment)])
+    }
+
+    /// Code selects a segment; `notify: false` suppresses the did-callback.
+    public static func selectSegment(widget: String, segment: Int, notify: Bool) -> ScenarioStep {
+        ScenarioStep(
+            definition: InputActions.segmentedControl[1], widget: widget, arguments: [.int(segment), .bool(notify)])
+    }
+}

@@ -1,0 +1,69 @@
+/// A live widget tree written back as a scenario: what a recorder stores for a session recorded in
+/// code, so that it replays like a session recorded from a file.
+extension WidgetCatalog {
+    /// The scenario document for `root` in its current state, with no steps (the recorded inputs
+    /// are the steps). Each widget describes itself through its kind's registration.
+    func scenarioDocument(name: String, root: View) throws(UnregisteredKind) -> AuditValue {
+        .object([
+            "format": .int(Scenario.currentFormat), "name": .string(name), "root": try describe(root),
+            "steps": .array([]),
+        ])
+    }
+
+    /// `view` and its subtree as a scenario's widget object.
+    func describe(_ view: View) throws(UnregisteredKind) -> AuditValue {
+        guard let kind = kind(named: view.widgetKind) else {
+            throw UnregisteredKind(kind: view.widgetKind, path: view.path, registered: kinds.map(\.name))
+        }
+        var fields = kind.describe(view)
+        fields["kind"] = .string(kind.name)
+        fields["id"] = .string(view.identifier)
+        fields["frame"] = .array([view.frame.x, view.frame.y, view.frame.width, view.frame.height].map(AuditValue.double))
+        if !view.gestureRecognizers.isEmpty {
+            fields["gestures"] = .array(try view.gestureRecognizers.map { recognizer throws(UnregisteredKind) in
+                try Self.describe(recognizer)
+            })
+        }
+        if !view.subviews.isEmpty {
+            fields["children"] = .array(try view.subviews.map { subview throws(UnregisteredKind) in try describe(subview) })
+        }
+        return .object(fields)
+    }
+
+    /// A recognizer as a scenario's gesture object: the properties the format has for its kind.
+    private static func describe(_ recognizer: GestureRecognizer) throws(UnregisteredKind) -> AuditValue {
+        var fields: [String: AuditValue] = [
+            "kind": .string(recognizer.widgetKind), "id": .string(recognizer.identifier),
+        ]
+        if !recognizer.isEnabled { fields["enabled"] = .bool(false) }
+        let requirements = recognizer.failureRequirements.map(\.path)
+        if !requirements.isEmpty { fields["requireToFail"] = .array(requirements.map(AuditValue.string)) }
+        switch recognizer {
+        case let tap as TapGestureRecognizer:
+            fields["taps"] = .int(tap.numberOfTapsRequired)
+            fields["allowableMovement"] = .double(tap.allowableMovement)
+        case let press as LongPressGestureRecognizer:
+            fields["minimumPressDuration"] = .double(press.minimumPressDuration)
+            fields["allowableMovement"] = .double(press.allowableMovement)
+        case let pan as PanGestureRecognizer:
+            fields["minimumTranslation"] = .double(pan.minimumTranslation)
+        default:
+            throw UnregisteredKind(
+                kind: recognizer.widgetKind, path: recognizer.path, registered: GestureSpec.kinds)
+        }
+        return .object(fields)
+    }
+}
+
+/// A widget (or gesture recognizer) whose kind the catalog does not register: a session with it
+/// could not be rebuilt for replay, so recording refuses it when it begins.
+public struct UnregisteredKind: Error, CustomStringConvertible, Sendable {
+    public let kind: String
+    public let path: String
+    public let registered: [String]
+
+    public var description: String {
+        "'\(path)' is a \(kind), a widget kind the catalog does not register (registered: "
+            + "\(registered.sorted().joined(separator: ", "))); add its WidgetKind with WidgetCatalog.adding(_:)"
+    }
+}

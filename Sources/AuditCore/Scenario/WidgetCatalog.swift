@@ -1,0 +1,71 @@
+/// The widget kinds a tool knows, each with its inputs and callbacks: what a scenario can name,
+/// what a recorder can describe, what the replayer can drive and invoke, and what
+/// `auditctl callbacks` lists. Recorder, replayer, minimizer, `AuditCommandLine` and
+/// `AuditTesting` all take the same value.
+///
+/// `builtIn` holds this package's widget kinds; add your own with `adding(_:)`:
+/// `WidgetCatalog.builtIn.adding(Slider.kind)`.
+public struct WidgetCatalog: Sendable {
+    public private(set) var kinds: [WidgetKind]
+    private var kindsByName: [String: WidgetKind]
+    private var invokersByName: [String: CallbackInvoker]
+    private var inputsByName: [String: [InputAction]]
+
+    public init(_ kinds: [WidgetKind]) {
+        var unique: [WidgetKind] = []
+        for kind in kinds {
+            unique.removeAll { $0.name == kind.name }
+            unique.append(kind)
+        }
+        self.kinds = unique
+        kindsByName = Dictionary(unique.map { ($0.name, $0) }) { $1 }
+        invokersByName = Dictionary(
+            unique.flatMap(\.callbacks).map { (Self.key($0.descriptor.protocolName, $0.descriptor.name), $0) }
+        ) { $1 }
+        inputsByName = Dictionary(grouping: unique.flatMap(\.inputs), by: \.name)
+    }
+
+    /// The package's widget kinds: `View` (which carries touches and gesture recognizers),
+    /// `SegmentedControl`, `TextView`, `NoteTextView`, `ScrollView` and `TableView`.
+    public static let builtIn = WidgetCatalog([
+        .view, .segmentedControl, .textView, .noteTextView, .scrollView, .tableView,
+    ])
+
+    /// This catalog with more kinds (a kind of a name already registered replaces it).
+    public func adding(_ more: WidgetKind...) -> WidgetCatalog { WidgetCatalog(kinds + more) }
+
+    public func kind(named name: String) -> WidgetKind? { kindsByName[name] }
+
+    /// Every callback of every kind, each once (kinds may share a protocol).
+    public var callbacks: [CallbackDescriptor] {
+        var seen: Set<String> = []
+        return kinds.flatMap(\.callbacks).map(\.descriptor).filter {
+            seen.insert(Self.key($0.protocolName, $0.name)).inserted
+        }
+    }
+
+    /// Every input of every kind.
+    public var inputs: [CallbackDescriptor] { kinds.flatMap(\.inputs).map(\.descriptor) }
+
+    public func invoker(protocolName: String, name: String) -> CallbackInvoker? {
+        invokersByName[Self.key(protocolName, name)]
+    }
+
+    /// The input `name` that `object` takes: among the inputs of that name, one declared for the
+    /// object's class (its own kind's first, when a subclass redeclares an inherited name).
+    func input(named name: String, for object: AnyObject) -> InputAction? {
+        guard let candidates = inputsByName[name] else { return nil }
+        let kind = (object as? View)?.widgetKind ?? (object as? GestureRecognizer)?.widgetKind
+        return candidates.first { $0.widgetKind == kind && $0.accepts(object) } ?? candidates.first { $0.accepts(object) }
+    }
+
+    /// The kinds that declare an input called `name`, for an error message.
+    func kinds(declaringInput name: String) -> [String] { inputsByName[name]?.map(\.widgetKind) ?? [] }
+
+    /// The names of the inputs `object` takes, for an error message.
+    func inputNames(for object: AnyObject) -> [String] {
+        Array(Set(kinds.flatMap(\.inputs).filter { $0.accepts(object) }.map(\.name))).sorted()
+    }
+
+    private static func key(_ protocolName: String, _ name: String) -> String { protocolName + "." + name }
+}
