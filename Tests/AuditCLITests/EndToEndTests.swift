@@ -1,4 +1,5 @@
 import AuditCore
+@testable import AuditExamples
 import Foundation
 import Testing
 
@@ -292,7 +293,7 @@ struct EndToEndTests {
         #expect(csv.status == 0 && csv.stderr == "", "\(csv)")
         let records = parseCSV(csv.stdout)
         #expect(records.first == ["kind", "protocol", "callback", "arguments", "answer", "default"])
-        let all = CallbackCatalog.builtIn.callbacks + CallbackCatalog.builtIn.inputs
+        let all = WidgetCatalog.builtIn.callbacks + WidgetCatalog.builtIn.inputs
         #expect(records.dropFirst().map { $0[2] } == all.map(\.name))
         #expect(records.contains(["callback", "SegmentedControlDelegate", Self.shouldSelect, "index", "veto", "true"]))
         #expect(records.contains { $0[0] == "callback" && $0[2] == Self.didSelect && $0[3] == "index, userInteracted" })

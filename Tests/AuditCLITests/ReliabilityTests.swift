@@ -1,5 +1,6 @@
 import AuditCLI
 import AuditCore
+@testable import AuditExamples
 import CSQLite
 import Foundation
 import SharedTestSupport
@@ -305,7 +306,7 @@ struct CommandLineFaultTests {
         // The replay's session is created (one write), then its events find the disk full.
         StoreFaults.inject(SQLITE_FULL, at: database, after: 1)
         defer { StoreFaults.clear(database) }
-        let status = AuditCommandLine().run(
+        let status = AuditCommandLine(registry: .examples, catalog: .builtIn).run(
             ["replay", "--session", "1", "--delegate", "checkout.v2", "--db", database], output: output)
         #expect(status == 2)
         #expect(lines.withLock { $0.out } == "")

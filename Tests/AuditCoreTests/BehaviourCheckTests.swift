@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import AuditCore
+@testable import AuditExamples
 
 @Suite("Behaviour checks for an app's own tests: record modes")
 struct BehaviourCheckTests {
@@ -10,7 +11,7 @@ struct BehaviourCheckTests {
     var database: String { folder.path("audit.sqlite") }
 
     func check(_ mode: RecordMode, _ version: CheckoutDelegate.Version) throws -> BehaviourOutcome {
-        try BehaviourCheck(databasePath: database, mode: mode)
+        try BehaviourCheck(databasePath: database, catalog: .builtIn, mode: mode)
             .check("checkout", scenario: try Examples.checkout()) { CheckoutDelegate(version: version) }
     }
 

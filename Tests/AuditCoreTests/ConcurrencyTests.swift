@@ -61,7 +61,7 @@ struct ConcurrencyTests {
         let delegate = ThreadDelegate()
         first.delegate = delegate
         second.delegate = delegate
-        recorder?.attach(to: root)
+        try! recorder?.attach(to: root)
         var random = SeededGenerator(seed: UInt64(index) &* 7919 &+ 1)
         var log = ThreadLog()
         for _ in 0..<count {
@@ -106,7 +106,7 @@ struct ConcurrencyTests {
         let plain = Self.runThreads(threads, count: count, recorder: nil)
         var options = Recorder.Options()
         options.batchSize = 64  // many batches, so events of all threads arrive interleaved and out of order
-        let recorder = try Recorder(databasePath: database, session: newSession(), options: options)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn, options: options)
         let audited = Self.runThreads(threads, count: count, recorder: recorder)
         let summary = recorder.finish()
         #expect(summary.failedWrites == 0)

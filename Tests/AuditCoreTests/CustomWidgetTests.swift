@@ -69,8 +69,9 @@ struct CustomWidgetTests {
         stepper.delegate = delegate
         let recorder = try Recorder(
             databasePath: database,
-            session: NewSession(scenario: "custom", scenarioSource: "{}", delegate: "UpToTwo"))
-        recorder.attach(to: stepper)
+            session: NewSession(recordedInCode: "custom", delegate: "UpToTwo"),
+            catalog: .builtIn.adding(WidgetKind("Stepper", make: { id, frame in Stepper(identifier: id) })))
+        try recorder.attach(to: stepper)
         for _ in 0..<3 { stepper.increment() }
         let summary = recorder.finish()
         #expect(stepper.value == 2)

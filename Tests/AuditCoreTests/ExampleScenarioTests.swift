@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import AuditCore
+@testable import AuditExamples
 
 @Suite("The shipped example and bad steps")
 struct ExampleScenarioTests {
@@ -25,7 +26,7 @@ struct ExampleScenarioTests {
                 "TapGestureRecognizer", "LongPressGestureRecognizer", "PanGestureRecognizer",
             ]))
         let recorded = Set(events.filter { $0.kind == .callback }.map { "\($0.protocolName!).\($0.callback)" })
-        let missing = CallbackCatalog.builtIn.callbacks.map { "\($0.protocolName).\($0.name)" }.filter {
+        let missing = WidgetCatalog.builtIn.callbacks.map { "\($0.protocolName).\($0.name)" }.filter {
             !recorded.contains($0)
         }
         // Callbacks the example's inputs never reach (a deselection by willDeselect returning nil…)
@@ -39,7 +40,7 @@ struct ExampleScenarioTests {
         let marker = #"    { "action": "touches""#
         let range = try #require(Self.base.range(of: marker))
         let text = Self.base.replacingCharacters(in: range.lowerBound..<range.lowerBound, with: "    \(step),\n")
-        return try Scenario(data: Data(text.utf8))
+        return try Scenario(data: Data(text.utf8), catalog: .builtIn)
     }
 
     @Test(arguments: [

@@ -17,7 +17,7 @@ struct FuzzRegressionTests {
         """
 
     @Test func aFingerLeftDownDoesNotLeakTheTree() throws {
-        let scenario = try Scenario(data: Data(Self.fingerLeftDownOnTheRoot.utf8))
+        let scenario = try Scenario(data: Data(Self.fingerLeftDownOnTheRoot.utf8), catalog: .builtIn)
         weak var root: View?
         weak var child: View?
         do {

@@ -28,8 +28,8 @@ struct GestureRecordingTests {
         for recognizer in [tap, press, pan] as [GestureRecognizer] { recognizer.delegate = delegate }
         delegate.shouldReceive = { recognizer, _ in recognizer !== tap }
         delegate.canBePrevented = { recognizer, _ in recognizer !== pan }
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: fixture.root)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: fixture.root)
         fixture.dispatcher.perform([touch(.began, 50, 50, 0), touch(.moved, 80, 50, 0.7), touch(.ended, 80, 50, 0.8)])
         let summary = recorder.finish()
         #expect(fixture.actions.count == 5)  // press began, changed, ended; pan began, ended
@@ -87,8 +87,8 @@ struct GestureRecordingTests {
         for recognizer in [vetoed, first, second] { recognizer.delegate = delegate }
         delegate.shouldBegin = { $0 !== vetoed }
         delegate.simultaneous = { _, _ in true }
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: fixture.root)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: fixture.root)
         fixture.dispatcher.perform(tapEvents(at: Point(x: 50, y: 50), time: 0))
         let summary = recorder.finish()
         #expect(fixture.actions == ["cell#first ended @0.1", "cell#second ended @0.1"])
@@ -118,8 +118,8 @@ struct GestureRecordingTests {
         let rootTap = fixture.add(TapGestureRecognizer(identifier: "rootTap"), to: fixture.root)
         single.delegate = delegate
         rootTap.delegate = delegate
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: fixture.root)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: fixture.root)
         fixture.dispatcher.perform(tapEvents(at: Point(x: 50, y: 50), time: 0))
         let summary = recorder.finish()
         // canPrevent false: the cell's tap does not stop the root's, and both recognize.
@@ -142,8 +142,8 @@ struct GestureRecordingTests {
         root.addSubview(cell)
         let tap = TapGestureRecognizer(identifier: "tap")
         cell.addGestureRecognizer(tap)
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: root)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: root)
         #expect(tap.proxy != nil)
         let press = LongPressGestureRecognizer(identifier: "press")
         cell.addGestureRecognizer(press)  // added after attach: audited at once
@@ -188,8 +188,8 @@ struct GestureRecordingTests {
         let root = View(identifier: "root", frame: Rect(x: 0, y: 0, width: 100, height: 100))
         let tap = TapGestureRecognizer(identifier: "tap")
         root.addGestureRecognizer(tap)
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: root)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: root)
         root.removeGestureRecognizer(tap)
         #expect(tap.proxy == nil)
         recorder.finish()
@@ -224,13 +224,13 @@ struct GestureRecordingTests {
         weak var weakProxy: GestureRecognizerDelegateProxy?
         weak var weakDelegate: ScriptedGestureDelegate?
         weak var weakDispatcher: TouchDispatcher?
-        let recorder = try Recorder(databasePath: database, session: newSession())
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         do {
             let fixture = GestureFixture()
             let delegate = ScriptedGestureDelegate()
             let press = fixture.add(LongPressGestureRecognizer(identifier: "press"), to: fixture.cell)
             press.delegate = delegate
-            recorder.attach(to: fixture.root)
+            try recorder.attach(to: fixture.root)
             // Let go in the middle of a sequence: the dispatcher still holds its recognizers then.
             fixture.dispatcher.send(touch(.began, 50, 50, 0))
             fixture.dispatcher.advance(to: 0.6)
@@ -342,7 +342,7 @@ func runRandomTouches(seed: UInt64, strokes: Int, recorder: Recorder?) -> (
             actions.append(line)
         }
     }
-    recorder?.attach(to: root)
+    try! recorder?.attach(to: root)
 
     var random = SeededGenerator(seed: seed)
     var events: [Touch] = []

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import AuditCore
+@testable import AuditExamples
 
 /// The isolated mode compares answers as it asks and stores the candidate's session as the
 /// recorded rows, shared, and its own rows where its answers differ: what it reports and what the
@@ -20,7 +21,7 @@ struct IsolatedReplayTests {
     }
 
     func replay(_ session: Int64, _ delegate: String) throws -> ReplayReport {
-        try Replayer(databasePath: database, registry: ReplayTests.registry).replay(
+        try Replayer(databasePath: database, registry: ReplayTests.registry, catalog: .builtIn).replay(
             session: session, delegate: delegate, mode: .isolated)
     }
 
@@ -120,7 +121,7 @@ struct IsolatedReplayTests {
         #expect(try before.diff(recorded, recorded).identical)
         let source = try AuditStore(path: database, access: .read).scenarioSource(of: recorded)
         #expect(try before.scenarioSource(of: recorded) == source)
-        let report = try Replayer(databasePath: old, registry: ReplayTests.registry).replay(
+        let report = try Replayer(databasePath: old, registry: ReplayTests.registry, catalog: .builtIn).replay(
             session: recorded, delegate: "checkout.v2", mode: .isolated)
         #expect(report.diff.differences.map(ReplayTests.describe) == ReplayTests.planted)
         let after = try AuditStore(path: old, access: .read)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import AuditCore
+@testable import AuditExamples
 
 /// Implements nothing: every callback answered by its default.
 final class DefaultsOnly: SegmentedControlDelegate, TextViewDelegate, TableViewDelegate, GestureRecognizerDelegate {}
@@ -33,7 +34,7 @@ struct MinimizerTests {
 
     @Test func theV2RegressionShrinksToTheOneTapThatShowsIt() throws {
         let session = try recordExample("checkout.v1")
-        let result = try Minimizer(databasePath: database, registry: Self.registry)
+        let result = try Minimizer(databasePath: database, registry: Self.registry, catalog: .builtIn)
             .minimize(session: session, delegate: "checkout.v2")
         #expect(result.steps == [.tapSegment(widget: "checkout/shipping", segment: 2)])
         #expect(result.originalCount == 37)
@@ -44,10 +45,10 @@ struct MinimizerTests {
         )
 
         // The scenario it writes is accepted by record, and replaying it shows the same divergence.
-        let minimal = try Scenario(data: Data(result.scenario.utf8))
+        let minimal = try Scenario(data: Data(result.scenario.utf8), catalog: .builtIn)
         let again = try ScenarioRunner.record(
             minimal, delegate: "checkout.v1", registry: Self.registry, databasePath: database)
-        let report = try Replayer(databasePath: database, registry: Self.registry)
+        let report = try Replayer(databasePath: database, registry: Self.registry, catalog: .builtIn)
             .replay(session: again.session, delegate: "checkout.v2", mode: .interaction)
         #expect(report.firstDivergence?.difference.kind == .vetoChanged)
         #expect(report.firstDivergence?.difference.event.widget == "checkout/shipping")
@@ -55,7 +56,7 @@ struct MinimizerTests {
 
     @Test func subsequencesThatCannotRunAreUnresolvedNotPassing() throws {
         let session = try recordExample("defaults")
-        let result = try Minimizer(databasePath: database, registry: Self.registry)
+        let result = try Minimizer(databasePath: database, registry: Self.registry, catalog: .builtIn)
             .minimize(session: session, delegate: "no-quick-pay")
         // The candidate implements shouldBegin where the recording used the default: the first
         // touch sequence on pay shows it, and needs its finger to begin and to end. Halves that
@@ -71,7 +72,7 @@ struct MinimizerTests {
 
     @Test func theNumberOfTestsIsBounded() throws {
         let session = try recordExample("defaults")
-        let result = try Minimizer(databasePath: database, registry: Self.registry)
+        let result = try Minimizer(databasePath: database, registry: Self.registry, catalog: .builtIn)
             .minimize(session: session, delegate: "no-quick-pay", maximumTests: 3)
         #expect(result.tests == 3)
         #expect(result.stoppedAtBound)
@@ -80,7 +81,7 @@ struct MinimizerTests {
     @Test func aDelegateThatDoesNotDivergeHasNothingToMinimize() throws {
         let session = try recordExample("checkout.v1")
         #expect {
-            try Minimizer(databasePath: database, registry: Self.registry).minimize(
+            try Minimizer(databasePath: database, registry: Self.registry, catalog: .builtIn).minimize(
                 session: session, delegate: "checkout.v1")
         } throws: { error in
             "\(error)" == "checkout.v1 behaves like the recording on session \(session): there is nothing to minimize"

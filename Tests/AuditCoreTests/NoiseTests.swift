@@ -64,7 +64,7 @@ struct NoiseTests {
 
     /// Records with instance 0 (tails: shipping allowed).
     func record() throws -> Int64 {
-        let scenario = try Scenario(data: Data(Self.scenario.utf8))
+        let scenario = try Scenario(data: Data(Self.scenario.utf8), catalog: .builtIn)
         return try ScenarioRunner.record(scenario, delegate: "flaky", registry: registry, databasePath: database)
             .session
     }
@@ -72,7 +72,7 @@ struct NoiseTests {
     @Test func differencesTheRecordingDelegateAlsoShowsAreNoise() throws {
         let id = try record()
         // The candidate is instance 1 (heads), the baselines 2 (tails) and 3 (heads).
-        let result = try Replayer(databasePath: database, registry: registry)
+        let result = try Replayer(databasePath: database, registry: registry, catalog: .builtIn)
             .replay(session: id, delegate: "flaky", mode: .interaction, noiseRuns: 2)
         #expect(!result.report.identical)
         #expect(!result.noise.isEmpty)
@@ -84,7 +84,7 @@ struct NoiseTests {
 
     @Test func aRealRegressionIsKeptApartFromTheNoise() throws {
         let id = try record()
-        let result = try Replayer(databasePath: database, registry: registry)
+        let result = try Replayer(databasePath: database, registry: registry, catalog: .builtIn)
             .replay(session: id, delegate: "flaky.strict", mode: .interaction, noiseRuns: 2)
         #expect(!result.noise.isEmpty)
         #expect(result.noise.allSatisfy { $0.event.widget == "checkout/shipping" })
@@ -99,7 +99,7 @@ struct NoiseTests {
 
     @Test func withoutBaselineRunsEverythingIsARegression() throws {
         let id = try record()
-        let result = try Replayer(databasePath: database, registry: registry)
+        let result = try Replayer(databasePath: database, registry: registry, catalog: .builtIn)
             .replay(session: id, delegate: "flaky", mode: .interaction, noiseRuns: 0)
         #expect(result.noise.isEmpty)
         #expect(!result.regressions.identical)

@@ -109,8 +109,8 @@ struct NoteTextViewTests {
 
     @Test func underAuditEachCallTheAppSeesIsRecordedOnceWithItsProtocol() throws {
         let note = note("ab", limit: 3)
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: note)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: note)
         note.type("c")  // begins editing and reaches the limit
         note.type("d")  // refused by the limit: only the input is recorded
         note.select(TextRange(location: 0, length: 1))
@@ -150,8 +150,8 @@ struct NoteTextViewTests {
         let note = NoteTextView(identifier: "n", characterLimit: 1)
         let plain = DidChangeOnlyTextDelegate()
         note.delegate = plain
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: note)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: note)
         note.type("a")
         let session = recorder.finish().session
         #expect(plain.texts == ["a"])
@@ -165,7 +165,7 @@ struct NoteTextViewTests {
 
     @Test(arguments: [1, 2, 3, 42, 2026] as [UInt64])
     func recordedCallbacksAreExactlyWhatTheAppSaw(seed: UInt64) throws {
-        let recorder = try Recorder(databasePath: database, session: newSession())
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         let run = runRandomTextInputs(seed: seed, count: 400, recorder: recorder)
         let summary = recorder.finish()
         let callbacks = try AuditStore(path: database, access: .read).timeline(of: summary.session)
@@ -182,8 +182,8 @@ struct NoteTextViewTests {
 
     @Test func reassigningTheDelegateRetargetsTheProxyAndDetachRestores() throws {
         let note = note("ab", limit: 3)
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: note)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: note)
         let second = LoggingTextDelegate()
         note.delegate = second
         note.type("c")
@@ -218,12 +218,12 @@ struct NoteTextViewTests {
         weak var weakNote: NoteTextView?
         weak var weakProxy: NoteTextViewDelegateProxy?
         weak var weakDelegate: LoggingTextDelegate?
-        let recorder = try Recorder(databasePath: database, session: newSession())
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         do {
             let note = NoteTextView(identifier: "n", characterLimit: 1)
             let delegate = LoggingTextDelegate()
             note.delegate = delegate
-            recorder.attach(to: note)
+            try recorder.attach(to: note)
             note.type("a")
             note.endEditing()
             #expect(delegate.calls.contains("n.didReachLimit 1"))

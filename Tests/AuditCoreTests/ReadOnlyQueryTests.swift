@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import AuditCore
+@testable import AuditExamples
 
 @Suite("Hardened read-only query")
 struct ReadOnlyQueryTests {

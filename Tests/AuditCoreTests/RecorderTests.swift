@@ -28,8 +28,8 @@ struct RecorderTests {
         }
         shipping.delegate = delegate
         payment.delegate = delegate
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: root)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: root)
         shipping.tapSegment(2)  // vetoed
         shipping.tapSegment(1)  // allowed, nests a programmatic selection of payment
         let summary = recorder.finish()
@@ -61,8 +61,8 @@ struct RecorderTests {
         let control = SegmentedControl(identifier: "c", segments: ["a", "b"], selectedSegmentIndex: 0)
         let delegate = DidOnlyDelegate()
         control.delegate = delegate
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: control)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: control)
         control.tapSegment(1)
         let session = recorder.finish().session
         let events = try AuditStore(path: database, access: .read).timeline(of: session)
@@ -78,8 +78,8 @@ struct RecorderTests {
         let control = SegmentedControl(identifier: "c", segments: ["a", "b", "c"], selectedSegmentIndex: 0)
         let first = LoggingDelegate()
         control.delegate = first
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: control)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: control)
         let second = LoggingDelegate(vetoing: [2])
         control.delegate = second
         #expect(control.delegate === second)
@@ -96,8 +96,8 @@ struct RecorderTests {
 
     @Test func widgetsAddedAfterAttachAreAudited() throws {
         let root = View(identifier: "root")
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: root)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: root)
         let group = View(identifier: "group")
         let control = SegmentedControl(identifier: "late", segments: ["a", "b"], selectedSegmentIndex: 0)
         group.addSubview(control)
@@ -113,12 +113,12 @@ struct RecorderTests {
     @Test func widgetProxyAndDelegateLeaveNoRetainCycle() throws {
         weak var weakControl: SegmentedControl?
         weak var weakDelegate: LoggingDelegate?
-        let recorder = try Recorder(databasePath: database, session: newSession())
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         do {
             let control = SegmentedControl(identifier: "c", segments: ["a", "b"], selectedSegmentIndex: 0)
             let delegate = LoggingDelegate()
             control.delegate = delegate
-            recorder.attach(to: control)
+            try recorder.attach(to: control)
             control.tapSegment(1)
             weakControl = control
             weakDelegate = delegate
@@ -141,7 +141,7 @@ struct RecorderTests {
         var options = Recorder.Options()
         options.batchSize = 7
         options.capacity = 16
-        let recorder = try Recorder(databasePath: database, session: newSession(), options: options)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn, options: options)
         _ = runRandomInputs(seed: 9, count: 500, recorder: recorder)
         let summary = recorder.finish()
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
@@ -153,13 +153,13 @@ struct RecorderTests {
     }
 
     @Test func finishIsIdempotent() throws {
-        let recorder = try Recorder(databasePath: database, session: newSession())
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         let first = recorder.finish()
         #expect(recorder.finish() == first)
     }
 
     @Test func sessionOfADeadProcessIsMarkedInterruptedOnNextWrite() throws {
-        let recorder = try Recorder(databasePath: database, session: newSession())
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         let session = recorder.finish().session
         // Make the finished session look like one a killed process left behind.
         try sqlite(database, "UPDATE sessions SET status = 'recording', owner_pid = 999999999 WHERE id = \(session)")
@@ -172,7 +172,7 @@ struct RecorderTests {
     }
 
     @Test func aLiveRecordingIsNotMarkedInterrupted() throws {
-        let recorder = try Recorder(databasePath: database, session: newSession())
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         _ = try AuditStore(path: database, access: .write)
         #expect(try AuditStore(path: database, access: .read).session(recorder.session).status == "recording")
         recorder.finish()

@@ -3,6 +3,7 @@ import SharedTestSupport
 import Testing
 
 @testable import AuditCore
+@testable import AuditExamples
 
 /// Vetoes every selection after the third: state that must carry through a replay run.
 final class TiredDelegate: SegmentedControlDelegate {
@@ -29,11 +30,11 @@ struct ReplayTests {
         try ScenarioRunner.record(scenario, delegate: delegate, registry: Self.registry, databasePath: database).session
     }
 
-    func replayer() -> Replayer { Replayer(databasePath: database, registry: Self.registry) }
+    func replayer() -> Replayer { Replayer(databasePath: database, registry: Self.registry, catalog: .builtIn) }
 
     /// A checkout scenario with `count` random taps and selections.
     static func randomCheckout(seed: UInt64, count: Int) throws -> Scenario {
-        try Scenario(data: Data(randomCheckoutSource(seed: seed, count: count).utf8))
+        try Scenario(data: Data(randomCheckoutSource(seed: seed, count: count).utf8), catalog: .builtIn)
     }
 
     @Test(arguments: ["checkout.v1", "checkout.v2", "tired"])

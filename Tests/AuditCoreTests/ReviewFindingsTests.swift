@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import AuditCore
+@testable import AuditExamples
 
 // MARK: helpers
 
@@ -80,8 +81,8 @@ struct ReviewFindingsTests {
         control.delegate = a
         var recorder: Recorder?
         if audited {
-            recorder = try Recorder(databasePath: folder.path("r\(UUID()).sqlite"), session: newSession())
-            recorder!.attach(to: root)
+            recorder = try Recorder(databasePath: folder.path("r\(UUID()).sqlite"), session: newSession(), catalog: .builtIn)
+            try recorder!.attach(to: root)
         }
         withExtendedLifetime((a, b)) { control.tapSegment(1) }
         recorder?.finish()
@@ -103,8 +104,8 @@ struct ReviewFindingsTests {
         root.addSubview(control)
         let delegate = DrivesOtherWidget()
         control.delegate = delegate
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: root)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: root)
         control.tapSegment(1)
         let summary = recorder.finish()
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
@@ -113,7 +114,7 @@ struct ReviewFindingsTests {
     }
 
     func scenario(_ root: String, _ steps: String) throws -> Scenario {
-        try Scenario(data: Data(#"{"name":"s","root":\#(root),"steps":[\#(steps)]}"#.utf8))
+        try Scenario(data: Data(#"{"name":"s","root":\#(root),"steps":[\#(steps)]}"#.utf8), catalog: .builtIn)
     }
 
     /// README: isolated mode holds "a text view's text and selection" as the last input left it.
@@ -123,7 +124,7 @@ struct ReviewFindingsTests {
             #"{"action":"typeText","widget":"r/t","text":"ab"},{"action":"typeText","widget":"r/t","text":"cd"}"#)
         let session = try ScenarioRunner.record(s, delegate: { MaxThree() }, named: "max3", databasePath: database)
             .session
-        let replayer = Replayer(databasePath: database)
+        let replayer = Replayer(databasePath: database, registry: .examples, catalog: .builtIn)
         let interaction = try replayer.replay(
             session: session, candidate: { MaxThree() }, named: "max3", mode: .interaction)
         #expect(interaction.identical)
@@ -136,8 +137,8 @@ struct ReviewFindingsTests {
         let root = View(identifier: "root")
         let control = SegmentedControl(identifier: "c", segments: ["a", "b"], selectedSegmentIndex: 0)
         root.addSubview(control)
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: root)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: root)
         recorder.finish()
         for i in 0..<10_000 { control.tapSegment(i % 2) }
         // Each tap is an input and (for a change) two callbacks; none is kept.
@@ -151,11 +152,11 @@ struct ReviewFindingsTests {
         let root = View(identifier: "root")
         let control = SegmentedControl(identifier: "c", segments: ["a", "b"], selectedSegmentIndex: 0)
         root.addSubview(control)
-        let recorder = try Recorder(databasePath: database, session: newSession())
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         let delegate = LoggingDelegate()
         delegate.onDidSelect = { _, _ in recorder.finish() }
         control.delegate = delegate
-        recorder.attach(to: root)
+        try recorder.attach(to: root)
         control.tapSegment(1)
         let events = try AuditStore(path: database, access: .read).timeline(of: recorder.session)
         let status = try AuditStore(path: database, access: .read).session(recorder.session).status
@@ -175,11 +176,11 @@ struct ReviewFindingsTests {
         let recorder = try Recorder(
             databasePath: database,
             session: NewSession(name: "x", scenario: "s", scenarioSource: s.source, delegate: "checkout.v1"),
-            options: options)
+            catalog: .builtIn, options: options)
         let delegate = CheckoutDelegate(version: .v1)
         let root = s.root.build()
         root.visit { $0.adoptDelegate(delegate) }
-        recorder.attach(to: root)
+        try recorder.attach(to: root)
         let control = root.view(atPath: "r/c") as! SegmentedControl
         control.tapSegment(1)
         Thread.sleep(forTimeInterval: 0.2)
@@ -194,7 +195,7 @@ struct ReviewFindingsTests {
         #expect(summary.failedWrites >= 1, "the locked write failed once")
         #expect(summary.lostEvents == 0)
         #expect(events.map(\.seq) == Array(1...Int64(events.count)), "seqs \(events.map(\.seq))")
-        let report = try Replayer(databasePath: database).replay(
+        let report = try Replayer(databasePath: database, registry: .examples, catalog: .builtIn).replay(
             session: summary.session, delegate: "checkout.v1", mode: .interaction)
         #expect(
             report.identical,
@@ -220,8 +221,8 @@ struct IndexPathAnswerTests {
         root.addSubview(table)
         let delegate = ThreeIndexes()
         table.delegate = delegate
-        let recorder = try Recorder(databasePath: folder.path("a.sqlite"), session: newSession())
-        recorder.attach(to: root)
+        let recorder = try Recorder(databasePath: folder.path("a.sqlite"), session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: root)
         table.tapRow(IndexPath(row: 0, section: 0))
         let session = recorder.finish().session
         #expect(table.indexPathForSelectedRow == nil)
@@ -261,7 +262,7 @@ struct ScenarioBoundsTests {
     func refusedWithItsPath(child: String, location: String) {
         let text = #"{"name":"s","root":\#(Self.base.replacingOccurrences(of: "CHILD", with: child)),"steps":[]}"#
         #expect {
-            try Scenario(data: Data(text.utf8))
+            try Scenario(data: Data(text.utf8), catalog: .builtIn)
         } throws: { error in
             (error as? ScenarioError)?.location == location
         }
@@ -273,7 +274,7 @@ struct ScenarioBoundsTests {
               {"action":"touches","widget":"r","events":[{"id":1,"phase":"began","x":1,"y":1,"t":1e308},
                                                         {"id":1,"phase":"ended","x":1,"y":1,"t":1.5e308}]}]}
             """#
-        let scenario = try Scenario(data: Data(text.utf8))
+        let scenario = try Scenario(data: Data(text.utf8), catalog: .builtIn)
         let folder = TemporaryDirectory()
         #expect {
             try ScenarioRunner.record(
@@ -297,10 +298,10 @@ struct ScenarioBoundsTests {
         let folder = TemporaryDirectory()
         let database = folder.path("a.sqlite")
         let session = try ScenarioRunner.record(
-            try Scenario(data: Data(text.utf8)), delegate: "checkout.v1", registry: .examples, databasePath: database
+            try Scenario(data: Data(text.utf8), catalog: .builtIn), delegate: "checkout.v1", registry: .examples, databasePath: database
         ).session
         for mode in [ReplayMode.interaction, .isolated] {
-            let report = try Replayer(databasePath: database).replay(
+            let report = try Replayer(databasePath: database, registry: .examples, catalog: .builtIn).replay(
                 session: session, delegate: "checkout.v1", mode: mode)
             #expect(report.identical, "\(mode): \(report.diff.differences)")
         }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import AuditCore
+@testable import AuditExamples
 
 @Suite("Scenario format")
 struct ScenarioTests {
@@ -23,7 +24,7 @@ struct ScenarioTests {
         }
         """
 
-    func parse(_ text: String) throws(ScenarioError) -> Scenario { try Scenario(data: Data(text.utf8)) }
+    func parse(_ text: String) throws(ScenarioError) -> Scenario { try Scenario(data: Data(text.utf8), catalog: .builtIn) }
 
     @Test func parsesAValidScenario() throws {
         let scenario = try parse(Self.valid)
@@ -60,7 +61,7 @@ struct ScenarioTests {
         var bytes = Array("{\n \"name\": \"".utf8)
         bytes += [0xFF, 0x22, 0x7D]
         #expect {
-            try Scenario(data: Data(bytes))
+            try Scenario(data: Data(bytes), catalog: .builtIn)
         } throws: { error in
             (error as? ScenarioError)?.description == "line 2, column 11: invalid UTF-8"
         }
@@ -127,7 +128,7 @@ struct ScenarioTests {
 
     @Test func missingFileIsAScenarioError() {
         #expect {
-            try Scenario(contentsOf: "/nonexistent/scenario.json")
+            try Scenario(contentsOf: "/nonexistent/scenario.json", catalog: .builtIn)
         } throws: { error in
             "\(error)".contains("cannot read scenario /nonexistent/scenario.json")
         }

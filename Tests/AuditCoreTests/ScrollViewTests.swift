@@ -213,8 +213,8 @@ struct ScrollViewTests {
         var vetoScrollToTop = true
         delegate.allowsScrollToTop = { !vetoScrollToTop }
         view.delegate = delegate
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: root)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: root)
         view.beginDrag()
         view.drag(by: Point(x: 0, y: -30))
         view.endDrag(velocity: Point(x: 0, y: 0.1))  // proposes 30 + 50 = 80; the delegate snaps to 100
@@ -267,8 +267,8 @@ struct ScrollViewTests {
         let view = scrollView()
         let delegate = DidScrollOnly()
         view.delegate = delegate
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: view)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: view)
         view.beginDrag()
         view.endDrag(velocity: Point(x: 0, y: 0.2))
         view.tapStatusBar()
@@ -297,8 +297,8 @@ struct ScrollViewTests {
         let view = scrollView()
         let first = ScrollLogDelegate()
         view.delegate = first
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: view)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: view)
         #expect(view.delegateTarget is ScrollViewDelegateProxy)
         #expect(!(view.delegateTarget is TableViewDelegateProxy))
         let second = ScrollLogDelegate()
@@ -326,12 +326,12 @@ struct ScrollViewTests {
         weak var weakView: ScrollView?
         weak var weakProxy: ScrollViewDelegateProxy?
         weak var weakDelegate: ScrollLogDelegate?
-        let recorder = try Recorder(databasePath: database, session: newSession())
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         do {
             let view = scrollView()
             let delegate = ScrollLogDelegate()
             view.delegate = delegate
-            recorder.attach(to: view)
+            try recorder.attach(to: view)
             view.beginDrag()
             view.endDrag(velocity: Point(x: 0, y: 1))
             weakView = view
@@ -395,7 +395,7 @@ func runRandomScrollInputs(seed: UInt64, count: Int, recorder: Recorder?) -> (ca
     }
     delegate.onDidScrollToTop = { view in if tops % 2 == 0 { view.setContentOffset(Point(x: 0, y: 10)) } }
     view.delegate = delegate
-    recorder?.attach(to: root)
+    try! recorder?.attach(to: root)
     var random = SeededGenerator(seed: seed)
     for _ in 0..<count { performRandomScrollInput(on: view, using: &random) }
     return (delegate.calls, "\(view.contentOffset.text) \(view.isDragging)")

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import AuditCore
+@testable import AuditExamples
 
 /// A secure text view's text never reaches the database: a keyed hash is recorded in its place.
 @Suite("Secrets: secure text is recorded as a keyed hash")
@@ -77,9 +78,9 @@ struct SecretTests {
         let form = Self.form()
         let delegate = LoggingTextDelegate()
         for view in [form.user, form.password, form.pin] { view.delegate = delegate }
-        let recorder = try Recorder(databasePath: database, session: newSession())
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         recorder.useSecrets(try SecretHasher(databasePath: database))
-        recorder.attach(to: form.root)
+        try recorder.attach(to: form.root)
         Self.typeSecret(into: form)
         // The delegate was given the text itself: auditing changes nothing it sees.
         #expect(delegate.calls.contains { $0.contains(#"shouldChange {0, 0} "\#(Self.secret)""#) })
@@ -113,9 +114,9 @@ struct SecretTests {
         var hashes: [String] = []
         for secret in [Self.secret, Self.secret, "something else"] {
             let form = Self.form()
-            let recorder = try Recorder(databasePath: database, session: newSession())
+            let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
             recorder.useSecrets(hasher)
-            recorder.attach(to: form.root)
+            try recorder.attach(to: form.root)
             form.password.type(secret)
             let session = recorder.finish().session
             let event = try AuditStore(path: database, access: .read).timeline(of: session)[0]
@@ -168,8 +169,8 @@ struct SecretTests {
 
     @Test func aPlainTextViewIsRecordedAsIs() throws {
         let form = Self.form()
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: form.root)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: form.root)
         form.user.type(Self.secret)
         let events = try AuditStore(path: database, access: .read).timeline(of: recorder.finish().session)
         #expect(events[0].arguments == #"{"text":"\#(Self.secret)"}"#)
@@ -178,8 +179,8 @@ struct SecretTests {
 
     @Test func aRecorderGivenNoKeyStillNeverRecordsTheText() throws {
         let form = Self.form()
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: form.root)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: form.root)
         form.password.type(Self.secret)
         form.password.type(Self.secret)
         let events = try AuditStore(path: database, access: .read).timeline(of: recorder.finish().session)
@@ -193,8 +194,8 @@ struct SecretTests {
         var typed: [String] = []
         for _ in 0..<2 {
             let form = Self.form()
-            let recorder = try Recorder(databasePath: database, session: newSession())
-            recorder.attach(to: form.root)
+            let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+            try recorder.attach(to: form.root)
             form.password.type(Self.secret)
             let session = recorder.finish().session
             typed.append(try AuditStore(path: database, access: .read).timeline(of: session)[0].arguments)
@@ -212,17 +213,17 @@ struct SecretTests {
                 { "action": "typeText", "widget": "login/password", "text": "\(Self.secret)" },
                 { "action": "selectText", "widget": "login/password", "range": { "location": 0, "length": 3 } } ] }
             """
-        let scenario = try Scenario(data: Data(text.utf8))
+        let scenario = try Scenario(data: Data(text.utf8), catalog: .builtIn)
         #expect(scenario.secureTextPaths == ["login/password"])
         let hasher = try SecretHasher(databasePath: database)
         let stored = scenario.recordedSource(hashing: hasher)
         #expect(!stored.contains(Self.secret))
         #expect(stored.contains("lovelace") && stored.contains(#""text":"ada""#))
         #expect(stored.components(separatedBy: hasher.hash(Self.secret)).count == 3)
-        let reparsed = try Scenario(data: Data(stored.utf8))
+        let reparsed = try Scenario(data: Data(stored.utf8), catalog: .builtIn)
         #expect(reparsed.steps.count == 3)
         // A scenario without secure views is stored exactly as written.
-        let plain = try Scenario(data: Data(text.replacingOccurrences(of: #""secure": true, "#, with: "").utf8))
+        let plain = try Scenario(data: Data(text.replacingOccurrences(of: #""secure": true, "#, with: "").utf8), catalog: .builtIn)
         #expect(plain.recordedSource(hashing: hasher) == plain.source)
     }
 
@@ -232,11 +233,11 @@ struct SecretTests {
                 { "kind": "TextView", "id": "password", "secure": true } ] },
               "steps": [ { "action": "typeText", "widget": "login/password", "text": "\(Self.secret)" } ] }
             """
-        let scenario = try Scenario(data: Data(text.utf8))
+        let scenario = try Scenario(data: Data(text.utf8), catalog: .builtIn)
         let summary = try ScenarioRunner.record(
             scenario, delegate: { LoggingTextDelegate() }, named: "logging", databasePath: database)
         #expect {
-            try Replayer(databasePath: database).replay(
+            try Replayer(databasePath: database, registry: .examples, catalog: .builtIn).replay(
                 session: summary.session, candidate: { LoggingTextDelegate() }, named: "logging", mode: .interaction)
         } throws: { error in
             guard case ReplayError.secureText(summary.session, "login/password", 1) = error else { return false }

@@ -22,7 +22,7 @@ struct StoreFileTests {
     }
 
     @Test func aNewDatabaseAndItsWALAndSHMAreReadableByTheirOwnerOnly() throws {
-        let recorder = try Recorder(databasePath: database, session: newSession())
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         _ = runRandomInputs(seed: 1, count: 50, recorder: recorder)
         // The writer's connection is open: the WAL and the shared-memory file exist now.
         let store = try AuditStore(path: database, access: .read)

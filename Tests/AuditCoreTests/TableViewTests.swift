@@ -233,8 +233,8 @@ struct TableViewTests {
         delegate.selectAnswers = [row(1, 1): nil, row(0, 1): row(1, 0)]
         delegate.deselectAnswers = [row(1, 0): nil]
         table.delegate = delegate
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: root)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: root)
         table.tapRow(row(0, 0))  // selected
         table.tapRow(row(0, 2))  // highlight refused
         table.tapRow(row(1, 1))  // will-select answers nil
@@ -281,8 +281,8 @@ struct TableViewTests {
         let table = table()
         let delegate = TableLogDelegate()
         table.delegate = delegate
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: table)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: table)
         let proxy = try #require(table.delegateTarget as? TableViewDelegateProxy)
         table.beginDrag()
         table.drag(by: Point(x: 0, y: -10))
@@ -319,8 +319,8 @@ struct TableViewTests {
         table.tapRow(row(0, 1))  // unaudited: the table takes the defaults itself
         #expect(table.indexPathForSelectedRow == row(0, 1))
 
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: table)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: table)
         table.tapRow(row(1, 1))
         table.setContentOffset(Point(x: 0, y: 30))
         let summary = recorder.finish()
@@ -356,14 +356,14 @@ struct TableViewTests {
         weak var weakTable: TableView?
         weak var weakProxy: TableViewDelegateProxy?
         weak var weakDelegate: TableLogDelegate?
-        let recorder = try Recorder(databasePath: database, session: newSession())
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         do {
             let root = View(identifier: "root")
             let table = table()
             root.addSubview(table)
             let delegate = TableLogDelegate()
             table.delegate = delegate
-            recorder.attach(to: root)
+            try recorder.attach(to: root)
             table.tapRow(row(0, 0))
             table.beginDrag()
             table.endDrag(velocity: Point(x: 0, y: 1))
@@ -437,7 +437,7 @@ func runRandomTableInputs(seed: UInt64, count: Int, recorder: Recorder?) -> (cal
         return tops % 2 == 0
     }
     table.delegate = delegate
-    recorder?.attach(to: root)
+    try! recorder?.attach(to: root)
     var random = SeededGenerator(seed: seed)
     let rows = table.rowsPerSection.enumerated().flatMap { section, count in
         (0..<count).map { IndexPath(row: $0, section: section) }

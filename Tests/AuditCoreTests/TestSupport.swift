@@ -70,7 +70,7 @@ func expectAuditingChangesNothing<State: Equatable>(
     _ run: (Recorder?) -> (calls: [String], state: State)
 ) throws -> (plain: (calls: [String], state: State), summary: RecordingSummary) {
     let plain = run(nil)
-    let recorder = try Recorder(databasePath: database, session: newSession())
+    let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
     let audited = run(recorder)
     let summary = recorder.finish()
     #expect(audited.calls == plain.calls, sourceLocation: sourceLocation)
@@ -114,7 +114,7 @@ func runRandomInputs(seed: UInt64, count: Int, recorder: Recorder?) -> (calls: [
     let delegate = StatefulDelegate()
     first.delegate = delegate
     second.delegate = delegate
-    recorder?.attach(to: root)
+    try! recorder?.attach(to: root)
     var random = SeededGenerator(seed: seed)
     for _ in 0..<count {
         let control = Bool.random(using: &random) ? first : second

@@ -22,8 +22,8 @@ struct TextViewAuditTests {
             return asked.end > 1
         }
         view.delegate = delegate
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: view)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: view)
         view.beginEditing()  // vetoed
         view.type("!")  // begins editing first; the change is vetoed
         view.select(TextRange(location: 1, length: 2))
@@ -76,8 +76,8 @@ struct TextViewAuditTests {
         let view = TextView(identifier: "t", text: "ab")
         let delegate = DidChangeOnlyTextDelegate()
         view.delegate = delegate
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: view)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: view)
         view.type("c")
         view.select(.caret(at: 0))
         view.endEditing()
@@ -100,8 +100,8 @@ struct TextViewAuditTests {
 
     @Test func withoutAnAppDelegateDefaultsAreRecorded() throws {
         let view = TextView(identifier: "t")
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: view)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: view)
         view.type("a")
         let session = recorder.finish().session
         #expect(view.text == "a")
@@ -131,8 +131,8 @@ struct TextViewAuditTests {
         let view = TextView(identifier: "t")
         let first = LoggingTextDelegate()
         view.delegate = first
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: view)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: view)
         let second = LoggingTextDelegate()
         second.allowsBegin = { _ in false }
         view.delegate = second
@@ -153,12 +153,12 @@ struct TextViewAuditTests {
         weak var weakView: TextView?
         weak var weakProxy: TextViewDelegateProxy?
         weak var weakDelegate: LoggingTextDelegate?
-        let recorder = try Recorder(databasePath: database, session: newSession())
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         do {
             let view = TextView(identifier: "t")
             let delegate = LoggingTextDelegate()
             view.delegate = delegate
-            recorder.attach(to: view)
+            try recorder.attach(to: view)
             view.type("a")
             view.endEditing()
             weakView = view

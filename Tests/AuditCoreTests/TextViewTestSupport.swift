@@ -129,7 +129,7 @@ func runRandomTextInputs(seed: UInt64, count: Int, recorder: Recorder?) -> (
     let delegate = statefulTextDelegate()
     body.delegate = delegate
     note.delegate = delegate
-    recorder?.attach(to: root)
+    try! recorder?.attach(to: root)
     var random = SeededGenerator(seed: seed)
     for _ in 0..<count {
         let view: TextView = Bool.random(using: &random) ? body : note

@@ -1,4 +1,5 @@
 import AuditCore
+@testable import AuditExamples
 import AuditTesting
 import Foundation
 import XCTest
@@ -13,7 +14,7 @@ final class XCTestHelperTests: XCTestCase {
         let scenario = try Examples.checkout()
         let make: () -> AnyObject = { try! DelegateRegistry.examples.entry(named: "checkout.v1").make() }
 
-        let recorded = try BehaviourCheck(databasePath: database, mode: .missing).check(
+        let recorded = try BehaviourCheck(databasePath: database, catalog: .builtIn, mode: .missing).check(
             "flow", scenario: scenario, delegate: make)
         guard case .recorded = recorded else { return XCTFail("expected the baseline to be recorded, got \(recorded)") }
         let outcome = XCTAssertSameBehaviour(
