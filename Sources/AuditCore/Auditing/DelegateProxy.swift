@@ -35,7 +35,7 @@ open class DelegateProxy {
         }
         var flags: UInt8 = 0
         if callback.answer.kind != .none {
-            flags = callback.answer.isVeto(arguments, result) ? 6 : 2  // can veto, and vetoed
+            flags = callback.answer.flags(arguments, result)
         }
         link.recorder.endCall(
             frame, callback.descriptor, widget: link.widget, arguments: callback.arguments.encode(arguments),

@@ -64,7 +64,7 @@ extension Replayer {
                     invoker.invoke(on: candidate, widget: $0, values: event.arguments, root: live)
                 }
                 let answer = StoredAnswer(kind: .callback, result: outcome?.result, flags: outcome?.flags ?? 0)
-                if answer.vetoed == true { run.vetoes += 1 }
+                if answer.isVeto { run.vetoes += 1 }
                 if let kind = answer.difference(from: event.answer) {
                     run.changed.append((event.seq, answer))
                     run.found.append(TimelineAligner.Found(kind: kind, a: event.seq, b: event.seq))
