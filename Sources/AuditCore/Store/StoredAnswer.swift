@@ -6,7 +6,8 @@ struct StoredAnswer: Sendable, Equatable {
     var vetoed: Bool?
     /// nil for inputs.
     var implemented: Bool?
-    /// Whether the answer is an override (`is_override`): then `vetoed` means overridden.
+    /// Whether the answer is an override (its callback's `answer` kind): then `vetoed` means
+    /// overridden.
     var isOverride: Bool
 
     init(result: StoredResult, vetoed: Bool?, implemented: Bool?, isOverride: Bool = false) {
@@ -30,9 +31,6 @@ struct StoredAnswer: Sendable, Equatable {
 
     /// nil unless the answer is an override; then whether it differs from the proposal.
     var overridden: Bool? { isOverride ? vetoed == true : nil }
-
-    /// The `is_override` column: 1 for an override, NULL otherwise.
-    var overrideColumn: SQLValue { isOverride ? .integer(1) : .null }
 
     /// How this answer differs from `other`, as the differ classifies it; nil when they are the same.
     func difference(from other: StoredAnswer) -> EventDifference.Kind? {
