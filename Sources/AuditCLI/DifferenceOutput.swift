@@ -26,7 +26,7 @@ enum DifferenceOutput {
     static func answer(_ event: TimelineEvent?) -> String {
         guard let event else { return "(no such event)" }
         var text = "#\(event.seq) \(event.arguments) → \(event.result ?? "()")"
-        if event.vetoed == true { text += "  VETOED" }
+        if let effect = event.effect { text += "  \(effect.label)" }
         if event.implemented == false { text += "  (not implemented, default used)" }
         return text
     }

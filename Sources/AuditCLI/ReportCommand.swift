@@ -32,7 +32,8 @@ extension Command {
         Table(
             columns: [
                 "protocol", "widget", "callback", "calls", "vetoable", "vetoes", "veto_rate", "defaulted", "p50_us",
-                "p99_us", "max_us", "first", "slowest", "vetoed_events", "defaulted_events",
+                "p99_us", "max_us", "first", "slowest", "vetoed_events", "defaulted_events", "overridable", "overrides",
+                "override_rate", "overridden_events",
             ],
             rows: rows.map { row in
                 [
@@ -42,7 +43,9 @@ extension Command {
                     .double(row.p50Microseconds), .double(row.p99Microseconds), .double(row.maxMicroseconds),
                     .string(refer(row.first)), .string(refer(row.slowest)),
                     .string(row.vetoedEvents.map(refer).joined(separator: " ")),
-                    .string(row.defaultedEvents.map(refer).joined(separator: " ")),
+                    .string(row.defaultedEvents.map(refer).joined(separator: " ")), .int(row.overridable),
+                    .int(row.overrides), row.overrideRate.map { .double(($0 * 1000).rounded() / 1000) } ?? .null,
+                    .string(row.overriddenEvents.map(refer).joined(separator: " ")),
                 ]
             })
     }
@@ -89,6 +92,20 @@ extension Command {
                             + (row.vetoes > row.vetoedEvents.count ? " …" : "")),
                 ]
             })
+        if !report.overrideRates.isEmpty {
+            section(
+                "override rates (answers that replaced the proposed value)",
+                ["protocol", "widget", "callback", "asked", "overridden", "rate", "overridden events"],
+                report.overrideRates.map { row in
+                    name(row) + [
+                        .int(row.overridable), .int(row.overrides),
+                        .string(String(format: "%.1f%%", (row.overrideRate ?? 0) * 100)),
+                        .string(
+                            row.overriddenEvents.map(refer).joined(separator: " ")
+                                + (row.overrides > row.overriddenEvents.count ? " …" : "")),
+                    ]
+                })
+        }
         section(
             "answered by a default (not implemented)", ["protocol", "widget", "callback", "defaulted", "events"],
             report.defaulted.map { row in
@@ -130,6 +147,9 @@ extension Command {
                         "max_us": .double(row.maxMicroseconds), "first": reference(row.first),
                         "slowest": reference(row.slowest), "vetoed_events": .array(row.vetoedEvents.map(reference)),
                         "defaulted_events": .array(row.defaultedEvents.map(reference)),
+                        "overridable": .int(row.overridable), "overrides": .int(row.overrides),
+                        "override_rate": row.overrideRate.map(AuditValue.double) ?? .null,
+                        "overridden_events": .array(row.overriddenEvents.map(reference)),
                     ])
                 }),
         ])

@@ -48,6 +48,8 @@ extension Command {
         // args and result are JSON already: embed them as values, not as strings.
         fields["args"] = parseJSON(event.arguments)
         fields["result"] = event.result.map(parseJSON) ?? .null
+        // Not a `timeline` column: nil unless the callback overrides a proposal.
+        fields["overridden"] = event.overridden.map(AuditValue.bool) ?? .null
         return .object(fields)
     }
 
@@ -89,7 +91,7 @@ extension Command {
                 } else if let result = event.result {
                     line += " → \(result)"
                 }
-                if event.vetoed == true { line += "  VETOED" }
+                if let effect = event.effect { line += "  \(effect.label)" }
             }
             output.line(line)
         }

@@ -102,7 +102,8 @@ struct GestureRecordingTests {
         #expect(simultaneous.map(\.arguments) == [#"{"otherGestureRecognizer":"root/container/cell#second"}"#])
         #expect(simultaneous.map(\.result) == ["true"])
         #expect(simultaneous.map(\.vetoed) == [true])  // true overrides the default, false
-        #expect(summary.vetoes == 2)
+        #expect(simultaneous.map(\.effect) == [.overridden])
+        #expect(summary.vetoes == 1)
     }
 
     @Test func unimplementedQuestionsAreRecordedAsDefaultUsed() throws {

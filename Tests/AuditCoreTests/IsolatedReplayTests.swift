@@ -107,7 +107,7 @@ struct IsolatedReplayTests {
             try connection.execute(
                 """
                 ATTACH '\(database)' AS source;
-                INSERT INTO callbacks SELECT * FROM source.callbacks;
+                INSERT INTO callbacks SELECT id, kind, protocol, name, labels FROM source.callbacks;
                 INSERT INTO sessions SELECT id, name, scenario, scenario_source, delegate, started_at, ended_at, status,
                     replay_of, replay_mode, event_count, input_count, callback_count, veto_count, failure_count,
                     owner_pid, owner_token FROM source.sessions;

@@ -2,10 +2,18 @@ import Foundation
 
 /// One event as the proxy captures it on the caller's thread: plain values, no encoding. The
 /// writer thread turns it into a row.
+@usableFromInline
 struct CapturedEvent: Sendable {
-    static let implemented: UInt8 = 1
-    static let canVeto: UInt8 = 2
-    static let vetoed: UInt8 = 4
+    @usableFromInline static let implemented: UInt8 = 1
+    /// The answer can veto or override.
+    @usableFromInline static let canVeto: UInt8 = 2
+    /// The answer vetoed, or (with `override`) differs from the proposal.
+    @usableFromInline static let vetoed: UInt8 = 4
+    /// The answer is an override: `vetoed` means overridden.
+    @usableFromInline static let override: UInt8 = 8
+
+    /// Whether `flags` say the answer vetoed (an override that overrode is no veto).
+    static func isVeto(_ flags: UInt8) -> Bool { flags & (vetoed | override) == vetoed }
 
     var seq: Int64
     /// Nanoseconds since the session started (monotonic clock).

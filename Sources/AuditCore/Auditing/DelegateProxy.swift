@@ -34,10 +34,7 @@ open class DelegateProxy {
         } else {
             result = callback.answer.defaultResult(arguments)
         }
-        var flags: UInt8 = 0
-        if callback.answer.kind != .none {
-            flags = callback.answer.isVeto(arguments, result) ? 6 : 2  // can veto, and vetoed
-        }
+        let flags = callback.answer.flags(arguments, result)
         recorder.endCall(
             frame, callback.descriptor, widget: link.widget, arguments: callback.arguments.encode(arguments),
             result: callback.answer.coding?.encode(result), flags: flags, invoked: target != nil)

@@ -160,7 +160,7 @@ extension AuditStore.SessionCounters {
     fileprivate mutating func count(_ event: CapturedEvent) {
         events += 1
         if event.descriptor.kind == .input { inputs += 1 } else { callbacks += 1 }
-        if event.flags & CapturedEvent.vetoed != 0 { vetoes += 1 }
+        if CapturedEvent.isVeto(event.flags) { vetoes += 1 }
     }
 }
 

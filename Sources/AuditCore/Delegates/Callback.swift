@@ -6,13 +6,16 @@ public enum EventKind: String, Sendable, Codable {
 
 /// What a callback's answer can do to the widget that asked.
 public enum AnswerKind: String, Sendable {
-    /// Nothing: a notification (`did…`), or an answer that is informative only.
+    /// Nothing: a notification (`did…`).
     case none
     /// A `Bool` answer where `false` stops the widget (`should…`).
     case veto
     /// An answer that replaces a proposed value (`willSelectRowAt` returning another index path or
-    /// nil). Recorded as vetoed when it differs from the proposal.
+    /// nil). Recorded as overridden when it differs from the proposal.
     case override
+    /// A plain answer (a title, an optional string): recorded with its result, it never vetoes and
+    /// never overrides.
+    case value
 }
 
 /// What every audited name has in common, whatever its Swift types: the part that is stored,
@@ -90,26 +93,28 @@ public struct ArgumentList<Arguments>: Sendable {
     }
 }
 
-/// The answer side of a callback: its default, how it is recorded, and when it counts as a veto.
+/// The answer side of a callback: its default, how it is recorded, and when it takes effect.
 public struct Answer<Arguments, Result>: Sendable {
     public let kind: AnswerKind
     public let defaultDescription: String
     @usableFromInline let defaultResult: @Sendable (Arguments) -> Result
     /// nil for `Void` callbacks: their result is recorded as SQL NULL.
     @usableFromInline let coding: ValueCoding<Result>?
-    @usableFromInline let isVeto: @Sendable (Arguments, Result) -> Bool
+    /// Whether a veto vetoed, or an override differs from its proposal; false for other kinds.
+    @usableFromInline let takesEffect: @Sendable (Arguments, Result) -> Bool
 
     /// A notification: no answer.
     public static var void: Answer<Arguments, Void> {
         Answer<Arguments, Void>(
-            kind: .none, defaultDescription: "—", defaultResult: { _ in () }, coding: nil, isVeto: { _, _ in false })
+            kind: .none, defaultDescription: "—", defaultResult: { _ in () }, coding: nil,
+            takesEffect: { _, _ in false })
     }
 
     /// A `should…` answer: `false` vetoes. UIKit's default is `true` unless told otherwise.
     public static func veto(default value: Bool = true) -> Answer<Arguments, Bool> {
         Answer<Arguments, Bool>(
             kind: .veto, defaultDescription: String(value), defaultResult: { _ in value }, coding: .bool,
-            isVeto: { _, answer in !answer })
+            takesEffect: { _, answer in !answer })
     }
 
     /// An answer that replaces `proposal(arguments)`; the default keeps the proposal.
@@ -118,7 +123,34 @@ public struct Answer<Arguments, Result>: Sendable {
     ) -> Answer<Arguments, Value> {
         Answer<Arguments, Value>(
             kind: .override, defaultDescription: described, defaultResult: proposal, coding: coding,
-            isVeto: { arguments, answer in answer != proposal(arguments) })
+            takesEffect: { arguments, answer in answer != proposal(arguments) })
+    }
+
+    /// A plain answer, recorded with its result: it never vetoes and never overrides.
+    ///
+    /// `described` is the default in words for `auditctl callbacks`; without it, the default as
+    /// recorded (`null` for `.value(coding: .optional(.string), default: nil)`).
+    public static func value<Value: Sendable>(
+        coding: ValueCoding<Value>, default value: Value, described: String? = nil
+    ) -> Answer<Arguments, Value> {
+        Answer<Arguments, Value>(
+            kind: .value, defaultDescription: described ?? coding.encode(value).json, defaultResult: { _ in value },
+            coding: coding, takesEffect: { _, _ in false })
+    }
+
+    /// What answering `result` to `arguments` records, in the bits of `CapturedEvent.flags` (all
+    /// but "implemented"): can veto or override, vetoed or overridden, is an override.
+    @inlinable
+    func flags(_ arguments: Arguments, _ result: Result) -> UInt8 {
+        switch kind {
+        case .none, .value:
+            return 0
+        case .veto:
+            return CapturedEvent.canVeto | (takesEffect(arguments, result) ? CapturedEvent.vetoed : 0)
+        case .override:
+            return CapturedEvent.canVeto | CapturedEvent.override
+                | (takesEffect(arguments, result) ? CapturedEvent.vetoed : 0)
+        }
     }
 }
 
@@ -181,7 +213,7 @@ public struct Callback<Delegate, Widget, Arguments, Result>: Sendable {
     }
 
     /// Asks `target` (or takes the default) and says what happened, in the bits of
-    /// `CapturedEvent.flags`: implemented, can veto, vetoed. Used by the proxy and the replayer.
+    /// `CapturedEvent.flags`: implemented, and `Answer.flags`. Used by the replayer.
     func ask(_ target: Delegate?, _ widget: Widget, _ arguments: Arguments, on context: ThreadContext)
         -> (result: Result, flags: UInt8)
     {
@@ -196,10 +228,7 @@ public struct Callback<Delegate, Widget, Arguments, Result>: Sendable {
         } else {
             result = answer.defaultResult(arguments)
         }
-        if answer.kind != .none {
-            flags |= CapturedEvent.canVeto
-            if answer.isVeto(arguments, result) { flags |= CapturedEvent.vetoed }
-        }
+        flags |= answer.flags(arguments, result)
         return (result, flags)
     }
 
@@ -240,8 +269,13 @@ public struct InvocationOutcome: Sendable, Equatable {
     var flags: UInt8
 
     public var implemented: Bool { flags & CapturedEvent.implemented != 0 }
-    /// nil for callbacks that cannot veto or override.
+    /// nil for callbacks that cannot veto or override; for an override, whether it overrode (the
+    /// `timeline` view's `vetoed` column).
     public var vetoed: Bool? { flags & CapturedEvent.canVeto == 0 ? nil : flags & CapturedEvent.vetoed != 0 }
+    /// nil unless the callback overrides a proposal; then whether the answer differs from it.
+    public var overridden: Bool? {
+        flags & CapturedEvent.override == 0 ? nil : flags & CapturedEvent.vetoed != 0
+    }
 }
 
 /// Marks a protocol extension's default implementation, so the audit can tell "not implemented,

@@ -47,7 +47,7 @@ public enum TableViewCallbacks {
         protocolName, "tableView(_:shouldHighlightRowAt:)", arguments: .one("indexPath", .indexPath),
         answer: .veto(), invoke: { $0.tableView($1, shouldHighlightRowAt: $2) })
 
-    /// An override: recorded as vetoed when the answer is not the tapped row (nil or a redirect).
+    /// An override: recorded as overridden when the answer is not the tapped row (nil or a redirect).
     public static let willSelect = Callback<any TableViewDelegate, TableView, IndexPath, IndexPath?>(
         protocolName, "tableView(_:willSelectRowAt:)", arguments: .one("indexPath", .indexPath),
         answer: .override(proposal: { $0 }, coding: .optional(.indexPath), described: "the proposed index path"),
@@ -57,7 +57,7 @@ public enum TableViewCallbacks {
         protocolName, "tableView(_:didSelectRowAt:)", arguments: .one("indexPath", .indexPath), answer: .void,
         invoke: { $0.tableView($1, didSelectRowAt: $2) })
 
-    /// An override: recorded as vetoed when the answer is not the selected row.
+    /// An override: recorded as overridden when the answer is not the selected row.
     public static let willDeselect = Callback<any TableViewDelegate, TableView, IndexPath, IndexPath?>(
         protocolName, "tableView(_:willDeselectRowAt:)", arguments: .one("indexPath", .indexPath),
         answer: .override(proposal: { $0 }, coding: .optional(.indexPath), described: "the proposed index path"),

@@ -101,3 +101,42 @@ extension ValueCoding where Value == IndexPath {
             }
         })
 }
+
+extension ValueCoding {
+    /// This coding for another type `T`, recorded as `Value`: `decode` turns a recorded value into a
+    /// `T` (nil when it is not one), `encode` turns a `T` into the value to record.
+    ///
+    /// An enum recorded by its raw value, in one line:
+    ///
+    /// ```swift
+    /// enum Level: Int { case low, high }
+    /// let level: ValueCoding<Level> = ValueCoding<Int>.int.map(Level.init(rawValue:), \.rawValue)
+    /// ```
+    public func map<T>(
+        _ decode: @escaping @Sendable (Value) -> T?, _ encode: @escaping @Sendable (T) -> Value
+    ) -> ValueCoding<T> {
+        ValueCoding<T>(
+            encode: { self.encode(encode($0)) },
+            decodeIn: { value, root in self.decode(value, in: root).flatMap(decode) })
+    }
+}
+
+extension ValueCoding where Value: Codable & Sendable {
+    /// Any `Codable` value, recorded as its JSON encoding (an object for a struct, nested values
+    /// included) and decoded back with `JSONDecoder`: `arguments: .one("order", .codable)`.
+    ///
+    /// A value that does not encode (a non-finite `Double`) is recorded as `null`, which decodes to
+    /// nothing.
+    public static var codable: ValueCoding<Value> {
+        ValueCoding(
+            encode: { value in
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = .sortedKeys
+                guard let data = try? encoder.encode(value), let parsed = try? AuditValue.parse(json: data) else {
+                    return .null
+                }
+                return parsed
+            },
+            decode: { value in try? JSONDecoder().decode(Value.self, from: Data(value.json.utf8)) })
+    }
+}

@@ -35,7 +35,7 @@ extension HTMLPage {
         for event in side.events {
             let index = bucket(event)
             counts[index] += 1
-            if event.vetoed == true { vetoes[index] += 1 }
+            if event.effect == .vetoed { vetoes[index] += 1 }
             if let kind = side.differences[event.seq], differences[index] == nil { differences[index] = kind }
         }
         let most = max(1, counts.max() ?? 1)

@@ -1,10 +1,10 @@
 /// The page's inline style sheet and script: nothing is loaded from anywhere, fonts included.
 extension HTMLPage {
-    /// Colours: inputs slate, callbacks blue, vetoes rose, defaults pale; the six difference
+    /// Colours: inputs slate, callbacks blue, vetoes rose, overrides fuchsia, defaults pale; the six difference
     /// kinds (`d0`…`d5`, in `EventDifference.Kind.allCases` order) purple, amber, teal, brown,
     /// orange and green.
     static let style = """
-        :root{--ink:#0f172a;--muted:#64748b;--line:#e2e8f0;--in:#334155;--cb:#3b82f6;--veto:#e11d48;\
+        :root{--ink:#0f172a;--muted:#64748b;--line:#e2e8f0;--in:#334155;--cb:#3b82f6;--veto:#e11d48;--ovr:#c026d3;\
         --def:#cbd5e1;--d0:#9333ea;--d1:#f59e0b;--d2:#0d9488;--d3:#a16207;--d4:#f97316;--d5:#16a34a}
         *{box-sizing:border-box}
         body{margin:0;padding:24px 32px;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,\
@@ -20,7 +20,8 @@ extension HTMLPage {
         .legend{display:flex;flex-wrap:wrap;gap:6px 16px;margin:6px 0 10px;font-size:13px}
         .legend span{display:inline-flex;align-items:center;gap:6px}
         .sw{display:inline-block;width:14px;height:11px;border-radius:2px}
-        .sw.in{background:var(--in)}.sw.cb{background:var(--cb)}.sw.veto{background:var(--veto)}
+        .sw.in{background:var(--in)}.sw.cb{background:var(--cb)}.sw.veto{background:var(--veto)}\
+        .sw.ovr{background:var(--ovr)}
         .sw.def{background:var(--def);border:1px solid #94a3b8}
         .sw.nest{background:#e0e7ff;border:1px solid #a5b4fc}
         .sw.link{height:0;border-top:1.5px dashed #64748b}
@@ -43,7 +44,7 @@ extension HTMLPage {
         .link{stroke:#64748b;stroke-width:1;stroke-dasharray:3 2;opacity:.55}
         .m{stroke:#fff;stroke-width:.5}
         .m:hover{stroke:var(--ink);stroke-width:1.5}
-        .m.in{fill:var(--in)}.m.cb{fill:var(--cb)}.m.veto{fill:var(--veto)}.m.def{fill:var(--def);stroke:#94a3b8}
+        .m.in{fill:var(--in)}.m.cb{fill:var(--cb)}.m.veto{fill:var(--veto)}.m.ovr{fill:var(--ovr)}.m.def{fill:var(--def);stroke:#94a3b8}
         .m.x0{stroke:var(--d0)}.m.x1{stroke:var(--d1)}.m.x2{stroke:var(--d2)}
         .m.x3{stroke:var(--d3)}.m.x4{stroke:var(--d4)}.m.x5{stroke:var(--d5)}
         .m.x0,.m.x1,.m.x2,.m.x3,.m.x4,.m.x5{stroke-width:1.5}
@@ -62,7 +63,7 @@ extension HTMLPage {
         .chip{display:inline-block;padding:1px 8px;border-radius:10px;color:#fff;font-size:12px;white-space:nowrap}
         .chip.d0{background:var(--d0)}.chip.d1{background:var(--d1)}.chip.d2{background:var(--d2)}
         .chip.d3{background:var(--d3)}.chip.d4{background:var(--d4)}.chip.d5{background:var(--d5)}
-        .vetoed{color:var(--veto)}
+        .vetoed{color:var(--veto)}.overridden{color:var(--ovr)}
         .none{color:var(--muted)}
         .rate{display:inline-flex;align-items:center;gap:6px}
         .rate i{display:inline-block;height:8px;background:var(--veto);border-radius:2px}

@@ -1,6 +1,6 @@
 /// The tables below the timeline: a session's report, or a comparison's differences.
 extension HTMLPage {
-    /// The four tables of `auditctl report`, with the same rows and event numbers.
+    /// The tables of `auditctl report`, with the same rows and event numbers.
     mutating func reportTables(_ report: SessionReport) {
         func name(_ row: CallbackStatistics) -> [Cell] {
             [.text(row.protocolName ?? "-"), .text(row.widget ?? "-"), .text(row.callback)]
@@ -26,6 +26,17 @@ extension HTMLPage {
                     .html(Self.rateBar(row.vetoRate ?? 0)), events(row.vetoedEvents, row.vetoes),
                 ]
             }, numeric: [3, 4])
+        if !report.overrideRates.isEmpty {
+            section("Override rates (answers that replaced the proposed value)")
+            table(
+                ["protocol", "widget", "callback", "asked", "overridden", "rate", "overridden events"],
+                report.overrideRates.map { row in
+                    name(row) + [
+                        .text(Self.grouped(row.overridable)), .text(Self.grouped(row.overrides)),
+                        .html(Self.rateBar(row.overrideRate ?? 0)), events(row.overriddenEvents, row.overrides),
+                    ]
+                }, numeric: [3, 4])
+        }
         section("Answered by a default (not implemented)")
         table(
             ["protocol", "widget", "callback", "defaulted", "events"],
@@ -91,7 +102,7 @@ extension HTMLPage {
     private func answer(_ event: TimelineEvent?, anchor: String) -> String {
         guard let event else { return "<span class=\"none\">(no such event)</span>" }
         var html = "<a href=\"#\(anchor)\(event.seq)\">#\(event.seq)</a> → \(text(event.result ?? "()"))"
-        if event.vetoed == true { html += " <b class=\"vetoed\">VETOED</b>" }
+        if let effect = event.effect { html += " <b class=\"\(effect.rawValue)\">\(effect.label)</b>" }
         if event.implemented == false { html += " <span class=\"none\">(default)</span>" }
         return html
     }

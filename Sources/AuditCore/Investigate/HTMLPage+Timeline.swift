@@ -84,7 +84,7 @@ extension HTMLPage {
     private mutating func legend(_ kinds: [EventDifference.Kind], _ labels: (a: String, b: String)) {
         append("<div class=\"legend\">")
         for (style, name) in [
-            ("in", "input"), ("cb", "callback"), ("veto", "vetoed / overridden"),
+            ("in", "input"), ("cb", "callback"), ("veto", "vetoed"), ("ovr", "overridden"),
             ("def", "not implemented (default used)"),
         ] {
             append("<span><i class=\"sw \(style)\"></i>\(name)</span>")
@@ -230,8 +230,8 @@ extension HTMLPage {
         _ event: TimelineEvent, side: Int, column: Int, _ layout: TimelineLayout, x: Double, y: Int, width: Double
     ) {
         var style = event.kind == .input ? "in" : "cb"
-        if event.vetoed == true {
-            style = "veto"
+        if let effect = event.effect {
+            style = effect == .vetoed ? "veto" : "ovr"
         } else if event.implemented == false {
             style = "def"
         }
@@ -255,7 +255,7 @@ extension HTMLPage {
         lines.append(name.truncated(to: limits.textLength))
         lines.append("arguments \(event.arguments.truncated(to: limits.textLength))")
         var answer = "→ \((event.result ?? "()").truncated(to: limits.textLength))"
-        if event.vetoed == true { answer += "  VETOED" }
+        if let effect = event.effect { answer += "  \(effect.label)" }
         if event.implemented == false { answer += "  (not implemented, default used)" }
         lines.append(answer)
         if let parent = event.parentSeq { lines.append("nested in #\(parent)") }
@@ -266,7 +266,7 @@ extension HTMLPage {
                 line +=
                     "; \(layout.sides[1 - side].label ?? "other") #\(other.seq) → "
                     + (other.result ?? "()").truncated(to: limits.textLength)
-                    + (other.vetoed == true ? "  VETOED" : "")
+                    + (other.effect.map { "  \($0.label)" } ?? "")
                     + (other.implemented == false ? "  (default)" : "")
             }
             lines.append(line)

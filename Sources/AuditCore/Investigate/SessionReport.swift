@@ -26,6 +26,13 @@ public struct SessionReport: Sendable {
         rows.filter { $0.vetoable > 0 }.sorted { ($0.vetoRate ?? 0, $0.vetoes) > ($1.vetoRate ?? 0, $1.vetoes) }
     }
 
+    /// Rows whose callback can override a proposal, most overridden first.
+    public var overrideRates: [CallbackStatistics] {
+        rows.filter { $0.overridable > 0 }.sorted {
+            ($0.overrideRate ?? 0, $0.overrides) > ($1.overrideRate ?? 0, $1.overrides)
+        }
+    }
+
     /// Rows with calls the app did not implement, so the protocol's default answered.
     public var defaulted: [CallbackStatistics] { rows.filter { $0.defaulted > 0 } }
 
@@ -83,7 +90,15 @@ public struct SessionReport: Sendable {
                 durations.append([])
             }
             rows[row].calls += 1
-            if let vetoed = event.vetoed {
+            if let overridden = event.overridden {
+                rows[row].overridable += 1
+                if overridden {
+                    rows[row].overrides += 1
+                    if rows[row].overriddenEvents.count < CallbackStatistics.examples {
+                        rows[row].overriddenEvents.append(reference)
+                    }
+                }
+            } else if let vetoed = event.vetoed {
                 rows[row].vetoable += 1
                 if vetoed {
                     rows[row].vetoes += 1
@@ -135,16 +150,20 @@ public struct SessionReport: Sendable {
 
 /// The calls of one callback at one widget.
 public struct CallbackStatistics: Sendable, Equatable {
-    /// How many vetoed and defaulted events a row lists.
+    /// How many vetoed, overridden and defaulted events a row lists.
     public static let examples = 5
 
     public var protocolName: String?
     public var widget: String?
     public var callback: String
     public var calls = 0
-    /// Calls whose answer could veto or override.
+    /// Calls whose answer could veto (and overrides not recorded since answers keep their kind).
     public var vetoable = 0
     public var vetoes = 0
+    /// Calls whose answer could override a proposal.
+    public var overridable = 0
+    /// Calls whose answer differed from the proposal.
+    public var overrides = 0
     /// Calls the app did not implement: the protocol's default answered.
     public var defaulted = 0
     public var p50Microseconds = 0.0
@@ -155,11 +174,15 @@ public struct CallbackStatistics: Sendable, Equatable {
     public var slowest: EventReference
     /// The first few vetoed calls.
     public var vetoedEvents: [EventReference] = []
+    /// The first few overridden calls.
+    public var overriddenEvents: [EventReference] = []
     /// The first few calls answered by a default.
     public var defaultedEvents: [EventReference] = []
 
     /// Vetoes per call that could veto; nil when none could.
     public var vetoRate: Double? { vetoable == 0 ? nil : Double(vetoes) / Double(vetoable) }
+    /// Overrides per call that could override; nil when none could.
+    public var overrideRate: Double? { overridable == 0 ? nil : Double(overrides) / Double(overridable) }
 }
 
 extension AuditStore {
@@ -173,6 +196,7 @@ extension AuditStore {
             ids = try sessions().filter { $0.replayOf == nil }.map(\.id)
         }
         var builder = SessionReport.Builder(sessions: ids)
+        let overrides = try overridingCallbacks()
         try storeOperation {
             let statement = try connection.prepare(
                 """
@@ -183,7 +207,9 @@ extension AuditStore {
             for session in ids {
                 statement.reset()
                 statement.bind([.integer(session)])
-                while try statement.step() { builder.add(Self.readTimelineEvent(statement), session: session) }
+                while try statement.step() {
+                    builder.add(overrides.marking(Self.readTimelineEvent(statement)), session: session)
+                }
             }
             statement.reset()
         }

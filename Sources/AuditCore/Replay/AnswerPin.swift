@@ -58,7 +58,7 @@ final class AnswerPin: @unchecked Sendable {
         guard let index else { return result }
         let event = events[index]
         let answer = StoredAnswer(kind: .callback, result: callback.answer.coding?.encode(result), flags: flags)
-        if answer.vetoed == true { run.vetoes += 1 }
+        if answer.isVeto { run.vetoes += 1 }
         guard let kind = answer.difference(from: event.answer) else { return result }
         run.changed.append((event.seq, answer))
         run.found.append(TimelineAligner.Found(kind: kind, a: event.seq, b: event.seq))

@@ -32,10 +32,32 @@ public struct TimelineEvent: Sendable, Equatable {
     public var arguments: String
     /// JSON text, nil for a void callback.
     public var result: String?
+    /// nil where the callback cannot veto or override; for an override, whether it overrode (the
+    /// `timeline` view's column, as it has always been). `effect` tells the two apart.
     public var vetoed: Bool?
     public var implemented: Bool?
     public var durationMicroseconds: Double
     public var parentSeq: Int64?
+    /// nil unless the callback overrides a proposal; then whether the answer differs from it. nil
+    /// also for a callback not recorded since answers keep their kind (migration 0005).
+    public var overridden: Bool? = nil
+
+    /// What the answer did to the widget: nil when it let the widget go on as proposed.
+    public var effect: AnswerEffect? {
+        if overridden == true { return .overridden }
+        return vetoed == true && overridden == nil ? .vetoed : nil
+    }
+}
+
+/// What an answer did to the widget that asked.
+public enum AnswerEffect: String, Sendable {
+    /// A veto: the widget did not do what it asked about.
+    case vetoed
+    /// An override: the widget took another value than the one it proposed.
+    case overridden
+
+    /// `VETOED` or `OVERRIDDEN`, as `show`, `diff` and the HTML page mark an answer.
+    public var label: String { rawValue.uppercased() }
 }
 
 extension AuditStore {
@@ -95,6 +117,7 @@ extension AuditStore {
 
     private func timeline(of id: Int64, where condition: String) throws(StoreError) -> [TimelineEvent] {
         _ = try session(id)
+        let overrides = try overridingCallbacks()
         return try storeOperation {
             try connection.prepare(
                 """
@@ -102,7 +125,19 @@ extension AuditStore {
                        duration_us, parent_seq
                 FROM timeline WHERE session = ? \(condition) ORDER BY seq
                 """
-            ).rows([.integer(id)], Self.readTimelineEvent)
+            ).rows([.integer(id)]) { overrides.marking(Self.readTimelineEvent($0)) }
+        }
+    }
+
+    /// The callbacks whose answer overrides a proposal, as `callbacks.answer` says.
+    func overridingCallbacks() throws(StoreError) -> OverridingCallbacks {
+        guard hasAnswerKinds else { return OverridingCallbacks(names: []) }
+        return try storeOperation {
+            OverridingCallbacks(
+                names: Set(
+                    try connection.prepare("SELECT protocol, name FROM callbacks WHERE answer = ?").rows(
+                        [.text(AnswerKind.override.rawValue)]
+                    ) { OverridingCallbacks.key($0.string(0) ?? "", $0.string(1) ?? "") }))
         }
     }
 
@@ -129,5 +164,23 @@ extension AuditStore {
             replayOf: row.isNull(7) ? nil : row.int64(7), replayMode: row.string(8), events: row.int(9),
             inputs: row.int(10),
             callbacks: row.int(11), vetoes: row.int(12), failures: row.int(13))
+    }
+}
+
+/// The names of the callbacks whose answer overrides a proposal: what tells a `timeline` row's
+/// `vetoed` (an override's "overridden") from a veto.
+struct OverridingCallbacks {
+    let names: Set<String>
+
+    static func key(_ protocolName: String, _ name: String) -> String { protocolName + "." + name }
+
+    /// `event` with `overridden` set when its callback overrides a proposal.
+    func marking(_ event: TimelineEvent) -> TimelineEvent {
+        guard !names.isEmpty, event.kind == .callback, let vetoed = event.vetoed,
+            names.contains(Self.key(event.protocolName ?? "", event.callback))
+        else { return event }
+        var event = event
+        event.overridden = vetoed
+        return event
     }
 }

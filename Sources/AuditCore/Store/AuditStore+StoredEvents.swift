@@ -10,12 +10,15 @@ struct StoredEvent: Sendable {
         let protocolName: String?
         let name: String
         let labels: [String]
+        /// Whether the callback's answer overrides a proposal (`callbacks.answer`).
+        let isOverride: Bool
 
-        init(kind: EventKind, protocolName: String?, name: String, labels: [String]) {
+        init(kind: EventKind, protocolName: String?, name: String, labels: [String], isOverride: Bool = false) {
             self.kind = kind
             self.protocolName = protocolName
             self.name = name
             self.labels = labels
+            self.isOverride = isOverride
         }
     }
 
@@ -65,7 +68,10 @@ extension AuditStore {
         return try storeOperation {
             var names = IDTable<StoredEvent.Name>()
             let unknown = StoredEvent.Name(kind: .callback, protocolName: nil, name: "", labels: [])
-            for (id, name) in try connection.prepare("SELECT id, kind, protocol, name, labels FROM callbacks").rows(
+            let answer = hasAnswerKinds ? "answer" : "NULL"
+            for (id, name) in try connection.prepare(
+                "SELECT id, kind, protocol, name, labels, \(answer) FROM callbacks"
+            ).rows(
                 [],
                 {
                     row -> (Int64, StoredEvent.Name) in
@@ -80,7 +86,7 @@ extension AuditStore {
                         StoredEvent.Name(
                             kind: EventKind(rawValue: row.string(1) ?? "") ?? .callback,
                             protocolName: protocolName.isEmpty ? nil : protocolName, name: row.string(3) ?? "",
-                            labels: labels ?? [])
+                            labels: labels ?? [], isOverride: row.string(5) == AnswerKind.override.rawValue)
                     )
                 })
             {
@@ -138,7 +144,8 @@ extension AuditStore {
             parent: row.isNull(5) ? nil : row.int64(5),
             answer: StoredAnswer(
                 result: stored, vetoed: row.isNull(6) ? nil : row.int64(6) != 0,
-                implemented: row.isNull(7) ? nil : row.int64(7) != 0))
+                implemented: row.isNull(7) ? nil : row.int64(7) != 0,
+                isOverride: !row.isNull(6) && (names[row.int64(1)] ?? unknown).isOverride))
     }
 }
 

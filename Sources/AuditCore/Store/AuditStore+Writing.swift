@@ -8,15 +8,22 @@ extension AuditStore {
         try connection.execute("PRAGMA wal_autocheckpoint = 0")
     }
 
-    /// The id of a callback or input name, inserting it the first time it is seen.
+    /// The id of a callback or input name, inserting it the first time it is seen; a callback's
+    /// answer kind is set to the descriptor's (the kind last recorded wins).
     func internCallback(_ descriptor: CallbackDescriptor) throws -> Int64 {
         let values: [SQLValue] = [
             .text(descriptor.kind.rawValue), .text(descriptor.protocolName),
             .text(descriptor.name),
         ]
         let labels = AuditValue.array(descriptor.argumentLabels.map(AuditValue.string)).json
-        try connection.cached("INSERT OR IGNORE INTO callbacks (kind, protocol, name, labels) VALUES (?, ?, ?, ?)")
-            .execute(values + [.text(labels)])
+        let answer: SQLValue = descriptor.kind == .input ? .null : .text(descriptor.answer.rawValue)
+        try connection.cached(
+            """
+            INSERT INTO callbacks (kind, protocol, name, labels, answer) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (kind, protocol, name) DO UPDATE SET answer = excluded.answer
+            WHERE answer IS NOT excluded.answer
+            """
+        ).execute(values + [.text(labels), answer])
         guard
             let id = try connection.scalarInt(
                 "SELECT id FROM callbacks WHERE kind = ? AND protocol = ? AND name = ?", values)

@@ -30,6 +30,12 @@ public final class AuditStore {
         ((try? connection.scalarInt(
             "SELECT count(*) FROM pragma_table_info('sessions') WHERE name = 'events_from'")) ?? 0) > 0
 
+    /// Whether callback names keep their answer's kind (migration 0005): a database written by an
+    /// older build and opened to read has no `callbacks.answer`.
+    private(set) lazy var hasAnswerKinds: Bool =
+        ((try? connection.scalarInt(
+            "SELECT count(*) FROM pragma_table_info('callbacks') WHERE name = 'answer'")) ?? 0) > 0
+
     public init(path: String, access: Access) throws(StoreError) {
         self.path = path
         var opening = try DatabaseFile.check(path, for: access)

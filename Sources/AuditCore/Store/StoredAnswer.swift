@@ -2,15 +2,19 @@
 /// candidate's answer is compared with during an isolated replay.
 struct StoredAnswer: Sendable, Equatable {
     var result: StoredResult
-    /// nil where the callback cannot veto or override.
+    /// nil where the callback cannot veto or override; for an override, whether it overrode.
     var vetoed: Bool?
     /// nil for inputs.
     var implemented: Bool?
+    /// Whether the answer is an override (its callback's `answer` kind): then `vetoed` means
+    /// overridden.
+    var isOverride: Bool
 
-    init(result: StoredResult, vetoed: Bool?, implemented: Bool?) {
+    init(result: StoredResult, vetoed: Bool?, implemented: Bool?, isOverride: Bool = false) {
         self.result = result
         self.vetoed = vetoed
         self.implemented = implemented
+        self.isOverride = isOverride
     }
 
     /// What the recorder stores for an event of `kind` that answered `result` with `flags`
@@ -19,7 +23,14 @@ struct StoredAnswer: Sendable, Equatable {
         self.result = StoredResult(result)
         vetoed = flags & CapturedEvent.canVeto == 0 ? nil : flags & CapturedEvent.vetoed != 0
         implemented = kind == .callback ? flags & CapturedEvent.implemented != 0 : nil
+        isOverride = flags & CapturedEvent.override != 0
     }
+
+    /// Whether the answer vetoed: an override that overrode is no veto.
+    var isVeto: Bool { vetoed == true && !isOverride }
+
+    /// nil unless the answer is an override; then whether it differs from the proposal.
+    var overridden: Bool? { isOverride ? vetoed == true : nil }
 
     /// How this answer differs from `other`, as the differ classifies it; nil when they are the same.
     func difference(from other: StoredAnswer) -> EventDifference.Kind? {

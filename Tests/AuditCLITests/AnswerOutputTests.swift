@@ -1,0 +1,81 @@
+import AuditCore
+import Foundation
+import Testing
+
+/// How `show`, `diff`, `report` and the HTML page name an answer: VETOED for a veto, OVERRIDDEN for
+/// an override that differs from its proposal (the checkout example's `willSelectRowAt` answers
+/// nil for the gift card row, seq 30).
+@Suite("auditctl names vetoes and overrides apart")
+struct AnswerOutputTests {
+    static let willSelect = "tableView(_:willSelectRowAt:)"
+
+    /// A sandbox with the shipped checkout example recorded with `delegate`, as session 1, 2, ….
+    static func recorded(_ delegates: String...) throws -> Sandbox {
+        let sandbox = try Sandbox()
+        try FileManager.default.copyItem(
+            at: Sandbox.packageRoot.appendingPathComponent("Examples/checkout.json"),
+            to: URL(fileURLWithPath: sandbox.path("full.json")))
+        for delegate in delegates {
+            let run = try sandbox.run(["record", "--scenario", "full.json", "--delegate", delegate])
+            guard run.status == 0 else { throw SandboxError(description: "recording failed\n\(run)") }
+        }
+        return sandbox
+    }
+
+    @Test func showMarksOverridesAsOverriddenAndVetoesAsVetoed() throws {
+        let sandbox = try Self.recorded("checkout.v1")
+        let run = try sandbox.run(["show", "--session", "1"])
+        #expect(run.status == 0, "\(run)")
+        let willSelect = run.stdoutLines.filter { $0.contains(Self.willSelect) }
+        #expect(willSelect.count == 3)
+        #expect(willSelect.filter { $0.hasSuffix("→ null  OVERRIDDEN") }.count == 1, "\(willSelect)")
+        #expect(!willSelect.contains { $0.contains("VETOED") })
+        #expect(run.stdoutLines.first?.hasSuffix("143 events, 2 vetoes") == true, "\(run)")
+        #expect(run.stdoutLines.filter { $0.hasSuffix("  VETOED") }.count == 2)
+
+        let json = try decodeJSON(try sandbox.run(["show", "--session", "1", "--format", "json"]).stdout)
+        guard case .array(let events)? = json["events"] else {
+            Issue.record("no events in \(json.json)")
+            return
+        }
+        let overridden = events.filter { $0["callback"] == .string(Self.willSelect) }.map { $0["overridden"] }
+        #expect(overridden == [.bool(false), .bool(true), .bool(false)])
+        #expect(events.first { $0["kind"] == .string("input") }?["overridden"] == .null)
+    }
+
+    @Test func diffAndTheHTMLPageSayOverridden() throws {
+        let sandbox = try Self.recorded("checkout.v1", "checkout.v2")
+        let diff = try sandbox.run(["diff", "1", "2"])
+        #expect(diff.stdout.contains("#30 {\"indexPath\":{\"row\":0,\"section\":1}} → null  OVERRIDDEN\n"), "\(diff)")
+        #expect(!diff.stdoutLines.contains { $0.contains("→ null  VETOED") })
+
+        let report = try sandbox.run(["report", "--session", "1", "--html", "page.html"])
+        #expect(report.status == 0, "\(report)")
+        let html = try String(contentsOfFile: sandbox.path("page.html"), encoding: .utf8)
+        #expect(html.contains("→ null  OVERRIDDEN"))
+        #expect(!html.contains("→ null  VETOED"))
+    }
+
+    @Test func reportCountsOnlyVetoesInVetoRatesAndOverridesApart() throws {
+        let sandbox = try Self.recorded("checkout.v1")
+        let text = try sandbox.run(["report", "--session", "1"])
+        let vetoRates = text.stdoutLines.drop { $0 != "veto rates" }.prefix { !$0.isEmpty }
+        #expect(vetoRates.count > 2, "\(text)")
+        #expect(!vetoRates.contains { $0.contains(Self.willSelect) })
+        let overrideRates = text.stdoutLines.drop { !$0.hasPrefix("override rates") }.prefix { !$0.isEmpty }
+        #expect(overrideRates.contains { $0.contains(Self.willSelect) && $0.contains("33.3%") }, "\(text)")
+
+        let json = try decodeJSON(try sandbox.run(["report", "--session", "1", "--format", "json"]).stdout)
+        guard case .array(let rows)? = json["rows"],
+            let row = rows.first(where: { $0["callback"] == .string(Self.willSelect) })
+        else {
+            Issue.record("no \(Self.willSelect) row")
+            return
+        }
+        #expect(row["vetoable"] == .int(0) && row["vetoes"] == .int(0) && row["veto_rate"] == .null)
+        #expect(row["overridable"] == .int(3) && row["overrides"] == .int(1))
+        #expect(row["overridden_events"] == .array([.object(["session": .int(1), "seq": .int(30)])]))
+        let csv = parseCSV(try sandbox.run(["report", "--session", "1", "--format", "csv"]).stdout)
+        #expect(csv.first?.suffix(4) == ["overridable", "overrides", "override_rate", "overridden_events"])
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+
+@testable import AuditCore
+
+// An app's own widget with the three kinds of answer: a veto, an override and a plain value.
+
+protocol DialDelegate: AnyObject {
+    func dial(_ dial: Dial, shouldTurnTo value: Int) -> Bool
+    func dial(_ dial: Dial, willTurnTo value: Int) -> Int
+    func dial(_ dial: Dial, titleFor value: Int) -> String?
+}
+
+extension DialDelegate {
+    func dial(_ dial: Dial, shouldTurnTo value: Int) -> Bool { delegateDefault(true) }
+    func dial(_ dial: Dial, willTurnTo value: Int) -> Int { delegateDefault(value) }
+    func dial(_ dial: Dial, titleFor value: Int) -> String? { delegateDefault(nil) }
+}
+
+enum DialCallbacks {
+    static let shouldTurn = Callback<any DialDelegate, Dial, Int, Bool>(
+        "DialDelegate", "dial(_:shouldTurnTo:)", arguments: .one("value", .int), answer: .veto(),
+        invoke: { $0.dial($1, shouldTurnTo: $2) })
+    static let willTurn = Callback<any DialDelegate, Dial, Int, Int>(
+        "DialDelegate", "dial(_:willTurnTo:)", arguments: .one("value", .int),
+        answer: .override(proposal: { $0 }, coding: .int, described: "the proposed value"),
+        invoke: { $0.dial($1, willTurnTo: $2) })
+    static let title = Callback<any DialDelegate, Dial, Int, String?>(
+        "DialDelegate", "dial(_:titleFor:)", arguments: .one("value", .int),
+        answer: .value(coding: .optional(.string), default: nil), invoke: { $0.dial($1, titleFor: $2) })
+    static let turn = CallbackDescriptor(input: "turn", of: "Dial", arguments: ["to"])
+}
+
+final class DialProxy: DelegateProxy, DialDelegate {
+    func dial(_ dial: Dial, shouldTurnTo value: Int) -> Bool {
+        forward(DialCallbacks.shouldTurn, to: dial.delegate, dial, value)
+    }
+    func dial(_ dial: Dial, willTurnTo value: Int) -> Int {
+        forward(DialCallbacks.willTurn, to: dial.delegate, dial, value)
+    }
+    func dial(_ dial: Dial, titleFor value: Int) -> String? {
+        forward(DialCallbacks.title, to: dial.delegate, dial, value)
+    }
+}
+
+final class Dial: View {
+    weak var delegate: (any DialDelegate)?
+    private var proxy: DialProxy?
+    private(set) var value = 0
+    private(set) var title: String?
+
+    override var widgetKind: String { "Dial" }
+    override func auditLinkDidChange(_ link: AuditLink?) { proxy = link.map(DialProxy.init(link:)) }
+
+    func turn(to proposed: Int) {
+        performInput(DialCallbacks.turn, [.int(proposed)]) {
+            if DialCallbacks.shouldTurn.ask(proxy ?? delegate, self, proposed) {
+                value = DialCallbacks.willTurn.ask(proxy ?? delegate, self, proposed)
+                title = DialCallbacks.title.ask(proxy ?? delegate, self, value)
+            }
+            return .int(value)
+        }
+    }
+}
+
+/// Refuses 3, caps at 5, titles odd values only.
+final class CappedDial: DialDelegate {
+    func dial(_ dial: Dial, shouldTurnTo value: Int) -> Bool { value != 3 }
+    func dial(_ dial: Dial, willTurnTo value: Int) -> Int { min(value, 5) }
+    func dial(_ dial: Dial, titleFor value: Int) -> String? { value % 2 == 1 ? "odd \(value)" : nil }
+}
+
+@Suite("Answers say what they are: veto, override, value")
+struct AnswerKindTests {
+    let folder = TemporaryDirectory()
+    var database: String { folder.path("audit.sqlite") }
+
+    /// Turns to 2 (kept), 3 (vetoed), 7 (capped to 5: overridden), 4 (kept).
+    func recordDial() throws -> (session: Int64, summary: RecordingSummary, dial: Dial) {
+        let dial = Dial(identifier: "dial")
+        let delegate = CappedDial()
+        dial.delegate = delegate
+        let recorder = try Recorder(databasePath: database, session: newSession())
+        recorder.attach(to: dial)
+        for value in [2, 3, 7, 4] { dial.turn(to: value) }
+        let summary = recorder.finish()
+        return (summary.session, summary, dial)
+    }
+
+    func events(_ session: Int64, _ callback: String) throws -> [TimelineEvent] {
+        try AuditStore(path: database, access: .read).timeline(of: session).filter { $0.callback == callback }
+    }
+
+    @Test func flagsSayWhatTheAnswerIs() {
+        let veto = DialCallbacks.shouldTurn.answer
+        #expect(veto.flags(1, true) == CapturedEvent.canVeto)
+        #expect(veto.flags(1, false) == CapturedEvent.canVeto | CapturedEvent.vetoed)
+        let override = DialCallbacks.willTurn.answer
+        #expect(override.flags(7, 7) == CapturedEvent.canVeto | CapturedEvent.override)
+        #expect(override.flags(7, 5) == CapturedEvent.canVeto | CapturedEvent.override | CapturedEvent.vetoed)
+        let value = DialCallbacks.title.answer
+        #expect(value.flags(1, nil) == 0)
+        #expect(value.flags(1, "one") == 0)
+        #expect(value.kind == .value)
+        #expect(DialCallbacks.title.descriptor.defaultAnswer == "null")
+        #expect(CapturedEvent.isVeto(CapturedEvent.canVeto | CapturedEvent.vetoed))
+        #expect(!CapturedEvent.isVeto(CapturedEvent.canVeto | CapturedEvent.override | CapturedEvent.vetoed))
+    }
+
+    @Test func aValueAnswerIsRecordedWithItsResultAndNeverVetoes() throws {
+        let (session, summary, dial) = try recordDial()
+        #expect(dial.value == 4 && dial.title == nil)
+        #expect(summary.vetoes == 1)
+        let titles = try events(session, "dial(_:titleFor:)")
+        #expect(titles.map(\.arguments) == [#"{"value":2}"#, #"{"value":5}"#, #"{"value":4}"#])
+        #expect(titles.map(\.result) == ["null", #""odd 5""#, "null"])
+        #expect(titles.map(\.vetoed) == [nil, nil, nil])
+        #expect(titles.map(\.overridden) == [nil, nil, nil])
+        #expect(titles.allSatisfy { $0.effect == nil })
+        let nulls = try ReadOnlyQuery.run(
+            "SELECT count(*) FROM timeline WHERE callback = 'dial(_:titleFor:)' AND vetoed IS NULL",
+            databasePath: database)
+        #expect(nulls.rows == [[.integer(3)]])
+    }
+
+    @Test func anOverrideIsOverriddenOnlyWhenItDiffersFromTheProposal() throws {
+        let (session, _, _) = try recordDial()
+        let overrides = try events(session, "dial(_:willTurnTo:)")
+        #expect(overrides.map(\.result) == ["2", "5", "4"])
+        #expect(overrides.map(\.overridden) == [false, true, false])
+        #expect(overrides.map(\.effect) == [nil, .overridden, nil])
+        // The view's column keeps its meaning: an override that overrode is `vetoed`.
+        #expect(overrides.map(\.vetoed) == [false, true, false])
+        let vetoes = try events(session, "dial(_:shouldTurnTo:)")
+        #expect(vetoes.map(\.effect) == [nil, .vetoed, nil, nil])
+        #expect(vetoes.map(\.overridden) == [nil, nil, nil, nil])
+        #expect(try AuditStore(path: database, access: .read).session(session).vetoes == 1)
+    }
+
+    @Test func callbacksKeepTheirAnswerKind() throws {
+        let (_, _, _) = try recordDial()
+        let kinds = try ReadOnlyQuery.run(
+            "SELECT name, answer FROM callbacks WHERE protocol IN ('DialDelegate', '') ORDER BY name",
+            databasePath: database)
+        #expect(
+            kinds.rows == [
+                [.text("dial(_:shouldTurnTo:)"), .text("veto")], [.text("dial(_:titleFor:)"), .text("value")],
+                [.text("dial(_:willTurnTo:)"), .text("override")], [.text("turn"), .null],
+            ])
+    }
+
+    @Test func aDatabaseThatDoesNotKnowTheKindReadsAsBefore() throws {
+        let (session, _, _) = try recordDial()
+        try sqlite(database, "UPDATE callbacks SET answer = NULL")
+        let overrides = try events(session, "dial(_:willTurnTo:)")
+        #expect(overrides.map(\.overridden) == [nil, nil, nil])
+        #expect(overrides.map(\.effect) == [nil, .vetoed, nil])
+    }
+
+    @Test func theReportCountsOnlyVetoesInVetoRates() throws {
+        let (session, _, _) = try recordDial()
+        let report = try AuditStore(path: database, access: .read).report(session: session)
+        func row(_ callback: String) -> CallbackStatistics? { report.rows.first { $0.callback == callback } }
+        let veto = try #require(row("dial(_:shouldTurnTo:)"))
+        #expect((veto.vetoable, veto.vetoes, veto.vetoRate) == (4, 1, 0.25))
+        #expect(veto.vetoedEvents.map(\.seq) == [6])
+        let override = try #require(row("dial(_:willTurnTo:)"))
+        #expect((override.vetoable, override.vetoes, override.vetoRate) == (0, 0, nil))
+        #expect((override.overridable, override.overrides, override.overrideRate) == (3, 1, 1.0 / 3))
+        #expect(override.overriddenEvents.map(\.seq) == [9])
+        let value = try #require(row("dial(_:titleFor:)"))
+        #expect((value.vetoable, value.overridable) == (0, 0))
+        #expect(report.vetoRates.map(\.callback) == ["dial(_:shouldTurnTo:)"])
+        #expect(report.overrideRates.map(\.callback) == ["dial(_:willTurnTo:)"])
+    }
+
+    @Test func theHTMLPageMarksOverridesApartFromVetoes() throws {
+        let (session, _, _) = try recordDial()
+        let store = try AuditStore(path: database, access: .read)
+        let html = HTMLTimeline.report(session: try store.session(session), events: try store.timeline(of: session))
+        #expect(html.components(separatedBy: "  VETOED").count - 1 == 1)
+        #expect(html.components(separatedBy: "  OVERRIDDEN").count - 1 == 1)
+        #expect(html.contains("class=\"m ovr\""))
+        #expect(html.contains("Override rates"))
+    }
+
+    @Test func theReplayerAsksWithTheSameFlags() throws {
+        let dial = Dial(identifier: "dial")
+        let invoke = { (callback: CallbackInvoker, value: Int) in
+            callback.invoke(on: CappedDial(), widget: dial, arguments: .object(["value": .int(value)]), root: nil)
+        }
+        let title = try #require(invoke(DialCallbacks.title.invoker, 3))
+        #expect((title.result, title.vetoed, title.overridden) == (.string("odd 3"), nil, nil))
+        let kept = try #require(invoke(DialCallbacks.willTurn.invoker, 4))
+        #expect((kept.vetoed, kept.overridden) == (false, false))
+        let capped = try #require(invoke(DialCallbacks.willTurn.invoker, 9))
+        #expect((capped.result, capped.vetoed, capped.overridden) == (.int(5), true, true))
+        let refused = try #require(invoke(DialCallbacks.shouldTurn.invoker, 3))
+        #expect((refused.vetoed, refused.overridden) == (true, nil))
+    }
+}
