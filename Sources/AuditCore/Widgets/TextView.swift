@@ -210,9 +210,7 @@ open class TextView: View {
     private func change(_ range: TextRange, to replacement: String) {
         let proposed = revision
         guard TextViewCallbacks.shouldChangeText.ask(slot.callee, self, (range, replacement)), proposed == revision
-        else {
-            return
-        }
+        else { return }
         text = replacing(range, with: replacement)
         revision += 1
         let caret = TextRange.caret(at: boundary(atOrAfter: range.location + replacement.utf16.count))
