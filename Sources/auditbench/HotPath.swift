@@ -22,10 +22,19 @@ final class ProbeProxy: DelegateProxy, ProbeDelegate {
     }
 }
 
-final class Probe: View {
+struct WeakProbeDelegate: WeakDelegateReference {
     weak var delegate: (any ProbeDelegate)?
-    var proxy: ProbeProxy?
-    override func auditLinkDidChange(_ link: AuditLink?) { proxy = link.map(ProbeProxy.init(link:)) }
+}
+
+final class Probe: View {
+    private var slot = DelegateSlot<WeakProbeDelegate>()
+    var delegate: (any ProbeDelegate)? {
+        get { slot.delegate }
+        set { slot.delegate = newValue }
+    }
+    /// The proxy while audited: what a widget's `slot.callee` returns then, and what the benchmark calls.
+    var proxy: (any ProbeDelegate)? { slot.proxy }
+    override func auditLinkDidChange(_ link: AuditLink?) { slot.audit(link, with: ProbeProxy.init(link:)) }
 }
 
 final class EvenOnly: ProbeDelegate {

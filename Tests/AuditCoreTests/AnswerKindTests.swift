@@ -80,8 +80,10 @@ struct AnswerKindTests {
         let dial = Dial(identifier: "dial")
         let delegate = CappedDial()
         dial.delegate = delegate
-        let recorder = try Recorder(databasePath: database, session: newSession())
-        recorder.attach(to: dial)
+        let recorder = try Recorder(
+            databasePath: database, session: newSession(),
+            catalog: .builtIn.adding(WidgetKind("Dial", make: { id, frame in Dial(identifier: id, frame: frame) })))
+        try recorder.attach(to: dial)
         for value in [2, 3, 7, 4] { dial.turn(to: value) }
         let summary = recorder.finish()
         return (summary.session, summary, dial)

@@ -33,19 +33,26 @@ final class StepperProxy: DelegateProxy, StepperDelegate {
     }
 }
 
-final class Stepper: View {
+struct WeakStepperDelegate: WeakDelegateReference {
     weak var delegate: (any StepperDelegate)?
-    private var proxy: StepperProxy?
+}
+
+final class Stepper: View {
+    private var slot = DelegateSlot<WeakStepperDelegate>()  // the app's delegate (weak) and the proxy
+    var delegate: (any StepperDelegate)? {
+        get { slot.delegate }
+        set { slot.delegate = newValue }
+    }
     private(set) var value = 0
 
     override var widgetKind: String { "Stepper" }
-    override func auditLinkDidChange(_ link: AuditLink?) { proxy = link.map(StepperProxy.init(link:)) }
+    override func auditLinkDidChange(_ link: AuditLink?) { slot.audit(link, with: StepperProxy.init(link:)) }
 
     func increment() {
         performInput(StepperCallbacks.increment, []) {
-            if StepperCallbacks.shouldChange.ask(proxy ?? delegate, self, value + 1) {  // read at each call
+            if StepperCallbacks.shouldChange.ask(slot.callee, self, value + 1) {  // read at each call
                 value += 1
-                StepperCallbacks.didChange.ask(proxy ?? delegate, self, value)
+                StepperCallbacks.didChange.ask(slot.callee, self, value)
             }
             return .int(value)
         }

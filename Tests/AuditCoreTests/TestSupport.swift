@@ -66,11 +66,11 @@ func newSession(_ name: String = "test") -> NewSession {
 /// ended in the same state, every call was recorded once, and no write failed. Returns the run
 /// without a recorder and the recording's summary, for a widget's own checks.
 func expectAuditingChangesNothing<State: Equatable>(
-    database: String, sourceLocation: SourceLocation = #_sourceLocation,
+    database: String, catalog: WidgetCatalog = .builtIn, sourceLocation: SourceLocation = #_sourceLocation,
     _ run: (Recorder?) -> (calls: [String], state: State)
 ) throws -> (plain: (calls: [String], state: State), summary: RecordingSummary) {
     let plain = run(nil)
-    let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+    let recorder = try Recorder(databasePath: database, session: newSession(), catalog: catalog)
     let audited = run(recorder)
     let summary = recorder.finish()
     #expect(audited.calls == plain.calls, sourceLocation: sourceLocation)

@@ -35,12 +35,17 @@ open class GestureRecognizer {
 
     /// The app's delegate, held weakly. Assigning it while the recognizer is audited retargets
     /// the proxy, which stays in place.
-    public weak var delegate: (any GestureRecognizerDelegate)?
-    /// The audit proxy when one is installed: the slot the arbitration actually asks.
-    private(set) var proxy: GestureRecognizerDelegateProxy?
+    public var delegate: (any GestureRecognizerDelegate)? {
+        get { slot.delegate }
+        set { slot.delegate = newValue }
+    }
+    /// The app's delegate and, while audited, the proxy: the arbitration asks `slot.callee`.
+    private var slot = DelegateSlot<WeakGestureRecognizerDelegate>()
+    /// The audit proxy when one is installed (for tests).
+    var proxy: GestureRecognizerDelegateProxy? { slot.proxy as? GestureRecognizerDelegateProxy }
     /// Set while a recorder audits this recognizer; installs or removes the proxy.
     var auditLink: AuditLink? {
-        didSet { proxy = auditLink.map(GestureRecognizerDelegateProxy.init(link:)) }
+        didSet { slot.audit(auditLink, with: GestureRecognizerDelegateProxy.init(link:)) }
     }
 
     private var requirements: [WeakRecognizer] = []
@@ -146,7 +151,7 @@ open class GestureRecognizer {
         _ callback: Callback<any GestureRecognizerDelegate, GestureRecognizer, Arguments, Result>,
         _ arguments: Arguments
     ) -> Result {
-        callback.ask(proxy ?? delegate, self, arguments)
+        callback.ask(slot.callee, self, arguments)
     }
 
     func deliver(_ touch: Touch) {
@@ -202,6 +207,10 @@ open class GestureRecognizer {
 struct PendingTransition {
     var target: GestureRecognizer.State
     var endsAfterBegin = false
+}
+
+struct WeakGestureRecognizerDelegate: WeakDelegateReference {
+    weak var delegate: (any GestureRecognizerDelegate)?
 }
 
 private struct WeakRecognizer {

@@ -29,12 +29,13 @@ open class NoteTextView: TextView {
 
     /// The app's delegate, held weakly in the note's own slot. `TextView`'s slot holds the relay.
     open override var delegate: (any TextViewDelegate)? {
-        get { appDelegate }
-        set { appDelegate = newValue }
+        get { noteSlot.delegate }
+        set { noteSlot.delegate = newValue }
     }
-    private weak var appDelegate: (any TextViewDelegate)?
-    /// The audit proxy when one is installed, between the relay and the app's delegate.
-    private(set) var noteProxy: NoteTextViewDelegateProxy?
+    /// The app's delegate and, while audited, the proxy between the relay and it.
+    private var noteSlot = DelegateSlot<WeakTextViewDelegate>()
+    /// The audit proxy when one is installed (for tests).
+    var noteProxy: NoteTextViewDelegateProxy? { noteSlot.proxy as? NoteTextViewDelegateProxy }
     /// Owned here; `TextView` holds it weakly, so view and relay make no cycle.
     private lazy var relay = Relay(note: self)
     /// The character count after the last change, to tell when a change reaches the limit.
@@ -53,13 +54,15 @@ open class NoteTextView: TextView {
     /// Installs the proxy between the relay and the app's delegate. `super` is not called: its proxy
     /// would sit in front of the relay and record the note's own calls, not the app's.
     open override func auditLinkDidChange(_ link: AuditLink?) {
-        noteProxy = link.map(NoteTextViewDelegateProxy.init(link:))
+        noteSlot.audit(link, with: NoteTextViewDelegateProxy.init(link:))
     }
 
     /// Whom the relay passes inherited callbacks to, read at every call.
-    private var callee: (any TextViewDelegate)? { noteProxy ?? appDelegate }
-    /// Whom the relay tells about the limit: a plain `TextViewDelegate` gets the default.
-    private var noteCallee: (any NoteTextViewDelegate)? { noteProxy ?? (appDelegate as? any NoteTextViewDelegate) }
+    private var callee: (any TextViewDelegate)? { noteSlot.callee }
+    /// Whom the relay tells about the limit: the proxy, or the app's delegate if it adopts
+    /// `NoteTextViewDelegate` (a plain `TextViewDelegate` gets the default). Cast at each call,
+    /// which comes once per reaching the limit.
+    private var noteCallee: (any NoteTextViewDelegate)? { noteSlot.callee as? any NoteTextViewDelegate }
 
     /// Whether the limit lets the change through: it may not add characters beyond the limit.
     private func fitsLimit(_ range: TextRange, _ replacement: String) -> Bool {

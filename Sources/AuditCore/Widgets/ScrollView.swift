@@ -45,9 +45,12 @@ open class ScrollView: View {
 
     /// The app's delegate, held weakly. Assigning it while the view is audited retargets the
     /// proxy, which stays in place. A `TableView` keeps its `TableViewDelegate` here too.
-    public weak var delegate: (any ScrollViewDelegate)?
-    /// The audit proxy when one is installed: the slot the view actually calls.
-    private var proxy: (any DelegateProxy & ScrollViewDelegate)?
+    public var delegate: (any ScrollViewDelegate)? {
+        get { slot.delegate }
+        set { slot.delegate = newValue }
+    }
+    /// The app's delegate and, while audited, the proxy: the view calls `slot.callee`.
+    private var slot = DelegateSlot<WeakScrollViewDelegate>()
 
     public init(identifier: String, frame: Rect = .zero, contentSize: Size, contentOffset: Point = Point(x: 0, y: 0)) {
         precondition(
@@ -63,7 +66,7 @@ open class ScrollView: View {
     open override var widgetKind: String { "ScrollView" }
 
     open override func auditLinkDidChange(_ link: AuditLink?) {
-        proxy = link.map(makeDelegateProxy(link:))
+        slot.audit(link) { makeDelegateProxy(link: $0) }
     }
 
     /// The proxy this view installs in its delegate slot while audited. A subclass whose delegate
@@ -79,7 +82,7 @@ open class ScrollView: View {
 
     /// What the view calls: its audit proxy while audited, else `delegate`. A subclass calls its
     /// refined protocol's callbacks on this, cast to that protocol.
-    public final var delegateTarget: (any ScrollViewDelegate)? { proxy ?? delegate }
+    public final var delegateTarget: (any ScrollViewDelegate)? { slot.callee }
 
     /// The largest content offset: the content's size less the frame's, and never negative.
     public var maximumContentOffset: Point {
@@ -239,4 +242,8 @@ open class ScrollView: View {
             input: "setContentOffset", of: "ScrollView", arguments: ["contentOffset"])
         public static let all = [beginDrag, drag, endDrag, tapStatusBar, setContentOffset]
     }
+}
+
+struct WeakScrollViewDelegate: WeakDelegateReference {
+    weak var delegate: (any ScrollViewDelegate)?
 }

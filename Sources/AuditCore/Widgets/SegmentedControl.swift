@@ -13,9 +13,12 @@ open class SegmentedControl: View {
 
     /// The app's delegate, held weakly. Assigning it while the control is audited retargets the
     /// proxy, which stays in place.
-    public weak var delegate: (any SegmentedControlDelegate)?
-    /// The audit proxy when one is installed: the slot the control actually calls.
-    private var proxy: SegmentedControlDelegateProxy?
+    public var delegate: (any SegmentedControlDelegate)? {
+        get { slot.delegate }
+        set { slot.delegate = newValue }
+    }
+    /// The app's delegate and, while audited, the proxy: the control calls `slot.callee`.
+    private var slot = DelegateSlot<WeakSegmentedControlDelegate>()
 
     public init(identifier: String, frame: Rect = .zero, segments: [String], selectedSegmentIndex: Int = noSegment) {
         precondition(selectedSegmentIndex == Self.noSegment || segments.indices.contains(selectedSegmentIndex))
@@ -27,7 +30,7 @@ open class SegmentedControl: View {
     open override var widgetKind: String { "SegmentedControl" }
 
     open override func auditLinkDidChange(_ link: AuditLink?) {
-        proxy = link.map(SegmentedControlDelegateProxy.init(link:))
+        slot.audit(link, with: SegmentedControlDelegateProxy.init(link:))
     }
 
     open override func adoptDelegate(_ candidate: AnyObject) {
@@ -64,11 +67,11 @@ open class SegmentedControl: View {
         selectedSegmentIndex = index
         // The delegate is read at each call, audited or not: one reassigned from inside a callback
         // hears the rest either way.
-        guard SegmentedControlCallbacks.shouldSelect.ask(proxy ?? delegate, self, index) else {
+        guard SegmentedControlCallbacks.shouldSelect.ask(slot.callee, self, index) else {
             selectedSegmentIndex = previous
             return
         }
-        if notify { SegmentedControlCallbacks.didSelect.ask(proxy ?? delegate, self, (index, userInteracted)) }
+        if notify { SegmentedControlCallbacks.didSelect.ask(slot.callee, self, (index, userInteracted)) }
     }
 
     /// The inputs that drive a segmented control, as recorded.
@@ -78,6 +81,10 @@ open class SegmentedControl: View {
             input: "selectSegment", of: "SegmentedControl", arguments: ["segment", "notify"])
         public static let all = [tap, select]
     }
+}
+
+struct WeakSegmentedControlDelegate: WeakDelegateReference {
+    weak var delegate: (any SegmentedControlDelegate)?
 }
 
 extension CallbackDescriptor {

@@ -61,14 +61,14 @@ open class TextView: View {
     /// The app's delegate, held weakly. Assigning it while the view is audited retargets the proxy,
     /// which stays in place.
     open var delegate: (any TextViewDelegate)? {
-        get { slot }
-        set { slot = newValue }
+        get { slot.delegate }
+        set { slot.delegate = newValue }
     }
-    /// The slot the view calls when it is not audited: the app's delegate, or the object a subclass
-    /// put there through `super.delegate`.
-    private weak var slot: (any TextViewDelegate)?
-    /// The audit proxy when one is installed: the slot the view actually calls.
-    private(set) var proxy: TextViewDelegateProxy?
+    /// The app's delegate (or the object a subclass put there through `super.delegate`) and, while
+    /// audited, the proxy: the view calls `slot.callee`.
+    private var slot = DelegateSlot<WeakTextViewDelegate>()
+    /// The audit proxy when one is installed (for tests).
+    var proxy: TextViewDelegateProxy? { slot.proxy as? TextViewDelegateProxy }
     /// Bumped by every applied change, so a change proposed before the delegate edited the text
     /// from inside a callback is recognised as stale.
     private var revision = 0
@@ -82,15 +82,12 @@ open class TextView: View {
     open override var widgetKind: String { "TextView" }
 
     open override func auditLinkDidChange(_ link: AuditLink?) {
-        proxy = link.map(TextViewDelegateProxy.init(link:))
+        slot.audit(link, with: TextViewDelegateProxy.init(link:))
     }
 
     open override func adoptDelegate(_ candidate: AnyObject) {
         if let delegate = candidate as? any TextViewDelegate { self.delegate = delegate }
     }
-
-    /// Read at every call, so a delegate assigned from inside a callback is asked next.
-    private var callee: (any TextViewDelegate)? { proxy ?? slot }
 
     // MARK: Ranges
 
@@ -182,7 +179,7 @@ open class TextView: View {
         performInput(Inputs.select, [ValueCoding.textRange.encode(range)]) {
             if range != selectedRange {
                 selectedRange = range
-                TextViewCallbacks.didChangeSelection.ask(callee, self, ())
+                TextViewCallbacks.didChangeSelection.ask(slot.callee, self, ())
             }
             return state
         }
@@ -191,9 +188,9 @@ open class TextView: View {
     /// The view resigns first responder, unless the delegate vetoes it.
     public func endEditing() {
         performInput(Inputs.endEditing, []) {
-            if isEditing, TextViewCallbacks.shouldEndEditing.ask(callee, self, ()) {
+            if isEditing, TextViewCallbacks.shouldEndEditing.ask(slot.callee, self, ()) {
                 isEditing = false
-                TextViewCallbacks.didEndEditing.ask(callee, self, ())
+                TextViewCallbacks.didEndEditing.ask(slot.callee, self, ())
             }
             return state
         }
@@ -202,9 +199,9 @@ open class TextView: View {
     /// Begins editing unless already editing or vetoed; returns whether the view is now editing.
     private func beginEditingIfNeeded() -> Bool {
         if isEditing { return true }
-        guard TextViewCallbacks.shouldBeginEditing.ask(callee, self, ()) else { return false }
+        guard TextViewCallbacks.shouldBeginEditing.ask(slot.callee, self, ()) else { return false }
         isEditing = true
-        TextViewCallbacks.didBeginEditing.ask(callee, self, ())
+        TextViewCallbacks.didBeginEditing.ask(slot.callee, self, ())
         return true
     }
 
@@ -212,16 +209,15 @@ open class TextView: View {
     /// delegate made from inside its answer).
     private func change(_ range: TextRange, to replacement: String) {
         let proposed = revision
-        guard TextViewCallbacks.shouldChangeText.ask(callee, self, (range, replacement)), proposed == revision else {
-            return
-        }
+        guard TextViewCallbacks.shouldChangeText.ask(slot.callee, self, (range, replacement)), proposed == revision
+        else { return }
         text = replacing(range, with: replacement)
         revision += 1
         let caret = TextRange.caret(at: boundary(atOrAfter: range.location + replacement.utf16.count))
         let selectionMoved = caret != selectedRange
         selectedRange = caret
-        TextViewCallbacks.didChange.ask(callee, self, ())
-        if selectionMoved { TextViewCallbacks.didChangeSelection.ask(callee, self, ()) }
+        TextViewCallbacks.didChange.ask(slot.callee, self, ())
+        if selectionMoved { TextViewCallbacks.didChangeSelection.ask(slot.callee, self, ()) }
     }
 
     /// The state an input leaves, recorded as its result.
@@ -248,4 +244,8 @@ open class TextView: View {
         public static let endEditing = CallbackDescriptor(input: "endEditing", of: "TextView", arguments: [])
         public static let all = [beginEditing, type, replace, select, endEditing]
     }
+}
+
+struct WeakTextViewDelegate: WeakDelegateReference {
+    weak var delegate: (any TextViewDelegate)?
 }
