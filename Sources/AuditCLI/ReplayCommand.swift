@@ -75,7 +75,7 @@ extension Command {
         if report.identical {
             let driven =
                 report.mode == .isolated
-                ? "each recorded callback asked again, widgets not driven"
+                ? "each recorded callback asked again, the widgets given the recorded answers"
                 : "\(counted(report.inputsReplayed, "input")) replayed"
             output.line(
                 "no regressions: \(counted(report.diff.eventsA, "event")) compared, behaviour identical (\(driven))")

@@ -60,9 +60,8 @@ struct BadInputTests {
         BadScenario(
             "unknown action",
             example(replacing: secondStep, with: secondStep.replacingOccurrences(of: "tapSegment", with: "swipe")),
-            "s.json: steps[1].action: unknown action 'swipe' (known: tapSegment, selectSegment, beginEditing, typeText, "
-                + "replaceText, selectText, endEditing, beginDrag, drag, endDrag, tapStatusBar, setContentOffset, tapRow, "
-                + "selectRow, deselectRow, touches, touch, gestureTimer)"),
+            "s.json: steps[1].action: unknown action 'swipe' for a SegmentedControl (it takes: selectSegment, "
+                + "tapSegment, touch, touches)"),
         BadScenario(
             "widget that does not exist",
             example(

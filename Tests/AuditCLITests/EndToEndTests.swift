@@ -1,7 +1,8 @@
 import AuditCore
-@testable import AuditExamples
 import Foundation
 import Testing
+
+@testable import AuditExamples
 
 /// The built `auditctl`, run as a process in a fresh directory: what each command prints on
 /// stdout and stderr, and its exit status.

@@ -108,7 +108,7 @@ struct HostileInputTests {
         // Unknown names.
         HostileScenario(
             "an unknown widget kind", scenario(children: #"{"kind": "Slider", "id": "volume"}"#),
-            "root.children[0].kind: unknown widget kind 'Slider' (known: NoteTextView, ScrollView, SegmentedControl, "
+            "root.children[0].kind: unknown widget kind 'Slider' (registered: NoteTextView, ScrollView, SegmentedControl, "
                 + "TableView, TextView, View)"),
         HostileScenario(
             "an unknown gesture kind",

@@ -1,11 +1,12 @@
 import AuditCLI
 import AuditCore
-@testable import AuditExamples
 import CSQLite
 import Foundation
 import SharedTestSupport
 import Synchronization
 import Testing
+
+@testable import AuditExamples
 
 /// The built `auditctl` under stress: killed mid-recording, two recordings into one database, reads
 /// while a recording runs, the directory made read-only, the database deleted, a full disk, and

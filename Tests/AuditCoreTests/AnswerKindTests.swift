@@ -142,7 +142,7 @@ struct AnswerKindTests {
     @Test func callbacksKeepTheirAnswerKind() throws {
         let (_, _, _) = try recordDial()
         let kinds = try ReadOnlyQuery.run(
-            "SELECT name, answer FROM callbacks WHERE protocol IN ('DialDelegate', '') ORDER BY name",
+            "SELECT name, answer FROM callbacks WHERE protocol IN ('DialDelegate', 'Dial') ORDER BY name",
             databasePath: database)
         #expect(
             kinds.rows == [

@@ -41,7 +41,8 @@ struct FaultTests {
 
     /// How many events a clean recording of the phases stores.
     func referenceEvents() throws -> Int {
-        let recorder = try Recorder(databasePath: folder.path("reference.sqlite"), session: newSession(), catalog: .builtIn)
+        let recorder = try Recorder(
+            databasePath: folder.path("reference.sqlite"), session: newSession(), catalog: .builtIn)
         for phase in Self.phases { _ = runRandomInputs(seed: phase.seed, count: phase.inputs, recorder: recorder) }
         return recorder.finish().events
     }
@@ -65,7 +66,8 @@ struct FaultTests {
     @Test(arguments: faults)
     func aLastingFaultNeverReachesTheAppAndIsCounted(_ fault: Fault) throws {
         let total = try referenceEvents()
-        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn, options: Self.options)
+        let recorder = try Recorder(
+            databasePath: database, session: newSession(), catalog: .builtIn, options: Self.options)
         var audited = [runRandomInputs(seed: Self.phases[0].seed, count: Self.phases[0].inputs, recorder: recorder)]
         try waitForACommit(recorder)
         StoreFaults.inject(fault.code, at: database)
@@ -103,7 +105,8 @@ struct FaultTests {
 
     @Test func aPassingFaultIsCountedAndNothingIsLost() throws {
         let total = try referenceEvents()
-        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn, options: Self.options)
+        let recorder = try Recorder(
+            databasePath: database, session: newSession(), catalog: .builtIn, options: Self.options)
         var audited = [runRandomInputs(seed: Self.phases[0].seed, count: Self.phases[0].inputs, recorder: recorder)]
         try waitForACommit(recorder)
         // The disk fills while the app runs, then has room again (a log rotated).
@@ -146,7 +149,8 @@ struct FaultTests {
 
     @Test func aDatabaseDeletedMidSessionIsReportedNotSilentlyLost() throws {
         let plain = runRandomInputs(seed: 5, count: 3_000, recorder: nil)
-        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn, options: Self.options)
+        let recorder = try Recorder(
+            databasePath: database, session: newSession(), catalog: .builtIn, options: Self.options)
         let root = View(identifier: "root")
         let control = SegmentedControl(identifier: "c", segments: ["a", "b"], selectedSegmentIndex: 0)
         root.addSubview(control)
@@ -178,11 +182,13 @@ struct FaultTests {
         let database = mount.path("audit.sqlite")
         let count = 20_000
         let plain = runRandomInputs(seed: 5, count: count, recorder: nil)
-        let reference = try Recorder(databasePath: folder.path("reference.sqlite"), session: newSession(), catalog: .builtIn)
+        let reference = try Recorder(
+            databasePath: folder.path("reference.sqlite"), session: newSession(), catalog: .builtIn)
         _ = runRandomInputs(seed: 5, count: count, recorder: reference)
         let total = reference.finish().events
 
-        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn, options: Self.options)
+        let recorder = try Recorder(
+            databasePath: database, session: newSession(), catalog: .builtIn, options: Self.options)
         let audited = runRandomInputs(seed: 5, count: count, recorder: recorder)
         let summary = recorder.finish()
 
@@ -201,7 +207,8 @@ struct FaultTests {
     @Test func lostWidgetRowsLeaveLaterEventsWithoutTheirWidget() throws {
         // The batch that fails carries the widget rows of the tree just attached; the batches after
         // it commit, and their events refer to widget ids that have no row.
-        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn, options: Self.options)
+        let recorder = try Recorder(
+            databasePath: database, session: newSession(), catalog: .builtIn, options: Self.options)
         StoreFaults.inject(SQLITE_FULL, at: database)
         let control = SegmentedControl(identifier: "c", segments: ["a", "b"], selectedSegmentIndex: 0)
         try recorder.attach(to: control)

@@ -81,7 +81,8 @@ struct ReviewFindingsTests {
         control.delegate = a
         var recorder: Recorder?
         if audited {
-            recorder = try Recorder(databasePath: folder.path("r\(UUID()).sqlite"), session: newSession(), catalog: .builtIn)
+            recorder = try Recorder(
+                databasePath: folder.path("r\(UUID()).sqlite"), session: newSession(), catalog: .builtIn)
             try recorder!.attach(to: root)
         }
         withExtendedLifetime((a, b)) { control.tapSegment(1) }
@@ -298,7 +299,8 @@ struct ScenarioBoundsTests {
         let folder = TemporaryDirectory()
         let database = folder.path("a.sqlite")
         let session = try ScenarioRunner.record(
-            try Scenario(data: Data(text.utf8), catalog: .builtIn), delegate: "checkout.v1", registry: .examples, databasePath: database
+            try Scenario(data: Data(text.utf8), catalog: .builtIn), delegate: "checkout.v1", registry: .examples,
+            databasePath: database
         ).session
         for mode in [ReplayMode.interaction, .isolated] {
             let report = try Replayer(databasePath: database, registry: .examples, catalog: .builtIn).replay(

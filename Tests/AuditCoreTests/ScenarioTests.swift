@@ -24,7 +24,9 @@ struct ScenarioTests {
         }
         """
 
-    func parse(_ text: String) throws(ScenarioError) -> Scenario { try Scenario(data: Data(text.utf8), catalog: .builtIn) }
+    func parse(_ text: String) throws(ScenarioError) -> Scenario {
+        try Scenario(data: Data(text.utf8), catalog: .builtIn)
+    }
 
     @Test func parsesAValidScenario() throws {
         let scenario = try parse(Self.valid)

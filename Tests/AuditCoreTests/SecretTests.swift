@@ -223,7 +223,8 @@ struct SecretTests {
         let reparsed = try Scenario(data: Data(stored.utf8), catalog: .builtIn)
         #expect(reparsed.steps.count == 3)
         // A scenario without secure views is stored exactly as written.
-        let plain = try Scenario(data: Data(text.replacingOccurrences(of: #""secure": true, "#, with: "").utf8), catalog: .builtIn)
+        let plain = try Scenario(
+            data: Data(text.replacingOccurrences(of: #""secure": true, "#, with: "").utf8), catalog: .builtIn)
         #expect(plain.recordedSource(hashing: hasher) == plain.source)
     }
 

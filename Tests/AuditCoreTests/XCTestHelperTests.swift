@@ -1,8 +1,9 @@
 import AuditCore
-@testable import AuditExamples
 import AuditTesting
 import Foundation
 import XCTest
+
+@testable import AuditExamples
 
 /// The XCTest spelling of the behaviour check, as an app's XCTest suite would use it.
 final class XCTestHelperTests: XCTestCase {

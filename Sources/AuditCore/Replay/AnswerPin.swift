@@ -3,15 +3,21 @@
 /// it differs from the recorded one, and gives the widget the recorded answer, so the run takes
 /// the recording's course and every widget holds the state the recording saw.
 ///
+/// The course is the recording's in what delegates do to widgets too: an input the candidate makes
+/// from inside a callback that the recording does not have is not performed, and one the recording
+/// has that the candidate does not make is performed by the pin, as recorded. So isolated replay
+/// compares answers only; what a delegate does to its widgets shows in interaction mode.
+///
 /// The live run's events are matched to the recorded ones in order, by their declaration and
-/// widget. When one does not match — the candidate, from inside a callback, drove a widget in a
-/// way the recording did not — the course has left the recording: the pin reports the recorded
-/// event there as missing and stops comparing (interaction mode shows what happened instead).
+/// widget. Should a callback still not match (a widget that behaves differently from one run to
+/// the next), the course has left the recording: the pin reports the recorded event there as
+/// missing and stops comparing.
 @usableFromInline
 final class AnswerPin: @unchecked Sendable {
     // @unchecked: a pin is made, driven and read on the one thread that runs the replay's widgets,
     // like the widgets themselves; it crosses no thread.
     private let events: [StoredEvent]
+    private let delegateInputs: [Int: ScenarioStep]
     /// For each of `events`, the declaration of its callback or input (compared by identity).
     private let declarations: [CallbackDescriptor?]
     private weak var root: View?
@@ -22,6 +28,7 @@ final class AnswerPin: @unchecked Sendable {
 
     init(_ plan: ReplayPlan, root: View) {
         events = plan.events
+        delegateInputs = plan.delegateInputs
         declarations = zip(plan.invokers, plan.inputs).map { $0?.descriptor ?? $1 }
         self.root = root
     }
@@ -39,12 +46,20 @@ final class AnswerPin: @unchecked Sendable {
 
     /// Ends the run: recorded events the live run never reached are missing from it.
     func finish() {
-        if cursor < events.count { derail() }
+        if !derailed && cursor < events.count { derail() }
+        // An answer is compared when the call returns, so a callback's answer comes after those of
+        // the calls nested in it: the run reports them in `seq` order, as the differ does.
+        run.found.sort { ($0.a ?? 0) < ($1.a ?? 0) }
+        run.changed.sort { $0.seq < $1.seq }
     }
 
+    /// Runs an input when it is the recording's next event; an input the recording does not have
+    /// there (the candidate's own, from inside a callback) is not performed.
     func input(_ descriptor: CallbackDescriptor, widget: Int32, _ body: () -> AuditValue?) {
-        _ = follow(descriptor, widget)
-        _ = body()
+        if derailed || matches(descriptor, widget) {
+            if !derailed { cursor += 1 }
+            _ = body()
+        }
     }
 
     /// Asks the candidate, compares its answer with the recorded one, and returns the recorded one.
@@ -57,6 +72,7 @@ final class AnswerPin: @unchecked Sendable {
         let (result, flags) = callback.ask(target, widget, arguments, on: .current)
         guard let index else { return result }
         let event = events[index]
+        performDelegateInputs(of: event.seq)
         let answer = StoredAnswer(kind: .callback, result: callback.answer.coding?.encode(result), flags: flags)
         if answer.isVeto { run.vetoes += 1 }
         guard let kind = answer.difference(from: event.answer) else { return result }
@@ -72,13 +88,28 @@ final class AnswerPin: @unchecked Sendable {
     /// has left the recording's course.
     private func follow(_ declaration: CallbackDescriptor, _ widget: Int32) -> Int? {
         guard !derailed else { return nil }
-        let index = cursor
-        guard index < events.count, declarations[index] === declaration, events[index].widgetID == Int64(widget) else {
+        guard matches(declaration, widget) else {
             derail()
             return nil
         }
         cursor += 1
-        return index
+        return cursor - 1
+    }
+
+    private func matches(_ declaration: CallbackDescriptor, _ widget: Int32) -> Bool {
+        cursor < events.count && declarations[cursor] === declaration && events[cursor].widgetID == Int64(widget)
+    }
+
+    /// Performs the inputs the recording's delegate made inside callback `seq` that the candidate
+    /// did not make: they are next in the recording once the candidate has answered.
+    private func performDelegateInputs(of seq: Int64) {
+        while !derailed, cursor < events.count, events[cursor].parent == seq, let step = delegateInputs[cursor],
+            let root
+        {
+            let before = cursor
+            step.perform(in: root)
+            if cursor == before { derail() }
+        }
     }
 
     private func derail() {

@@ -21,6 +21,9 @@ struct ReplayPlan {
     let cutShort: String?
     /// The recorded session's widget ids, by path.
     let widgetIDs: [String: Int32]
+    /// The inputs a delegate made from inside a callback (it selected a segment in code), by their
+    /// index in `events`: isolated replay performs them itself when the candidate does not.
+    let delegateInputs: [Int: ScenarioStep]
 
     init(session id: Int64, databasePath: String, catalog: WidgetCatalog) throws {
         let store = try AuditStore(path: databasePath, access: .read)
@@ -69,7 +72,9 @@ struct ReplayPlan {
         var foundInvokers = IDTable<CallbackInvoker>()
         var foundInputs = IDTable<CallbackDescriptor>()
         var widgetIDs: [String: Int32] = [:]
-        for event in events {
+        var delegateInputs: [Int: ScenarioStep] = [:]
+        let first = events.first?.seq ?? 1
+        for (index, event) in events.enumerated() {
             if let path = event.widget { widgetIDs[path] = Int32(truncatingIfNeeded: event.widgetID) }
             if event.kind == .input {
                 // Input names belong to widget kinds (a slider's drag is not a scroll view's), so
@@ -84,16 +89,21 @@ struct ReplayPlan {
                 inputs.append(descriptor)
                 invokers.append(nil)
                 // Nested inputs are consequences of other events: replaying the top-level ones (touches
-                // and timers at their times included) brings them about again.
-                guard event.parent == nil else { continue }
+                // and timers at their times included) brings them about again. Those a delegate made
+                // are kept as steps too, for the isolated mode.
+                let madeByDelegate = event.parent.map { Int($0 - first) }.map {
+                    events.indices.contains($0) && events[$0].kind == .callback
+                }
+                guard event.parent == nil || madeByDelegate == true else { continue }
+                let step: ScenarioStep
                 do {
-                    steps.append(
-                        try ScenarioStep(
-                            input: event.callback, widget: event.widget ?? "", arguments: event.argumentObject,
-                            at: "input \(event.seq)", in: tree, catalog: catalog))
+                    step = try ScenarioStep(
+                        input: event.callback, widget: event.widget ?? "", arguments: event.argumentObject,
+                        at: "input \(event.seq)", in: tree, catalog: catalog)
                 } catch {
                     throw ReplayError.unreplayableInput(session: id, seq: event.seq, reason: error.message)
                 }
+                if event.parent == nil { steps.append(step) } else { delegateInputs[index] = step }
             } else {
                 guard
                     let invoker = foundInvokers[event.callbackID]
@@ -108,6 +118,7 @@ struct ReplayPlan {
             }
         }
         self.widgetIDs = widgetIDs
+        self.delegateInputs = delegateInputs
         self.steps = steps
         self.invokers = invokers
         self.inputs = inputs

@@ -18,14 +18,17 @@ extension WidgetCatalog {
         var fields = kind.describe(view)
         fields["kind"] = .string(kind.name)
         fields["id"] = .string(view.identifier)
-        fields["frame"] = .array([view.frame.x, view.frame.y, view.frame.width, view.frame.height].map(AuditValue.double))
+        fields["frame"] = .array(
+            [view.frame.x, view.frame.y, view.frame.width, view.frame.height].map(AuditValue.double))
         if !view.gestureRecognizers.isEmpty {
-            fields["gestures"] = .array(try view.gestureRecognizers.map { recognizer throws(UnregisteredKind) in
-                try Self.describe(recognizer)
-            })
+            fields["gestures"] = .array(
+                try view.gestureRecognizers.map { recognizer throws(UnregisteredKind) in
+                    try Self.describe(recognizer)
+                })
         }
         if !view.subviews.isEmpty {
-            fields["children"] = .array(try view.subviews.map { subview throws(UnregisteredKind) in try describe(subview) })
+            fields["children"] = .array(
+                try view.subviews.map { subview throws(UnregisteredKind) in try describe(subview) })
         }
         return .object(fields)
     }

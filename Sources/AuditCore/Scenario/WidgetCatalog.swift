@@ -56,7 +56,8 @@ public struct WidgetCatalog: Sendable {
     func input(named name: String, for object: AnyObject) -> InputAction? {
         guard let candidates = inputsByName[name] else { return nil }
         let kind = (object as? View)?.widgetKind ?? (object as? GestureRecognizer)?.widgetKind
-        return candidates.first { $0.widgetKind == kind && $0.accepts(object) } ?? candidates.first { $0.accepts(object) }
+        return candidates.first { $0.widgetKind == kind && $0.accepts(object) }
+            ?? candidates.first { $0.accepts(object) }
     }
 
     /// The kinds that declare an input called `name`, for an error message.
