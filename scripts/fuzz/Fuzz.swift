@@ -79,7 +79,7 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     let data = Data(bytes: start, count: count)
     switch FuzzTarget.current {
     case .scenario:
-        guard let scenario = try? Scenario(data: data) else { return 0 }
+        guard let scenario = try? Scenario(data: data, catalog: .builtIn) else { return 0 }
         _ = try? ScenarioRunner.run(scenario, delegate: nil)
         if let delegate = try? DelegateRegistry.examples.entry(named: "checkout.v1").make() {
             withExtendedLifetime(delegate) { _ = try? ScenarioRunner.run(scenario, delegate: delegate) }

@@ -14,6 +14,13 @@ work="$root/.build/reliability"
 mkdir -p "$work" "$(dirname "$output")"
 
 mapfile -t sources < <(find "$root/Sources/AuditCore" -name '*.swift' | sort)
+# The examples' target (checkout.v1/v2 and the embedded scenario) joins the same single module:
+# copies without their `import AuditCore`.
+mkdir -p "$work/examples"
+for example in "$root"/Sources/AuditExamples/*.swift; do
+    sed '/^import AuditCore$/d' "$example" >"$work/examples/$(basename "$example")"
+done
+mapfile -t -O "${#sources[@]}" sources < <(find "$work/examples" -name '*.swift' | sort)
 inputs=("$root"/Migrations/*.sql "$root"/Examples/*.json)
 if [ -x "$output" ] && [ -z "$(find "${sources[@]}" "${inputs[@]}" "$file" "$0" -newer "$output" | head -1)" ]; then
     exit 0

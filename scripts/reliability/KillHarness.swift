@@ -81,7 +81,7 @@ struct Options {
 enum Child {
     static func run(_ arguments: [String]) throws {
         guard arguments.count == 2 else { throw HarnessError("usage: kill-harness child SCENARIO DATABASE") }
-        let scenario = try Scenario(contentsOf: arguments[0])
+        let scenario = try Scenario(contentsOf: arguments[0], catalog: .builtIn)
         let entry = try DelegateRegistry.examples.entry(named: "checkout.v1")
         let rehearsal = entry.make()
         try withExtendedLifetime(rehearsal) { () throws(ScenarioError) in
@@ -90,7 +90,8 @@ enum Child {
         let recorder = try Recorder(
             databasePath: arguments[1],
             session: NewSession(
-                name: "kill-harness", scenario: scenario.name, scenarioSource: scenario.source, delegate: "checkout.v1")
+                name: "kill-harness", scenario: scenario.name, scenarioSource: scenario.source, delegate: "checkout.v1"),
+            catalog: .builtIn
         )
         let delegate = entry.make()
         let root = scenario.root.build()
@@ -98,7 +99,7 @@ enum Child {
             view.adoptDelegate(delegate)
             for recognizer in view.gestureRecognizers { recognizer.adoptDelegate(delegate) }
         }
-        recorder.attach(to: root)
+        try recorder.attach(to: root)
         report("recording", 0)
         for (index, step) in scenario.steps.enumerated() {
             try step.check(in: root, at: "steps[\(index)]")
