@@ -21,7 +21,6 @@ enum StepperCallbacks {
     static let didChange = Callback<any StepperDelegate, Stepper, Int, Void>(
         "StepperDelegate", "stepper(_:didChangeTo:)", arguments: .one("value", .int), answer: .void,
         invoke: { $0.stepper($1, didChangeTo: $2) })
-    static let increment = CallbackDescriptor(input: "increment", of: "Stepper", arguments: [])
 }
 
 final class StepperProxy: DelegateProxy, StepperDelegate {
@@ -43,28 +42,97 @@ final class Stepper: View {
         get { slot.delegate }
         set { slot.delegate = newValue }
     }
-    private(set) var value = 0
+    private(set) var value: Int
+
+    init(identifier: String, frame: Rect = .zero, value: Int = 0) {
+        self.value = value
+        super.init(identifier: identifier, frame: frame)
+    }
 
     override var widgetKind: String { "Stepper" }
     override func auditLinkDidChange(_ link: AuditLink?) { slot.audit(link, with: StepperProxy.init(link:)) }
+    override func adoptDelegate(_ candidate: AnyObject) {
+        if let delegate = candidate as? any StepperDelegate { self.delegate = delegate }
+    }
 
-    func increment() {
-        performInput(StepperCallbacks.increment, []) {
-            if StepperCallbacks.shouldChange.ask(slot.callee, self, value + 1) {  // read at each call
+    func increment() { drag(by: 1) }
+
+    /// Moves by `steps`, one at a time, each asked for.
+    func drag(by steps: Int) {
+        performInput(Self.drag, steps) {
+            for _ in 0..<steps where StepperCallbacks.shouldChange.ask(slot.callee, self, value + 1) {  // read at each call
                 value += 1
                 StepperCallbacks.didChange.ask(slot.callee, self, value)
             }
             return .int(value)
         }
     }
+
+    /// An input named like the scroll view's `drag`, with other arguments: names belong to kinds.
+    static let drag = Input<Stepper, Int>(
+        "drag", of: "Stepper", arguments: .one("steps", .int),
+        check: { _, steps in steps >= 0 ? nil : "steps must not be negative" },
+        perform: { stepper, steps in stepper.drag(by: steps) })
+
+    struct Properties: Codable, Sendable { var value: Int }
+
+    static let kind = WidgetKind(
+        "Stepper", properties: Properties.self,
+        make: { id, frame, properties in Stepper(identifier: id, frame: frame, value: properties.value) },
+        describe: { Properties(value: $0.value) }, inputs: [drag],
+        callbacks: [StepperCallbacks.shouldChange.invoker, StepperCallbacks.didChange.invoker])
 }
 
 final class UpToTwo: StepperDelegate {
     func stepper(_ stepper: Stepper, shouldChangeTo value: Int) -> Bool { value <= 2 }
 }
 
+/// Reads the stepper's state inside its callback, and adds a badge view when the value reaches 3:
+/// a view added by a delegate, from inside a callback.
+final class BadgeAtThree: StepperDelegate {
+    func stepper(_ stepper: Stepper, shouldChangeTo value: Int) -> Bool { value == stepper.value + 1 && value <= 4 }
+    func stepper(_ stepper: Stepper, didChangeTo value: Int) {
+        if value == 3, let screen = stepper.superview, screen.view(atPath: screen.path + "/badge") == nil {
+            screen.addSubview(View(identifier: "badge"))
+        }
+    }
+}
+
 @Suite("An app's own widget, audited through the public API")
 struct CustomWidgetTests {
+    static let catalog = WidgetCatalog.builtIn.adding(Stepper.kind)
+    static let registry: DelegateRegistry = {
+        var registry = DelegateRegistry()
+        registry.register("badge", summary: "adds a badge at three") { BadgeAtThree() }
+        registry.register("upToTwo", summary: "stops at two") { UpToTwo() }
+        return registry
+    }()
+    let folder = TemporaryDirectory()
+    var database: String { folder.path("audit.sqlite") }
+
+    /// A screen with a stepper, recorded in code with `delegate`: three drags, a view added by the
+    /// app between two of them, and a drag on that view's stepper.
+    func recordInCode(_ delegateName: String) throws -> RecordingSummary {
+        let delegate = try Self.registry.entry(named: delegateName).make()
+        return try withExtendedLifetime(delegate) {
+            let screen = View(identifier: "screen")
+            let stepper = Stepper(identifier: "stepper", value: 1)
+            screen.addSubview(stepper)
+            stepper.delegate = delegate as? any StepperDelegate
+            let recorder = try Recorder(
+                databasePath: database, session: NewSession(recordedInCode: "in code", delegate: delegateName),
+                catalog: Self.catalog)
+            try recorder.attach(to: screen)
+            stepper.drag(by: 1)
+            let later = Stepper(identifier: "later", value: 5)
+            later.delegate = delegate as? any StepperDelegate
+            screen.addSubview(later)  // between events: joins the stored tree as it is now
+            stepper.drag(by: 2)
+            later.drag(by: 1)
+            recorder.detach(from: screen)
+            return recorder.finish()
+        }
+    }
     @Test func customWidgetIsRecordedWithItsProtocolAndDefaults() throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "custom-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -77,7 +145,7 @@ struct CustomWidgetTests {
         let recorder = try Recorder(
             databasePath: database,
             session: NewSession(recordedInCode: "custom", delegate: "UpToTwo"),
-            catalog: .builtIn.adding(WidgetKind("Stepper", make: { id, frame in Stepper(identifier: id) })))
+            catalog: Self.catalog)
         try recorder.attach(to: stepper)
         for _ in 0..<3 { stepper.increment() }
         let summary = recorder.finish()
@@ -96,5 +164,81 @@ struct CustomWidgetTests {
         #expect(callbacks.map(\.implemented) == [true, false, true, false, true])
         #expect(callbacks.last?.vetoed == true)
         #expect(events.filter { $0.kind == .input }.map(\.result) == ["1", "2", "2"])
+    }
+
+    @Test func aSessionRecordedInCodeReplaysIdenticallyInBothModes() throws {
+        let summary = try recordInCode("badge")
+        let store = try AuditStore(path: database, access: .read)
+        let events = try store.timeline(of: summary.session)
+        // The badge was added by the delegate inside a callback; the later stepper by the app.
+        let source = try store.scenarioSource(of: summary.session)
+        let stored = try Scenario(data: Data(source.utf8), catalog: Self.catalog)
+        #expect(stored.root.children.map(\.identifier) == ["stepper", "later"])
+        #expect(events.contains { $0.widget == "screen/badge" } == false)
+        let replayer = Replayer(databasePath: database, registry: Self.registry, catalog: Self.catalog)
+        for mode in [ReplayMode.interaction, .isolated] {
+            let report = try replayer.replay(session: summary.session, delegate: "badge", mode: mode)
+            #expect(report.identical, "\(mode): \(report.diff.differences.prefix(2))")
+        }
+        let changed = try replayer.replay(session: summary.session, delegate: "upToTwo", mode: .isolated)
+        #expect(!changed.identical)
+    }
+
+    @Test func anUnregisteredWidgetIsRefusedWhenRecordingBegins() throws {
+        let screen = View(identifier: "screen")
+        screen.addSubview(Stepper(identifier: "stepper"))
+        let recorder = try Recorder(
+            databasePath: database, session: NewSession(recordedInCode: "x", delegate: "none"), catalog: .builtIn)
+        #expect(throws: UnregisteredKind.self) { try recorder.attach(to: screen) }
+        do {
+            try recorder.attach(to: screen)
+        } catch {
+            #expect(
+                error.description.hasPrefix(
+                    "'screen/stepper' is a Stepper, a widget kind the catalog does not register"))
+        }
+        #expect(recorder.finish().events == 0)
+    }
+
+    /// The stepper's `drag` and the scroll view's `drag` in one scenario: each step finds its own
+    /// kind's input, and the timeline shows each with its own argument labels.
+    @Test func inputNamesBelongToTheirWidgetKind() throws {
+        let scenario = try Scenario(
+            data: Data(
+                #"""
+                {"name": "both", "root": {"kind": "View", "id": "screen", "children": [
+                  {"kind": "Stepper", "id": "stepper", "value": 0},
+                  {"kind": "ScrollView", "id": "list", "frame": [0, 0, 100, 100], "contentSize": [100, 400]}]},
+                 "steps": [
+                  {"action": "drag", "widget": "screen/stepper", "steps": 2},
+                  {"action": "beginDrag", "widget": "screen/list"},
+                  {"action": "drag", "widget": "screen/list", "translation": {"x": 0, "y": -20}},
+                  {"action": "endDrag", "widget": "screen/list", "velocity": {"x": 0, "y": 0}}]}
+                """#.utf8), catalog: Self.catalog)
+        let summary = try ScenarioRunner.record(
+            scenario, delegate: "badge", registry: Self.registry, databasePath: database)
+        let drags = try AuditStore(path: database, access: .read).timeline(of: summary.session).filter {
+            $0.kind == .input && $0.callback == "drag"
+        }
+        #expect(drags.map(\.arguments) == [#"{"steps":2}"#, #"{"translation":{"x":0.0,"y":-20.0}}"#])
+        let report = try Replayer(databasePath: database, registry: Self.registry, catalog: Self.catalog)
+            .replay(session: summary.session, delegate: "badge", mode: .interaction)
+        #expect(report.identical)
+    }
+
+    @Test(arguments: [
+        (#"{"kind": "Stepper", "id": "s", "value": 1, "colour": "red"}"#, "root.colour: unknown field"),
+        (#"{"kind": "Stepper", "id": "s", "value": "one"}"#, "root.value: expected an integer"),
+        (#"{"kind": "Stepper", "id": "s"}"#, "root.value: missing required field"),
+    ])
+    func codablePropertiesAreCheckedByFieldPath(root: String, message: String) {
+        #expect(throws: ScenarioError.self) {
+            try Scenario(data: Data(#"{"name": "s", "root": \#(root), "steps": []}"#.utf8), catalog: Self.catalog)
+        }
+        do {
+            _ = try Scenario(data: Data(#"{"name": "s", "root": \#(root), "steps": []}"#.utf8), catalog: Self.catalog)
+        } catch {
+            #expect(error.description == message)
+        }
     }
 }

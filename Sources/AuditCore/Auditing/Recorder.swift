@@ -29,6 +29,9 @@ public final class Recorder: Sendable {
     /// The scenario the session stores: the given one (a scenario file's), or the tree the recorder
     /// attaches to, described as a scenario so the session can be replayed.
     private let tree: Mutex<StoredTree>
+    /// Whether the session's scenario is the tree the recorder attaches to (a session recorded in
+    /// code), not a scenario file's.
+    private let describesTree: Bool
     /// The database this recorder writes (its secret key lives beside it; see `SecretHasher`).
     let databasePath: String
     let clockOrigin: Int64
@@ -47,7 +50,8 @@ public final class Recorder: Sendable {
         let store = try AuditStore(path: databasePath, access: .write)
         self.databasePath = databasePath
         self.catalog = catalog
-        tree = Mutex(session.scenarioSource.isEmpty ? .describing(name: session.scenario) : .given)
+        describesTree = session.scenarioSource.isEmpty
+        tree = Mutex(StoredTree(name: session.scenario))
         self.session = try storeOperation {
             try store.prepareForRecording()
             return try store.createSession(session)
@@ -76,18 +80,28 @@ public final class Recorder: Sendable {
     /// registration, so that the session can be replayed; a widget whose kind the catalog does not
     /// register is refused here, before anything about it is recorded.
     public func attach(to root: View) throws(UnregisteredKind) {
-        let description = try catalog.describe(root)
-        describe(root, as: description)
+        if describesTree {
+            describe(root, as: try catalog.describe(root))
+        } else {
+            try catalog.checkRegistered(root)
+        }
         link(root)
     }
 
-    /// Attaches a view added under an audited one (`View.addSubview`): it joins the stored tree
-    /// with its state now. A view of an unregistered kind is audited but cannot join it; a replay
-    /// then reports the inputs on it as unknown.
+    /// Attaches a view added under an audited one (`View.addSubview`). Added between events (by
+    /// the app's code), it joins the stored tree with its state now; added inside one (a delegate
+    /// adding a view from a callback), it is a consequence of the recorded events, which replay
+    /// brings about again. A view of an unregistered kind is audited but cannot join the tree; a
+    /// replay then reports the inputs on it as unknown.
     func attachAdded(_ view: View) {
-        if let description = try? catalog.describe(view) { describe(view, as: description) }
+        if describesTree, !isInsideEvent, let description = try? catalog.describe(view) {
+            describe(view, as: description)
+        }
         link(view)
     }
+
+    /// Whether an audited event of this recorder is in progress on this thread.
+    private var isInsideEvent: Bool { ThreadContext.current.parent(of: ObjectIdentifier(self)) != nil }
 
     private func link(_ root: View) {
         root.visit { view in
@@ -109,7 +123,7 @@ public final class Recorder: Sendable {
 
     /// Attaches a recognizer added to an audited view (`View.addGestureRecognizer`).
     func attachAdded(_ recognizer: GestureRecognizer, viewWidget: Int32) {
-        if let view = recognizer.view, let description = try? catalog.describe(view) {
+        if describesTree, !isInsideEvent, let view = recognizer.view, let description = try? catalog.describe(view) {
             describe(view, as: description)
         }
         attach(recognizer, viewWidget: viewWidget)
@@ -119,17 +133,14 @@ public final class Recorder: Sendable {
     /// scenario for the writer.
     private func describe(_ view: View, as description: AuditValue) {
         let source = tree.withLock { tree -> String? in
-            guard case .describing(let name, let root) = tree else { return nil }
-            let updated: AuditValue
-            if let root {
+            var updated = description
+            if let root = tree.root {
                 // A tree unrelated to the first one cannot join a scenario's single root.
                 guard let replaced = root.replacing(view.path, with: description) else { return nil }
                 updated = replaced
-            } else {
-                updated = description
             }
-            tree = .describing(name: name, root: updated)
-            return scenarioSource(name: name, root: updated, secure: view.root)
+            tree.root = updated
+            return scenarioSource(name: tree.name, root: updated, secure: view.root)
         }
         if let source { queue.setScenario(source) }
     }
@@ -248,14 +259,10 @@ public final class Recorder: Sendable {
     }
 }
 
-/// Where a recorder's session gets its scenario.
-private enum StoredTree {
-    /// From a scenario file, stored when the session was created.
-    case given
-    /// From the tree it attaches to: `root` is that tree's description, as it grows.
-    case describing(name: String, root: AuditValue?)
-
-    static func describing(name: String) -> StoredTree { .describing(name: name, root: nil) }
+/// The tree a recorder describes for a session recorded in code, as it grows.
+private struct StoredTree {
+    let name: String
+    var root: AuditValue?
 }
 
 extension AuditValue {
@@ -336,6 +343,22 @@ public struct AuditLink: Sendable {
     public var recorder: Recorder? {
         if case .recorder(let recorder) = sink { return recorder }
         return nil
+    }
+
+    /// Joins a view added under the linked one (`View.addSubview`) to the same audit.
+    func attachAdded(_ view: View) {
+        switch sink {
+        case .recorder(let recorder): recorder.attachAdded(view)
+        case .pin(let pin): pin.attach(to: view)
+        }
+    }
+
+    /// Joins a recognizer added to the linked view (`View.addGestureRecognizer`) to the same audit.
+    func attachAdded(_ recognizer: GestureRecognizer) {
+        switch sink {
+        case .recorder(let recorder): recorder.attachAdded(recognizer, viewWidget: widget)
+        case .pin(let pin): pin.attach(recognizer)
+        }
     }
 
     /// Runs an input of the widget: recorded as an event when recording, followed along the

@@ -18,6 +18,7 @@ final class AnswerPin: @unchecked Sendable {
     // like the widgets themselves; it crosses no thread.
     private let events: [StoredEvent]
     private let delegateInputs: [Int: ScenarioStep]
+    private let widgetIDs: [String: Int32]
     /// For each of `events`, the declaration of its callback or input (compared by identity).
     private let declarations: [CallbackDescriptor?]
     private weak var root: View?
@@ -29,19 +30,22 @@ final class AnswerPin: @unchecked Sendable {
     init(_ plan: ReplayPlan, root: View) {
         events = plan.events
         delegateInputs = plan.delegateInputs
+        widgetIDs = plan.widgetIDs
         declarations = zip(plan.invokers, plan.inputs).map { $0?.descriptor ?? $1 }
         self.root = root
     }
 
     /// Links every widget and recognizer under `root` to this pin, each with the id its path has
-    /// in the recorded session.
-    func attach(to root: View, ids: [String: Int32]) {
+    /// in the recorded session (widgets added during the run too).
+    func attach(to root: View) {
         root.visit { view in
-            view.auditLink = AuditLink(pin: self, widget: ids[view.path] ?? 0)
-            for recognizer in view.gestureRecognizers {
-                recognizer.auditLink = AuditLink(pin: self, widget: ids[recognizer.path] ?? 0)
-            }
+            view.auditLink = AuditLink(pin: self, widget: widgetIDs[view.path] ?? 0)
+            for recognizer in view.gestureRecognizers { attach(recognizer) }
         }
+    }
+
+    func attach(_ recognizer: GestureRecognizer) {
+        recognizer.auditLink = AuditLink(pin: self, widget: widgetIDs[recognizer.path] ?? 0)
     }
 
     /// Ends the run: recorded events the live run never reached are missing from it.

@@ -27,7 +27,7 @@ extension Replayer {
             let root = plan.scenario.root.build()
             let pin = AnswerPin(plan, root: root)
             ScenarioRunner.adopt(candidate, in: root)
-            pin.attach(to: root, ids: plan.widgetIDs)
+            pin.attach(to: root)
             let skipped = (try? ScenarioRunner.drive(root, steps: plan.steps)) ?? []
             pin.finish()
             var run = pin.run

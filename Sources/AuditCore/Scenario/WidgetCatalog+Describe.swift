@@ -10,6 +10,23 @@ extension WidgetCatalog {
         ])
     }
 
+    /// Fails on the first widget or recognizer under `root` whose kind is not registered.
+    func checkRegistered(_ root: View) throws(UnregisteredKind) {
+        var unregistered: UnregisteredKind?
+        root.visit { view in
+            guard unregistered == nil else { return }
+            if kind(named: view.widgetKind) == nil {
+                unregistered = UnregisteredKind(kind: view.widgetKind, path: view.path, registered: kinds.map(\.name))
+            } else if let recognizer = view.gestureRecognizers.first(where: {
+                !GestureSpec.kinds.contains($0.widgetKind)
+            }) {
+                unregistered = UnregisteredKind(
+                    kind: recognizer.widgetKind, path: recognizer.path, registered: GestureSpec.kinds)
+            }
+        }
+        if let unregistered { throw unregistered }
+    }
+
     /// `view` and its subtree as a scenario's widget object.
     func describe(_ view: View) throws(UnregisteredKind) -> AuditValue {
         guard let kind = kind(named: view.widgetKind) else {

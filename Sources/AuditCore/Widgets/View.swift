@@ -54,7 +54,7 @@ open class View {
         view.removeFromSuperview()
         subviews.append(view)
         view.superview = self
-        auditLink?.recorder?.attachAdded(view)
+        auditLink?.attachAdded(view)
     }
 
     public func removeFromSuperview() {
@@ -95,7 +95,7 @@ open class View {
         recognizer.view?.removeGestureRecognizer(recognizer)
         gestureRecognizers.append(recognizer)
         recognizer.view = self
-        if let link = auditLink { link.recorder?.attachAdded(recognizer, viewWidget: link.widget) }
+        auditLink?.attachAdded(recognizer)
     }
 
     /// Detaches `recognizer`. It leaves the audit too: its delegate slot holds the app's delegate
