@@ -60,7 +60,8 @@ final class Stepper: View {
     /// Moves by `steps`, one at a time, each asked for.
     func drag(by steps: Int) {
         performInput(Self.drag, steps) {
-            for _ in 0..<steps where StepperCallbacks.shouldChange.ask(slot.callee, self, value + 1) {  // read at each call
+            // The delegate is read at each call.
+            for _ in 0..<steps where StepperCallbacks.shouldChange.ask(slot.callee, self, value + 1) {
                 value += 1
                 StepperCallbacks.didChange.ask(slot.callee, self, value)
             }
