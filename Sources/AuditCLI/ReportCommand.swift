@@ -81,28 +81,21 @@ extension Command {
             report.rows.map {
                 name($0) + [.int($0.calls), .int($0.vetoes), .int($0.defaulted), .string(refer($0.first))]
             })
-        section(
-            "veto rates", ["protocol", "widget", "callback", "asked", "vetoed", "rate", "vetoed events"],
-            report.vetoRates.map { row in
-                name(row) + [
-                    .int(row.vetoable), .int(row.vetoes),
-                    .string(String(format: "%.1f%%", (row.vetoRate ?? 0) * 100)),
-                    .string(
-                        row.vetoedEvents.map(refer).joined(separator: " ")
-                            + (row.vetoes > row.vetoedEvents.count ? " …" : "")),
-                ]
-            })
-        if !report.overrideRates.isEmpty {
+        for rates in report.rateTables {
             section(
-                "override rates (answers that replaced the proposed value)",
-                ["protocol", "widget", "callback", "asked", "overridden", "rate", "overridden events"],
-                report.overrideRates.map { row in
-                    name(row) + [
-                        .int(row.overridable), .int(row.overrides),
-                        .string(String(format: "%.1f%%", (row.overrideRate ?? 0) * 100)),
+                rates.title,
+                [
+                    "protocol", "widget", "callback", "asked", rates.effect.rawValue, "rate",
+                    "\(rates.effect.rawValue) events",
+                ],
+                rates.rows.map { row in
+                    let tally = row.tally(rates.effect)
+                    return name(row) + [
+                        .int(tally.asked), .int(tally.count),
+                        .string(String(format: "%.1f%%", (tally.rate ?? 0) * 100)),
                         .string(
-                            row.overriddenEvents.map(refer).joined(separator: " ")
-                                + (row.overrides > row.overriddenEvents.count ? " …" : "")),
+                            tally.events.map(refer).joined(separator: " ")
+                                + (tally.count > tally.events.count ? " …" : "")),
                     ]
                 })
         }

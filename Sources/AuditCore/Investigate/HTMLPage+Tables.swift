@@ -17,23 +17,18 @@ extension HTMLPage {
                     .text("#\($0.first.seq)"),
                 ]
             }, numeric: [3, 4, 5])
-        section("Veto rates")
-        table(
-            ["protocol", "widget", "callback", "asked", "vetoed", "rate", "vetoed events"],
-            report.vetoRates.map { row in
-                name(row) + [
-                    .text(Self.grouped(row.vetoable)), .text(Self.grouped(row.vetoes)),
-                    .html(Self.rateBar(row.vetoRate ?? 0)), events(row.vetoedEvents, row.vetoes),
-                ]
-            }, numeric: [3, 4])
-        if !report.overrideRates.isEmpty {
-            section("Override rates (answers that replaced the proposed value)")
+        for rates in report.rateTables {
+            section(rates.title.prefix(1).uppercased() + rates.title.dropFirst())
             table(
-                ["protocol", "widget", "callback", "asked", "overridden", "rate", "overridden events"],
-                report.overrideRates.map { row in
-                    name(row) + [
-                        .text(Self.grouped(row.overridable)), .text(Self.grouped(row.overrides)),
-                        .html(Self.rateBar(row.overrideRate ?? 0)), events(row.overriddenEvents, row.overrides),
+                [
+                    "protocol", "widget", "callback", "asked", rates.effect.rawValue, "rate",
+                    "\(rates.effect.rawValue) events",
+                ],
+                rates.rows.map { row in
+                    let tally = row.tally(rates.effect)
+                    return name(row) + [
+                        .text(Self.grouped(tally.asked)), .text(Self.grouped(tally.count)),
+                        .html(Self.rateBar(tally.rate ?? 0)), events(tally.events, tally.count),
                     ]
                 }, numeric: [3, 4])
         }

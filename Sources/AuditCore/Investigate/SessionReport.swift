@@ -216,3 +216,36 @@ extension AuditStore {
         return builder.report
     }
 }
+
+/// One of a report's rate tables: how often a callback's answer vetoed, or overrode, per callback.
+public struct RateTable: Sendable {
+    /// `veto rates`, `override rates (…)`.
+    public let title: String
+    public let effect: AnswerEffect
+    /// Most affected first.
+    public let rows: [CallbackStatistics]
+}
+
+extension SessionReport {
+    /// The veto rates, and the override rates when the session has callbacks that can override.
+    public var rateTables: [RateTable] {
+        var tables = [RateTable(title: "veto rates", effect: .vetoed, rows: vetoRates)]
+        if !overrideRates.isEmpty {
+            tables.append(
+                RateTable(
+                    title: "override rates (answers that replaced the proposed value)", effect: .overridden,
+                    rows: overrideRates))
+        }
+        return tables
+    }
+}
+
+extension CallbackStatistics {
+    /// The calls that could have `effect`, those that had it, their rate and the first few.
+    public func tally(_ effect: AnswerEffect) -> (asked: Int, count: Int, rate: Double?, events: [EventReference]) {
+        switch effect {
+        case .vetoed: (vetoable, vetoes, vetoRate, vetoedEvents)
+        case .overridden: (overridable, overrides, overrideRate, overriddenEvents)
+        }
+    }
+}
