@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import AuditCore
+@testable import AuditExamples
 
 @Suite("Investigation: time bounds, percentiles")
 struct InvestigateCoreTests {
@@ -43,5 +44,24 @@ struct InvestigateCoreTests {
         #expect(!sql.joined().contains("a'b"))
         #expect(!sql.joined().contains("*x*"))
         #expect(sql.joined().filter { $0 == "?" }.count == values.count)
+    }
+
+    /// The checkout example's `willSelectRowAt` answers nil for the gift card: an override, which
+    /// `search --vetoed yes` does not count as a veto (and `--vetoed no` does not list either).
+    @Test func searchForVetoesLeavesOverridesOut() throws {
+        let folder = TemporaryDirectory()
+        let database = folder.path("audit.sqlite")
+        let session = try ScenarioRunner.record(
+            try Examples.checkout(), delegate: "checkout.v1", registry: .examples, databasePath: database
+        ).session
+        let store = try AuditStore(path: database, access: .read)
+        let vetoes = try store.search(EventSearch(session: session, vetoed: true)).map(\.event)
+        #expect(!vetoes.isEmpty)
+        #expect(vetoes.allSatisfy { $0.overridden == nil })
+        #expect(vetoes.count == (try store.session(session)).vetoes)
+        let overridden = try store.timeline(of: session).filter { $0.overridden == true }
+        #expect(!overridden.isEmpty)
+        let kept = try store.search(EventSearch(session: session, vetoed: false)).map(\.event)
+        #expect(kept.allSatisfy { $0.overridden == nil })
     }
 }

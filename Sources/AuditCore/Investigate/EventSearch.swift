@@ -137,6 +137,8 @@ extension AuditStore {
     public func search(_ search: EventSearch, each body: (EventMatch) -> Void) throws(StoreError) {
         if let id = search.session { _ = try session(id) }
         let (conditions, values) = search.conditions
+        // The view's `vetoed` is also set for an override that overrode: `vetoed` means a veto here.
+        let overrides = try overridingCallbacks()
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         try storeOperation {
             let statement = try connection.prepare(
@@ -150,10 +152,11 @@ extension AuditStore {
             defer { statement.reset() }
             statement.bind(values)
             while try statement.step() {
+                let event = overrides.marking(Self.readTimelineEvent(statement))
+                if search.vetoed != nil && event.overridden != nil { continue }
                 body(
                     EventMatch(
-                        session: statement.int64(13), sessionStartedAt: statement.string(14) ?? "",
-                        event: Self.readTimelineEvent(statement)))
+                        session: statement.int64(13), sessionStartedAt: statement.string(14) ?? "", event: event))
             }
         }
     }
