@@ -88,13 +88,15 @@ final class UpToTwo: StepperDelegate {
     func stepper(_ stepper: Stepper, shouldChangeTo value: Int) -> Bool { value <= 2 }
 }
 
-/// Reads the stepper's state inside its callback, and adds a badge view when the value reaches 3:
-/// a view added by a delegate, from inside a callback.
+/// Reads the stepper's state inside its callback, and adds a badge (another stepper, its delegate
+/// too) when the value reaches 3: a widget added by a delegate, from inside a callback.
 final class BadgeAtThree: StepperDelegate {
-    func stepper(_ stepper: Stepper, shouldChangeTo value: Int) -> Bool { value == stepper.value + 1 && value <= 4 }
+    func stepper(_ stepper: Stepper, shouldChangeTo value: Int) -> Bool { value == stepper.value + 1 && value <= 6 }
     func stepper(_ stepper: Stepper, didChangeTo value: Int) {
         if value == 3, let screen = stepper.superview, screen.view(atPath: screen.path + "/badge") == nil {
-            screen.addSubview(View(identifier: "badge"))
+            let badge = Stepper(identifier: "badge", value: 1)
+            badge.delegate = self
+            screen.addSubview(badge)
         }
     }
 }
@@ -130,6 +132,9 @@ struct CustomWidgetTests {
             screen.addSubview(later)  // between events: joins the stored tree as it is now
             stepper.drag(by: 2)
             later.drag(by: 1)
+            // The user drags the badge the delegate added: an input on a widget the stored tree
+            // does not have (replay's delegate adds it again).
+            (screen.view(atPath: "screen/badge") as? Stepper)?.drag(by: 1)
             recorder.detach(from: screen)
             return recorder.finish()
         }
@@ -171,11 +176,12 @@ struct CustomWidgetTests {
         let summary = try recordInCode("badge")
         let store = try AuditStore(path: database, access: .read)
         let events = try store.timeline(of: summary.session)
-        // The badge was added by the delegate inside a callback; the later stepper by the app.
+        // The badge was added by the delegate inside a callback, so it is not in the stored tree
+        // (replay adds it again); the later stepper was added by the app, and is.
         let source = try store.scenarioSource(of: summary.session)
         let stored = try Scenario(data: Data(source.utf8), catalog: Self.catalog)
         #expect(stored.root.children.map(\.identifier) == ["stepper", "later"])
-        #expect(events.contains { $0.widget == "screen/badge" } == false)
+        #expect(events.contains { $0.widget == "screen/badge" && $0.kind == .input && $0.parentSeq == nil })
         let replayer = Replayer(databasePath: database, registry: Self.registry, catalog: Self.catalog)
         for mode in [ReplayMode.interaction, .isolated] {
             let report = try replayer.replay(session: summary.session, delegate: "badge", mode: mode)

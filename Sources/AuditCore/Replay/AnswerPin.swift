@@ -75,14 +75,14 @@ final class AnswerPin: @unchecked Sendable {
         let index = follow(callback.descriptor, widgetID)
         let (result, flags) = callback.ask(target, widget, arguments, on: .current)
         guard let index else { return result }
-        let event = events[index]
-        performDelegateInputs(of: event.seq)
+        let seq = events[index].seq
+        performDelegateInputs(of: seq)
         let answer = StoredAnswer(kind: .callback, result: callback.answer.coding?.encode(result), flags: flags)
         if answer.isVeto { run.vetoes += 1 }
-        guard let kind = answer.difference(from: event.answer) else { return result }
-        run.changed.append((event.seq, answer))
-        run.found.append(TimelineAligner.Found(kind: kind, a: event.seq, b: event.seq))
-        guard let coding = callback.answer.coding, let recorded = event.result,
+        guard let kind = answer.difference(from: events[index].answer) else { return result }
+        run.changed.append((seq, answer))
+        run.found.append(TimelineAligner.Found(kind: kind, a: seq, b: seq))
+        guard let coding = callback.answer.coding, let recorded = events[index].result,
             let value = coding.decode(recorded, in: root)
         else { return result }
         return value

@@ -70,22 +70,33 @@ struct ReplayPlan {
         inputs.reserveCapacity(events.count)
         // Found once per stored name, not once per event.
         var foundInvokers = IDTable<CallbackInvoker>()
-        var foundInputs = IDTable<CallbackDescriptor>()
+        // By widget id: the tree is not driven here, so each id keeps its object.
+        var objects = IDTable<AnyObject?>()
+        // By widget id, then name id: input names belong to widget kinds.
+        var foundInputs = IDTable<IDTable<InputAction>>()
         var widgetIDs: [String: Int32] = [:]
         var delegateInputs: [Int: ScenarioStep] = [:]
         let first = events.first?.seq ?? 1
         for (index, event) in events.enumerated() {
-            if let path = event.widget { widgetIDs[path] = Int32(truncatingIfNeeded: event.widgetID) }
+            if let path = event.widget, objects[event.widgetID] == nil {
+                widgetIDs[path] = Int32(truncatingIfNeeded: event.widgetID)
+                objects[event.widgetID] = .some(tree.auditedObject(atPath: path))
+            }
             if event.kind == .input {
                 // Input names belong to widget kinds (a slider's drag is not a scroll view's), so
                 // the declaration is the one the widget at the event's path takes.
+                let path = event.widget ?? ""
+                // A widget missing from the initial tree was added during the session (by a
+                // delegate): its input is found by the widget's recorded kind, and checked when
+                // replay reaches it.
+                let object = objects[event.widgetID] ?? nil
                 guard
-                    let descriptor = foundInputs[event.callbackID]
-                        ?? tree.auditedObject(atPath: event.widget ?? "").flatMap({
-                            catalog.input(named: event.callback, for: $0)?.descriptor
-                        })
+                    let definition = foundInputs[event.widgetID]?[event.callbackID]
+                        ?? object.map({ catalog.input(named: event.callback, for: $0) })
+                        ?? catalog.input(named: event.callback, kind: event.widgetKind ?? "")
                 else { throw ReplayError.unknownCallback(session: id, seq: event.seq, name: event.callback) }
-                foundInputs[event.callbackID] = descriptor
+                foundInputs[event.widgetID, default: IDTable()][event.callbackID] = definition
+                let descriptor = definition.descriptor
                 inputs.append(descriptor)
                 invokers.append(nil)
                 // Nested inputs are consequences of other events: replaying the top-level ones (touches
@@ -98,8 +109,8 @@ struct ReplayPlan {
                 let step: ScenarioStep
                 do {
                     step = try ScenarioStep(
-                        input: event.callback, widget: event.widget ?? "", arguments: event.argumentObject,
-                        at: "input \(event.seq)", in: tree, catalog: catalog)
+                        recorded: definition, widget: path, arguments: event.arguments, object: object,
+                        at: "input \(event.seq)")
                 } catch {
                     throw ReplayError.unreplayableInput(session: id, seq: event.seq, reason: error.message)
                 }

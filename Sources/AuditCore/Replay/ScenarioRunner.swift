@@ -45,14 +45,15 @@ public enum ScenarioRunner {
     {
         var skipped: [Int] = []
         for (index, step) in steps.enumerated() {
+            let object: AnyObject
             do {
-                try step.check(in: root, at: "steps[\(index)]")
+                object = try step.target(in: root, at: "steps[\(index)]")
             } catch {
                 guard invalid == .skip else { throw error }
                 skipped.append(index)
                 continue
             }
-            step.perform(in: root)
+            step.perform(on: object)
         }
         root.touchDispatcherIfCreated?.settle()  // timers still due after the last touch
         return skipped

@@ -34,7 +34,10 @@ struct ActionField: Sendable {
 /// of segments) and runs when the scenario is parsed. `check` depends on the state earlier steps
 /// left (a text range against the current text) and runs right before the step, in the runner's
 /// dry run and again in the recorded run.
-public struct InputAction: Sendable {
+///
+/// A class: every step of a scenario or a replay refers to its action, and a reference is one
+/// retain where the closures would be six.
+public final class InputAction: Sendable {
     let descriptor: CallbackDescriptor
     let fields: [ActionField]
     let widgetKind: String
@@ -42,6 +45,22 @@ public struct InputAction: Sendable {
     let staticCheck: @Sendable (AnyObject, [AuditValue]) -> StepProblem?
     let check: @Sendable (AnyObject, [AuditValue]) -> StepProblem?
     let perform: @Sendable (AnyObject, [AuditValue]) -> Void
+
+    init(
+        descriptor: CallbackDescriptor, fields: [ActionField], widgetKind: String,
+        accepts: @escaping @Sendable (AnyObject) -> Bool,
+        staticCheck: @escaping @Sendable (AnyObject, [AuditValue]) -> StepProblem?,
+        check: @escaping @Sendable (AnyObject, [AuditValue]) -> StepProblem?,
+        perform: @escaping @Sendable (AnyObject, [AuditValue]) -> Void
+    ) {
+        self.descriptor = descriptor
+        self.fields = fields
+        self.widgetKind = widgetKind
+        self.accepts = accepts
+        self.staticCheck = staticCheck
+        self.check = check
+        self.perform = perform
+    }
 
     var name: String { descriptor.name }
 

@@ -75,20 +75,27 @@ public struct ScenarioStep: Sendable, Hashable, CustomStringConvertible {
         if let problem = definition.staticCheck(object, arguments) { throw Self.error(problem, at: path) }
     }
 
-    /// The step that a recorded input event stands for: an input's name is its step's `action`
-    /// and its argument labels are the step's fields, so recorded inputs can be driven again.
-    init(
-        input name: String, widget: String, arguments: AuditValue, at path: String, in tree: View,
-        catalog: WidgetCatalog
-    ) throws(ScenarioError) {
-        guard case .object(var fields) = arguments else { throw ScenarioError(at: path, "arguments are not an object") }
-        fields["action"] = .string(name)
-        fields["widget"] = .string(widget)
-        try self.init(.object(fields), at: path, in: tree, catalog: catalog)
+    /// The step that recorded input arguments stand for, in label order, for the widget `object`
+    /// of the kind `definition` belongs to: checked as a file's step is, without going through
+    /// field names (replay makes one for every recorded input). With no `object` (a widget added
+    /// during the session) only the values' shapes are checked here.
+    init(recorded definition: InputAction, widget: String, arguments: [AuditValue], object: AnyObject?, at path: String)
+        throws(ScenarioError)
+    {
+        guard arguments.count == definition.fields.count else {
+            throw ScenarioError(
+                at: path, "\(arguments.count) arguments; '\(definition.name)' takes \(definition.fields.count)")
+        }
+        for (field, value) in zip(definition.fields, arguments) where !field.accepts(value) {
+            throw ScenarioError(at: "\(path).\(field.label)", "expected \(field.expected)")
+        }
+        if let object, let problem = definition.staticCheck(object, arguments) { throw Self.error(problem, at: path) }
+        self.init(definition: definition, widget: widget, arguments: arguments)
     }
 
-    /// Checks the step against the tree's current state (a text range against the current text).
-    func check(in root: View, at path: String) throws(ScenarioError) {
+    /// The widget or recognizer this step drives in `root`'s tree, checked against its current
+    /// state (a text range against the current text).
+    func target(in root: View, at path: String) throws(ScenarioError) -> AnyObject {
         guard let object = root.auditedObject(atPath: widget) else {
             throw ScenarioError(at: "\(path).widget", "no widget at '\(widget)'")
         }
@@ -97,11 +104,17 @@ public struct ScenarioStep: Sendable, Hashable, CustomStringConvertible {
                 at: "\(path).widget", "'\(widget)' is a \(Self.kind(of: object)), not a \(definition.widgetKind)")
         }
         if let problem = definition.check(object, arguments) { throw Self.error(problem, at: path) }
+        return object
     }
 
-    /// Drives the widget. The step must have passed `check` on this tree's current state.
+    /// Drives the widget. The step must have passed `target(in:at:)` on this tree's current state.
     public func perform(in root: View) {
-        definition.perform(root.auditedObject(atPath: widget)!, arguments)
+        perform(on: root.auditedObject(atPath: widget)!)
+    }
+
+    /// Drives `object`, the step's widget as `target(in:at:)` found it.
+    func perform(on object: AnyObject) {
+        definition.perform(object, arguments)
     }
 
     private static func kind(of object: AnyObject) -> String {

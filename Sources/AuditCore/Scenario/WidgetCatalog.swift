@@ -60,6 +60,13 @@ public struct WidgetCatalog: Sendable {
             ?? candidates.first { $0.accepts(object) }
     }
 
+    /// The input `name` of a widget of kind `kind` that is not at hand (added to its tree later):
+    /// the kind's own, else the only input of that name.
+    func input(named name: String, kind: String) -> InputAction? {
+        guard let candidates = inputsByName[name] else { return nil }
+        return candidates.first { $0.widgetKind == kind } ?? (candidates.count == 1 ? candidates[0] : nil)
+    }
+
     /// The kinds that declare an input called `name`, for an error message.
     func kinds(declaringInput name: String) -> [String] { inputsByName[name]?.map(\.widgetKind) ?? [] }
 

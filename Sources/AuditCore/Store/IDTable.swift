@@ -16,4 +16,9 @@ struct IDTable<Value> {
             dense[Int(id)] = newValue
         }
     }
+
+    subscript(id: Int64, default value: @autoclosure () -> Value) -> Value {
+        get { self[id] ?? value() }
+        set { self[id] = newValue }
+    }
 }

@@ -74,15 +74,23 @@ open class View {
 
     /// The view at `path`, relative to this view's superview (so a root's own path names it).
     public func view(atPath path: String) -> View? {
-        var components = path.split(separator: "/", omittingEmptySubsequences: false)[...]
-        guard components.first.map(String.init) == identifier else { return nil }
-        components = components.dropFirst()
-        var current: View = self
-        for component in components {
-            guard let next = current.subviews.first(where: { $0.identifier == component }) else { return nil }
-            current = next
+        // Walks the path's UTF-8 bytes, with no array of components: replay looks up a widget for
+        // every input it drives.
+        var rest = path.utf8[...]
+        var current: View?
+        while true {
+            let end = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
+            let component = Substring(rest[..<end])
+            if let parent = current {
+                guard let next = parent.subviews.first(where: { $0.identifier == component }) else { return nil }
+                current = next
+            } else {
+                guard component == identifier else { return nil }
+                current = self
+            }
+            guard end < rest.endIndex else { return current }
+            rest = rest[rest.index(after: end)...]
         }
-        return current
     }
 
     /// Attaches `recognizer`, taking it from the view it was on. When this view is audited, the
@@ -159,8 +167,8 @@ open class View {
     /// The view or gesture recognizer at `path` (`a/b` names a view, `a/b#pan` a recognizer of
     /// `a/b`), relative to this view as in `view(atPath:)`.
     func auditedObject(atPath path: String) -> AnyObject? {
-        guard let hash = path.lastIndex(of: "#") else { return view(atPath: path) }
-        let identifier = path[path.index(after: hash)...]
+        guard let hash = path.utf8.lastIndex(of: UInt8(ascii: "#")) else { return view(atPath: path) }
+        let identifier = Substring(path.utf8[path.utf8.index(after: hash)...])
         return view(atPath: String(path[..<hash]))?.gestureRecognizers.first { $0.identifier == identifier }
     }
 
