@@ -95,15 +95,17 @@ public struct ScenarioStep: Sendable, Hashable, CustomStringConvertible {
 
     /// The widget or recognizer this step drives in `root`'s tree, checked against its current
     /// state (a text range against the current text).
-    func target(in root: View, at path: String) throws(ScenarioError) -> AnyObject {
+    ///
+    /// `path` names the step in an error; it is made only then (replay checks every input).
+    func target(in root: View, at path: @autoclosure () -> String) throws(ScenarioError) -> AnyObject {
         guard let object = root.auditedObject(atPath: widget) else {
-            throw ScenarioError(at: "\(path).widget", "no widget at '\(widget)'")
+            throw ScenarioError(at: "\(path()).widget", "no widget at '\(widget)'")
         }
         guard definition.accepts(object) else {
             throw ScenarioError(
-                at: "\(path).widget", "'\(widget)' is a \(Self.kind(of: object)), not a \(definition.widgetKind)")
+                at: "\(path()).widget", "'\(widget)' is a \(Self.kind(of: object)), not a \(definition.widgetKind)")
         }
-        if let problem = definition.check(object, arguments) { throw Self.error(problem, at: path) }
+        if let problem = definition.check(object, arguments) { throw Self.error(problem, at: path()) }
         return object
     }
 
