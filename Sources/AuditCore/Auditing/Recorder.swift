@@ -363,7 +363,9 @@ public struct AuditLink: Sendable {
 
     /// Runs an input of the widget: recorded as an event when recording, followed along the
     /// recording when pinned.
-    func perform(_ input: CallbackDescriptor, _ arguments: @autoclosure () -> CapturedArguments, _ body: () -> AuditValue?) {
+    func perform(
+        _ input: CallbackDescriptor, _ arguments: @autoclosure () -> CapturedArguments, _ body: () -> AuditValue?
+    ) {
         switch sink {
         case .recorder(let recorder):
             recorder.capture(input, widget: widget, arguments: arguments()) { _ in ((), 0, body()) }
