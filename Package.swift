@@ -35,7 +35,7 @@ let package = Package(
         .executableTarget(name: "auditctl", dependencies: ["AuditCLI", "AuditExamples"]),
         // An example of a user's own runner: their delegates registered, the CLI's entry point called.
         .executableTarget(name: "MyAuditctl", dependencies: ["AuditCLI", "AuditCore", "AuditExamples"]),
-        // Measures every performance figure against a baseline from the same run (README: Performance).
+        // Measures every performance figure against a baseline from the same run (the Performance article).
         .executableTarget(name: "auditbench", dependencies: ["AuditCore", "AuditExamples", "CSQLite"]),
         .target(
             name: "SharedTestSupport", dependencies: ["AuditCore", "AuditExamples"], path: "Tests/SharedTestSupport"),

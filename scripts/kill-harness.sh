@@ -6,7 +6,7 @@
 # default). After each kill it checks PRAGMA integrity_check, that the session reads as interrupted
 # and the next open for writing marks it, that seq has no holes and matches an unkilled reference
 # run, and how many events were lost and how old the oldest of them was, against the durability
-# window (README: 50 ms + one batch, --window-ms, 250 by default; under overload, at most twice the
+# window (the ReliabilityAndSecurity article: 50 ms + one batch, --window-ms, 250 by default; under overload, at most twice the
 # queue's capacity of events). Prints the figures: kills survived out of N, most events lost in one
 # kill. Exits 0 when every kill survived; with --enforce-window, also only when every kill kept
 # within the window.

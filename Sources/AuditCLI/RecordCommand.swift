@@ -6,7 +6,7 @@ extension Command {
         name: "record", summary: "run a scenario with a delegate under audit and store it as a new session",
         arguments: "--scenario FILE",
         options: [
-            .option("--scenario", "FILE", "the scenario to run (JSON; see README: Scenario format)"),
+            .option("--scenario", "FILE", "the scenario to run (JSON; see the ScenarioFormat article)"),
             .option("--delegate", "NAME", "the registered delegate to run with (default: the scenario's)"),
             .option("--name", "LABEL", "a label stored with the session"),
         ],

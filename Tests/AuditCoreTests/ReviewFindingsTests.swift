@@ -118,7 +118,7 @@ struct ReviewFindingsTests {
         try Scenario(data: Data(#"{"name":"s","root":\#(root),"steps":[\#(steps)]}"#.utf8), catalog: .builtIn)
     }
 
-    /// README: isolated mode holds "a text view's text and selection" as the last input left it.
+    /// ReplayModes: isolated mode shows a delegate its text view's text and selection as the recording saw them.
     @Test func isolatedReplayOfSameTextDelegateIsIdentical() throws {
         let s = try scenario(
             #"{"kind":"View","id":"r","children":[{"kind":"TextView","id":"t"}]}"#,

@@ -31,7 +31,7 @@ public struct Scenario: Sendable {
     /// Parses and validates a scenario file's bytes.
     ///
     /// The limits above are checked first (the size before anything is read), so whatever the input
-    /// the memory used stays bounded; the README gives the measured peak.
+    /// the memory used stays bounded; the ReliabilityAndSecurity article gives the measured peak.
     public init(data: Data, catalog: WidgetCatalog) throws(ScenarioError) {
         try self.init(data: data, includingSteps: true, catalog: catalog)
     }
