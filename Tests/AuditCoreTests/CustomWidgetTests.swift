@@ -84,13 +84,20 @@ final class Stepper: View {
         callbacks: [StepperCallbacks.shouldChange.invoker, StepperCallbacks.didChange.invoker])
 }
 
+/// `BadgeAtThree`, but 6 is refused.
+final class NotSix: BadgeAtThree {
+    override func stepper(_ stepper: Stepper, shouldChangeTo value: Int) -> Bool {
+        value != 6 && super.stepper(stepper, shouldChangeTo: value)
+    }
+}
+
 final class UpToTwo: StepperDelegate {
     func stepper(_ stepper: Stepper, shouldChangeTo value: Int) -> Bool { value <= 2 }
 }
 
 /// Reads the stepper's state inside its callback, and adds a badge (another stepper, its delegate
 /// too) when the value reaches 3: a widget added by a delegate, from inside a callback.
-final class BadgeAtThree: StepperDelegate {
+class BadgeAtThree: StepperDelegate {
     func stepper(_ stepper: Stepper, shouldChangeTo value: Int) -> Bool { value == stepper.value + 1 && value <= 6 }
     func stepper(_ stepper: Stepper, didChangeTo value: Int) {
         if value == 3, let screen = stepper.superview, screen.view(atPath: screen.path + "/badge") == nil {
@@ -108,6 +115,7 @@ struct CustomWidgetTests {
         var registry = DelegateRegistry()
         registry.register("badge", summary: "adds a badge at three") { BadgeAtThree() }
         registry.register("upToTwo", summary: "stops at two") { UpToTwo() }
+        registry.register("notSix", summary: "adds a badge at three, refuses six") { NotSix() }
         return registry
     }()
     let folder = TemporaryDirectory()
@@ -247,5 +255,18 @@ struct CustomWidgetTests {
         } catch {
             #expect(error.description == message)
         }
+    }
+
+    /// A session recorded in code minimizes like one from a file: the minimal scenario is the
+    /// stored tree with the inputs that still diverge.
+    @Test func aSessionRecordedInCodeMinimizes() throws {
+        let summary = try recordInCode("badge")
+        let result = try Minimizer(databasePath: database, registry: Self.registry, catalog: Self.catalog)
+            .minimize(session: summary.session, delegate: "notSix")
+        #expect(result.steps.count < result.originalCount)
+        #expect(result.steps.map(\.widget) == ["screen/later"])
+        let minimal = try Scenario(data: Data(result.scenario.utf8), catalog: Self.catalog)
+        #expect(minimal.steps == result.steps)
+        #expect(minimal.root.children.map(\.identifier) == ["stepper", "later"])
     }
 }

@@ -81,6 +81,25 @@ struct IsolatedReplayTests {
         #expect(stored.vetoes != (try store.session(session)).vetoes)
     }
 
+    /// The course is the recording's in what delegates do to widgets too: checkout.v1 selects a
+    /// payment segment in code from inside a callback, which the recording (made with "tired") does
+    /// not have; that selection is not performed, so every difference is an answer, and the events
+    /// are the recorded ones. (The other way round, recorded with checkout.v1 and replayed with
+    /// "tired", the pin performs the recorded selections itself: `reportsWhatTheFullDifferFinds`.)
+    @Test func inputsTheCandidateMakesInsideACallbackAreNotPerformed() throws {
+        let session = try record(try ReplayTests.randomCheckout(seed: 5, count: 300), "tired")
+        let report = try replay(session, "checkout.v1")
+        let full = try AuditStore(path: database, access: .read).diff(session, report.candidate.id)
+        #expect(report.diff.differences == full.differences)
+        #expect(!report.diff.differences.isEmpty)
+        #expect(report.diff.differences.allSatisfy { $0.kind != .onlyInA && $0.kind != .onlyInB })
+        #expect(try rows(session).count == (try rows(report.candidate.id)).count)
+        // In interaction mode the same selections are performed, and show as events only in the candidate.
+        let interaction = try Replayer(databasePath: database, registry: ReplayTests.registry, catalog: .builtIn)
+            .replay(session: session, delegate: "checkout.v1", mode: .interaction)
+        #expect(interaction.diff.differences.contains { $0.kind == .onlyInB && $0.event.callback == "selectSegment" })
+    }
+
     @Test func theCandidatesSessionStoresOnlyTheEventsItChanged() throws {
         let session = try record(try ReplayTests.randomCheckout(seed: 3, count: 2_000))
         let report = try replay(session, "checkout.v2")

@@ -1,6 +1,7 @@
 import AuditCore
 import AuditTesting
 import Foundation
+import Testing
 import XCTest
 
 @testable import AuditExamples
@@ -21,5 +22,14 @@ final class XCTestHelperTests: XCTestCase {
         let outcome = XCTAssertSameBehaviour(
             "flow", scenario: scenario, database: database, record: .never, delegate: make)
         XCTAssertEqual(outcome?.passed, true)
+    }
+}
+
+@Suite("Where baselines live by default")
+struct BaselineLocationTests {
+    @Test func besideTheTestFileInBaselines() {
+        #expect(
+            baselineDatabase(forTestFile: "/work/app/Tests/AppTests/CheckoutTests.swift")
+                == "/work/app/Tests/AppTests/__Baselines__/CheckoutTests.sqlite")
     }
 }
