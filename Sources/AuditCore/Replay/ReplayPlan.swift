@@ -90,12 +90,19 @@ struct ReplayPlan {
                 // delegate): its input is found by the widget's recorded kind, and checked when
                 // replay reaches it.
                 let object = objects[event.widgetID] ?? nil
-                guard
-                    let definition = foundInputs[event.widgetID]?[event.callbackID]
-                        ?? object.map({ catalog.input(named: event.callback, for: $0) })
+                let definition: InputAction
+                if let found = foundInputs[event.widgetID]?[event.callbackID] {
+                    definition = found
+                } else {
+                    let resolved: InputAction? =
+                        object.map { catalog.input(named: event.callback, for: $0) }
                         ?? catalog.input(named: event.callback, kind: event.widgetKind ?? "")
-                else { throw ReplayError.unknownCallback(session: id, seq: event.seq, name: event.callback) }
-                foundInputs[event.widgetID, default: IDTable()][event.callbackID] = definition
+                    guard let resolved else {
+                        throw ReplayError.unknownCallback(session: id, seq: event.seq, name: event.callback)
+                    }
+                    definition = resolved
+                    foundInputs[event.widgetID, default: IDTable()][event.callbackID] = resolved
+                }
                 let descriptor = definition.descriptor
                 inputs.append(descriptor)
                 invokers.append(nil)
