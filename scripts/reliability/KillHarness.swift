@@ -102,8 +102,7 @@ enum Child {
         try recorder.attach(to: root)
         report("recording", 0)
         for (index, step) in scenario.steps.enumerated() {
-            try step.check(in: root, at: "steps[\(index)]")
-            step.perform(in: root)
+            step.perform(on: try step.target(in: root, at: "steps[\(index)]"))
             report("step", index + 1)
         }
         let summary = recorder.finish()

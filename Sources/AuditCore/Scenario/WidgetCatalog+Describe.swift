@@ -17,11 +17,10 @@ extension WidgetCatalog {
             guard unregistered == nil else { return }
             if kind(named: view.widgetKind) == nil {
                 unregistered = UnregisteredKind(kind: view.widgetKind, path: view.path, registered: kinds.map(\.name))
-            } else if let recognizer = view.gestureRecognizers.first(where: {
-                !GestureSpec.kinds.contains($0.widgetKind)
-            }) {
+            } else if let recognizer = view.gestureRecognizers.first(where: { gestureKind(named: $0.widgetKind) == nil }
+            ) {
                 unregistered = UnregisteredKind(
-                    kind: recognizer.widgetKind, path: recognizer.path, registered: GestureSpec.kinds)
+                    kind: recognizer.widgetKind, path: recognizer.path, registered: gestureKinds.map(\.name))
             }
         }
         if let unregistered { throw unregistered }
@@ -40,7 +39,7 @@ extension WidgetCatalog {
         if !view.gestureRecognizers.isEmpty {
             fields["gestures"] = .array(
                 try view.gestureRecognizers.map { recognizer throws(UnregisteredKind) in
-                    try Self.describe(recognizer)
+                    try describe(recognizer)
                 })
         }
         if !view.subviews.isEmpty {
@@ -50,27 +49,18 @@ extension WidgetCatalog {
         return .object(fields)
     }
 
-    /// A recognizer as a scenario's gesture object: the properties the format has for its kind.
-    private static func describe(_ recognizer: GestureRecognizer) throws(UnregisteredKind) -> AuditValue {
-        var fields: [String: AuditValue] = [
-            "kind": .string(recognizer.widgetKind), "id": .string(recognizer.identifier),
-        ]
+    /// A recognizer as a scenario's gesture object: the fields every recognizer has, then its kind's.
+    private func describe(_ recognizer: GestureRecognizer) throws(UnregisteredKind) -> AuditValue {
+        guard let kind = gestureKind(named: recognizer.widgetKind) else {
+            throw UnregisteredKind(
+                kind: recognizer.widgetKind, path: recognizer.path, registered: gestureKinds.map(\.name))
+        }
+        var fields = kind.describe(recognizer)
+        fields["kind"] = .string(kind.name)
+        fields["id"] = .string(recognizer.identifier)
         if !recognizer.isEnabled { fields["enabled"] = .bool(false) }
         let requirements = recognizer.failureRequirements.map(\.path)
         if !requirements.isEmpty { fields["requireToFail"] = .array(requirements.map(AuditValue.string)) }
-        switch recognizer {
-        case let tap as TapGestureRecognizer:
-            fields["taps"] = .int(tap.numberOfTapsRequired)
-            fields["allowableMovement"] = .double(tap.allowableMovement)
-        case let press as LongPressGestureRecognizer:
-            fields["minimumPressDuration"] = .double(press.minimumPressDuration)
-            fields["allowableMovement"] = .double(press.allowableMovement)
-        case let pan as PanGestureRecognizer:
-            fields["minimumTranslation"] = .double(pan.minimumTranslation)
-        default:
-            throw UnregisteredKind(
-                kind: recognizer.widgetKind, path: recognizer.path, registered: GestureSpec.kinds)
-        }
         return .object(fields)
     }
 }

@@ -7,16 +7,23 @@
 /// `WidgetCatalog.builtIn.adding(Slider.kind)`.
 public struct WidgetCatalog: Sendable {
     public private(set) var kinds: [WidgetKind]
+    public private(set) var gestureKinds: [GestureKind]
     private var kindsByName: [String: WidgetKind]
     private var invokersByName: [String: CallbackInvoker]
     private var inputsByName: [String: [InputAction]]
 
-    public init(_ kinds: [WidgetKind]) {
+    public init(_ kinds: [WidgetKind], gestures: [GestureKind] = []) {
         var unique: [WidgetKind] = []
         for kind in kinds {
             unique.removeAll { $0.name == kind.name }
             unique.append(kind)
         }
+        var uniqueGestures: [GestureKind] = []
+        for kind in gestures {
+            uniqueGestures.removeAll { $0.name == kind.name }
+            uniqueGestures.append(kind)
+        }
+        gestureKinds = uniqueGestures
         self.kinds = unique
         kindsByName = Dictionary(unique.map { ($0.name, $0) }) { $1 }
         invokersByName = Dictionary(
@@ -26,15 +33,23 @@ public struct WidgetCatalog: Sendable {
     }
 
     /// The package's widget kinds: `View` (which carries touches and gesture recognizers),
-    /// `SegmentedControl`, `TextView`, `NoteTextView`, `ScrollView` and `TableView`.
-    public static let builtIn = WidgetCatalog([
-        .view, .segmentedControl, .textView, .noteTextView, .scrollView, .tableView,
-    ])
+    /// `SegmentedControl`, `TextView`, `NoteTextView`, `ScrollView` and `TableView`; and its
+    /// recognizer kinds: tap, long press and pan.
+    public static let builtIn = WidgetCatalog(
+        [.view, .segmentedControl, .textView, .noteTextView, .scrollView, .tableView],
+        gestures: [.tap, .longPress, .pan])
 
-    /// This catalog with more kinds (a kind of a name already registered replaces it).
-    public func adding(_ more: WidgetKind...) -> WidgetCatalog { WidgetCatalog(kinds + more) }
+    /// This catalog with more widget kinds (a kind of a name already registered replaces it).
+    public func adding(_ more: WidgetKind...) -> WidgetCatalog { WidgetCatalog(kinds + more, gestures: gestureKinds) }
+
+    /// This catalog with more gesture recognizer kinds (one of a name already registered replaces it).
+    public func adding(gestures more: GestureKind...) -> WidgetCatalog {
+        WidgetCatalog(kinds, gestures: gestureKinds + more)
+    }
 
     public func kind(named name: String) -> WidgetKind? { kindsByName[name] }
+
+    public func gestureKind(named name: String) -> GestureKind? { gestureKinds.first { $0.name == name } }
 
     /// Every callback of every kind, each once (kinds may share a protocol).
     public var callbacks: [CallbackDescriptor] {

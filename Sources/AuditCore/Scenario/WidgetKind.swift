@@ -58,12 +58,12 @@ public struct WidgetKind: Sendable {
         self.init(
             name: name, inputs: inputs.map(\.action), callbacks: callbacks,
             build: { fields, id, frame throws(ScenarioError) in
-                let properties = try Self.decode(Properties.self, fields.remaining(), at: fields.path)
+                let properties = try CodableProperties.decode(Properties.self, fields.remaining(), at: fields.path)
                 return { make(id, frame, properties) }
             },
             describe: { view in
                 guard let widget = view as? Widget else { return [:] }
-                return Self.encode(describe(widget))
+                return CodableProperties.encode(describe(widget))
             })
     }
 
@@ -80,8 +80,11 @@ public struct WidgetKind: Sendable {
             },
             describe: { _ in [:] })
     }
+}
 
-    private static func decode<Properties: Codable>(
+/// A kind's properties read from, and written to, a scenario object's fields with `Codable`.
+enum CodableProperties {
+    static func decode<Properties: Codable>(
         _ type: Properties.Type, _ fields: [String: AuditValue], at path: String
     ) throws(ScenarioError) -> Properties {
         let properties: Properties
@@ -100,7 +103,7 @@ public struct WidgetKind: Sendable {
         return properties
     }
 
-    private static func encode<Properties: Encodable>(_ properties: Properties) -> [String: AuditValue] {
+    static func encode<Properties: Encodable>(_ properties: Properties) -> [String: AuditValue] {
         guard let data = try? JSONEncoder().encode(properties),
             case .object(let fields)? = try? AuditValue.parse(json: Array(data))
         else { return [:] }

@@ -28,7 +28,7 @@ public struct WidgetSpec: Sendable {
         var gestures: [GestureSpec] = []
         if fields.optional("gestures") != nil {
             for (index, gesture) in try fields.array("gestures").enumerated() {
-                let spec = try GestureSpec(gesture, at: "\(fields.location("gestures"))[\(index)]")
+                let spec = try GestureSpec(gesture, at: "\(fields.location("gestures"))[\(index)]", catalog: catalog)
                 guard !gestures.contains(where: { $0.identifier == spec.identifier }) else {
                     throw ScenarioError(at: "\(spec.location).id", "duplicate gesture id '\(spec.identifier)'")
                 }
@@ -106,16 +106,14 @@ public struct WidgetSpec: Sendable {
     }
 }
 
-/// A gesture recognizer of a scenario's widget.
+/// A gesture recognizer of a scenario's widget: the fields every recognizer has, then its kind's.
 struct GestureSpec: Sendable {
     let identifier: String
     let location: String
     let requireToFail: [String]
     private let make: @Sendable () -> GestureRecognizer
 
-    static let kinds = ["TapGestureRecognizer", "LongPressGestureRecognizer", "PanGestureRecognizer"]
-
-    init(_ value: AuditValue, at path: String) throws(ScenarioError) {
+    init(_ value: AuditValue, at path: String, catalog: WidgetCatalog) throws(ScenarioError) {
         location = path
         var fields = try FieldReader(value, at: path)
         let kind = try fields.string("kind")
@@ -131,46 +129,13 @@ struct GestureSpec: Sendable {
             }
         }
         requireToFail = references
-        func number(_ key: String) throws(ScenarioError) -> Double? {
-            try fields.optional(key).map { value throws(ScenarioError) in
-                let number = try FieldReader.number(value, at: fields.location(key))
-                guard number >= 0 else { throw ScenarioError(at: fields.location(key), "must not be negative") }
-                return number
-            }
-        }
-        let build: @Sendable () -> GestureRecognizer
-        switch kind {
-        case "TapGestureRecognizer":
-            let taps = try fields.optional("taps").map { value throws(ScenarioError) in
-                try FieldReader.int(value, at: fields.location("taps"), atLeast: 1)
-            }
-            let movement = try number("allowableMovement")
-            build = {
-                let tap = TapGestureRecognizer(identifier: id, numberOfTapsRequired: taps ?? 1)
-                if let movement { tap.allowableMovement = movement }
-                return tap
-            }
-        case "LongPressGestureRecognizer":
-            let duration = try number("minimumPressDuration")
-            let movement = try number("allowableMovement")
-            build = {
-                let press = LongPressGestureRecognizer(identifier: id)
-                if let duration { press.minimumPressDuration = duration }
-                if let movement { press.allowableMovement = movement }
-                return press
-            }
-        case "PanGestureRecognizer":
-            let translation = try number("minimumTranslation")
-            build = {
-                let pan = PanGestureRecognizer(identifier: id)
-                if let translation { pan.minimumTranslation = translation }
-                return pan
-            }
-        default:
+        guard let registered = catalog.gestureKind(named: kind) else {
             throw ScenarioError(
                 at: fields.location("kind"),
-                "unknown gesture kind '\(kind)' (known: \(Self.kinds.joined(separator: ", ")))")
+                "unknown gesture kind '\(kind)' (registered: \(catalog.gestureKinds.map(\.name).joined(separator: ", ")))"
+            )
         }
+        let build = try registered.build(&fields, id)
         make = {
             let recognizer = build()
             recognizer.isEnabled = enabled
