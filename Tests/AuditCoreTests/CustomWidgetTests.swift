@@ -269,4 +269,14 @@ struct CustomWidgetTests {
         #expect(minimal.steps == result.steps)
         #expect(minimal.root.children.map(\.identifier) == ["stepper", "later"])
     }
+
+    /// A candidate that never adds the badge cannot take the recorded drag on it: like a replay,
+    /// minimizing skips it there, and still finds the divergence (upToTwo implements no didChange).
+    @Test func aCandidateThatCannotTakeAnInputStillMinimizes() throws {
+        let summary = try recordInCode("badge")
+        let result = try Minimizer(databasePath: database, registry: Self.registry, catalog: Self.catalog)
+            .minimize(session: summary.session, delegate: "upToTwo")
+        #expect(result.steps.map(\.widget) == ["screen/stepper"])
+        #expect(result.divergence == "implemented_changed at screen/stepper StepperDelegate.stepper(_:didChangeTo:)")
+    }
 }

@@ -83,13 +83,14 @@ public enum ScenarioRunner {
     ///
     /// A scenario with secure text views is recorded with the database's secret key (made beside
     /// it when missing), and stored with their text hashed (`Scenario.recordedSource(hashing:)`).
+    /// `invalid: .skip` records a run that skips the steps it cannot take, as a replay does.
     public static func record(
         _ scenario: Scenario, delegate makeDelegate: () -> AnyObject, named name: String, databasePath: String,
-        label: String? = nil, options: Recorder.Options = Recorder.Options()
+        label: String? = nil, options: Recorder.Options = Recorder.Options(), invalid: InvalidStep = .stop
     ) throws -> RecordingSummary {
         let rehearsal = makeDelegate()
         try withExtendedLifetime(rehearsal) { () throws(ScenarioError) in
-            _ = try run(scenario, delegate: rehearsal, recorder: nil)
+            _ = try run(scenario, delegate: rehearsal, recorder: nil, invalid: invalid)
         }
         var secrets: SecretHasher?
         if !scenario.secureTextPaths.isEmpty {
@@ -105,7 +106,7 @@ public enum ScenarioRunner {
         let delegate = makeDelegate()
         let outcome = withExtendedLifetime(delegate) { () -> ScenarioError? in
             do {
-                _ = try run(scenario, delegate: delegate, recorder: recorder)
+                _ = try run(scenario, delegate: delegate, recorder: recorder, invalid: invalid)
                 return nil
             } catch {
                 return error as? ScenarioError ?? ScenarioError(at: "", "\(error)")
