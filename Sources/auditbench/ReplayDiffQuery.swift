@@ -39,6 +39,11 @@ func measureReplay(steps: Int, database: String) throws -> (
         precondition(report.identical, "a replay against the recording delegate is identical")
         rates[mode] = Double(summary.callbacks) / elapsed
         if mode == .isolated { isolatedRun = Double(summary.callbacks) / report.timings.run }
+        let phases = report.timings
+        log(
+            String(
+                format: "    %@: load %.0f ms, run %.0f ms, store %.0f ms, compare %.0f ms", mode.rawValue,
+                phases.load * 1e3, phases.run * 1e3, phases.store * 1e3, phases.compare * 1e3))
     }
     let copy = try measureCopy(session: summary.session, database: database)
     return (rates[.isolated]!, rates[.interaction]!, isolatedRun, Double(summary.callbacks) / copy, summary.callbacks)
