@@ -7,19 +7,30 @@ public final class Output {
     private let writeError: (String) -> Void
     /// Whether standard error is a terminal: progress lines are shown only then.
     let errorIsTerminal: Bool
+    /// Whether this is the process's own output: a command may then end the process itself (a
+    /// query past its deadline).
+    let ownsProcess: Bool
 
-    public init(
+    public convenience init(
         out: @escaping (String) -> Void, error: @escaping (String) -> Void, errorIsTerminal: Bool = false
+    ) {
+        self.init(out: out, error: error, errorIsTerminal: errorIsTerminal, ownsProcess: false)
+    }
+
+    private init(
+        out: @escaping (String) -> Void, error: @escaping (String) -> Void, errorIsTerminal: Bool, ownsProcess: Bool
     ) {
         writeOut = out
         writeError = error
         self.errorIsTerminal = errorIsTerminal
+        self.ownsProcess = ownsProcess
     }
 
     public static var standard: Output {
         Output(
             out: { FileHandle.standardOutput.write(Data($0.utf8)) },
-            error: { FileHandle.standardError.write(Data($0.utf8)) }, errorIsTerminal: isatty(STDERR_FILENO) != 0)
+            error: { FileHandle.standardError.write(Data($0.utf8)) }, errorIsTerminal: isatty(STDERR_FILENO) != 0,
+            ownsProcess: true)
     }
 
     func line(_ text: String = "") { writeOut(text + "\n") }
@@ -143,13 +154,25 @@ extension String {
 
 extension SQLValue {
     /// The value as it appears in output: text stays text, blobs become hex strings.
+    /// Lowercase hex digits of `bytes`, two per byte.
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
+            for (index, byte) in bytes.enumerated() {
+                buffer[2 * index] = digits[Int(byte >> 4)]
+                buffer[2 * index + 1] = digits[Int(byte & 0x0f)]
+            }
+            return bytes.count * 2
+        }
+    }
+
     var auditValue: AuditValue {
         switch self {
         case .null: .null
         case .integer(let value): .int(Int(value))
         case .real(let value): .double(value)
         case .text(let value): .string(value)
-        case .blob(let bytes): .string(bytes.map { String(format: "%02x", $0) }.joined())
+        case .blob(let bytes): .string(Self.hex(bytes))
         }
     }
 }

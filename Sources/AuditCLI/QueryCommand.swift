@@ -1,22 +1,55 @@
 import AuditCore
+import Foundation
 
 extension Command {
     static let query = Command(
         name: "query", summary: "run one read-only SQL statement (the timeline view, sessions, …)", arguments: "SQL",
-        options: [.option("--timeout", "SECONDS", "stop the query after this long (default 10)")], positionals: 1...1,
-        formats: [.table, .csv, .json, .text]
+        options: [.option("--timeout", "SECONDS", "stop the query after this long (default 10, at most 300)")],
+        positionals: 1...1, formats: [.table, .csv, .json, .text]
     ) { invocation in
         var deadline = ReadOnlyQuery.defaultDeadline
         if let text = invocation.option("--timeout") {
-            guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
-                throw UsageError(message: "--timeout takes a number of seconds, not '\(text)'")
+            let most = ReadOnlyQuery.maximumDeadline.components.seconds
+            guard let seconds = Double(text), seconds > 0, seconds <= Double(most) else {
+                throw UsageError(message: "--timeout takes a number of seconds up to \(most), not '\(text)'")
             }
             deadline = .milliseconds(Int64(seconds * 1_000))
         }
+        let watchdog =
+            invocation.output.ownsProcess ? QueryWatchdog(deadline: deadline, program: invocation.programName) : nil
+        defer { watchdog?.disarm() }
         let result = try ReadOnlyQuery.run(
-            invocation.parsed.positionals[0], databasePath: invocation.databasePath, deadline: deadline)
+            invocation.parsed.positionals[0], databasePath: invocation.databasePath, deadline: deadline,
+            heapLimit: invocation.output.ownsProcess ? ReadOnlyQuery.defaultHeapLimit : nil)
+        watchdog?.disarm()
         Table(columns: result.columns, rows: result.rows.map { $0.map(\.auditValue) }).render(
             invocation.format, to: invocation.output)
         return ExitStatus.success
+    }
+}
+
+/// Holds a query's deadline for every statement: SQLite checks it only between its steps, so one
+/// function call over large values can run on; past the deadline and its grace the process ends
+/// with the usual error line and status 2. The database was opened read-only, so nothing is lost.
+private final class QueryWatchdog: Sendable {
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(deadline: Duration, program: String) {
+        let limit = DispatchTime.now() + .nanoseconds(Int((deadline + ReadOnlyQuery.deadlineGrace).nanosecondsValue))
+        let finished = finished
+        Thread.detachNewThread {
+            guard finished.wait(timeout: limit) == .timedOut else { return }
+            let line = "\(program): error: \(StoreError.queryRefused("stopped at the \(deadline) deadline"))\n"
+            FileHandle.standardError.write(Data(line.utf8))
+            _exit(ExitStatus.failure)
+        }
+    }
+
+    func disarm() { finished.signal() }
+}
+
+extension Duration {
+    fileprivate var nanosecondsValue: Int64 {
+        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
     }
 }

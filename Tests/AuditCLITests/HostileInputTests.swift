@@ -544,13 +544,31 @@ struct HostileInputTests {
         HostileQuery(
             name: "a gigabyte of zeros", sql: "select zeroblob(1000000000)", message: "string or blob too big"),
         HostileQuery(
-            name: "a result over 256 MiB", sql: "select zeroblob(30000000) from timeline",
-            message: "query refused: the result is larger than 256 MiB; narrow it or add a LIMIT"),
+            name: "a result over 128 MiB", sql: "select zeroblob(30000000) from timeline",
+            message: "query refused: the result is larger than 128 MiB; narrow it or add a LIMIT"),
+        HostileQuery(
+            // instr is quadratic and SQLite checks the deadline only between its steps: this one call
+            // would run for minutes; the command line ends it at the deadline and its grace.
+            name: "one quadratic instr over megabytes",
+            sql:
+                "with s(x) as (select replace(hex(zeroblob(2000000)), '0', 'a')) select instr(x || x, x || 'b') from s",
+            message: "query refused: stopped at the 1.0 seconds deadline"),
+        HostileQuery(
+            name: "a row of 100 values of 32 MB", sql: "select " + Self.hundredBlobs,
+            message: "query refused: it needs more than the 256 MiB of memory a query may use; narrow it"),
+        HostileQuery(
+            name: "fts3_tokenizer, which returns a code address", sql: "select hex(fts3_tokenizer('simple'))",
+            message: "query refused: the function fts3_tokenizer is not allowed"),
         HostileQuery(
             name: "JSON nested 3,000 deep",
             sql: "select json('" + String(repeating: "[", count: 3_000) + String(repeating: "]", count: 3_000) + "')",
             message: "malformed JSON"),
     ]
+
+    static let hundredBlobs = Array(repeating: "randomblob(32000000)", count: 100).joined(separator: ", ")
+    static let distinctGigabyte =
+        "with recursive n(x) as (select 1 union all select x + 1 from n where x < 10000) "
+        + "select count(distinct randomblob(100000)) from n"
 
     @Test("hostile SQL is refused in one line, within its deadline, the database byte-identical", arguments: queries)
     func hostileQuery(_ query: HostileQuery) throws {
@@ -566,5 +584,36 @@ struct HostileInputTests {
         #expect(sandbox.bytes("audit.sqlite") == before)
         #expect((sandbox.bytes("audit.sqlite-wal") ?? Data()).isEmpty)
         #expect(try sandbox.listing().subtracting(listing).isSubset(of: ["audit.sqlite-wal", "audit.sqlite-shm"]))
+    }
+
+    @Test(
+        "the costliest queries stay under 512 MB",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "needs /usr/bin/time"),
+        arguments: [
+            (["select " + hundredBlobs], "query refused: it needs more than the 256 MiB"),
+            // Spilled to temporary files before; temporary storage now stays in memory, under its limit.
+            ([distinctGigabyte], "query refused: it needs more than the 256 MiB"),
+            // A result just under its limit, every blob written out as hex: the largest output.
+            (["select randomblob(1000000) from timeline limit 125", "--format", "json"], nil),
+            (["select randomblob(1000000) from timeline limit 125"], nil),
+        ])
+    func costliestQueries(_ arguments: [String], refusal: String?) throws {
+        let sandbox = try Sandbox()
+        try sandbox.recordExample()
+        let (run, kilobytes) = try Self.peakMemory(sandbox, ["query"] + arguments + ["--timeout", "60"])
+        if let refusal {
+            expectError(run, startingWith: refusal)
+        } else {
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        #expect(kilobytes < 512 * 1024, "peak RSS \(kilobytes) KiB")
+    }
+
+    @Test func aTimeoutPastFiveMinutesIsRefused() throws {
+        let sandbox = try Sandbox()
+        try sandbox.recordExample()
+        expectError(
+            try sandbox.run(["query", "select 1", "--timeout", "301"]),
+            "--timeout takes a number of seconds up to 300, not '301'")
     }
 }

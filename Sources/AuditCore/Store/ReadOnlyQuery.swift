@@ -19,7 +19,13 @@ public struct QueryResult: Sendable, Equatable {
 /// Hostile SQL is bounded in size as well as in time: the statement's length, the depth of its
 /// expressions, the length of a LIKE or GLOB pattern and of any one value (`randomblob(1e9)`) are
 /// capped by `sqlite3_limit`, and a result that would hold more than `maximumResultBytes` (rows are
-/// kept in memory) is refused.
+/// kept in memory) is refused. Temporary tables and sorts stay in memory (`temp_store`), so a query
+/// writes no temporary file; with `heapLimit`, SQLite's memory (the row being built, sorts,
+/// `DISTINCT`) is capped too, and a query that needs more is refused.
+///
+/// The deadline is checked between SQLite's steps, so one function call over large values
+/// (`instr` over megabytes is quadratic) can run past it; `auditctl query` ends the process at
+/// `deadline + deadlineGrace` to hold it for every statement.
 public enum ReadOnlyQuery {
     /// The longest statement accepted, in bytes of UTF-8.
     public static let maximumStatementBytes = 100_000
@@ -31,7 +37,19 @@ public enum ReadOnlyQuery {
     public static let maximumValueBytes = 32 << 20
     /// The largest result kept in memory: the bytes of its values, plus 24 per value and 64 per row
     /// for their bookkeeping.
-    public static let maximumResultBytes = 256 << 20
+    public static let maximumResultBytes = 128 << 20
+    /// The heap `auditctl query` gives SQLite: with the result's limit, the process stays under
+    /// 512 MB whatever the statement (ReliabilityAndSecurity.md has the measurements).
+    public static let defaultHeapLimit = 256 << 20
+    /// The longest deadline `auditctl query` takes.
+    public static let maximumDeadline: Duration = .seconds(300)
+    /// How long past its deadline a statement may run inside one function call before `auditctl
+    /// query` ends the process.
+    public static let deadlineGrace: Duration = .seconds(1)
+
+    /// Functions refused though they only read: `fts3_tokenizer` returns a code address (and sets
+    /// one with two arguments), `load_extension` loads code.
+    static let refusedFunctions: Set<String> = ["load_extension", "fts3_tokenizer"]
 
     /// Pragmas that read and never write, whatever their argument.
     static let readOnlyPragmas: Set<String> = [
@@ -41,14 +59,20 @@ public enum ReadOnlyQuery {
 
     public static let defaultDeadline: Duration = .seconds(10)
 
+    /// Runs `sql`, stopping it at `deadline`. `heapLimit` caps SQLite's memory while it runs with
+    /// `sqlite3_hard_heap_limit64`, which holds for the whole process: give it only where nothing
+    /// else uses SQLite meanwhile (the command line does).
     public static func run(
-        _ sql: String, databasePath: String, deadline: Duration = defaultDeadline
+        _ sql: String, databasePath: String, deadline: Duration = defaultDeadline, heapLimit: Int? = nil
     ) throws(StoreError) -> QueryResult {
         let store = try AuditStore(path: databasePath, access: .readOnly)
         let connection = store.connection
         let guardState = GuardState(deadline: monotonicNanoseconds() + deadline.nanoseconds)
+        let previousHeapLimit = heapLimit.map { sqlite3_hard_heap_limit64(Int64($0)) }
+        defer { if let previousHeapLimit { sqlite3_hard_heap_limit64(previousHeapLimit) } }
         return try storeOperation {
             try connection.execute("PRAGMA query_only = 1")
+            try connection.execute("PRAGMA temp_store = MEMORY")
             _ = csqlite_db_config_int(connection.handle, SQLITE_DBCONFIG_DEFENSIVE, 1)
             _ = csqlite_db_config_int(connection.handle, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0)
             _ = csqlite_db_config_int(connection.handle, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0)
@@ -94,6 +118,9 @@ public enum ReadOnlyQuery {
                 return QueryResult(columns: columns, rows: rows)
             } catch let error as SQLiteError where error.primaryCode == SQLITE_INTERRUPT {
                 throw StoreError.queryRefused("stopped at the \(deadline) deadline")
+            } catch let error as SQLiteError where error.primaryCode == SQLITE_NOMEM && heapLimit != nil {
+                throw StoreError.queryRefused(
+                    "it needs more than the \((heapLimit ?? 0) >> 20) MiB of memory a query may use; narrow it")
             }
         }
     }
@@ -133,8 +160,8 @@ private let authorize:
         case SQLITE_FUNCTION:
             // For functions the name is the third argument.
             let function = second.map { String(cString: $0) }?.lowercased() ?? ""
-            if function != "load_extension" { return SQLITE_OK }
-            reason = "the function load_extension is not allowed"
+            if !ReadOnlyQuery.refusedFunctions.contains(function) { return SQLITE_OK }
+            reason = "the function \(function) is not allowed"
         case SQLITE_PRAGMA:
             if ReadOnlyQuery.readOnlyPragmas.contains(name) { return SQLITE_OK }
             reason = "PRAGMA \(name) is not allowed (only pragmas that read)"
