@@ -150,7 +150,10 @@ struct Invocation {
             parsed.options["--db"] ?? tool.environment["AUDITCTL_DB"].flatMap { $0.isEmpty ? nil : $0 }
             ?? "audit.sqlite"
         guard !databasePath.isEmpty else { throw UsageError(message: "--db needs a path") }
-        if let html = parsed.options["--html"] { try HTMLOutput.check(html) }
+        if let html = parsed.options["--html"] { try OutputFile.check(html, what: HTMLOutput.what, option: "--html") }
+        if let path = parsed.options["--output"] {
+            try OutputFile.check(path, what: "the scenario", option: "--output")
+        }
         if let text = parsed.options["--format"] {
             guard let format = Format(rawValue: text), command.formats.contains(format) else {
                 throw UsageError(

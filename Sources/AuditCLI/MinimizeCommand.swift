@@ -33,7 +33,7 @@ extension Command {
         }
         output.endProgress()
         if let path = invocation.option("--output") {
-            try Data((result.scenario + "\n").utf8).write(to: URL(fileURLWithPath: path))
+            try OutputFile.write(Data((result.scenario + "\n").utf8), to: path, what: "the scenario")
         }
         let summary =
             "minimized \(counted(result.originalCount, "input")) to \(result.steps.count) in "

@@ -308,7 +308,11 @@ struct HostileInputTests {
             message: "cannot open audit.sqlite: database disk image is malformed"),
         HostileDatabase(
             name: "truncated inside the header", make: { try truncate($0) { _ in 50 } },
-            message: "cannot open audit.sqlite: database disk image is malformed"),
+            message: "cannot open audit.sqlite: file is not a database (50 bytes, shorter than a SQLite header)"),
+        HostileDatabase(
+            // SQLite takes it for an empty database: it was replaced by a new one.
+            name: "a one-byte file", make: { try $0.write("audit.sqlite", bytes: [0x0A]) },
+            message: "cannot open audit.sqlite: file is not a database (1 byte, shorter than a SQLite header)"),
         HostileDatabase(
             name: "truncated to a page and a half", make: { try truncate($0) { _ in 6144 } },
             message: "cannot open audit.sqlite: database disk image is malformed"),

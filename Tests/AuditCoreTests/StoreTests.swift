@@ -89,8 +89,10 @@ struct StoreTests {
     }
 
     @Test func fileThatIsNotADatabaseFailsAtOpen() throws {
-        try Data("this is a text file, not SQLite, and long enough to have a header".utf8).write(
-            to: folder.url.appending(path: "x"))
+        try Data(
+            String(repeating: "this is a text file, not SQLite, and long enough to have a header. ", count: 3).utf8
+        )
+        .write(to: folder.url.appending(path: "x"))
         let path = folder.path("x")
         let before = fileBytes(path)
         #expect {

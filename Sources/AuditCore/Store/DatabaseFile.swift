@@ -47,6 +47,16 @@ enum DatabaseFile {
                 reason: "it is an empty file (auditctl never leaves one, so it may be a damaged copy); "
                     + "remove it to start a new database")
         }
+        // SQLite takes a file shorter than its 100-byte header for an empty database and would make
+        // a new one over it: only a missing file becomes a new database.
+        guard info.st_size >= 100 else {
+            throw .cannotOpen(
+                path: path,
+                SQLiteError(
+                    code: SQLITE_NOTADB,
+                    message: "file is not a database (\(info.st_size) byte\(info.st_size == 1 ? "" : "s"), "
+                        + "shorter than a SQLite header)"))
+        }
         guard Foundation.access(path, R_OK) == 0 else { throw .cannotOpen(path: path, failure(EACCES)) }
         // Any handle on a WAL database, even a read-only one, needs the `-shm` file beside it, and
         // creates it (and `-wal`) when it is missing.

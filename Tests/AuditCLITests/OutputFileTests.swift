@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// Every file the command line writes (`--html`, `minimize --output`) is made the same way: never
+/// through a symbolic link, never over something that is not a plain file, mode 0600 whatever the
+/// umask, and refused before the command does anything.
+@Suite("Files the command line writes")
+struct OutputFileTests {
+    static let minimize = ["minimize", "--session", "1", "--delegate", "checkout.v2", "--output"]
+    static let report = ["report", "--session", "1", "--html"]
+
+    @Test("a symbolic link is refused, and the file it points to is left alone", arguments: [minimize, report])
+    func aLinkIsNotWrittenThrough(_ command: [String]) throws {
+        let sandbox = try Sandbox()
+        try sandbox.recordExample()
+        try sandbox.write("victim", "root:x:0:0:root:/root:/bin/bash\n")
+        try FileManager.default.createSymbolicLink(atPath: sandbox.path("out"), withDestinationPath: "victim")
+        let before = try #require(sandbox.bytes("audit.sqlite"))
+        let what = command[0] == "minimize" ? "the scenario" : "the HTML page"
+        expectError(
+            try sandbox.run(command + ["out"]),
+            "cannot write \(what) to out: it is a symbolic link (give the file's own path)")
+        #expect(try String(contentsOfFile: sandbox.path("victim"), encoding: .utf8).hasPrefix("root:x:0:0"))
+        #expect(sandbox.bytes("audit.sqlite") == before)
+    }
+
+    @Test("a FIFO is refused", arguments: [minimize, report])
+    func aFIFOIsRefused(_ command: [String]) throws {
+        let sandbox = try Sandbox()
+        try sandbox.recordExample()
+        #expect(mkfifo(sandbox.path("pipe"), 0o600) == 0)
+        let what = command[0] == "minimize" ? "the scenario" : "the HTML page"
+        expectError(try sandbox.run(command + ["pipe"]), "cannot write \(what) to pipe: it is not a regular file")
+    }
+
+    @Test("a new file is made 0600 under umask 000, and an old one replaced whole", arguments: [minimize, report])
+    func modeAndReplacement(_ command: [String]) throws {
+        let sandbox = try Sandbox()
+        try sandbox.recordExample()
+        let withoutUmask = ["/bin/sh", "-c", "umask 000; exec \"$0\" \"$@\""]
+        let fresh = try sandbox.run(command + ["new"], wrapper: withoutUmask)
+        #expect(fresh.status == 0, "\(fresh)")
+        #expect(try permissions(sandbox.path("new")) == 0o600)
+        try sandbox.write("old", "old contents")
+        #expect(chmod(sandbox.path("old"), 0o644) == 0)
+        let replaced = try sandbox.run(command + ["old"], wrapper: withoutUmask)
+        #expect(replaced.status == 0, "\(replaced)")
+        #expect(try permissions(sandbox.path("old")) == 0o600)
+        #expect(try String(contentsOfFile: sandbox.path("old"), encoding: .utf8) != "old contents")
+        #expect(!(try sandbox.listing()).contains { $0.hasSuffix(".tmp") })
+    }
+
+    private func permissions(_ path: String) throws -> mode_t {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw SandboxError(description: "no file at \(path)") }
+        #expect(info.st_mode & S_IFMT == S_IFREG)
+        return info.st_mode & 0o777
+    }
+}
