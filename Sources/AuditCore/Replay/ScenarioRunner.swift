@@ -40,10 +40,16 @@ public enum ScenarioRunner {
 
     /// Performs `steps` on `root` in order, each checked against the current state first, then
     /// lets the timers still due run. Returns the indexes of the steps skipped.
+    ///
+    /// A step during which an input was refused for nesting too deep (`InputNesting`) stops the
+    /// run with an error naming it when `invalid` is `.stop`; with `.skip` (a replay) the run goes
+    /// on without that input, as a second recording would, and the comparison shows the events
+    /// the candidate could not make.
     static func drive(_ root: View, steps: [ScenarioStep], invalid: InvalidStep = .skip) throws(ScenarioError)
         -> [Int]
     {
         var skipped: [Int] = []
+        _ = InputNesting.takeRefusal()  // one left by code that ran before, not by these steps
         for (index, step) in steps.enumerated() {
             let object: AnyObject
             do {
@@ -54,9 +60,17 @@ public enum ScenarioRunner {
                 continue
             }
             step.perform(on: object)
+            try checkNesting(at: index, invalid)
         }
         root.touchDispatcherIfCreated?.settle()  // timers still due after the last touch
+        try checkNesting(at: steps.count - 1, invalid)
         return skipped
+    }
+
+    /// Throws, when `invalid` is `.stop`, if an input was refused for nesting while step `index` ran.
+    private static func checkNesting(at index: Int, _ invalid: InvalidStep) throws(ScenarioError) {
+        guard let refusal = InputNesting.takeRefusal(), invalid == .stop else { return }
+        throw ScenarioError(at: "steps[\(index)]", refusal.description)
     }
 
     /// Records `scenario` with the registered delegate `delegateName` (or the scenario's own) into
