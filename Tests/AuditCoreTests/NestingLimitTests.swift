@@ -99,6 +99,39 @@ struct NestingLimitTests {
         #expect(!FileManager.default.fileExists(atPath: database))
     }
 
+    /// Two controls whose delegate selects the other's other segment from every did-callback: a
+    /// chain without end, stopped at the limit the same way audited or not.
+    @Test func aPingPongWithoutEndStopsAtTheLimit() throws {
+        func pingPong(recorder: Recorder?) -> (calls: [String], refusal: InputNestingError?, selected: [Int]) {
+            let root = View(identifier: "root")
+            let a = SegmentedControl(identifier: "a", segments: ["x", "y"], selectedSegmentIndex: 0)
+            let b = SegmentedControl(identifier: "b", segments: ["x", "y"], selectedSegmentIndex: 0)
+            root.addSubview(a)
+            root.addSubview(b)
+            let delegate = LoggingDelegate()
+            delegate.onDidSelect = { control, index in
+                let other = control === a ? b : a
+                other.setSelectedSegmentIndex(1 - other.selectedSegmentIndex, notify: true)
+            }
+            a.delegate = delegate
+            b.delegate = delegate
+            try? recorder?.attach(to: root)
+            a.tapSegment(1)
+            recorder?.detach(from: root)
+            return (delegate.calls, InputNesting.takeRefusal(), [a.selectedSegmentIndex, b.selectedSegmentIndex])
+        }
+        let plain = pingPong(recorder: nil)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        let audited = pingPong(recorder: recorder)
+        let summary = recorder.finish()
+        #expect(audited.calls == plain.calls)
+        #expect(audited.refusal == plain.refusal)
+        #expect(audited.selected == plain.selected)
+        #expect(plain.refusal?.depth == InputNesting.limit + 1)
+        #expect(plain.calls.count == 2 * InputNesting.limit)
+        #expect(summary.inputs == InputNesting.limit)
+    }
+
     /// Outside a scenario, the refused input simply does not happen and is reported once.
     @Test func aRefusalOutsideARunIsReportedByTakeRefusal() throws {
         let root = try Self.chain(40).root.build()
