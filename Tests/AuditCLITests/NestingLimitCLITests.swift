@@ -75,8 +75,18 @@ struct NestingLimitCLITests {
             ["replay", "--session", "1", "--delegate", "linked"] + mode, program: "my-auditctl")
         #expect(replay.status == 1, "\(replay)")
         #expect(!replay.stderr.contains("error"), "\(replay)")
+        if mode.isEmpty {  // isolated: the candidate drives only the recorded inputs, so it never nests
+            #expect(
+                replay.stdoutLines.contains(
+                    "REGRESSION: the candidate's run refused an input: \(Self.refusal.dropFirst("chain.json: ".count))"),
+                "\(replay)")
+        }
+        let json = try sandbox.run(
+            ["replay", "--session", "1", "--delegate", "linked", "--format", "json"] + mode, program: "my-auditctl")
+        let refused = try decodeJSON(json.stdout)["nesting_refused"]
+        #expect(refused == (mode.isEmpty ? .string(String(Self.refusal.dropFirst("chain.json: ".count))) : .null))
         let sessions = try sandbox.run(["sessions", "--format", "csv"], program: "my-auditctl")
         #expect(sessions.status == 0, "\(sessions)")
-        #expect(sessions.stdoutLines.filter { !$0.isEmpty }.count == 3, "\(sessions)")  // recording and replay
+        #expect(sessions.stdoutLines.filter { !$0.isEmpty }.count == 4, "\(sessions)")  // recording, 2 replays
     }
 }

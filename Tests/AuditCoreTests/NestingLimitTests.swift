@@ -132,6 +132,45 @@ struct NestingLimitTests {
         #expect(summary.inputs == InputNesting.limit)
     }
 
+    /// `LinkedControlsDelegate` that does not select past control `last`.
+    final class StoppingLinkedDelegate: SegmentedControlDelegate {
+        let linked = LinkedControlsDelegate()
+        let last: String
+
+        init(last: String) { self.last = last }
+
+        func segmentedControl(
+            _ segmentedControl: SegmentedControl, didSelectSegmentAt index: Int, userInteracted: Bool
+        ) {
+            guard segmentedControl.identifier != last else { return }
+            linked.segmentedControl(segmentedControl, didSelectSegmentAt: index, userInteracted: userInteracted)
+        }
+    }
+
+    /// Recorded exactly at the limit; the candidate would go one level deeper. Its refused input
+    /// leaves no event, so the events compare equal, but the replay is not identical.
+    @Test(arguments: [ReplayMode.interaction, .isolated])
+    func aCandidateRefusedOneLevelPastTheRecordingIsNotIdentical(mode: ReplayMode) throws {
+        let summary = try ScenarioRunner.record(
+            try Self.chain(40), delegate: { StoppingLinkedDelegate(last: "c31") }, named: "stopping",
+            databasePath: database)
+        #expect(summary.inputs == InputNesting.limit)
+        let replayer = Replayer(databasePath: database, registry: DelegateRegistry(), catalog: .builtIn)
+        let same = try replayer.replay(
+            session: summary.session, candidate: { StoppingLinkedDelegate(last: "c31") }, named: "stopping",
+            mode: mode)
+        #expect(same.identical)
+        #expect(same.nestingRefused == nil)
+        let deeper = try replayer.replay(
+            session: summary.session, candidate: { LinkedControlsDelegate() }, named: "linked", mode: mode)
+        #expect(deeper.diff.identical)
+        #expect(
+            deeper.nestingRefused
+                == "steps[0]: input selectSegment on root/c32 would nest 33 inputs deep, past the limit of 32 "
+                + "(delegates that drive widgets from inside their callbacks)")
+        #expect(!deeper.identical)
+    }
+
     /// Outside a scenario, the refused input simply does not happen and is reported once.
     @Test func aRefusalOutsideARunIsReportedByTakeRefusal() throws {
         let root = try Self.chain(40).root.build()
