@@ -67,6 +67,9 @@ extension Command {
             "replay of session \(recorded.id) (\(recorded.scenario), recorded with \(recorded.delegate)) against "
                 + "\(report.candidate.delegate), \(report.mode) mode; stored as session \(report.candidate.id)")
         if let cut = report.cutShort { output.line("note: \(cut)") }
+        if let refused = report.nestingRefused {
+            output.line("REGRESSION: the candidate's run refused an input: \(refused)")
+        }
         if report.inputsSkipped > 0 {
             output.line(
                 "note: \(counted(report.inputsSkipped, "recorded input")) could not run in the candidate's state and "
@@ -81,6 +84,7 @@ extension Command {
                 "no regressions: \(counted(report.diff.eventsA, "event")) compared, behaviour identical (\(driven))")
             return
         }
+        guard !report.diff.identical else { return }  // only the refused input differs, said above
         output.line(
             "REGRESSION: \(counted(report.diff.differences.count, "difference")) between the recorded session "
                 + "(\(counted(report.diff.eventsA, "event"))) and the candidate (\(counted(report.diff.eventsB, "event")))"
@@ -116,6 +120,7 @@ extension Command {
             "differences": .array(report.diff.differences.map(DifferenceOutput.json)),
             "summary": DifferenceOutput.summary(report.diff),
             "cut_short": report.cutShort.map(AuditValue.string) ?? .null,
+            "nesting_refused": report.nestingRefused.map(AuditValue.string) ?? .null,
             "inputs_replayed": .int(report.inputsReplayed), "inputs_skipped": .int(report.inputsSkipped),
             "seconds": .object([
                 "load": .double(report.timings.load), "run": .double(report.timings.run),

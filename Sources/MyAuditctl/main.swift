@@ -13,4 +13,7 @@ final class StrictCheckoutDelegate: SegmentedControlDelegate {
 
 var registry = DelegateRegistry.examples
 registry.register("checkout.strict", summary: "our checkout: PayPal is never offered") { StrictCheckoutDelegate() }
+registry.register("linked", summary: "selecting a segment selects the next one of the next control") {
+    LinkedControlsDelegate()
+}
 AuditCommandLine(registry: registry, catalog: .builtIn, programName: "my-auditctl").main()

@@ -275,11 +275,9 @@ struct ScenarioBoundsTests {
               {"action":"touches","widget":"r","events":[{"id":1,"phase":"began","x":1,"y":1,"t":1e308},
                                                         {"id":1,"phase":"ended","x":1,"y":1,"t":1.5e308}]}]}
             """#
-        let scenario = try Scenario(data: Data(text.utf8), catalog: .builtIn)
-        let folder = TemporaryDirectory()
+        // A time the nanosecond clock cannot hold is refused when the file is read (VirtualTime).
         #expect {
-            try ScenarioRunner.record(
-                scenario, delegate: "checkout.v1", registry: .examples, databasePath: folder.path("a.sqlite"))
+            try Scenario(data: Data(text.utf8), catalog: .builtIn)
         } throws: { error in
             (error as? ScenarioError)?.location == "steps[0].events"
         }

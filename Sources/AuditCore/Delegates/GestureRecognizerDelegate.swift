@@ -142,7 +142,8 @@ public enum GestureRecognizerCallbacks {
 }
 
 extension ValueCoding where Value == Touch {
-    /// `{"id":1,"x":10.0,"y":20.0,"phase":"began","t":0.25}`: window coordinates, seconds.
+    /// `{"id":1,"x":10.0,"y":20.0,"phase":"began","t":0.25}`: window coordinates, seconds (read to
+    /// the nearest nanosecond, `VirtualTime`).
     public static let touch = ValueCoding(
         encode: { touch in
             .object([
@@ -155,9 +156,10 @@ extension ValueCoding where Value == Touch {
                 let x = value["x"].flatMap({ ValueCoding<Double>.double.decode($0) }),
                 let y = value["y"].flatMap({ ValueCoding<Double>.double.decode($0) }),
                 case .string(let name) = value["phase"], let phase = Touch.Phase(rawValue: name),
-                let time = value["t"].flatMap({ ValueCoding<Double>.double.decode($0) })
+                let seconds = value["t"].flatMap({ ValueCoding<Double>.double.decode($0) }),
+                let time = VirtualTime.nanoseconds(fromSeconds: seconds)
             else { return nil }
-            return Touch(id: id, x: x, y: y, phase: phase, timestamp: time)
+            return Touch(id: id, location: Point(x: x, y: y), phase: phase, timestampNanoseconds: time)
         })
 }
 

@@ -8,6 +8,11 @@ public struct ReplayReport: Sendable {
     public var inputsSkipped: Int
     /// Set when the recorded session was interrupted: where it stops and what was replayed.
     public var cutShort: String?
+    /// The first input the candidate's run started past the nesting limit (`InputNesting`), which
+    /// did nothing, with its step: `steps[0]: input selectSegment on root/c32 would nest …`. The
+    /// recording made no such input (recording refuses it), so the candidate behaves differently
+    /// even where the events it left compare equal.
+    public var nestingRefused: String?
     /// Writes of the candidate session that failed and lost events (0 when every failed write
     /// succeeded on a later try); the comparison is then not to be trusted.
     public var recordingFailures: Int
@@ -34,7 +39,8 @@ public struct ReplayReport: Sendable {
         public var total: Double { load + run + store + compare }
     }
 
-    public var identical: Bool { diff.identical }
+    /// No difference, and no input refused for nesting in the candidate's run.
+    public var identical: Bool { diff.identical && nestingRefused == nil }
     public var recorded: SessionSummary { diff.a }
     public var candidate: SessionSummary { diff.b }
 

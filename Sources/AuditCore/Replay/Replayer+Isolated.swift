@@ -19,6 +19,8 @@ extension Replayer {
         var leftCourseAt: Int64?
         /// Recorded inputs that could not be driven.
         var skipped: [Int] = []
+        /// The first input refused for nesting too deep, and its step.
+        var refused: (step: Int, error: InputNestingError)?
     }
 
     /// Drives `plan`'s inputs with `candidate` as every widget's delegate and the answers pinned.
@@ -28,10 +30,12 @@ extension Replayer {
             let pin = AnswerPin(plan, root: root)
             ScenarioRunner.adopt(candidate, in: root)
             pin.attach(to: root)
-            let skipped = (try? ScenarioRunner.drive(root, steps: plan.steps)) ?? []
+            var refused: (step: Int, error: InputNestingError)?
+            let skipped = (try? ScenarioRunner.drive(root, steps: plan.steps, refused: &refused)) ?? []
             pin.finish()
             var run = pin.run
             run.skipped = skipped
+            run.refused = refused
             return run
         }
     }

@@ -39,7 +39,8 @@ public struct Replayer: Sendable {
         let stored: StoredRun
         if let run {
             stored = StoredRun(
-                session: try storeIsolated(run, of: plan, as: session), skipped: run.skipped, finishedRun: asked)
+                session: try storeIsolated(run, of: plan, as: session), skipped: run.skipped, finishedRun: asked,
+                refused: run.refused)
         } else {
             stored = try runDriving(plan, candidate: makeCandidate, as: session)
         }
@@ -58,7 +59,9 @@ public struct Replayer: Sendable {
         }
         return ReplayReport(
             mode: mode, diff: diff, inputsReplayed: plan.steps.count - stored.skipped.count,
-            inputsSkipped: stored.skipped.count, cutShort: plan.cutShort, recordingFailures: stored.failures,
+            inputsSkipped: stored.skipped.count, cutShort: plan.cutShort,
+            nestingRefused: stored.refused.map { "steps[\($0.step)]: \($0.error)" },
+            recordingFailures: stored.failures,
             firstDivergence: divergence,
             timings: ReplayReport.Timings(
                 load: seconds(loaded - started), run: seconds(stored.finishedRun - loaded),
@@ -77,6 +80,8 @@ public struct Replayer: Sendable {
         var failures = 0
         /// When the candidate finished running (a recorder's writer may still have been storing).
         var finishedRun: Int64
+        /// The first input refused for nesting too deep, and the step it happened in.
+        var refused: (step: Int, error: InputNestingError)?
     }
 
     /// Drives the recorded inputs on a fresh tree whose delegate is the candidate, under a
@@ -89,16 +94,18 @@ public struct Replayer: Sendable {
             recorder.useSecrets(try SecretHasher(databasePath: databasePath))
         }
         let candidate = makeCandidate()
+        var refused: (step: Int, error: InputNestingError)?
         let skipped = withExtendedLifetime(candidate) {
             (try? ScenarioRunner.run(
-                plan.scenario, steps: plan.steps, delegate: candidate, recorder: recorder, invalid: .skip))?
+                plan.scenario, steps: plan.steps, delegate: candidate, recorder: recorder, invalid: .skip,
+                refused: &refused))?
                 .skipped ?? []
         }
         let finishedRun = monotonicNanoseconds()
         let summary = recorder.finish()
         return StoredRun(
             session: summary.session, skipped: skipped,
-            failures: summary.lostEvents > 0 ? summary.failedWrites : 0, finishedRun: finishedRun)
+            failures: summary.lostEvents > 0 ? summary.failedWrites : 0, finishedRun: finishedRun, refused: refused)
     }
 }
 

@@ -18,6 +18,17 @@ public enum ScenarioRunner {
         _ scenario: Scenario, steps: [ScenarioStep]? = nil, delegate: AnyObject?, recorder: Recorder? = nil,
         invalid: InvalidStep = .stop
     ) throws(ScenarioError) -> (root: View, skipped: [Int]) {
+        var refused: (step: Int, error: InputNestingError)?
+        return try run(
+            scenario, steps: steps, delegate: delegate, recorder: recorder, invalid: invalid, refused: &refused)
+    }
+
+    /// `run`, setting `refused` to the first input refused for nesting too deep when `invalid` is
+    /// `.skip` (with `.stop` it throws).
+    static func run(
+        _ scenario: Scenario, steps: [ScenarioStep]? = nil, delegate: AnyObject?, recorder: Recorder? = nil,
+        invalid: InvalidStep = .stop, refused: inout (step: Int, error: InputNestingError)?
+    ) throws(ScenarioError) -> (root: View, skipped: [Int]) {
         let root = scenario.root.build()
         if let delegate { adopt(delegate, in: root) }
         do {
@@ -26,7 +37,7 @@ public enum ScenarioRunner {
             throw ScenarioError(at: "root", error.description)
         }
         defer { recorder?.detach(from: root) }
-        let skipped = try drive(root, steps: steps ?? scenario.steps, invalid: invalid)
+        let skipped = try drive(root, steps: steps ?? scenario.steps, invalid: invalid, refused: &refused)
         return (root, skipped)
     }
 
@@ -40,10 +51,17 @@ public enum ScenarioRunner {
 
     /// Performs `steps` on `root` in order, each checked against the current state first, then
     /// lets the timers still due run. Returns the indexes of the steps skipped.
-    static func drive(_ root: View, steps: [ScenarioStep], invalid: InvalidStep = .skip) throws(ScenarioError)
-        -> [Int]
-    {
+    ///
+    /// A step during which an input was refused for nesting too deep (`InputNesting`) stops the
+    /// run with an error naming it when `invalid` is `.stop`; with `.skip` (a replay) the run goes
+    /// on without that input, as a second recording would, and the first such step and refusal
+    /// are set in `refused`.
+    static func drive(
+        _ root: View, steps: [ScenarioStep], invalid: InvalidStep = .skip,
+        refused: inout (step: Int, error: InputNestingError)?
+    ) throws(ScenarioError) -> [Int] {
         var skipped: [Int] = []
+        _ = InputNesting.takeRefusal()  // one left by code that ran before, not by these steps
         for (index, step) in steps.enumerated() {
             let object: AnyObject
             do {
@@ -54,9 +72,29 @@ public enum ScenarioRunner {
                 continue
             }
             step.perform(on: object)
+            try checkNesting(at: index, invalid, &refused)
         }
         root.touchDispatcherIfCreated?.settle()  // timers still due after the last touch
+        try checkNesting(at: steps.count - 1, invalid, &refused)
         return skipped
+    }
+
+    /// `drive` for callers that need not know about refused inputs.
+    static func drive(_ root: View, steps: [ScenarioStep], invalid: InvalidStep = .skip) throws(ScenarioError)
+        -> [Int]
+    {
+        var refused: (step: Int, error: InputNestingError)?
+        return try drive(root, steps: steps, invalid: invalid, refused: &refused)
+    }
+
+    /// If an input was refused for nesting while step `index` ran: throws when `invalid` is
+    /// `.stop`, else keeps the first refusal in `refused`.
+    private static func checkNesting(
+        at index: Int, _ invalid: InvalidStep, _ refused: inout (step: Int, error: InputNestingError)?
+    ) throws(ScenarioError) {
+        guard let refusal = InputNesting.takeRefusal() else { return }
+        guard invalid == .skip else { throw ScenarioError(at: "steps[\(index)]", refusal.description) }
+        if refused == nil { refused = (index, refusal) }
     }
 
     /// Records `scenario` with the registered delegate `delegateName` (or the scenario's own) into

@@ -84,11 +84,11 @@ extension GestureKind {
     public static let longPress = GestureKind(
         name: "LongPressGestureRecognizer",
         build: { fields, id throws(ScenarioError) in
-            let duration = try fields.nonNegative("minimumPressDuration")
+            let duration = try fields.duration("minimumPressDuration")
             let movement = try fields.nonNegative("allowableMovement")
             return {
                 let press = LongPressGestureRecognizer(identifier: id)
-                if let duration { press.minimumPressDuration = duration }
+                if let duration { press.minimumPressDurationNanoseconds = duration }
                 if let movement { press.allowableMovement = movement }
                 return press
             }
@@ -125,6 +125,17 @@ extension FieldReader {
             let number = try FieldReader.number(value, at: location(key))
             guard number >= 0 else { throw ScenarioError(at: location(key), "must not be negative") }
             return number
+        }
+    }
+
+    /// An optional duration in seconds, not negative, read to the nearest nanosecond
+    /// (`VirtualTime`).
+    mutating func duration(_ key: String) throws(ScenarioError) -> Int64? {
+        try nonNegative(key).map { seconds throws(ScenarioError) in
+            guard let nanoseconds = VirtualTime.nanoseconds(fromSeconds: seconds) else {
+                throw ScenarioError(at: location(key), "must be at most \(VirtualTime.maximumSeconds) s")
+            }
+            return nanoseconds
         }
     }
 }

@@ -114,8 +114,15 @@ enum InputActions {
             .field("t", .double, expected: "seconds on the clock"), .double,
             check: { recognizer, _, time in
                 guard let root = recognizer.view?.root else { return StepProblem("the recognizer is on no view") }
-                return time.isFinite && time >= root.touchDispatcher.now
+                guard let nanoseconds = VirtualTime.nanoseconds(fromSeconds: time) else {
+                    return StepProblem(field: "t", "\(time) s is not a time the virtual clock can hold")
+                }
+                return nanoseconds >= root.touchDispatcher.nowNanoseconds
                     ? nil : StepProblem(field: "t", "\(time) s is before the clock (\(root.touchDispatcher.now) s)")
-            }, perform: { recognizer, _, time in recognizer.view?.root.touchDispatcher.fireTimers(through: time) }),
+            },
+            perform: { recognizer, _, time in
+                guard let nanoseconds = VirtualTime.nanoseconds(fromSeconds: time) else { return }
+                recognizer.view?.root.touchDispatcher.fireTimers(throughNanoseconds: nanoseconds)
+            }),
     ]
 }

@@ -60,8 +60,9 @@ open class GestureRecognizer {
     private(set) var receivedTouches: Set<Int> = []
     /// A request to leave `possible` that waits for failure requirements.
     var pending: PendingTransition?
-    /// The one timer a recognizer can run: its deadline on the dispatcher's clock, and its name.
-    private(set) var timer: (deadline: Double, name: String)?
+    /// The one timer a recognizer can run: its deadline on the dispatcher's clock (nanoseconds),
+    /// and its name.
+    private(set) var timer: (deadline: Int64, name: String)?
     private var lastLocation = Point(x: 0, y: 0)
 
     public init(identifier: String) {
@@ -121,7 +122,13 @@ open class GestureRecognizer {
     open func touchMoved(_ touch: Touch) {}
     open func touchEnded(_ touch: Touch) {}
     open func touchCancelled(_ touch: Touch) {}
-    /// The timer scheduled with `scheduleTimer(_:at:)` is due; the clock reads `time`.
+    /// The timer scheduled with `scheduleTimer(_:atNanoseconds:)` is due; the clock reads `time`
+    /// nanoseconds. The base implementation calls `timerFired(_:at:)` with the time in seconds.
+    open func timerFired(_ name: String, atNanoseconds time: Int64) {
+        timerFired(name, at: VirtualTime.seconds(time))
+    }
+    /// The older spelling of `timerFired(_:atNanoseconds:)`, in seconds, still called for
+    /// subclasses that override it; the base implementation does nothing.
     open func timerFired(_ name: String, at time: Double) {}
     /// Clears the subclass's own state at the end of a touch sequence. Call super.
     open func reset() {}
@@ -134,10 +141,23 @@ open class GestureRecognizer {
         arbiter?.request(self, newState)
     }
 
-    /// Runs `timerFired(name, at:)` when the dispatcher's clock reaches `deadline`, replacing any
-    /// timer this recognizer had. Timers are cleared when it finishes.
-    public final func scheduleTimer(_ name: String, at deadline: Double) {
+    /// Runs `timerFired(name, atNanoseconds:)` when the dispatcher's clock reaches `deadline`
+    /// (nanoseconds), replacing any timer this recognizer had. Timers are cleared when it finishes.
+    /// A timer due at the instant of a touch fires before the touch is delivered.
+    public final func scheduleTimer(_ name: String, atNanoseconds deadline: Int64) {
         timer = (deadline, name)
+    }
+
+    /// Schedules a timer `duration` nanoseconds after `time` (a deadline past the clock's end
+    /// never fires before the sequence settles).
+    public final func scheduleTimer(_ name: String, after duration: Int64, from time: Int64) {
+        scheduleTimer(name, atNanoseconds: VirtualTime.adding(duration, to: time))
+    }
+
+    /// `scheduleTimer(_:atNanoseconds:)` with `deadline` in seconds, rounded to the nearest
+    /// nanosecond.
+    public final func scheduleTimer(_ name: String, at deadline: Double) {
+        scheduleTimer(name, atNanoseconds: VirtualTime.converting(deadline))
     }
 
     public final func cancelTimer() {
@@ -172,10 +192,10 @@ open class GestureRecognizer {
 
     func tracks(_ touchID: Int) -> Bool { touches.contains { $0.id == touchID } }
 
-    func fireTimer(at time: Double) {
+    func fireTimer(at time: Int64) {
         guard let timer else { return }
         self.timer = nil
-        timerFired(timer.name, at: time)
+        timerFired(timer.name, atNanoseconds: time)
     }
 
     /// Sets the state and runs the actions; finishing clears the timer and any waiting request.

@@ -5,12 +5,20 @@
 /// fails when the finger moves too far or lifts early, or a second finger touches down before it
 /// begins (after, other fingers are ignored).
 open class LongPressGestureRecognizer: GestureRecognizer {
-    public var minimumPressDuration = 0.5
+    /// How long the finger must be down, in nanoseconds. Held exactly this long, it begins: the
+    /// timer fires before a lift at the same instant.
+    public var minimumPressDurationNanoseconds: Int64 = 500_000_000
     public var allowableMovement = 10.0
     /// The finger it follows, and where it touched down.
     private var finger: (id: Int, start: Point)?
     /// Whether it asked to begin.
     private var pressing = false
+
+    /// `minimumPressDurationNanoseconds` in seconds (setting it rounds to the nearest nanosecond).
+    public var minimumPressDuration: Double {
+        get { VirtualTime.seconds(minimumPressDurationNanoseconds) }
+        set { minimumPressDurationNanoseconds = VirtualTime.converting(newValue) }
+    }
 
     public override init(identifier: String) {
         super.init(identifier: identifier)
@@ -24,7 +32,7 @@ open class LongPressGestureRecognizer: GestureRecognizer {
             return
         }
         finger = (touch.id, touch.location)
-        scheduleTimer("minimumPressDuration", at: touch.timestamp + minimumPressDuration)
+        scheduleTimer("minimumPressDuration", after: minimumPressDurationNanoseconds, from: touch.timestampNanoseconds)
     }
 
     open override func touchMoved(_ touch: Touch) {
@@ -46,7 +54,7 @@ open class LongPressGestureRecognizer: GestureRecognizer {
         transition(to: pressing ? .cancelled : .failed)
     }
 
-    open override func timerFired(_ name: String, at time: Double) {
+    open override func timerFired(_ name: String, atNanoseconds time: Int64) {
         pressing = true
         transition(to: .began)
     }

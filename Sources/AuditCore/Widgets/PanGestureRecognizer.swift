@@ -62,7 +62,7 @@ open class PanGestureRecognizer: GestureRecognizer {
     private func follow(_ touch: Touch) -> Bool {
         guard let followed = finger, followed.last.id == touch.id else { return false }
         let (start, last) = followed
-        let elapsed = touch.timestamp - last.timestamp
+        let elapsed = VirtualTime.seconds(touch.timestampNanoseconds - last.timestampNanoseconds)
         if elapsed > 0, touch.location != last.location {
             velocity = Point(
                 x: (touch.location.x - last.location.x) / elapsed, y: (touch.location.y - last.location.y) / elapsed)

@@ -9,8 +9,24 @@ open class TapGestureRecognizer: GestureRecognizer {
         didSet { precondition(numberOfTapsRequired >= 1, "a tap recognizer needs at least one tap") }
     }
     public var allowableMovement = 10.0
-    public var maximumTapDuration = 0.75
-    public var maximumIntervalBetweenTaps = 0.35
+    /// How long a tap may last, in nanoseconds: a finger still down when it is reached fails it.
+    public var maximumTapDurationNanoseconds: Int64 = 750_000_000
+    /// How long after a lift the next tap may touch down, in nanoseconds: a touch-down at the
+    /// very instant it is reached is too late.
+    public var maximumIntervalBetweenTapsNanoseconds: Int64 = 350_000_000
+
+    /// `maximumTapDurationNanoseconds` in seconds (setting it rounds to the nearest nanosecond).
+    public var maximumTapDuration: Double {
+        get { VirtualTime.seconds(maximumTapDurationNanoseconds) }
+        set { maximumTapDurationNanoseconds = VirtualTime.converting(newValue) }
+    }
+
+    /// `maximumIntervalBetweenTapsNanoseconds` in seconds (setting it rounds to the nearest
+    /// nanosecond).
+    public var maximumIntervalBetweenTaps: Double {
+        get { VirtualTime.seconds(maximumIntervalBetweenTapsNanoseconds) }
+        set { maximumIntervalBetweenTapsNanoseconds = VirtualTime.converting(newValue) }
+    }
     /// Taps completed in the current touch sequence.
     public private(set) var tapsCompleted = 0
     /// Where the current tap touched down; nil between taps.
@@ -27,7 +43,7 @@ open class TapGestureRecognizer: GestureRecognizer {
     open override func touchBegan(_ touch: Touch) {
         guard start == nil else { return transition(to: .failed) }
         start = touch.location
-        scheduleTimer("maximumTapDuration", at: touch.timestamp + maximumTapDuration)
+        scheduleTimer("maximumTapDuration", after: maximumTapDurationNanoseconds, from: touch.timestampNanoseconds)
     }
 
     open override func touchMoved(_ touch: Touch) {
@@ -44,7 +60,9 @@ open class TapGestureRecognizer: GestureRecognizer {
             cancelTimer()
             transition(to: .recognized)
         } else {
-            scheduleTimer("maximumIntervalBetweenTaps", at: touch.timestamp + maximumIntervalBetweenTaps)
+            scheduleTimer(
+                "maximumIntervalBetweenTaps", after: maximumIntervalBetweenTapsNanoseconds,
+                from: touch.timestampNanoseconds)
         }
     }
 
@@ -52,7 +70,7 @@ open class TapGestureRecognizer: GestureRecognizer {
         transition(to: .failed)
     }
 
-    open override func timerFired(_ name: String, at time: Double) {
+    open override func timerFired(_ name: String, atNanoseconds time: Int64) {
         transition(to: .failed)
     }
 

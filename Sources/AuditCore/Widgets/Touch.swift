@@ -2,8 +2,8 @@
 /// is asked about in `gestureRecognizer(_:shouldReceive:)`.
 ///
 /// `location` is in window coordinates: the coordinate space the root view's `frame` is given in.
-/// `timestamp` is in seconds on the dispatcher's virtual clock, never on the wall clock, so a touch
-/// sequence behaves the same on every run.
+/// Its time is in whole nanoseconds on the dispatcher's virtual clock (`VirtualTime`), never on the
+/// wall clock, so a touch sequence behaves the same on every run and wherever on the clock it starts.
 public struct Touch: Sendable, Hashable {
     public enum Phase: String, Sendable, CaseIterable {
         case began
@@ -16,17 +16,32 @@ public struct Touch: Sendable, Hashable {
     public var id: Int
     public var location: Point
     public var phase: Phase
-    public var timestamp: Double
+    /// When it happened, in nanoseconds on the virtual clock.
+    public var timestampNanoseconds: Int64
 
-    public init(id: Int, location: Point, phase: Phase, timestamp: Double) {
+    public init(id: Int, location: Point, phase: Phase, timestampNanoseconds: Int64) {
         self.id = id
         self.location = location
         self.phase = phase
-        self.timestamp = timestamp
+        self.timestampNanoseconds = timestampNanoseconds
+    }
+
+    /// A touch at `timestamp` seconds, rounded to the nearest nanosecond.
+    ///
+    /// - Precondition: `timestamp` is finite and within ±`VirtualTime.maximumSeconds`.
+    public init(id: Int, location: Point, phase: Phase, timestamp: Double) {
+        self.init(id: id, location: location, phase: phase, timestampNanoseconds: VirtualTime.converting(timestamp))
     }
 
     public init(id: Int, x: Double, y: Double, phase: Phase, timestamp: Double) {
         self.init(id: id, location: Point(x: x, y: y), phase: phase, timestamp: timestamp)
+    }
+
+    /// When it happened, in seconds: `timestampNanoseconds` converted (setting it rounds to the
+    /// nearest nanosecond).
+    public var timestamp: Double {
+        get { VirtualTime.seconds(timestampNanoseconds) }
+        set { timestampNanoseconds = VirtualTime.converting(newValue) }
     }
 
     /// The touch's location in `view`'s own coordinate space (window coordinates when `view` is nil).
@@ -34,19 +49,21 @@ public struct Touch: Sendable, Hashable {
         view?.convert(location, from: nil) ?? location
     }
 
-    /// Checks a complete touch sequence before it is sent: finite, non-negative timestamps that
-    /// never go back; each finger begins once, then moves, then ends or is cancelled; and every
+    /// Checks a complete touch sequence before it is sent: finite locations, non-negative
+    /// timestamps that never go back; each finger begins once, then moves, then ends or is cancelled; and every
     /// finger that began has lifted by the end. Throws the first problem, with the event's index.
     public static func validate(_ events: [Touch]) throws(TouchSequenceError) {
         var down: Set<Int> = []
-        var last = 0.0
+        var last: Int64 = 0
         for (index, event) in events.enumerated() {
-            guard event.timestamp.isFinite, event.timestamp >= 0, event.location.x.isFinite, event.location.y.isFinite
+            guard event.timestampNanoseconds >= 0, event.location.x.isFinite, event.location.y.isFinite
             else { throw TouchSequenceError(index: index, "timestamp and location must be finite, time not negative") }
-            guard event.timestamp >= last else {
-                throw TouchSequenceError(index: index, "time goes back from \(last) to \(event.timestamp)")
+            guard event.timestampNanoseconds >= last else {
+                throw TouchSequenceError(
+                    index: index,
+                    "time goes back from \(VirtualTime.seconds(last)) to \(event.timestamp)")
             }
-            last = event.timestamp
+            last = event.timestampNanoseconds
             switch event.phase {
             case .began:
                 guard down.insert(event.id).inserted else {

@@ -3,9 +3,11 @@
 /// Each root view has one (`View.touchDispatcher`), which names the root weakly. A touch that
 /// begins is hit-tested (`View.hitTest(_:)`) and stays bound to the view it hit; the recognizers of
 /// that view and its ancestors are offered it, the arbitration decides what they do
-/// (docs/gestures.md). The clock moves only with the events' timestamps: before an event is
-/// delivered, every recognizer timer due by then fires, in deadline order, so a sequence behaves
-/// the same on every run and takes no real time.
+/// (docs/gestures.md). The clock counts whole nanoseconds (`VirtualTime`) and moves only with the
+/// events' timestamps: before an event is delivered, every recognizer timer due by then fires, in
+/// deadline order, so a sequence behaves the same on every run, wherever it starts on the clock,
+/// and takes no real time. A timer due at the very instant of an event fires first: a threshold
+/// reached exactly counts as reached (docs/gestures.md, "Touches and the clock").
 ///
 /// Audited, each event is an input of kind `input` named `touch` on the view it is bound to (the
 /// root when it hit nothing), and each timer an input named `gestureTimer` on its recognizer; the
@@ -13,8 +15,10 @@
 /// the state of every recognizer of the sequence after the event.
 public final class TouchDispatcher {
     public private(set) weak var root: View?
-    /// The virtual clock, in seconds: the time of the last event or timer.
-    public private(set) var now = 0.0
+    /// The virtual clock, in nanoseconds: the time of the last event or timer.
+    public private(set) var nowNanoseconds: Int64 = 0
+    /// The virtual clock in seconds (`nowNanoseconds` converted).
+    public var now: Double { VirtualTime.seconds(nowNanoseconds) }
     /// Touches down: the event last seen of each, and the view it is bound to (nil: it hit nothing).
     private var down: [Int: Finger] = [:]
     private var arbiter: GestureArbiter?
@@ -46,8 +50,8 @@ public final class TouchDispatcher {
     public func send(_ touch: Touch) {
         precondition(!delivering, "a touch cannot be sent while another is being delivered")
         guard let root else { return }
-        precondition(touch.timestamp.isFinite && touch.timestamp >= now, "touch at \(touch.timestamp) is before \(now)")
-        advance(to: touch.timestamp)
+        precondition(touch.timestampNanoseconds >= nowNanoseconds, "touch at \(touch.timestamp) is before \(now)")
+        advance(toNanoseconds: touch.timestampNanoseconds)
         let bound: View?
         if touch.phase == .began {
             precondition(down[touch.id] == nil, "touch \(touch.id) began while it was already down")
@@ -72,10 +76,12 @@ public final class TouchDispatcher {
     /// Why `send(_:)` cannot take `touch` now, or nil: its time is before the clock, or its phase
     /// does not fit whether that finger is down.
     public func problem(sending touch: Touch) -> String? {
-        guard touch.timestamp.isFinite, touch.location.x.isFinite, touch.location.y.isFinite else {
+        guard touch.location.x.isFinite, touch.location.y.isFinite else {
             return "timestamp and location must be finite"
         }
-        if touch.timestamp < now { return "touch at \(touch.timestamp) s is before the clock (\(now) s)" }
+        if touch.timestampNanoseconds < nowNanoseconds {
+            return "touch at \(touch.timestamp) s is before the clock (\(now) s)"
+        }
         let isDown = down[touch.id] != nil
         if touch.phase == .began && isDown { return "touch \(touch.id) began while it was already down" }
         if touch.phase != .began && !isDown { return "touch \(touch.id) is not down" }
@@ -97,8 +103,11 @@ public final class TouchDispatcher {
             return error.description
         }
         if let finger = events.first(where: { down[$0.id] != nil }) { return "touch \(finger.id) is already down" }
-        if let last = events.last, !(now + last.timestamp).isFinite || last.timestamp > 1_000_000 {
-            return "a touch sequence lasts at most 1,000,000 s"
+        if let last = events.last,
+            last.timestampNanoseconds > 1_000_000 * VirtualTime.nanosecondsPerSecond
+                || nowNanoseconds.addingReportingOverflow(last.timestampNanoseconds).overflow
+        {
+            return "a touch sequence lasts at most 1,000,000 s and ends before the clock's end (292 years)"
         }
         for (index, event) in events.enumerated() where event.phase == .began {
             if let miss = missedView(event) { return "event \(index): \(miss)" }
@@ -109,38 +118,46 @@ public final class TouchDispatcher {
     /// Sends `events`, whose timestamps count from the current clock, then lets every timer run
     /// (`settle()`). What a scenario's raw touch sequence does.
     public func perform(_ events: [Touch]) {
-        let start = now
+        let start = nowNanoseconds
         for var event in events {
-            event.timestamp += start
+            event.timestampNanoseconds += start
             send(event)
         }
         settle()
     }
 
-    /// Moves the clock to `time`, firing the recognizer timers due by then in deadline order (ties
-    /// in join order).
-    public func advance(to time: Double) {
+    /// Moves the clock to `time` (nanoseconds), firing the recognizer timers due by then — a
+    /// deadline equal to `time` included — in deadline order (ties in join order).
+    public func advance(toNanoseconds time: Int64) {
         precondition(!delivering, "the clock cannot move while a touch or a timer is being delivered")
-        precondition(time >= now, "the clock cannot go back from \(now) to \(time)")
-        while let next = nextTimer(), next.deadline <= time {
-            fire(next.recognizer, at: max(next.deadline, now))
-        }
-        now = time
+        precondition(time >= nowNanoseconds, "the clock cannot go back from \(now) to \(VirtualTime.seconds(time))")
+        fireTimers(throughNanoseconds: time)
+        nowNanoseconds = time
     }
 
-    /// Fires the timers due by `time` (give or take a rounding error), moving the clock to each
-    /// deadline but no further: what replaying a recorded timer does.
-    public func fireTimers(through time: Double) {
+    /// `advance(toNanoseconds:)` with `time` in seconds, rounded to the nearest nanosecond.
+    public func advance(to time: Double) {
+        advance(toNanoseconds: VirtualTime.converting(time))
+    }
+
+    /// Fires the timers due by `time` (nanoseconds; a deadline equal to it included), moving the
+    /// clock to each deadline but no further: what replaying a recorded timer does.
+    public func fireTimers(throughNanoseconds time: Int64) {
         precondition(!delivering, "the clock cannot move while a touch or a timer is being delivered")
-        while let next = nextTimer(), next.deadline <= time + 1e-9 {
-            fire(next.recognizer, at: max(next.deadline, now))
+        while let next = nextTimer(), next.deadline <= time {
+            fire(next.recognizer, at: max(next.deadline, nowNanoseconds))
         }
+    }
+
+    /// `fireTimers(throughNanoseconds:)` with `time` in seconds, rounded to the nearest nanosecond.
+    public func fireTimers(through time: Double) {
+        fireTimers(throughNanoseconds: VirtualTime.converting(time))
     }
 
     /// Fires every timer, moving the clock to each deadline, until none runs.
     public func settle() {
         while let next = nextTimer() {
-            fire(next.recognizer, at: max(next.deadline, now))
+            fire(next.recognizer, at: max(next.deadline, nowNanoseconds))
         }
     }
 
@@ -185,23 +202,23 @@ public final class TouchDispatcher {
         for recognizer in accepted where !recognizer.state.isFinished { recognizer.deliver(touch) }
     }
 
-    private func nextTimer() -> (recognizer: GestureRecognizer, deadline: Double)? {
-        var next: (recognizer: GestureRecognizer, deadline: Double)?
+    private func nextTimer() -> (recognizer: GestureRecognizer, deadline: Int64)? {
+        var next: (recognizer: GestureRecognizer, deadline: Int64)?
         for recognizer in arbiter?.members ?? [] {
-            if let timer = recognizer.timer, timer.deadline < next?.deadline ?? .infinity {
+            if let timer = recognizer.timer, next == nil || timer.deadline < next!.deadline {
                 next = (recognizer, timer.deadline)
             }
         }
         return next
     }
 
-    private func fire(_ recognizer: GestureRecognizer, at time: Double) {
+    private func fire(_ recognizer: GestureRecognizer, at time: Int64) {
         precondition(!delivering, "the clock cannot move while a touch or a timer is being delivered")
         delivering = true
         defer { delivering = false }
-        now = time
+        nowNanoseconds = time
         let name = recognizer.timer?.name ?? ""
-        record(Inputs.timer, on: recognizer.auditLink, [.string(name), .double(time)]) {
+        record(Inputs.timer, on: recognizer.auditLink, [.string(name), .double(VirtualTime.seconds(time))]) {
             recognizer.fireTimer(at: time)
             finishIfIdle()
             return outcome(view: nil)

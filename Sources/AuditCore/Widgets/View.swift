@@ -191,13 +191,19 @@ open class View {
     /// Runs an input that drives this widget (a tap, typed text, a programmatic selection). When the
     /// widget is audited, the input is recorded as an event of kind `input`, with what `body`
     /// returns as its result, and the callbacks it causes are nested under it.
+    ///
+    /// An input started from inside `InputNesting.limit` others on this thread (a delegate that
+    /// drives widgets from its callbacks, deeper and deeper) is refused, audited or not: it does
+    /// nothing and `InputNesting.takeRefusal()` reports it.
     public func performInput(
         _ input: CallbackDescriptor, _ arguments: @autoclosure () -> [AuditValue], _ body: () -> AuditValue?
     ) {
-        guard let link = auditLink else {
-            _ = body()
-            return
+        InputNesting.run(input, on: path) {
+            guard let link = auditLink else {
+                _ = body()
+                return
+            }
+            link.perform(input, CapturedArguments(arguments()), body)
         }
-        link.perform(input, CapturedArguments(arguments()), body)
     }
 }
