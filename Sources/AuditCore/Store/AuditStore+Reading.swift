@@ -69,14 +69,14 @@ extension AuditStore {
     /// Every session, oldest first.
     public func sessions() throws(StoreError) -> [SessionSummary] {
         try storeOperation {
-            try connection.prepare("SELECT \(Self.sessionColumns) FROM sessions ORDER BY id").rows([], Self.readSession)
+            try connection.prepare("SELECT \(Self.sessionColumns) FROM sessions ORDER BY id").rows([], readSession)
         }
     }
 
     public func session(_ id: Int64) throws(StoreError) -> SessionSummary {
         let found = try storeOperation {
             try connection.prepare("SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?").rows(
-                [.integer(id)], Self.readSession)
+                [.integer(id)], readSession)
         }
         guard let session = found.first else { throw .unknownSession(id) }
         return session
@@ -153,9 +153,9 @@ extension AuditStore {
             durationMicroseconds: row.double(11), parentSeq: row.isNull(12) ? nil : row.int64(12))
     }
 
-    private static func readSession(_ row: Statement) -> SessionSummary {
+    private func readSession(_ row: Statement) -> SessionSummary {
         var status = row.string(4) ?? ""
-        if status == "recording", !ProcessIdentity.isRunning(pid: row.int64(14), startTicks: row.int64(15)) {
+        if status == "recording", !isRecording(session: row.int64(0), pid: row.int64(14), startTicks: row.int64(15)) {
             status = "interrupted"
         }
         return SessionSummary(

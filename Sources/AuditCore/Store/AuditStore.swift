@@ -24,6 +24,8 @@ public final class AuditStore {
     public let path: String
     /// The recorder's event INSERT (see `AuditStore+Writing`).
     var eventInsertStatement: Statement?
+    /// The locks of the sessions this store records, held while it is open (see `RecordingLock`).
+    private var recordingLocks: [RecordingLock] = []
     /// Whether the schema has shared events (migration 0003): a database opened to read is not
     /// migrated, so one written by an older build has none, and no session that shares them.
     private(set) lazy var hasSharedEvents: Bool =
@@ -63,12 +65,20 @@ public final class AuditStore {
         }
     }
 
+    /// Whether the recording of a session marked `recording` still runs: its process holds the
+    /// session's lock (in any PID namespace), or, for a session recorded before locks, a process
+    /// with its id and start time runs here.
+    func isRecording(session: Int64, pid: Int64, startTicks: Int64) -> Bool {
+        RecordingLock.isHeld(session: session, databasePath: path)
+            || ProcessIdentity.isRunning(pid: pid, startTicks: startTicks)
+    }
+
     /// Marks `recording` sessions whose process is gone as `interrupted`.
     private func markAbandonedSessions() throws {
         let recording = try connection.prepare(
             "SELECT id, owner_pid, owner_token FROM sessions WHERE status = 'recording'"
         ).rows { (id: $0.int64(0), pid: $0.int64(1), token: $0.int64(2)) }
-        let abandoned = recording.filter { !ProcessIdentity.isRunning(pid: $0.pid, startTicks: $0.token) }
+        let abandoned = recording.filter { !isRecording(session: $0.id, pid: $0.pid, startTicks: $0.token) }
         guard !abandoned.isEmpty else { return }
         try connection.transaction {
             for session in abandoned {
@@ -130,7 +140,9 @@ extension AuditStore {
                 session.replayMode.map(SQLValue.text) ?? .null, .integer(ProcessIdentity.current.pid),
                 .integer(ProcessIdentity.current.startTicks),
             ])
-            return connection.lastInsertRowID
+            let id = connection.lastInsertRowID
+            if let lock = RecordingLock(session: id, databasePath: path) { recordingLocks.append(lock) }
+            return id
         }
     }
 }
