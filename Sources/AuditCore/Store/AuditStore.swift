@@ -46,8 +46,8 @@ public final class AuditStore {
             opening = .open
         }
         do {
-            connection = try Connection(
-                path: path, mode: opening == .openReadOnly ? .readOnly : .readWrite(create: false))
+            let modes: [DatabaseFile.Opening: Connection.Mode] = [.openReadOnly: .readOnly, .openImmutable: .immutable]
+            connection = try Connection(path: path, mode: modes[opening] ?? .readWrite(create: false))
         } catch let error as SQLiteError {
             throw .cannotOpen(path: path, error)
         } catch {
