@@ -96,8 +96,9 @@ open class ScrollView: View {
         (decelerationRate / (1 - decelerationRate) * 1000).rounded() / 1000
     }
 
-    /// The visible part of the content, in the content's coordinates.
-    public var bounds: Rect {
+    /// The visible part of the content, in the content's coordinates: its origin is the content
+    /// offset, so hit-testing and `convert(_:to:)` see the subviews where the scroll put them.
+    open override var bounds: Rect {
         Rect(x: contentOffset.x, y: contentOffset.y, width: frame.width, height: frame.height)
     }
 

@@ -115,20 +115,31 @@ open class View {
         recognizer.view = nil
     }
 
-    /// Whether `point`, in this view's own coordinates, lies inside it.
+    /// The view's own coordinate space: its size is the frame's, and its origin the point of its
+    /// own coordinates shown at the frame's top-left corner. (0, 0) for a plain view; a scroll view's
+    /// is its content offset, so its subviews move as it scrolls. As UIKit's `UIView.bounds`.
+    open var bounds: Rect {
+        Rect(x: 0, y: 0, width: frame.width, height: frame.height)
+    }
+
+    /// Whether `point`, in this view's own coordinates, lies inside its bounds.
     public func point(inside point: Point) -> Bool {
-        Rect(x: 0, y: 0, width: frame.width, height: frame.height).contains(point)
+        bounds.contains(point)
     }
 
     /// The deepest view under `point` (in this view's own coordinates) that can receive touches.
     ///
-    /// As UIKit: nil when this view has user interaction disabled or the point is outside it;
-    /// otherwise the first subview, front-most (last) first, that returns a view, or else this view.
-    /// A subview that sticks out of its superview cannot be hit where it does.
+    /// As UIKit: nil when this view has user interaction disabled or the point is outside its
+    /// bounds; otherwise the first subview, front-most (last) first, that returns a view, or else
+    /// this view. A point reaches a subview through the subview's frame and bounds origin (what
+    /// `convert(_:to:)` does), so content a scroll view has scrolled out of its bounds cannot be
+    /// hit, and content scrolled into them can. A subview that sticks out of its superview cannot
+    /// be hit where it does.
     public func hitTest(_ point: Point) -> View? {
         guard isUserInteractionEnabled, self.point(inside: point) else { return nil }
         for subview in subviews.reversed() {
-            let local = Point(x: point.x - subview.frame.x, y: point.y - subview.frame.y)
+            let origin = subview.bounds
+            let local = Point(x: point.x - subview.frame.x + origin.x, y: point.y - subview.frame.y + origin.y)
             if let hit = subview.hitTest(local) { return hit }
         }
         return self
@@ -148,14 +159,16 @@ open class View {
         return Point(x: point.x + from.x - to.x, y: point.y + from.y - to.y)
     }
 
-    /// Where this view's top-left corner lies in window coordinates: frames are in superview
-    /// coordinates, the root's in window coordinates.
+    /// Where the origin of this view's own coordinates lies in window coordinates: frames are in
+    /// superview coordinates (the root's in window coordinates), and each view's bounds origin
+    /// shifts the coordinates of what it contains.
     private var originInWindow: Point {
-        var origin = Point(x: frame.x, y: frame.y)
-        var current = superview
+        var origin = Point(x: 0, y: 0)
+        var current: View? = self
         while let node = current {
-            origin.x += node.frame.x
-            origin.y += node.frame.y
+            let bounds = node.bounds
+            origin.x += node.frame.x - bounds.x
+            origin.y += node.frame.y - bounds.y
             current = node.superview
         }
         return origin
