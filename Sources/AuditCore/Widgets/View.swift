@@ -174,6 +174,10 @@ open class View {
         return origin
     }
 
+    /// The recognizers a touch on this view is offered, in order: the app's `gestureRecognizers`,
+    /// after any the widget has of its own (a scroll view's `panGestureRecognizer`).
+    var touchRecognizers: [GestureRecognizer] { gestureRecognizers }
+
     /// The root's dispatcher if a touch has been sent in this tree, without making one.
     var touchDispatcherIfCreated: TouchDispatcher? { root.dispatcher }
 
@@ -182,7 +186,10 @@ open class View {
     func auditedObject(atPath path: String) -> AnyObject? {
         guard let hash = path.utf8.lastIndex(of: UInt8(ascii: "#")) else { return view(atPath: path) }
         let identifier = Substring(path.utf8[path.utf8.index(after: hash)...])
-        return view(atPath: String(path[..<hash]))?.gestureRecognizers.first { $0.identifier == identifier }
+        // The app's recognizers first: one of them may share an identifier with a widget's own.
+        guard let view = view(atPath: String(path[..<hash])) else { return nil }
+        return view.gestureRecognizers.first { $0.identifier == identifier }
+            ?? view.touchRecognizers.first { $0.identifier == identifier }
     }
 
     /// The dispatcher that delivers touches to this view's tree: one per root, made on first use.
