@@ -95,7 +95,8 @@ extension WidgetKind {
         })
 
     /// `scrollsToTop` is described only when false, so a description without it reads as before.
-    private static func describeScrollsToTop(_ view: ScrollView, _ fields: [String: AuditValue]) -> [String: AuditValue] {
+    private static func describeScrollsToTop(_ view: ScrollView, _ fields: [String: AuditValue]) -> [String: AuditValue]
+    {
         var fields = fields
         if !view.scrollsToTop { fields["scrollsToTop"] = .bool(false) }
         return fields

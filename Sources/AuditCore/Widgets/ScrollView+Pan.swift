@@ -66,7 +66,8 @@ final class ScrollViewPanGestureRecognizer: PanGestureRecognizer {
     override func adoptDelegate(_ candidate: AnyObject) {}
 
     override func touchMoved(_ touch: Touch) {
-        if state == .possible, let scrollView = view as? ScrollView, scrollView.isDragging, scrollView.touchDrag == nil {
+        if state == .possible, let scrollView = view as? ScrollView, scrollView.isDragging, scrollView.touchDrag == nil
+        {
             return transition(to: .failed)
         }
         super.touchMoved(touch)
