@@ -239,6 +239,38 @@ struct ScrollViewPanTests {
             ])
     }
 
+    /// A scenario whose touches drag a scroll view over a view with a tap, flicking it: recorded
+    /// with the example delegate, it replays identically in both modes.
+    static let touchDragScenario = #"""
+        {"format": 1, "name": "drag", "delegate": "checkout.v1",
+         "root": {"kind": "View", "id": "checkout", "frame": [0, 0, 390, 844], "children": [
+           {"kind": "ScrollView", "id": "terms", "frame": [0, 0, 390, 200], "contentSize": [390, 1000],
+            "children": [{"kind": "View", "id": "pay", "frame": [0, 0, 390, 100],
+              "gestures": [{"kind": "TapGestureRecognizer", "id": "confirm"}]}]}]},
+         "steps": [
+           {"action": "touches", "widget": "checkout", "events": [
+             {"id": 1, "phase": "began", "x": 50, "y": 80, "t": 0},
+             {"id": 1, "phase": "moved", "x": 50, "y": 60, "t": 0.125},
+             {"id": 1, "phase": "moved", "x": 50, "y": 30, "t": 0.25},
+             {"id": 1, "phase": "ended", "x": 50, "y": 30, "t": 0.375}]},
+           {"action": "touches", "widget": "checkout", "events": [
+             {"id": 1, "phase": "began", "x": 50, "y": 190, "t": 0},
+             {"id": 1, "phase": "ended", "x": 50, "y": 190, "t": 0.125}]}]}
+        """#
+
+    @Test(arguments: [ReplayMode.interaction, .isolated])
+    func aRecordedTouchDragReplaysIdentically(mode: ReplayMode) throws {
+        let scenario = try Scenario(data: Data(Self.touchDragScenario.utf8), catalog: .builtIn)
+        let summary = try ScenarioRunner.record(
+            scenario, delegate: nil, registry: .examples, databasePath: database)
+        let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
+        #expect(events.contains { $0.callback == "scrollViewWillBeginDragging(_:)" && $0.parentSeq == 5 })
+        #expect(events.contains { $0.callback == "scrollViewDidEndDecelerating(_:)" })
+        let report = try Replayer(databasePath: database, registry: .examples, catalog: .builtIn).replay(
+            session: summary.session, delegate: "checkout.v1", mode: mode)
+        #expect(report.identical, "\(report.diff.differences)")
+    }
+
     @Test(arguments: [1, 2, 3, 42, 2026] as [UInt64])
     func auditingATouchDragNeverChangesBehaviour(seed: UInt64) throws {
         func run(_ recorder: Recorder?) throws -> [String] {
