@@ -63,6 +63,8 @@ struct ScrollViewPanTests {
         #expect(screen.root.auditedObject(atPath: "root/list#panGestureRecognizer") === pan)
         pan.adoptDelegate(ScriptedGestureDelegate())
         #expect(pan.delegate == nil)
+        screen.list.removeGestureRecognizer(pan)  // not the app's to remove: it stays
+        #expect(pan.view === screen.list)
     }
 
     // The golden timeline of a touch drag over the app's tap: the tap fails once the finger moves

@@ -98,6 +98,8 @@ open class View {
     public func addGestureRecognizer(_ recognizer: GestureRecognizer) {
         if recognizer.view === self { return }
         precondition(
+            !(recognizer is ScrollViewPanGestureRecognizer), "a scroll view's own pan recognizer stays with it")
+        precondition(
             !gestureRecognizers.contains { $0.identifier == recognizer.identifier },
             "\(path) already has a gesture recognizer \(recognizer.identifier)")
         recognizer.view?.removeGestureRecognizer(recognizer)
@@ -109,7 +111,8 @@ open class View {
     /// Detaches `recognizer`. It leaves the audit too: its delegate slot holds the app's delegate
     /// again.
     public func removeGestureRecognizer(_ recognizer: GestureRecognizer) {
-        guard recognizer.view === self else { return }
+        // A widget's own recognizer (a scroll view's pan) is not the app's to remove.
+        guard recognizer.view === self, gestureRecognizers.contains(where: { $0 === recognizer }) else { return }
         gestureRecognizers.removeAll { $0 === recognizer }
         recognizer.auditLink = nil
         recognizer.view = nil
