@@ -158,12 +158,27 @@ struct ScrollViewPanTests {
                 "swipe.requireFailure(panGestureRecognizer) false", "swipe.shouldBegin true",
                 "swipe.simultaneous(panGestureRecognizer) false", "swipe.canPrevent(panGestureRecognizer) true",
             ])
-        let lines = try timeline(session)
+        let pan = "root/list#panGestureRecognizer"
+        func touch(_ y: Int, _ phase: String, _ t: String) -> String {
+            #"{"touch":{"id":1,"phase":"\#(phase)","t":\#(t),"x":50.0,"y":\#(y).0}}"#
+        }
+        func result(_ pan: String, _ swipe: String) -> String {
+            #"{"states":{"root/list#panGestureRecognizer":"\#(pan)","root/list/card#swipe":"\#(swipe)"},"view":"root/list/card"}"#
+        }
+        let swipe = "root/list/card#swipe gestureRecognizer"
         #expect(
-            lines.contains(
-                #"5 - ▶ root/list/card touch {"touch":{"id":1,"phase":"moved","t":0.125,"x":50.0,"y":60.0}} "#
-                    + #"{"states":{"root/list#panGestureRecognizer":"failed","root/list/card#swipe":"began"},"view":"root/list/card"}"#
-            ), "\(lines)")
+            try timeline(session) == [
+                "1 - ▶ root/list/card touch \(touch(80, "began", "0.0")) \(result("possible", "possible"))",
+                "2 1 \(swipe)(_:shouldReceive:) \(touch(80, "began", "0.0")) true",
+                #"3 1 \#(swipe)(_:shouldBeRequiredToFailBy:) {"otherGestureRecognizer":"\#(pan)"} false"#,
+                #"4 1 \#(swipe)(_:shouldRequireFailureOf:) {"otherGestureRecognizer":"\#(pan)"} false"#,
+                "5 - ▶ root/list/card touch \(touch(60, "moved", "0.125")) \(result("failed", "began"))",
+                "6 5 root/list/card#swipe gestureRecognizerShouldBegin(_:) {} true",
+                #"7 5 \#(swipe)(_:shouldRecognizeSimultaneouslyWith:) {"otherGestureRecognizer":"\#(pan)"} false"#,
+                #"8 5 \#(swipe)(_:canPrevent:) {"preventedGestureRecognizer":"\#(pan)"} true"#,
+                "9 - ▶ root/list/card touch \(touch(30, "moved", "0.25")) \(result("failed", "changed"))",
+                "10 - ▶ root/list/card touch \(touch(30, "ended", "0.375")) \(result("failed", "ended"))",
+            ])
     }
 
     @Test func allowedToRecognizeTogetherBothRunAndTheContentScrolls() {
