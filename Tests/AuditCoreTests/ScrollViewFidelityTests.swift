@@ -54,6 +54,33 @@ struct ScrollViewFidelityTests {
             ])
     }
 
+    /// From an offset set in code at the far negative end to a target at the far positive end, the
+    /// distance overflows a Double; every step of the deceleration stays finite all the same.
+    @Test func aFlickFromAnOffsetFarOutsideTheContentStaysFinite() {
+        let view = ScrollView(
+            identifier: "s", frame: Rect(x: 0, y: 0, width: 100, height: 100),
+            contentSize: Size(width: 100, height: .greatestFiniteMagnitude))
+        final class Offsets: ScrollViewDelegate {
+            var seen: [Double] = []
+            var decelerations = 0
+            func scrollViewDidScroll(_ scrollView: ScrollView) { seen.append(scrollView.contentOffset.y) }
+            func scrollViewWillEndDragging(
+                _ scrollView: ScrollView, withVelocity velocity: Point, targetContentOffset: UnsafeMutablePointer<Point>
+            ) {
+                targetContentOffset.pointee = Point(x: 0, y: .greatestFiniteMagnitude)
+            }
+            func scrollViewDidEndDecelerating(_ scrollView: ScrollView) { decelerations += 1 }
+        }
+        let delegate = Offsets()
+        view.delegate = delegate
+        view.setContentOffset(Point(x: 0, y: -.greatestFiniteMagnitude))
+        view.beginDrag()
+        view.endDrag(velocity: Point(x: 0, y: 1))
+        #expect(delegate.seen.count == 5 && delegate.seen.allSatisfy(\.isFinite))
+        #expect(view.contentOffset.y == view.maximumContentOffset.y)
+        #expect(delegate.decelerations == 1)
+    }
+
     @Test func aScenarioKeepsItsInitialOffsetAndDescribesIt() throws {
         let scenario = try Scenario(
             data: Data(

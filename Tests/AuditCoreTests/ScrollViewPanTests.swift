@@ -237,6 +237,20 @@ struct ScrollViewPanTests {
         #expect(screen.scrollDelegate.calls.filter { $0.contains("EndDragging") }.count == 2)
     }
 
+    @Test func aMoveOverAVanishingTimeFlicksAtNoSpeed() {
+        let screen = Screen()
+        screen.root.touchDispatcher.perform([
+            Touch(id: 1, x: 50, y: 190, phase: .began, timestamp: 0),
+            // Moves 5e-324 s apart (the smallest gap a Double holds): 20 points over it is an
+            // infinite speed.
+            Touch(id: 1, x: 50, y: 170, phase: .moved, timestamp: 5e-324),
+            Touch(id: 1, x: 50, y: 150, phase: .moved, timestamp: 1e-323),
+            Touch(id: 1, x: 50, y: 150, phase: .ended, timestamp: 0.25),
+        ])
+        #expect(screen.list.contentOffset == Point(x: 0, y: 20))
+        #expect(screen.scrollDelegate.calls.contains("list.willEndDragging (0, 0) (0, 20)->(0, 20) dragging"))
+    }
+
     @Test func aDragPastTheEndOfTheContentIsClamped() {
         let screen = Screen()
         screen.list.setContentOffset(Point(x: 0, y: 790))

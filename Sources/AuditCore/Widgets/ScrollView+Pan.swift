@@ -8,7 +8,8 @@
 /// - changed: the content moves against the finger's translation since the pan began, clamped to
 ///   the content (`scrollViewDidScroll` when it moved).
 /// - ended: the finger's last velocity, in points per second, becomes the flick's velocity in
-///   points per millisecond in the direction the offset moves (`−velocity / 1000`), and the drag
+///   points per millisecond in the direction the offset moves (`−velocity / 1000`; zero when that
+///   is not finite, a move over a vanishing time), and the drag
 ///   ends as `endDrag(velocity:)` does: `scrollViewWillEndDragging` with the projected target,
 ///   `scrollViewDidEndDragging`, and the deceleration with its callbacks.
 /// - cancelled (another recognizer prevented it once it had begun): the drag ends at velocity
@@ -47,10 +48,17 @@ extension ScrollView {
         case .ended, .cancelled:
             guard isDragging, touchDrag != nil else { return }
             let velocity = pan.state == .ended ? pan.velocity : Point(x: 0, y: 0)
-            endDragging(velocity: Point(x: 0 - velocity.x / 1000, y: 0 - velocity.y / 1000))
+            endDragging(velocity: Point(x: Self.flickSpeed(velocity.x), y: Self.flickSpeed(velocity.y)))
         case .possible, .failed:
             return
         }
+    }
+
+    /// A finger's speed in points per second as a flick's in points per ms, in the direction the
+    /// offset moves. A speed that is not finite (a move over a vanishing time) counts as zero.
+    private static func flickSpeed(_ fingerSpeed: Double) -> Double {
+        let speed = 0 - fingerSpeed / 1000
+        return speed.isFinite ? speed : 0
     }
 }
 

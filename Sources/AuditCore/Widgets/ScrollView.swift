@@ -269,11 +269,20 @@ open class ScrollView: View {
                 to: step == steps
                     ? target
                     : Point(
-                        x: start.x + ((target.x - start.x) * fraction).rounded(),
-                        y: start.y + ((target.y - start.y) * fraction).rounded()))
+                        x: Self.interpolate(start.x, target.x, fraction),
+                        y: Self.interpolate(start.y, target.y, fraction)))
         }
         isDecelerating = false
         ScrollViewCallbacks.didEndDecelerating.ask(delegateTarget, self, ())
+    }
+
+    /// The point `fraction` of the way from `start` to `end`: the distance rounded to whole points.
+    /// An offset set in code may lie so far outside the content that the distance overflows; the
+    /// weighted mean, rounded, is then used, which stays finite.
+    private static func interpolate(_ start: Double, _ end: Double, _ fraction: Double) -> Double {
+        let distance = end - start
+        guard distance.isFinite else { return (start * (1 - fraction) + end * fraction).rounded() }
+        return start + (distance * fraction).rounded()
     }
 
     /// The inputs that drive a scroll view (and a table view), as recorded.
