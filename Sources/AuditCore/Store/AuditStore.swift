@@ -125,9 +125,54 @@ public struct NewSession: Sendable {
 }
 
 extension AuditStore {
-    /// Inserts a session in status `recording`, owned by this process.
+    /// A database up to this size is checked whole before a session is created in it.
+    static let wholeCheckLimit = 8 << 20
+
+    /// Checks the pages a new recording will touch before anything is written, so a damaged file
+    /// is refused with nothing stored rather than left with a session that fails at its first
+    /// write. A small database (up to `wholeCheckLimit`) gets SQLite's `quick_check` whole; a
+    /// larger one gets it on the small tables (sessions, callbacks), and its appended tables are
+    /// read along their right edges — the last rows of `widgets`, `events` and `events_vetoes`,
+    /// where new rows go — with every cell's size checked. A damaged page elsewhere in a large file
+    /// is what `PRAGMA quick_check` in `sqlite3` finds.
+    func checkBeforeRecording() throws {
+        var info = stat()
+        let size = stat(path, &info) == 0 ? Int(info.st_size) : 0
+        var problems: [String] = []
+        try connection.execute("PRAGMA cell_size_check = ON")
+        defer { try? connection.execute("PRAGMA cell_size_check = OFF") }
+        if size <= Self.wholeCheckLimit {
+            problems = try connection.prepare("PRAGMA quick_check(10)").rows { $0.string(0) ?? "" }
+        } else {
+            for table in ["sessions", "callbacks", "schema_migrations"] {
+                problems += try connection.prepare("PRAGMA quick_check(\(table))").rows { $0.string(0) ?? "" }
+            }
+            for edge in [
+                "SELECT * FROM widgets ORDER BY session DESC, id DESC LIMIT 2000",
+                "SELECT * FROM events ORDER BY session DESC, seq DESC LIMIT 2000",
+                "SELECT session, widget FROM events INDEXED BY events_vetoes WHERE vetoed "
+                    + "ORDER BY session DESC, widget DESC LIMIT 2000",
+            ] {
+                _ = try connection.prepare("SELECT count(*) FROM (\(edge))").rows { $0.int64(0) }
+            }
+        }
+        // quick_check answers "ok", or lines of problems, the first naming the database.
+        let first = problems.filter { $0 != "ok" }.joined(separator: " ").replacingOccurrences(
+            of: "*** in database main ***", with: ""
+        ).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        guard first.isEmpty else {
+            let shown = first.count > 100 ? first.prefix(100) + "…" : first
+            throw SQLiteError(
+                code: SQLITE_CORRUPT, message: "database disk image is malformed (\(shown))",
+                sql: "PRAGMA quick_check before recording")
+        }
+    }
+
+    /// Inserts a session in status `recording`, owned by this process, once the pages it will
+    /// touch are checked (`checkBeforeRecording`).
     func createSession(_ session: NewSession) throws -> Int64 {
-        try connection.transaction {
+        try checkBeforeRecording()
+        return try connection.transaction {
             try connection.cached(
                 """
                 INSERT INTO sessions (name, scenario, scenario_source, delegate, started_at, replay_of, replay_mode,
