@@ -19,7 +19,9 @@ struct DamagedPageTests {
     static func rootPage(_ sandbox: Sandbox, _ table: String) throws -> Int {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [sandbox.path("audit.sqlite"), "select rootpage from sqlite_schema where name = '\(table)'"]
+        process.arguments = [
+            sandbox.path("audit.sqlite"), "select rootpage from sqlite_schema where name = '\(table)'",
+        ]
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
