@@ -120,7 +120,7 @@ struct NoteTextViewTests {
 
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
         let state = { (editing: Bool, location: Int, length: Int) in
-            #"{"editing":\#(editing),"selection":{"length":\#(length),"location":\#(location)},"text":"abc"}"#
+            #"{"editing":\#(editing),"length":3,"selection":{"length":\#(length),"location":\#(location)},"textHash":"\#(TextDigest.hexadecimal("abc"))"}"#
         }
         #expect(
             timelineLines(events) == [

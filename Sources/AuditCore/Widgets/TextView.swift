@@ -220,14 +220,6 @@ open class TextView: View {
         if selectionMoved { TextViewCallbacks.didChangeSelection.ask(slot.callee, self, ()) }
     }
 
-    /// The state an input leaves, recorded as its result.
-    private var state: AuditValue {
-        .object([
-            "text": recorded(text), "selection": ValueCoding.textRange.encode(selectedRange),
-            "editing": .bool(isEditing),
-        ])
-    }
-
     /// `text` as it is recorded: itself, or a keyed hash when the view is secure and audited.
     private func recorded(_ text: String) -> AuditValue {
         guard isSecureTextEntry, let link = auditLink else { return .string(text) }
