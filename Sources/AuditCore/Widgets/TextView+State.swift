@@ -30,7 +30,8 @@ extension TextView {
     /// length is taken as 0, which is right for every session `replay` accepts (it refuses those
     /// where a secure view ever held text).
     static func upgradingLegacyState(_ bytes: UnsafeRawBufferPointer) -> String? {
-        guard mayBeLegacyState(bytes), let value = try? AuditValue(json: String(decoding: bytes, as: UTF8.self)), case .object(let fields) = value, fields.count == 3,
+        guard mayBeLegacyState(bytes), let value = try? AuditValue(json: String(decoding: bytes, as: UTF8.self)),
+            case .object(let fields) = value, fields.count == 3,
             case .bool? = fields["editing"], let selection = fields["selection"],
             ValueCoding.textRange.decode(selection) != nil, case .string(let text)? = fields["text"]
         else { return nil }

@@ -30,7 +30,8 @@ public struct TextRange: Sendable, Hashable, CustomStringConvertible {
 ///   `textView(_:shouldChangeTextIn:replacementText:)` with the text as it was; `false` leaves text
 ///   and selection alone and no did-callback fires. Otherwise the change is applied, the caret moves
 ///   after the inserted text, `textViewDidChange(_:)` fires, then `textViewDidChangeSelection(_:)`
-///   if the selection moved. A view that is not editing begins editing first, as a tap into the
+///   if the selection moved. An empty text over an empty range changes nothing: the delegate is
+///   neither asked nor told. A view that is not editing begins editing first, as a tap into the
 ///   view would: if that is vetoed the text is not changed and not even offered to the delegate.
 /// - `select(_:)` fires `textViewDidChangeSelection(_:)` only if the selection changes; it works
 ///   whether or not the view is editing, and does not begin editing.
@@ -208,6 +209,11 @@ open class TextView: View {
     /// Offers one change to the delegate and applies it unless vetoed (or made stale by an edit the
     /// delegate made from inside its answer).
     private func change(_ range: TextRange, to replacement: String) {
+        // Nothing over nothing changes nothing: UIKit sends `textViewDidChange(_:)` only for a
+        // change to the text (UITextViewDelegate, "Tells the delegate when the user changes the
+        // text"), and does not offer such an edit, a delete at an empty text's start, to
+        // `shouldChangeTextIn` either. The input is still recorded.
+        if range.length == 0, replacement.isEmpty { return }
         let proposed = revision
         guard TextViewCallbacks.shouldChangeText.ask(slot.callee, self, (range, replacement)), proposed == revision
         else { return }
