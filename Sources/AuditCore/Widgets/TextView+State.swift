@@ -12,13 +12,13 @@ extension TextView {
     var state: AuditValue {
         .object([
             "editing": .bool(isEditing), "length": .int(text.utf16.count),
-            "selection": ValueCoding.textRange.encode(selectedRange), "textHash": .string(recordedHash(of: text)),
+            "selection": ValueCoding.textRange.encode(selectedRange), "textHash": .string(recordedHash()),
         ])
     }
 
-    /// The digest of `text` as it is recorded: a keyed hash when the view is secure and audited.
-    private func recordedHash(of text: String) -> String {
-        guard isSecureTextEntry, let link = auditLink else { return TextDigest.hexadecimal(text) }
+    /// The digest of the text as it is recorded: a keyed hash when the view is secure and audited.
+    private func recordedHash() -> String {
+        guard isSecureTextEntry, let link = auditLink else { return digest.hexadecimal }
         return link.secrets.hash(text)
     }
 
@@ -54,32 +54,65 @@ extension TextView {
 /// A 64-bit digest of a text's UTF-8, in 16 hexadecimal digits: tells two texts apart in a recorded
 /// state (not a defence against someone crafting a collision; secure text gets `SecretHasher`).
 ///
-/// Reads the bytes eight at a time, little-endian, so it is the same on every machine; each word is
-/// mixed in with a multiply and a shift, and the length seeds it.
-enum TextDigest {
-    static func hexadecimal(_ text: String) -> String {
-        let value = digest(text)
+/// Reads the bytes eight at a time, little-endian, so it is the same on every machine, and mixes
+/// each word in with SplitMix64's finalizer; the byte count is mixed in last. It can be extended:
+/// the digest of a text and then of more bytes appended to it is the digest of the whole, so a
+/// text view typed into at its end digests only what was typed. Stored sessions compare these
+/// values, so the function never changes.
+struct TextDigest: Sendable {
+    private var hash: UInt64 = 0x9e37_79b9_7f4a_7c15
+    /// The bytes not yet mixed in (fewer than eight), little-endian.
+    private var pending: UInt64 = 0
+    private var pendingCount = 0
+    private var byteCount = 0
+
+    init() {}
+
+    init(_ text: String) {
+        append(text)
+    }
+
+    mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        byteCount += bytes.count
+        var offset = 0
+        while pendingCount > 0, offset < bytes.count {
+            add(bytes[offset])
+            offset += 1
+        }
+        while offset + 8 <= bytes.count {
+            hash = Self.mix(hash ^ UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+            offset += 8
+        }
+        while offset < bytes.count {
+            add(bytes[offset])
+            offset += 1
+        }
+    }
+
+    private mutating func add(_ byte: UInt8) {
+        pending |= UInt64(byte) << (8 * UInt64(pendingCount))
+        pendingCount += 1
+        if pendingCount == 8 {
+            hash = Self.mix(hash ^ pending)
+            (pending, pendingCount) = (0, 0)
+        }
+    }
+
+    var value: UInt64 { Self.mix(Self.mix(hash ^ pending) ^ UInt64(byteCount)) }
+
+    var hexadecimal: String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
-    static func digest(_ text: String) -> UInt64 {
-        var text = text
-        return text.withUTF8 { bytes in
-            let raw = UnsafeRawBufferPointer(bytes)
-            var hash = mix(0x9e37_79b9_7f4a_7c15 ^ UInt64(raw.count))
-            var offset = 0
-            while offset + 8 <= raw.count {
-                hash = mix(hash ^ UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
-                offset += 8
-            }
-            var tail: UInt64 = 0
-            for (shift, byte) in raw[offset...].enumerated() { tail |= UInt64(byte) << (8 * UInt64(shift)) }
-            return mix(hash ^ tail ^ 0xff)
-        }
-    }
+    static func hexadecimal(_ text: String) -> String { TextDigest(text).hexadecimal }
 
-    /// One round of SplitMix64's finalizer: every input bit reaches every output bit.
+    /// SplitMix64's finalizer: every input bit reaches every output bit.
     private static func mix(_ value: UInt64) -> UInt64 {
         var x = value
         x = (x ^ (x >> 30)) &* 0xbf58_476d_1ce4_e5b9

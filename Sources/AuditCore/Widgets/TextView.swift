@@ -73,6 +73,15 @@ open class TextView: View {
     /// Bumped by every applied change, so a change proposed before the delegate edited the text
     /// from inside a callback is recognised as stale.
     private var revision = 0
+    /// The digest of `text` (see `TextDigest`), extended by what is typed at the end and made
+    /// again on first use after any other change.
+    private var digestOfText: TextDigest?
+    var digest: TextDigest {
+        if let digestOfText { return digestOfText }
+        let digest = TextDigest(text)
+        digestOfText = digest
+        return digest
+    }
 
     public init(identifier: String, frame: Rect = .zero, text: String = "") {
         self.text = text
@@ -124,13 +133,15 @@ open class TextView: View {
     }
 
     /// The first character boundary at or after `offset` (which is within the text).
+    ///
+    /// Looks only at the characters around `offset`, so typing at the end of a long text does not
+    /// walk it: `String.Index(_:within:)` tells whether an index starts a `Character`, and
+    /// `index(after:)` rounds an index inside one down to its start before stepping past it.
     private func boundary(atOrAfter offset: Int) -> Int {
-        var position = 0
-        for character in text {
-            if position >= offset { break }
-            position += character.utf16.count
-        }
-        return position
+        let units = text.utf16
+        let index = units.index(units.startIndex, offsetBy: offset)
+        if index == units.endIndex || String.Index(index, within: text) != nil { return offset }
+        return units.distance(from: units.startIndex, to: text.index(after: index))
     }
 
     /// `text` with `range` (valid for it) replaced by `replacement`.
@@ -217,8 +228,10 @@ open class TextView: View {
         let proposed = revision
         guard TextViewCallbacks.shouldChangeText.ask(slot.callee, self, (range, replacement)), proposed == revision
         else { return }
+        let appends = range.length == 0 && range.location == text.utf16.count
         text = replacing(range, with: replacement)
         revision += 1
+        if appends { digestOfText?.append(replacement) } else { digestOfText = nil }
         let caret = TextRange.caret(at: boundary(atOrAfter: range.location + replacement.utf16.count))
         let selectionMoved = caret != selectedRange
         selectedRange = caret
