@@ -100,11 +100,13 @@ struct NoteTextViewTests {
         #expect(!delegate.calls.contains { $0.contains("didReachLimit") })
     }
 
-    @Test func aModifierThatMergesIntoTheLastCharacterFitsAtTheLimit() {
-        let note = note("👍", limit: 1, editing: true)
+    @Test func aModifierThatMergesIntoTheLastCharacterCountsItsUnits() {
+        // "👍" is 2 UTF-16 units, "👍🏽" 4: one Character either way, but the modifier reaches the limit.
+        let note = note("👍", limit: 4, editing: true)
         note.type("🏽")
         #expect(note.text == "👍🏽")
-        #expect(delegate.calls.count == 3)  // should, did, selection: the limit was already reached
+        #expect(delegate.calls.count == 4)  // should, did, reached, selection
+        #expect(delegate.calls.contains("n.didReachLimit 4"))
     }
 
     @Test func underAuditEachCallTheAppSeesIsRecordedOnceWithItsProtocol() throws {

@@ -11,7 +11,7 @@ extension TextView {
     /// The state an input leaves, recorded as its result.
     var state: AuditValue {
         .object([
-            "editing": .bool(isEditing), "length": .int(text.utf16.count),
+            "editing": .bool(isEditing), "length": .int(utf16Length),
             "selection": ValueCoding.textRange.encode(selectedRange), "textHash": .string(recordedHash()),
         ])
     }

@@ -83,9 +83,14 @@ open class TextView: View {
         return digest
     }
 
+    /// The text's length in UTF-16 units, kept as the text changes: counting the units of a long
+    /// text that is not ASCII reads all of it.
+    public private(set) var utf16Length: Int
+
     public init(identifier: String, frame: Rect = .zero, text: String = "") {
         self.text = text
-        selectedRange = .caret(at: text.utf16.count)
+        utf16Length = text.utf16.count
+        selectedRange = .caret(at: utf16Length)
         super.init(identifier: identifier, frame: frame)
     }
 
@@ -105,9 +110,10 @@ open class TextView: View {
     ///
     /// A range is usable when it is not negative, ends within the text's UTF-16 length, and both
     /// ends fall on `Character` boundaries (it splits neither a surrogate pair nor a grapheme
-    /// cluster such as `👍🏽`). A scenario runner calls this before performing a step. O(n).
+    /// cluster such as `👍🏽`). A scenario runner calls this before performing a step. Its cost is
+    /// that of reaching the range's ends from the nearer end of the text.
     public func validate(_ range: TextRange) -> String? {
-        let length = text.utf16.count
+        let length = utf16Length
         if range.location < 0 || range.length < 0 {
             return "range \(range) has a negative location or length"
         }
@@ -138,20 +144,18 @@ open class TextView: View {
     /// walk it: `String.Index(_:within:)` tells whether an index starts a `Character`, and
     /// `index(after:)` rounds an index inside one down to its start before stepping past it.
     private func boundary(atOrAfter offset: Int) -> Int {
-        let units = text.utf16
-        let index = units.index(units.startIndex, offsetBy: offset)
-        if index == units.endIndex || String.Index(index, within: text) != nil { return offset }
-        return units.distance(from: units.startIndex, to: text.index(after: index))
+        let index = index(atUTF16: offset)
+        if index == text.endIndex || String.Index(index, within: text) != nil { return offset }
+        return offset + text.utf16.distance(from: index, to: text.index(after: index))
     }
 
-    /// `text` with `range` (valid for it) replaced by `replacement`.
-    func replacing(_ range: TextRange, with replacement: String) -> String {
+    /// The index at UTF-16 offset `offset` (within the text), reached from the nearer end, so an
+    /// offset near the end, where typing goes, costs only what lies after it.
+    private func index(atUTF16 offset: Int) -> String.Index {
         let units = text.utf16
-        let start = units.index(units.startIndex, offsetBy: range.location)
-        let end = units.index(start, offsetBy: range.length)
-        var result = text
-        result.replaceSubrange(start..<end, with: replacement)
-        return result
+        return offset <= utf16Length / 2
+            ? units.index(units.startIndex, offsetBy: offset)
+            : units.index(units.endIndex, offsetBy: offset - utf16Length)
     }
 
     // MARK: Inputs
@@ -228,8 +232,11 @@ open class TextView: View {
         let proposed = revision
         guard TextViewCallbacks.shouldChangeText.ask(slot.callee, self, (range, replacement)), proposed == revision
         else { return }
-        let appends = range.length == 0 && range.location == text.utf16.count
-        text = replacing(range, with: replacement)
+        let appends = range.length == 0 && range.location == utf16Length
+        let start = index(atUTF16: range.location)
+        // In place: a text typed into is not copied at each change.
+        text.replaceSubrange(start..<text.utf16.index(start, offsetBy: range.length), with: replacement)
+        utf16Length += replacement.utf16.count - range.length
         revision += 1
         if appends { digestOfText?.append(replacement) } else { digestOfText = nil }
         let caret = TextRange.caret(at: boundary(atOrAfter: range.location + replacement.utf16.count))
