@@ -16,6 +16,10 @@ extension TextView {
         ])
     }
 
+    /// `state` when the view is audited; nil otherwise (a dry run), which records nothing and so
+    /// need not digest the text.
+    var recordedState: AuditValue? { auditLink == nil ? nil : state }
+
     /// The digest of the text as it is recorded: a keyed hash when the view is secure and audited.
     private func recordedHash() -> String {
         guard isSecureTextEntry, let link = auditLink else { return digest.hexadecimal }

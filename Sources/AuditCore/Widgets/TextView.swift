@@ -164,7 +164,7 @@ open class TextView: View {
     public func beginEditing() {
         performInput(Inputs.beginEditing, []) {
             _ = beginEditingIfNeeded()
-            return state
+            return recordedState
         }
     }
 
@@ -173,7 +173,7 @@ open class TextView: View {
     public func type(_ text: String) {
         performInput(Inputs.type, [recorded(text)]) {
             if beginEditingIfNeeded() { change(selectedRange, to: text) }
-            return state
+            return recordedState
         }
     }
 
@@ -185,7 +185,7 @@ open class TextView: View {
             let proposed = revision
             // A delegate that edited the text while editing began leaves `range` stale: dropped.
             if beginEditingIfNeeded(), proposed == revision { change(range, to: text) }
-            return state
+            return recordedState
         }
     }
 
@@ -197,7 +197,7 @@ open class TextView: View {
                 selectedRange = range
                 TextViewCallbacks.didChangeSelection.ask(slot.callee, self, ())
             }
-            return state
+            return recordedState
         }
     }
 
@@ -208,7 +208,7 @@ open class TextView: View {
                 isEditing = false
                 TextViewCallbacks.didEndEditing.ask(slot.callee, self, ())
             }
-            return state
+            return recordedState
         }
     }
 
