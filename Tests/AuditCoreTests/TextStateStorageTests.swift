@@ -129,6 +129,30 @@ struct TextStateStorageTests {
         }
     }
 
+    /// Random texts of every kind of scalar (quotes, backslashes, controls, surrogates' worth of
+    /// emoji, combining marks): the old state, as the encoder writes it, reads as today's.
+    @Test(arguments: [21, 22, 23] as [UInt64])
+    func anyOldStateReadsInTodaysShape(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let scalars: [ClosedRange<UInt32>] = [
+            0x0...0x7f, 0x80...0x7ff, 0x800...0xd7ff, 0xe000...0xffff, 0x1_0000...0x10_ffff,
+        ]
+        for _ in 0..<200 {
+            let text = String(
+                String.UnicodeScalarView(
+                    (0..<Int.random(in: 0..<12, using: &random)).compactMap { _ in
+                        Unicode.Scalar(UInt32.random(in: scalars.randomElement(using: &random)!, using: &random))
+                    }))
+            let view = TextView(identifier: "t", text: text)
+            let old = AuditValue.object([
+                "editing": .bool(false), "selection": ValueCoding.textRange.encode(view.selectedRange),
+                "text": .string(text),
+            ]).json
+            let upgraded = Array(old.utf8).withUnsafeBytes { TextView.upgradingLegacyState($0) }
+            #expect(upgraded == view.state.json, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+
     /// A session as an earlier build stored it (every text state with its whole text) replays and
     /// diffs as identical to one recorded now.
     @Test func anOldSessionReplaysAndDiffsAsIdentical() throws {
