@@ -12,8 +12,9 @@ extension Command {
             throw UsageError(message: "--html draws one replay: give --session N, not --all")
         }
         _ = try invocation.registry.entry(named: delegate)
+        let labels = try invocation.labels()
         let sessions = try AuditStore(path: invocation.databasePath, access: .read).sessions().filter {
-            $0.replayOf == nil && ($0.status == "complete" || $0.status == "interrupted")
+            $0.replayOf == nil && ($0.status == "complete" || $0.status == "interrupted") && $0.has(labels)
         }
         let replayer = Replayer(
             databasePath: invocation.databasePath, registry: invocation.registry, catalog: invocation.catalog)

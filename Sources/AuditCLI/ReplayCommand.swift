@@ -8,7 +8,8 @@ extension Command {
             .option("--session", "N", "the recorded session to replay"),
             .flag("--all", "replay every recorded session (not replays) that is complete or interrupted"),
             .option("--delegate", "NAME", "the registered delegate to replay against"),
-            .flag("--isolated", "call each recorded callback with its recorded arguments instead of driving inputs"),
+            .flag("--isolated", "ask the candidate every recorded callback while the widgets get the recorded answers"),
+            .option("--label", "KEY=VALUE", "with --all: only sessions with this label; repeatable (all must match)"),
             .option(
                 "--noise-runs", "K",
                 "also replay K times against the recording delegate; differences seen there are noise"),

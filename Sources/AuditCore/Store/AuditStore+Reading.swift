@@ -17,6 +17,16 @@ public struct SessionSummary: Sendable, Equatable {
     public var callbacks: Int
     public var vetoes: Int
     public var failures: Int
+    /// The session's UUID, which it keeps wherever it is copied (nil in a database from before
+    /// migration 0006, opened to read).
+    public var uuid: String? = nil
+    /// The labels it was recorded with (`record --label key=value`).
+    public var labels: [String: String] = [:]
+
+    /// Whether the session has every one of `labels`.
+    public func has(_ labels: [String: String]) -> Bool {
+        labels.allSatisfy { self.labels[$0.key] == $0.value }
+    }
 }
 
 /// One row of the `timeline` view.
@@ -66,16 +76,24 @@ extension AuditStore {
         event_count, input_count, callback_count, veto_count, failure_count, owner_pid, owner_token
         """
 
+    /// The columns of a session row, with its UUID and labels where the schema has them.
+    private var sessionSelect: String {
+        hasSessionIdentity
+            ? Self.sessionColumns
+                + ", uuid, (SELECT json_group_object(key, value) FROM session_labels WHERE session = sessions.id)"
+            : Self.sessionColumns + ", NULL, NULL"
+    }
+
     /// Every session, oldest first.
     public func sessions() throws(StoreError) -> [SessionSummary] {
         try storeOperation {
-            try connection.prepare("SELECT \(Self.sessionColumns) FROM sessions ORDER BY id").rows([], readSession)
+            try connection.prepare("SELECT \(sessionSelect) FROM sessions ORDER BY id").rows([], readSession)
         }
     }
 
     public func session(_ id: Int64) throws(StoreError) -> SessionSummary {
         let found = try storeOperation {
-            try connection.prepare("SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?").rows(
+            try connection.prepare("SELECT \(sessionSelect) FROM sessions WHERE id = ?").rows(
                 [.integer(id)], readSession)
         }
         guard let session = found.first else { throw .unknownSession(id) }
@@ -153,6 +171,12 @@ extension AuditStore {
             durationMicroseconds: row.double(11), parentSeq: row.isNull(12) ? nil : row.int64(12))
     }
 
+    /// Labels from the `{"key": "value"}` object the session query makes.
+    private static func labels(json: String?) -> [String: String] {
+        guard let json, case .object(let fields)? = try? AuditValue(json: json) else { return [:] }
+        return fields.compactMapValues { if case .string(let value) = $0 { value } else { nil } }
+    }
+
     private func readSession(_ row: Statement) -> SessionSummary {
         var status = row.string(4) ?? ""
         if status == "recording", !isRecording(session: row.int64(0), pid: row.int64(14), startTicks: row.int64(15)) {
@@ -163,7 +187,8 @@ extension AuditStore {
             status: status, startedAt: row.string(5) ?? "", endedAt: row.string(6),
             replayOf: row.isNull(7) ? nil : row.int64(7), replayMode: row.string(8), events: row.int(9),
             inputs: row.int(10),
-            callbacks: row.int(11), vetoes: row.int(12), failures: row.int(13))
+            callbacks: row.int(11), vetoes: row.int(12), failures: row.int(13), uuid: row.string(16),
+            labels: Self.labels(json: row.string(17)))
     }
 }
 

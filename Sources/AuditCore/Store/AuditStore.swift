@@ -32,6 +32,10 @@ public final class AuditStore {
         ((try? connection.scalarInt(
             "SELECT count(*) FROM pragma_table_info('sessions') WHERE name = 'events_from'")) ?? 0) > 0
 
+    /// Whether sessions have a UUID and labels (migration 0006): a database written by an older
+    /// build and opened to read has neither.
+    private(set) lazy var hasSessionIdentity: Bool = (try? connection.tableExists("session_labels")) ?? false
+
     /// Whether callback names keep their answer's kind (migration 0005): a database written by an
     /// older build and opened to read has no `callbacks.answer`.
     private(set) lazy var hasAnswerKinds: Bool =
@@ -104,11 +108,15 @@ public struct NewSession: Sendable {
     public var delegate: String
     public var replayOf: Int64?
     public var replayMode: String?
+    /// Labels stored with the session (device, build, branch…), shown by `sessions` and filtered
+    /// on by `search`, `report` and `replay --all`.
+    public var labels: [String: String]
 
     public init(
         name: String? = nil, scenario: String, scenarioSource: String, delegate: String, replayOf: Int64? = nil,
-        replayMode: String? = nil
+        replayMode: String? = nil, labels: [String: String] = [:]
     ) {
+        self.labels = labels
         self.name = name
         self.scenario = scenario
         self.scenarioSource = scenarioSource
@@ -168,6 +176,15 @@ extension AuditStore {
         }
     }
 
+    /// Stores `labels` with session `id`, in the caller's transaction.
+    func storeLabels(_ labels: [String: String], of id: Int64) throws {
+        for (key, value) in labels.sorted(by: { $0.key < $1.key }) {
+            try connection.cached("INSERT INTO session_labels (session, key, value) VALUES (?, ?, ?)").execute([
+                .integer(id), .text(key), .text(value),
+            ])
+        }
+    }
+
     /// Inserts a session in status `recording`, owned by this process, once the pages it will
     /// touch are checked (`checkBeforeRecording`).
     func createSession(_ session: NewSession) throws -> Int64 {
@@ -176,16 +193,17 @@ extension AuditStore {
             try connection.cached(
                 """
                 INSERT INTO sessions (name, scenario, scenario_source, delegate, started_at, replay_of, replay_mode,
-                                      owner_pid, owner_token)
-                VALUES (?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?, ?, ?)
+                                      owner_pid, owner_token, uuid)
+                VALUES (?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?, ?, ?, ?)
                 """
             ).execute([
                 session.name.map(SQLValue.text) ?? .null, .text(session.scenario), .text(session.scenarioSource),
                 .text(session.delegate), session.replayOf.map(SQLValue.integer) ?? .null,
                 session.replayMode.map(SQLValue.text) ?? .null, .integer(ProcessIdentity.current.pid),
-                .integer(ProcessIdentity.current.startTicks),
+                .integer(ProcessIdentity.current.startTicks), .text(UUID().uuidString.lowercased()),
             ])
             let id = connection.lastInsertRowID
+            try storeLabels(session.labels, of: id)
             if let lock = RecordingLock(session: id, databasePath: path) { recordingLocks.append(lock) }
             return id
         }
