@@ -109,7 +109,7 @@ extension Command {
             let event = difference.event
             let seqs = "#\(difference.a.map { String($0.seq) } ?? "-")/#\(difference.b.map { String($0.seq) } ?? "-")"
             output.line(
-                "  \(difference.kind.rawValue)  \(seqs)  \(event.widget ?? "-")  \(DifferenceOutput.callbackName(event))"
+                "  \(difference.kind.rawValue)  \(seqs)  \((event.widget ?? "-").visiblyEscaped())  \(DifferenceOutput.callbackName(event))"
             )
         }
     }
