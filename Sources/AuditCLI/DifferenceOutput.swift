@@ -46,7 +46,8 @@ enum DifferenceOutput {
         for difference in diff.differences {
             let event = difference.event
             output.line(
-                "  \(describe(difference.kind, sides)): \((event.widget ?? "-").visiblyEscaped()) \(callbackName(event))")
+                "  \(describe(difference.kind, sides)): \((event.widget ?? "-").visiblyEscaped()) \(callbackName(event))"
+            )
             if let a = difference.a {
                 output.line("      \(sides.a.padding(toLength: 9, withPad: " ", startingAt: 0)) \(answer(a))")
             }

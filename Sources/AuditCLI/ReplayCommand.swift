@@ -96,7 +96,8 @@ extension Command {
                         + "\(input.callback.visiblyEscaped()) \(input.arguments.visiblyEscaped(json: true))")
             }
             output.line(
-                "  widget     \((event.widget ?? "-").visiblyEscaped()) (\((event.widgetKind ?? "?").visiblyEscaped()))")
+                "  widget     \((event.widget ?? "-").visiblyEscaped()) (\((event.widgetKind ?? "?").visiblyEscaped()))"
+            )
             output.line(
                 "  callback   \(DifferenceOutput.callbackName(event)) \(event.arguments.visiblyEscaped(json: true))")
             output.line("  recorded   \(DifferenceOutput.answer(first.difference.a))")

@@ -77,7 +77,8 @@ extension Command {
         output.line(
             "session \(session.id)\(session.name.map { " '\($0.visiblyEscaped())'" } ?? "") · scenario "
                 + "\(session.scenario.visiblyEscaped()) · delegate \(session.delegate.visiblyEscaped()) · "
-                + "\(session.status) · \(counted(session.events, "event")), " + counted(session.vetoes, "veto", "vetoes"))
+                + "\(session.status) · \(counted(session.events, "event")), "
+                + counted(session.vetoes, "veto", "vetoes"))
         var depth: [Int64: Int] = [:]
         for event in events {
             let level = event.parentSeq.flatMap { depth[$0].map { $0 + 1 } } ?? 0
