@@ -17,8 +17,8 @@ extension String {
     /// its own escapes and stay, and characters are escaped as JSON does (`\u202e`), so the text
     /// is still the same JSON.
     package func visiblyEscaped(json: Bool = false) -> String {
+        guard unicodeScalars.contains(where: { (!json && $0 == "\\") || Self.isHidden($0) }) else { return self }
         let scalars = Array(unicodeScalars)
-        guard scalars.contains(where: { $0 == "\\" || Self.isHidden($0) }) else { return self }
         var text = ""
         text.reserveCapacity(utf8.count + 16)
         for (index, scalar) in scalars.enumerated() {
@@ -83,6 +83,7 @@ extension String {
     /// emoji, 0 for combining marks and other characters that join the one before, 1 otherwise.
     /// Meant for text already `visiblyEscaped()` (a control character has no width to measure).
     package var displayWidth: Int {
+        if utf8.allSatisfy({ $0 < 0x80 }) { return utf8.count }  // ASCII, escaped: one column each
         var width = 0
         for character in self { width += Self.width(of: character) }
         return width
