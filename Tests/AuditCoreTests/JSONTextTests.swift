@@ -172,3 +172,104 @@ struct JSONTextTests {
 extension AuditValue {
     fileprivate var stringValue: String? { if case .string(let value) = self { value } else { nil } }
 }
+
+// A widget of the app's own whose delegate answers a Double: what a NaN answer is recorded as,
+// and how it compares when given again.
+
+protocol GaugeDelegate: AnyObject {
+    func gauge(_ gauge: Gauge, levelFor reading: Int) -> Double
+}
+
+extension GaugeDelegate {
+    func gauge(_ gauge: Gauge, levelFor reading: Int) -> Double { delegateDefault(0) }
+}
+
+enum GaugeCallbacks {
+    static let level = Callback<any GaugeDelegate, Gauge, Int, Double>(
+        "GaugeDelegate", "gauge(_:levelFor:)", arguments: .one("reading", .int),
+        answer: .value(coding: .double, default: 0), invoke: { $0.gauge($1, levelFor: $2) })
+    static let read = CallbackDescriptor(input: "read", of: "Gauge", arguments: ["reading"])
+}
+
+final class GaugeProxy: DelegateProxy, GaugeDelegate {
+    func gauge(_ gauge: Gauge, levelFor reading: Int) -> Double {
+        forward(GaugeCallbacks.level, to: gauge.delegate, gauge, reading)
+    }
+}
+
+final class Gauge: View {
+    weak var delegate: (any GaugeDelegate)?
+    private var proxy: GaugeProxy?
+    private(set) var levels: [Double] = []
+
+    override var widgetKind: String { "Gauge" }
+    override func auditLinkDidChange(_ link: AuditLink?) { proxy = link.map(GaugeProxy.init(link:)) }
+
+    func read(_ reading: Int) {
+        performInput(GaugeCallbacks.read, [.int(reading)]) {
+            levels.append(GaugeCallbacks.level.ask(proxy ?? delegate, self, reading))
+            return .null
+        }
+    }
+}
+
+/// Answers NaN for 0, +∞ for 1, -∞ for 2, `offset` otherwise.
+final class NonFiniteGauge: GaugeDelegate {
+    let offset: Double
+    init(offset: Double = 0.5) { self.offset = offset }
+    func gauge(_ gauge: Gauge, levelFor reading: Int) -> Double {
+        [Double.nan, .infinity, -.infinity][safe: reading] ?? offset
+    }
+}
+
+extension Array {
+    fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}
+
+@Suite("Non-finite answers: stored, read back, compared")
+struct NonFiniteAnswerTests {
+    let folder = TemporaryDirectory()
+    var database: String { folder.path("audit.sqlite") }
+
+    func record(_ delegate: some GaugeDelegate) throws -> Int64 {
+        let gauge = Gauge(identifier: "gauge")
+        gauge.delegate = delegate
+        let recorder = try Recorder(
+            databasePath: database, session: newSession(),
+            catalog: .builtIn.adding(WidgetKind("Gauge", make: { id, frame in Gauge(identifier: id, frame: frame) })))
+        try recorder.attach(to: gauge)
+        for reading in 0...3 { gauge.read(reading) }
+        return recorder.finish().session
+    }
+
+    @Test func aNonFiniteAnswerIsStoredAsValidJSONAndReadBackAsItself() throws {
+        let session = try record(NonFiniteGauge())
+        let store = try AuditStore(path: database, access: .read)
+        let answers = try store.storedEvents(of: session).filter { $0.callback == "gauge(_:levelFor:)" }
+        #expect(answers.map(\.result) == [.double(.nan), .double(.infinity), .double(-.infinity), .double(0.5)])
+        let results = try store.timeline(of: session).filter { $0.callback == "gauge(_:levelFor:)" }.map(\.result)
+        #expect(
+            results == [#"{"$double":"NaN"}"#, #"{"$double":"Infinity"}"#, #"{"$double":"-Infinity"}"#, "0.5"])
+        #expect(
+            try store.connection.scalarInt(
+                "SELECT count(*) FROM timeline WHERE json_valid(coalesce(result, 'null')) = 0") == 0)
+    }
+
+    @Test func theSameNonFiniteAnswersCompareEqualAndOthersDiffer() throws {
+        let first = try record(NonFiniteGauge())
+        let again = try record(NonFiniteGauge())
+        let other = try record(NonFiniteGauge(offset: .nan))
+        let store = try AuditStore(path: database, access: .read)
+        #expect(try store.diff(first, again).identical)
+        let differences = try store.diff(first, other).differences
+        #expect(differences.map(\.kind) == [.resultChanged])
+        // As an isolated replay compares them: the candidate's answer with the recorded one.
+        let recorded = try store.storedEvents(of: first).filter { $0.callback == "gauge(_:levelFor:)" }
+        for (event, answer) in zip(recorded, [Double.nan, .infinity, -.infinity, 0.5]) {
+            let candidate = StoredAnswer(kind: .callback, result: .double(answer), flags: CapturedEvent.implemented)
+            #expect(candidate.difference(from: event.answer) == nil)
+            let null = StoredAnswer(kind: .callback, result: .null, flags: CapturedEvent.implemented)
+            #expect(null.difference(from: event.answer) != nil)
+        }
+    }
+}
