@@ -26,7 +26,9 @@ extension Command {
         var noise = 0
         for (index, session) in sessions.enumerated() {
             output.progress("replaying session \(session.id) (\(index + 1) of \(sessions.count)) against \(delegate)")
-            let label = "session \(session.id) (\(session.scenario), recorded with \(session.delegate))"
+            let label =
+                "session \(session.id) (\(session.scenario.visiblyEscaped()), recorded with "
+                + "\(session.delegate.visiblyEscaped()))"
             do {
                 var noiseCount = 0
                 let report: ReplayReport

@@ -154,6 +154,19 @@ struct TextOutputTests {
         #expect(run.stdoutLines[1].hasPrefix("1   价格表  text"), "\(run)")
         #expect(run.stdoutLines[2].hasPrefix("2   e\u{301}       text"), "\(run)")
         #expect(run.stdoutLines[3].hasPrefix("3   ab      text"), "\(run)")
+
+        // A CJK widget id (7 columns, 5 characters): the columns after it start where their headers do.
+        try record(sandbox, Self.scenario(texts: ["x"], root: "价格", view: "表"))
+        let search = try sandbox.run(["search", "--session", "4"])
+        let rows = search.stdoutLines.dropLast()
+        #expect(rows.count == 8, "\(search)")
+        func column(of text: String, in line: String) -> Int? {
+            line.range(of: text).map { String(line[..<$0.lowerBound]).displayWidth }
+        }
+        let header = column(of: "protocol", in: rows[0])
+        let protocols = rows.dropFirst().compactMap { column(of: "TextViewDelegate", in: $0) }
+        #expect(header != nil && protocols.count == 5 && protocols.allSatisfy { $0 == header }, "\(search)")
+        #expect(rows.dropFirst().allSatisfy { column(of: "价格/表", in: $0) == column(of: "widget", in: rows[0]) })
     }
 
     @Test func showCapsItsIndentationAndSaysTheDepth() throws {
