@@ -27,6 +27,7 @@ struct VisibleTextTests {
         ("a\\nb", "a\\\\nb"),
         // Shown as themselves: accents, CJK, emoji (a joiner between two emoji included), spaces.
         ("e\u{301} 价格 👨‍👩‍👧 👍🏽 ❤️", "e\u{301} 价格 👨‍👩‍👧 👍🏽 ❤️"),
+        ("🏳️‍🌈 👩🏽‍💻", "🏳️‍🌈 👩🏽‍💻"),
     ])
     func escapesWhatATerminalWouldNotShow(text: String, escaped: String) {
         #expect(Array(text.visiblyEscaped().unicodeScalars) == Array(escaped.unicodeScalars))

@@ -12,7 +12,8 @@ extension String {
     ///   code points, and the few invisible letters and marks of `invisible`;
     /// - a backslash as `\\`, so an escape in the text is never taken for one made here.
     ///
-    /// A zero-width joiner between two emoji stays, since it only joins them into one picture.
+    /// A zero-width joiner between two emoji (the first may end in U+FE0F) stays, since it only
+    /// joins them into one picture.
     /// With `json: true` the text is JSON (a recorded `args` or `result`): its backslashes are
     /// its own escapes and stay, and characters are escaped as JSON does (`\u202e`), so the text
     /// is still the same JSON.
@@ -30,8 +31,8 @@ extension String {
                 text.unicodeScalars.append(scalar)
                 continue
             }
-            if scalar == "\u{200D}", index > 0, index + 1 < scalars.count, Self.isEmoji(scalars[index - 1]),
-                Self.isEmoji(scalars[index + 1])
+            if scalar == "\u{200D}", index + 1 < scalars.count, Self.isEmoji(scalars[index + 1]),
+                let before = scalars[..<index].last(where: { $0 != "\u{FE0F}" }), Self.isEmoji(before)
             {
                 text.unicodeScalars.append(scalar)
                 continue
