@@ -126,6 +126,24 @@ struct TextOutputTests {
         #expect(show.stdoutLines.dropLast().count == 1 + 7, "\(show)")
     }
 
+    @Test func aScenarioNameWithANewlineStaysOnItsLineInDiffAndReplay() throws {
+        let sandbox = try Sandbox()
+        let scenario = Self.scenario(texts: ["x"]).replacingOccurrences(
+            of: #""name":"text""#, with: #""name":"two\nlines\u202e""#)
+        try record(sandbox, scenario)
+        try record(sandbox, scenario)
+        let diff = try sandbox.run(["diff", "1", "2"])
+        #expect(diff.status == 0, "\(diff)")
+        #expect(
+            diff.stdoutLines == [
+                "A = session 1 (two\\nlines\\u{202E}, checkout.v1, 7 events); "
+                    + "B = session 2 (two\\nlines\\u{202E}, checkout.v1, 7 events)",
+                "identical (times and durations are not compared)", "",
+            ], "\(diff)")
+        let replay = try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v2"])
+        #expect(replay.stdoutLines.first?.hasPrefix("replay of session 1 (two\\nlines\\u{202E}, recorded with") == true)
+    }
+
     @Test func idsThatLookAlikeAreToldApartAndTypedLinesStayOneLine() throws {
         let sandbox = try Sandbox()
         try record(sandbox, Self.scenario(texts: ["a\nb\u{2028}c"], view: "t\u{200B}v"))
