@@ -90,7 +90,8 @@ struct TextOutputTests {
 
     @Test func theHTMLPageShowsRecordedTextAsTextNeverAsMarkup() throws {
         let sandbox = try Sandbox()
-        try record(sandbox, Self.scenario(texts: [Self.hostile], view: "tv\u{202E}x"), name: "</script><b>")
+        let short = "a\u{1}b\u{2028}</script>\u{202E}x&amp;"
+        try record(sandbox, Self.scenario(texts: [Self.hostile, short], view: "tv\u{202E}x"), name: "</script><b>")
         let run = try sandbox.run(["report", "--session", "1", "--html", "page.html"])
         #expect(run.status == 0, "\(run)")
         let html = String(decoding: try #require(sandbox.bytes("page.html")), as: UTF8.self)
@@ -107,6 +108,15 @@ struct TextOutputTests {
         #expect(html.contains("tv\\u{202E}x"))
         // The typed text's arguments, as the tooltip shows them, are the JSON recorded.
         #expect(html.contains("arguments {&quot;text&quot;:&quot;\\u0001\\u0002"))
+        // A tooltip's arguments, HTML's escapes undone, are the recorded JSON: the typed text.
+        let tooltips = html.components(separatedBy: "\narguments ").dropFirst().map {
+            String($0.prefix { $0 != "\n" })
+                .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+                .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+                .replacingOccurrences(of: "&amp;", with: "&")
+        }
+        let texts = tooltips.compactMap { try? AuditValue(json: $0)["text"] }
+        #expect(texts.contains { same($0, short) }, "\(tooltips)")
     }
 
     // MARK: Item 12: terminal text cannot be forged or confused
