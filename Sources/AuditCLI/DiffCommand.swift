@@ -30,8 +30,9 @@ extension Command {
     static func printDiff(_ diff: SessionDiff, to output: Output) {
         let sides = DifferenceOutput.Sides(a: "A", b: "B")
         output.line(
-            "A = session \(diff.a.id) (\(diff.a.scenario), \(diff.a.delegate), \(counted(diff.eventsA, "event"))); "
-                + "B = session \(diff.b.id) (\(diff.b.scenario), \(diff.b.delegate), \(counted(diff.eventsB, "event")))"
+            "A = session \(diff.a.id) (\(diff.a.scenario.visiblyEscaped()), \(diff.a.delegate.visiblyEscaped()), "
+                + "\(counted(diff.eventsA, "event"))); B = session \(diff.b.id) (\(diff.b.scenario.visiblyEscaped()), "
+                + "\(diff.b.delegate.visiblyEscaped()), \(counted(diff.eventsB, "event")))"
         )
         if !diff.sameScenario { output.line("note: the sessions ran different scenarios") }
         if diff.pairedInOrder {

@@ -19,13 +19,16 @@ enum DifferenceOutput {
         }
     }
 
+    /// The callback with its protocol, escaped for a terminal.
     static func callbackName(_ event: TimelineEvent) -> String {
-        event.protocolName.map { "\($0).\(event.callback)" } ?? event.callback
+        (event.protocolName.map { "\($0).\(event.callback)" } ?? event.callback).visiblyEscaped()
     }
 
     static func answer(_ event: TimelineEvent?) -> String {
         guard let event else { return "(no such event)" }
-        var text = "#\(event.seq) \(event.arguments) → \(event.result ?? "()")"
+        var text =
+            "#\(event.seq) \(event.arguments.visiblyEscaped(json: true)) → "
+            + (event.result?.visiblyEscaped(json: true) ?? "()")
         if let effect = event.effect { text += "  \(effect.label)" }
         if event.implemented == false { text += "  (not implemented, default used)" }
         return text
@@ -34,15 +37,17 @@ enum DifferenceOutput {
     static func printGroups(_ diff: SessionDiff, _ sides: Sides, to output: Output) {
         output.line("differences by widget and callback:")
         for group in diff.groups {
-            let name = group.protocolName.map { "\($0).\(group.callback)" } ?? group.callback
+            let name = (group.protocolName.map { "\($0).\(group.callback)" } ?? group.callback).visiblyEscaped()
             let counts = group.counts.sorted { $0.key < $1.key }.map { "\($0.value) \(describe($0.key, sides))" }
-            output.line("  \(group.widget ?? "-")  \(name): \(counts.joined(separator: ", "))")
+            output.line("  \((group.widget ?? "-").visiblyEscaped())  \(name): \(counts.joined(separator: ", "))")
         }
         output.line()
         output.line("every difference:")
         for difference in diff.differences {
             let event = difference.event
-            output.line("  \(describe(difference.kind, sides)): \(event.widget ?? "-") \(callbackName(event))")
+            output.line(
+                "  \(describe(difference.kind, sides)): \((event.widget ?? "-").visiblyEscaped()) \(callbackName(event))"
+            )
             if let a = difference.a {
                 output.line("      \(sides.a.padding(toLength: 9, withPad: " ", startingAt: 0)) \(answer(a))")
             }

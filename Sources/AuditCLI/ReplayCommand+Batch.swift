@@ -27,7 +27,9 @@ extension Command {
         var noise = 0
         for (index, session) in sessions.enumerated() {
             output.progress("replaying session \(session.id) (\(index + 1) of \(sessions.count)) against \(delegate)")
-            let label = "session \(session.id) (\(session.scenario), recorded with \(session.delegate))"
+            let label =
+                "session \(session.id) (\(session.scenario.visiblyEscaped()), recorded with "
+                + "\(session.delegate.visiblyEscaped()))"
             do {
                 var noiseCount = 0
                 let report: ReplayReport
@@ -110,7 +112,7 @@ extension Command {
             let event = difference.event
             let seqs = "#\(difference.a.map { String($0.seq) } ?? "-")/#\(difference.b.map { String($0.seq) } ?? "-")"
             output.line(
-                "  \(difference.kind.rawValue)  \(seqs)  \(event.widget ?? "-")  \(DifferenceOutput.callbackName(event))"
+                "  \(difference.kind.rawValue)  \(seqs)  \((event.widget ?? "-").visiblyEscaped())  \(DifferenceOutput.callbackName(event))"
             )
         }
     }

@@ -65,8 +65,9 @@ extension Command {
     static func printReplay(_ report: ReplayReport, to output: Output) {
         let recorded = report.recorded
         output.line(
-            "replay of session \(recorded.id) (\(recorded.scenario), recorded with \(recorded.delegate)) against "
-                + "\(report.candidate.delegate), \(report.mode) mode; stored as session \(report.candidate.id)")
+            "replay of session \(recorded.id) (\(recorded.scenario.visiblyEscaped()), recorded with "
+                + "\(recorded.delegate.visiblyEscaped())) against \(report.candidate.delegate.visiblyEscaped()), "
+                + "\(report.mode) mode; stored as session \(report.candidate.id)")
         if let cut = report.cutShort { output.line("note: \(cut)") }
         if let refused = report.nestingRefused {
             output.line("REGRESSION: the candidate's run refused an input: \(refused)")
@@ -95,10 +96,15 @@ extension Command {
             let event = first.difference.event
             output.line("first divergence: \(DifferenceOutput.describe(first.difference.kind, replaySides))")
             if let input = first.input {
-                output.line("  input      #\(input.seq) \(input.widget ?? "-") \(input.callback) \(input.arguments)")
+                output.line(
+                    "  input      #\(input.seq) \((input.widget ?? "-").visiblyEscaped()) "
+                        + "\(input.callback.visiblyEscaped()) \(input.arguments.visiblyEscaped(json: true))")
             }
-            output.line("  widget     \(event.widget ?? "-") (\(event.widgetKind ?? "?"))")
-            output.line("  callback   \(DifferenceOutput.callbackName(event)) \(event.arguments)")
+            output.line(
+                "  widget     \((event.widget ?? "-").visiblyEscaped()) (\((event.widgetKind ?? "?").visiblyEscaped()))"
+            )
+            output.line(
+                "  callback   \(DifferenceOutput.callbackName(event)) \(event.arguments.visiblyEscaped(json: true))")
             output.line("  recorded   \(DifferenceOutput.answer(first.difference.a))")
             output.line("  candidate  \(DifferenceOutput.answer(first.difference.b))")
             output.line()
