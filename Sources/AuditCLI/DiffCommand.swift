@@ -15,9 +15,9 @@ extension Command {
         if invocation.format == .json && invocation.option("--html") == nil {
             // The differences are read and written a few hundred at a time.
             let comparison = try store.compare(ids[0], ids[1])
-            try writeJSON(identical: comparison.identical, DifferenceOutput.summary(comparison), to: invocation.output)
-            {
-                body throws(StoreError) in try store.forEachDifference(in: comparison, body)
+            let summary = DifferenceOutput.summary(comparison)
+            try writeJSON(identical: comparison.identical, summary, to: invocation.output) { body throws(StoreError) in
+                try store.forEachDifference(in: comparison, body)
             }
             return comparison.identical ? ExitStatus.success : ExitStatus.differences
         }
