@@ -16,6 +16,13 @@ extension Command {
             throw UsageError(message: "--scenario FILE is required")
         }
         let scenario = try Scenario(contentsOf: path, catalog: invocation.catalog)
+        if invocation.option("--delegate") == nil, let name = scenario.delegate {
+            do {
+                _ = try invocation.registry.entry(named: name)
+            } catch {
+                throw ScenarioError(at: "\(path): delegate", "\(error)")  // the file named it
+            }
+        }
         let summary: RecordingSummary
         do {
             summary = try ScenarioRunner.record(

@@ -1,0 +1,85 @@
+/// How a step field that holds objects (a point, an index path, a range, touches) is read from a
+/// scenario file: with `FieldReader`'s discipline at every level, so a typo inside a nested object
+/// is an error at its own path (`steps[3].events[2].z: unknown field`), a missing member is named,
+/// and a value out of its domain says why, instead of the whole field being "expected …".
+///
+/// Only files are read this way; a recorded input's arguments are the encoder's own and are
+/// checked by their coding (`ActionField.accepts`).
+struct FieldShape: Sendable {
+    /// Throws the first problem of `value`, the field at `path`; `expected` describes the field's
+    /// whole shape, for a value that is not even of the right JSON type.
+    let read: @Sendable (_ value: AuditValue, _ path: String, _ expected: String) throws(ScenarioError) -> Void
+}
+
+extension FieldShape {
+    /// `{"x": number, "y": number}`.
+    static let point = FieldShape { value, path, expected throws(ScenarioError) in
+        var fields = try FieldReader.object(value, at: path, expected: expected)
+        for key in ["x", "y"] { _ = try FieldReader.number(try fields.required(key), at: fields.location(key)) }
+        try fields.finish()
+    }
+
+    /// `{"section": integer, "row": integer}`, both at least 0. (An index path of another length,
+    /// which a delegate may answer, is an array; its coding checks it.)
+    static let indexPath = FieldShape { value, path, expected throws(ScenarioError) in
+        if case .array = value { return }
+        var fields = try FieldReader.object(value, at: path, expected: expected)
+        for key in ["section", "row"] {
+            _ = try FieldReader.int(try fields.required(key), at: fields.location(key), atLeast: 0)
+        }
+        try fields.finish()
+    }
+
+    /// `{"location": integer, "length": integer}`, in UTF-16 units from the start of the text, so
+    /// neither is negative (UIKit's `NSRange` holds unsigned integers).
+    static let textRange = FieldShape { value, path, expected throws(ScenarioError) in
+        var fields = try FieldReader.object(value, at: path, expected: expected)
+        for key in ["location", "length"] {
+            let number = try FieldReader.int(try fields.required(key), at: fields.location(key))
+            guard number >= 0 else {
+                throw ScenarioError(
+                    at: fields.location(key), "a negative \(key) (\(number)): ranges count UTF-16 units from 0")
+            }
+        }
+        try fields.finish()
+    }
+
+    /// One touch: `{"id": integer, "x": number, "y": number, "phase": name, "t": seconds}`.
+    static let touch = FieldShape { value, path, expected throws(ScenarioError) in
+        var fields = try FieldReader.object(value, at: path, expected: expected)
+        _ = try fields.int("id")
+        for key in ["x", "y"] { _ = try FieldReader.number(try fields.required(key), at: fields.location(key)) }
+        let phase = try fields.string("phase")
+        guard Touch.Phase(rawValue: phase) != nil else {
+            throw ScenarioError(
+                at: fields.location("phase"),
+                "unknown phase '\(phase)' (expected "
+                    + Touch.Phase.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")")
+        }
+        let time = try fields.required("t")
+        guard case .some(let seconds) = ValueCoding<Double>.double.decode(time), seconds.isFinite else {
+            throw ScenarioError(at: fields.location("t"), "expected a number of seconds")
+        }
+        guard seconds >= 0 else { throw ScenarioError(at: fields.location("t"), "a negative time (\(seconds) s)") }
+        try fields.finish()
+    }
+
+    /// An array of touches, each read as `touch`, at `events[index]`.
+    static let touches = FieldShape { value, path, expected throws(ScenarioError) in
+        guard case .array(let events) = value else { throw ScenarioError(at: path, "expected \(expected)") }
+        for (index, event) in events.enumerated() {
+            try touch.read(event, "\(path)[\(index)]", touchShape)
+        }
+    }
+
+    static let touchShape =
+        #"{"id": integer, "x": number, "y": number, "phase": "began"|"moved"|"ended"|"cancelled", "t": seconds}"#
+}
+
+extension FieldReader {
+    /// A reader of `value`, which must be an object; anything else is "expected `expected`".
+    static func object(_ value: AuditValue, at path: String, expected: String) throws(ScenarioError) -> FieldReader {
+        guard case .object = value else { throw ScenarioError(at: path, "expected \(expected)") }
+        return try FieldReader(value, at: path)
+    }
+}
