@@ -31,7 +31,8 @@ extension FieldShape {
     }
 
     /// `{"location": integer, "length": integer}`, in UTF-16 units from the start of the text, so
-    /// neither is negative (UIKit's `NSRange` holds unsigned integers).
+    /// neither is negative (UIKit's ranges are `NSRange`s, whose `location` and `length` are
+    /// `NSUInteger`: Foundation's `NSRange.h`).
     static let textRange = FieldShape { value, path, expected throws(ScenarioError) in
         var fields = try FieldReader.object(value, at: path, expected: expected)
         for key in ["location", "length"] {

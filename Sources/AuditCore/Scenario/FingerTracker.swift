@@ -4,7 +4,8 @@
 /// finger it puts down, and a `touch` step moves one finger), so every phase can be checked when the
 /// file is parsed, each error naming the event by its path and the phase expected against the phase
 /// given. A finger must be lifted by the end of the scenario, whichever kind of step put it down:
-/// in UIKit every touch that begins ends or is cancelled (`UITouch.Phase`), and a recognizer still
+/// in UIKit a touch goes from `began` through `moved` to `ended` or `cancelled`, its last phase
+/// (developer.apple.com/documentation/uikit/uitouch/phase-swift.enum), and a recognizer still
 /// tracking a finger at the end would leave the run half done. Times are checked against the
 /// clock by the dry run, which knows when the recognizers' timers moved it.
 struct FingerTracker {
