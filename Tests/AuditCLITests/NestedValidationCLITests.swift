@@ -49,6 +49,12 @@ struct NestedValidationCLITests {
             text: signup(replacing: #""id": 1, "phase": "began""#, with: #""id": 1, "phase": "ended""#),
             message: "s.json: steps[16].events[0].phase: touch 1 is not down: expected 'began', not 'ended'"),
         Case(
+            name: "a touch that begins where no view is",
+            text: signup(
+                replacing: #""phase": "began", "x": 100, "y": 720"#, with: #""phase": "began", "x": 5000.5, "y": 720.5"#
+            ),
+            message: "s.json: steps[16].events[0]: touch 1 at (5000.5, 720.5) hits no view"),
+        Case(
             name: "a finger left down by a touch step",
             text: signup(replacing: ",\n    " + lastStep, with: ""),
             message: "s.json: steps[17].touch: touch 2 began here and is still down at the end of the scenario; "

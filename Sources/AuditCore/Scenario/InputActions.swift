@@ -98,13 +98,27 @@ enum InputActions {
 
     private static let touchShape = FieldShape.touchShape
 
+    /// The first event of `events` that begins where no view of `root`'s tree is, named by its index.
+    private static func missedView(_ events: [Touch], in root: View) -> StepProblem? {
+        for (index, event) in events.enumerated()
+        where event.phase == .began && root.hitTest(root.convert(event.location, from: nil)) == nil {
+            return StepProblem(
+                field: "events[\(index)]",
+                "touch \(event.id) at (\(event.location.x), \(event.location.y)) hits no view")
+        }
+        return nil
+    }
+
     static let touches: [InputAction] = [
         .on(
             View.self, touchSequence,
             .field(
                 "events", touchSequenceCoding, expected: "an array of \(touchShape)", shape: .touches),
             touchSequenceCoding,
-            check: { view, events in problem("events", view.root.touchDispatcher.problem(performing: events)) },
+            check: { view, events in
+                missedView(events, in: view.root)
+                    ?? problem("events", view.root.touchDispatcher.problem(performing: events))
+            },
             perform: { view, events in view.root.touchDispatcher.perform(events) }),
         .on(
             View.self, TouchDispatcher.Inputs.touch, .field("touch", .touch, expected: touchShape, shape: .touch),
