@@ -97,8 +97,8 @@ struct NestedValidationTests {
             "an unknown phase", secondEvent, #"{ "id": 1, "phase": "pressed", "x": 130, "y": 720, "t": 0.2 }"#,
             "steps[16].events[1].phase", "unknown phase 'pressed' (expected 'began', 'moved', 'ended', 'cancelled')"),
         Case(
-            "a negative time", firstEvent, #"{ "id": 1, "phase": "began", "x": 100, "y": 720, "t": -1 }"#,
-            "steps[16].events[0].t", "a negative time (-1.0 s)"),
+            "a negative time", firstEvent, #"{ "id": 1, "phase": "began", "x": 100, "y": 720, "t": -0.5 }"#,
+            "steps[16].events[0].t", "a negative time (-0.5 s)"),
         // Phases out of order, in a sequence and across touch steps.
         Case(
             "a sequence that starts by moving", firstEvent,
