@@ -259,4 +259,68 @@ struct NestedValidationTests {
             }
         }
     }
+
+    // MARK: a kind of your own: Codable properties and arguments, at any depth
+
+    /// A view whose properties and whose input's argument are nested `Codable` values.
+    final class Gauge: View {
+        struct Range: Codable, Sendable, Equatable {
+            var low: Int
+            var high: Int
+        }
+        struct Properties: Codable, Sendable {
+            var range: Range
+            var marks: [Range]?
+        }
+
+        var range: Range
+        init(identifier: String, frame: Rect, range: Range) {
+            self.range = range
+            super.init(identifier: identifier, frame: frame)
+        }
+        override var widgetKind: String { "Gauge" }
+
+        func set(_ range: Range) {
+            performInput(Self.setRange, range) {
+                self.range = range
+                return nil
+            }
+        }
+
+        static let setRange = Input<Gauge, Range>(
+            "setRange", of: "Gauge", arguments: .one("range", .codable), perform: { $0.set($1) })
+        static let kind = WidgetKind(
+            "Gauge", properties: Properties.self,
+            make: { id, frame, properties in Gauge(identifier: id, frame: frame, range: properties.range) },
+            describe: { Properties(range: $0.range) }, inputs: [setRange])
+    }
+
+    static func gaugeScenario(properties: String, range: String) -> String {
+        #"{"name": "g", "root": {"kind": "View", "id": "root", "children": [{"kind": "Gauge", "id": "g", "#
+            + properties + #"}]}, "steps": [{"action": "setRange", "widget": "root/g", "range": "# + range + "}]}"
+    }
+
+    @Test(arguments: [
+        (
+            #""range": {"low": 0, "high": 9, "hihg": 8}"#, #"{"low": 1, "high": 2}"#,
+            "root.children[0].range.hihg"
+        ),
+        (
+            #""range": {"low": 0, "high": 9}, "marks": [{"low": 1, "high": 2}, {"low": 3, "high": 4, "x": 0}]"#,
+            #"{"low": 1, "high": 2}"#, "root.children[0].marks[1].x"
+        ),
+        (#""range": {"low": 0, "high": 9}"#, #"{"low": 1, "high": 2, "middle": 1}"#, "steps[0].range.middle"),
+    ])
+    func anUnknownMemberOfACodableValueIsNamed(properties: String, range: String, location: String) throws {
+        let catalog = WidgetCatalog.builtIn.adding(Gauge.kind)
+        let valid = Self.gaugeScenario(properties: #""range": {"low": 0, "high": 9}"#, range: #"{"low": 1, "high": 2}"#)
+        _ = try Scenario(data: Data(valid.utf8), catalog: catalog)
+        #expect {
+            try Scenario(data: Data(Self.gaugeScenario(properties: properties, range: range).utf8), catalog: catalog)
+        } throws: { error in
+            let error = error as? ScenarioError
+            #expect(error?.location == location && error?.message == "unknown field")
+            return error != nil
+        }
+    }
 }

@@ -84,3 +84,28 @@ extension FieldReader {
         return try FieldReader(value, at: path)
     }
 }
+
+extension FieldShape {
+    /// The path of the first member of `given`, at any depth, that `known` — the same value read by
+    /// its coding and written back — does not have: a member the coding ignored (`Codable` ignores
+    /// keys it does not know). A member given as `null` is taken as absent, as an optional is.
+    static func firstIgnoredMember(_ given: AuditValue, _ known: AuditValue, at path: String) -> String? {
+        switch (given, known) {
+        case (.object(let fields), .object(let knownFields)):
+            for key in fields.keys.sorted() where fields[key] != .null {
+                let here = path.isEmpty ? key : "\(path).\(key)"
+                guard let other = knownFields[key] else { return here }
+                if let found = firstIgnoredMember(fields[key]!, other, at: here) { return found }
+            }
+        case (.array(let values), .array(let knownValues)) where values.count == knownValues.count:
+            for index in values.indices {
+                if let found = firstIgnoredMember(values[index], knownValues[index], at: "\(path)[\(index)]") {
+                    return found
+                }
+            }
+        default:
+            break
+        }
+        return nil
+    }
+}
