@@ -11,20 +11,44 @@ extension Command {
             }
             return id
         }
-        let diff = try AuditStore(path: invocation.databasePath, access: .read).diff(ids[0], ids[1])
+        let store = try AuditStore(path: invocation.databasePath, access: .read)
+        if invocation.format == .json && invocation.option("--html") == nil {
+            // The differences are read and written a few hundred at a time.
+            let comparison = try store.compare(ids[0], ids[1])
+            let summary = DifferenceOutput.summary(comparison)
+            try writeJSON(identical: comparison.identical, summary, to: invocation.output) { body throws(StoreError) in
+                try store.forEachDifference(in: comparison, body)
+            }
+            return comparison.identical ? ExitStatus.success : ExitStatus.differences
+        }
+        let diff = try store.diff(ids[0], ids[1])
         try HTMLOutput.writeComparison(
             diff, .init(a: "A", b: "B"), heading: "Diff of sessions \(ids[0]) and \(ids[1])", invocation)
         if invocation.format == .json {
-            invocation.output.line(
-                orderedJSON([
-                    ("identical", .bool(diff.identical)),
-                    ("differences", .array(diff.differences.map(DifferenceOutput.json))),
-                    ("summary", DifferenceOutput.summary(diff)),
-                ]))
+            try writeJSON(identical: diff.identical, DifferenceOutput.summary(diff), to: invocation.output) { body in
+                diff.differences.forEach(body)
+            }
         } else {
             printDiff(diff, to: invocation.output)
         }
         return diff.identical ? ExitStatus.success : ExitStatus.differences
+    }
+
+    /// `{"identical":…,"differences":[…],"summary":{…}}`, each difference written as `differences`
+    /// gives it: what `orderedJSON` would print for the whole value, without holding it.
+    static func writeJSON(
+        identical: Bool, _ summary: AuditValue, to output: Output,
+        differences: ((EventDifference) -> Void) throws(StoreError) -> Void
+    ) throws(StoreError) {
+        var writer = ChunkedWriter(output)
+        writer.append("{\"identical\":" + AuditValue.bool(identical).json + ",\"differences\":[")
+        var separator = ""
+        try differences { difference in
+            writer.append(separator + DifferenceOutput.json(difference).json)
+            separator = ","
+        }
+        writer.append("],\"summary\":" + summary.json + "}\n")
+        writer.flush()
     }
 
     static func printDiff(_ diff: SessionDiff, to output: Output) {

@@ -70,17 +70,29 @@ enum DifferenceOutput {
     static func eventJSON(_ event: TimelineEvent) -> AuditValue { Command.eventValue(event) }
 
     static func summary(_ diff: SessionDiff) -> AuditValue {
+        summary(
+            diff.a, diff.eventsA, diff.b, diff.eventsB, differences: diff.differences.count,
+            pairedInOrder: diff.pairedInOrder, counts: diff.counts)
+    }
+
+    static func summary(_ comparison: SessionComparison) -> AuditValue {
+        summary(
+            comparison.a, comparison.eventsA, comparison.b, comparison.eventsB,
+            differences: comparison.differenceCount, pairedInOrder: comparison.pairedInOrder,
+            counts: comparison.counts)
+    }
+
+    private static func summary(
+        _ a: SessionSummary, _ eventsA: Int, _ b: SessionSummary, _ eventsB: Int, differences: Int,
+        pairedInOrder: Bool, counts: [EventDifference.Kind: Int]
+    ) -> AuditValue {
         var fields: [String: AuditValue] = [
-            "a": .object([
-                "session": .int(Int(diff.a.id)), "events": .int(diff.eventsA), "scenario": .string(diff.a.scenario),
-            ]),
-            "b": .object([
-                "session": .int(Int(diff.b.id)), "events": .int(diff.eventsB), "scenario": .string(diff.b.scenario),
-            ]),
-            "same_scenario": .bool(diff.sameScenario), "differences": .int(diff.differences.count),
-            "paired_in_order": .bool(diff.pairedInOrder),
+            "a": .object(["session": .int(Int(a.id)), "events": .int(eventsA), "scenario": .string(a.scenario)]),
+            "b": .object(["session": .int(Int(b.id)), "events": .int(eventsB), "scenario": .string(b.scenario)]),
+            "same_scenario": .bool(a.scenario == b.scenario), "differences": .int(differences),
+            "paired_in_order": .bool(pairedInOrder),
         ]
-        for (kind, count) in diff.counts { fields[kind.rawValue] = .int(count) }
+        for (kind, count) in counts { fields[kind.rawValue] = .int(count) }
         return .object(fields)
     }
 }

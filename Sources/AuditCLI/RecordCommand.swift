@@ -18,6 +18,13 @@ extension Command {
         }
         let labels = try invocation.labels()
         let scenario = try Scenario(contentsOf: path, catalog: invocation.catalog)
+        if invocation.option("--delegate") == nil, let name = scenario.delegate {
+            do {
+                _ = try invocation.registry.entry(named: name)
+            } catch {
+                throw ScenarioError(at: "\(path): delegate", "\(error)")  // the file named it
+            }
+        }
         let summary: RecordingSummary
         do {
             summary = try ScenarioRunner.record(

@@ -14,16 +14,30 @@ extension Command {
     static func showSession(_ id: Int64, _ databasePath: String, _ format: Format, _ output: Output) throws {
         let store = try AuditStore(path: databasePath, access: .read)
         let session = try store.session(id)
-        let events = try store.timeline(of: id)
         switch format {
         case .json:
-            output.line(
-                AuditValue.object(["session": sessionValue(session), "events": .array(events.map(eventValue))]).json)
+            try writeJSON(session, from: store, to: output)
         case .csv:
-            Table(columns: timelineColumns, rows: events.map { timelineRow($0) }).render(.csv, to: output)
+            Table(columns: timelineColumns, rows: try store.timeline(of: id).map { timelineRow($0) }).render(
+                .csv, to: output)
         default:
-            printTimeline(session, events, to: output)
+            printTimeline(session, try store.timeline(of: id), to: output)
         }
+    }
+
+    /// `{"events":[…],"session":{…}}`, each event written as it is read: the memory used does not
+    /// grow with the session. The keys come in the order `AuditValue.json` sorts them, so the text
+    /// is what the whole value would print.
+    private static func writeJSON(_ session: SessionSummary, from store: AuditStore, to output: Output) throws {
+        var writer = ChunkedWriter(output)
+        writer.append("{\"events\":[")
+        var separator = ""
+        try store.forEachTimelineEvent(of: session.id) { event in
+            writer.append(separator + eventValue(event).json)
+            separator = ","
+        }
+        writer.append("],\"session\":" + sessionValue(session).json + "}\n")
+        writer.flush()
     }
 
     static let timelineColumns = [

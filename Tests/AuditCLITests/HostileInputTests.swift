@@ -63,10 +63,13 @@ struct HostileInputTests {
             "line 1, column 91: invalid JSON: "
                 + "unexpected end of input in an object"),
         HostileScenario("an empty file", "", "line 1, column 1: invalid JSON: unexpected end of input"),
+        // A leading byte-order mark is skipped (ScenarioFormat): columns count from after it.
         HostileScenario(
-            "a byte-order mark", "\u{FEFF}" + scenario(),
-            "line 1, column 1: invalid JSON: "
-                + "unexpected character U+FEFF"),
+            "a byte-order mark before malformed JSON", "\u{FEFF}{,}",
+            "line 1, column 2: invalid JSON: expected a field name in quotes"),
+        HostileScenario(
+            "a byte-order mark after the start", " \u{FEFF}" + scenario(),
+            "line 1, column 2: invalid JSON: unexpected character U+FEFF"),
         HostileScenario("the top level is an array", "[" + scenario() + "]", "top level: expected an object"),
         HostileScenario(
             "a duplicate field", #"{"name": "a", "name": "b"}"#,

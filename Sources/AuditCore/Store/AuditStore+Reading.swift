@@ -134,16 +134,30 @@ extension AuditStore {
     }
 
     private func timeline(of id: Int64, where condition: String) throws(StoreError) -> [TimelineEvent] {
+        var events: [TimelineEvent] = []
+        try forEachTimelineEvent(of: id, where: condition) { events.append($0) }
+        return events
+    }
+
+    /// Calls `body` with each of one session's events in `seq` order, as they are read: what
+    /// `timeline(of:)` returns, without holding it (`show --format json` streams a session this way).
+    public func forEachTimelineEvent(of id: Int64, _ body: (TimelineEvent) -> Void) throws(StoreError) {
+        try forEachTimelineEvent(of: id, where: "", body)
+    }
+
+    private func forEachTimelineEvent(of id: Int64, where condition: String, _ body: (TimelineEvent) -> Void)
+        throws(StoreError)
+    {
         _ = try session(id)
         let overrides = try overridingCallbacks()
-        return try storeOperation {
+        try storeOperation {
             try connection.prepare(
                 """
                 SELECT seq, t_ms, kind, widget, widget_kind, protocol, callback, args, result, vetoed, implemented,
                        duration_us, parent_seq
                 FROM timeline WHERE session = ? \(condition) ORDER BY seq
                 """
-            ).rows([.integer(id)]) { overrides.marking(Self.readTimelineEvent($0)) }
+            ).forEachRow([.integer(id)]) { body(overrides.marking(Self.readTimelineEvent($0))) }
         }
     }
 
