@@ -3,7 +3,7 @@ import AuditCore
 extension Command {
     static let diff = Command(
         name: "diff", summary: "compare two sessions event by event (times and durations ignored)", arguments: "A B",
-        options: [HTMLOutput.option], positionals: 2...2, formats: [.text, .json]
+        options: [HTMLOutput.option], positionals: 2...2, formats: [.text, .json, .junit]
     ) { invocation in
         let ids = try invocation.parsed.positionals.map { text throws(UsageError) -> Int64 in
             guard let id = Int64(text), id > 0 else {
@@ -24,7 +24,21 @@ extension Command {
         let diff = try store.diff(ids[0], ids[1])
         try HTMLOutput.writeComparison(
             diff, .init(a: "A", b: "B"), heading: "Diff of sessions \(ids[0]) and \(ids[1])", invocation)
-        if invocation.format == .json {
+        if invocation.format == .junit {
+            var suite = JUnitReport(name: "auditctl diff")
+            var testCase = JUnitReport.Case(
+                name: "session \(ids[0]) against session \(ids[1])", className: "auditctl.diff.\(diff.a.scenario)")
+            if let first = diff.differences.first {
+                let event = first.event
+                testCase.failure = (
+                    "first difference: \(DifferenceOutput.describe(first.kind, .init(a: "A", b: "B"))) at "
+                        + "\(event.widget ?? "-") \(DifferenceOutput.callbackName(event))",
+                    JUnitReport.captured { printDiff(diff, to: $0) }
+                )
+            }
+            suite.cases = [testCase]
+            invocation.output.line(suite.xml)
+        } else if invocation.format == .json {
             try writeJSON(identical: diff.identical, DifferenceOutput.summary(diff), to: invocation.output) { body in
                 diff.differences.forEach(body)
             }

@@ -55,6 +55,8 @@ enum Format: String, CaseIterable, Sendable {
     case table
     case csv
     case json
+    /// JUnit XML, for CI systems (`replay`, `diff`).
+    case junit
 
 }
 
@@ -65,7 +67,7 @@ struct Table {
 
     func render(_ format: Format, to output: Output) {
         switch format {
-        case .text, .table:
+        case .text, .table, .junit:  // no command that prints a table takes junit
             let cells = rows.map { row in row.indices.map { Self.terminalText(row[$0], column: columns[$0]) } }
             let header = columns.map { $0.visiblyEscaped() }
             let widths = columns.indices.map { column in
@@ -143,7 +145,7 @@ struct TableWriter {
 
     mutating func add(_ row: [AuditValue]) {
         switch format {
-        case .text, .table: rows.append(row)
+        case .text, .table, .junit: rows.append(row)
         case .csv: chunk += row.map { Table.csvField(Table.text($0)) }.joined(separator: ",") + "\n"
         case .json: chunk += (count == 0 ? "[" : ",\n ") + orderedJSON(Array(zip(columns, row)))
         }
@@ -157,7 +159,7 @@ struct TableWriter {
     /// Writes what is left; call it once, after the last row.
     mutating func finish() {
         switch format {
-        case .text, .table: Table(columns: columns, rows: rows).render(format, to: output)
+        case .text, .table, .junit: Table(columns: columns, rows: rows).render(format, to: output)
         case .csv: output.write(chunk)
         case .json: output.write(chunk + (count == 0 ? "[]\n" : "]\n"))
         }

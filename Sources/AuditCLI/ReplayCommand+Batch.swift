@@ -25,6 +25,7 @@ extension Command {
         var failed = 0
         var differences = 0
         var noise = 0
+        var junit = JUnitReport(name: "auditctl replay --all against \(delegate)")
         for (index, session) in sessions.enumerated() {
             output.progress("replaying session \(session.id) (\(index + 1) of \(sessions.count)) against \(delegate)")
             let label =
@@ -45,6 +46,7 @@ extension Command {
                 differences += count
                 noise += noiseCount
                 if report.identical { identical += 1 } else { regressed += 1 }
+                junit.cases.append(JUnitReport.replayCase(report))
                 let noted = noiseRuns == nil ? "" : ", \(counted(noiseCount, "noisy difference")) left out"
                 results.append(
                     .object([
@@ -63,6 +65,10 @@ extension Command {
                 }
             } catch {
                 failed += 1
+                junit.cases.append(
+                    JUnitReport.Case(
+                        name: "session \(session.id) (\(session.scenario), recorded with \(session.delegate))",
+                        className: "auditctl.replay.\(session.scenario)", error: "could not be replayed: \(error)"))
                 results.append(
                     .object([
                         "recorded_session": .int(Int(session.id)), "candidate_session": .null, "identical": .null,
@@ -75,7 +81,9 @@ extension Command {
             }
         }
         output.endProgress()
-        if invocation.format == .json {
+        if invocation.format == .junit {
+            output.line(junit.xml)
+        } else if invocation.format == .json {
             output.line(
                 AuditValue.object([
                     "delegate": .string(delegate), "mode": .string(mode.rawValue),

@@ -15,7 +15,7 @@ extension Command {
                 "also replay K times against the recording delegate; differences seen there are noise"),
             HTMLOutput.option,
         ],
-        positionals: 0...0, formats: [.text, .json]
+        positionals: 0...0, formats: [.text, .json, .junit]
     ) { invocation in
         let mode: ReplayMode = invocation.flag("--isolated") ? .isolated : .interaction
         let noiseRuns = invocation.option("--noise-runs") == nil ? nil : Int(try invocation.integer("--noise-runs"))
@@ -46,7 +46,11 @@ extension Command {
         }
         try HTMLOutput.writeComparison(
             report.diff, replaySides, heading: "Replay of session \(id) against \(delegate)", invocation)
-        if invocation.format == .json {
+        if invocation.format == .junit {
+            var suite = JUnitReport(name: "auditctl replay against \(delegate)")
+            suite.cases = [JUnitReport.replayCase(report)]
+            invocation.output.line(suite.xml)
+        } else if invocation.format == .json {
             var value = replayJSON(report)
             if let filtered, case .object(var fields) = value {
                 fields["noise"] = noiseJSON(filtered)
