@@ -191,6 +191,18 @@ struct Invocation {
         return labels
     }
 
+    /// `--shard I/N`: this job's part of the sessions, when given.
+    func shard() throws(UsageError) -> SessionShard? {
+        guard let text = parsed.options["--shard"] else { return nil }
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,
+            (1...count).contains(index)
+        else {
+            throw UsageError(message: "--shard takes I/N with 1 ≤ I ≤ N (2/4: the second of four parts), not '\(text)'")
+        }
+        return SessionShard(index: index, count: count)
+    }
+
     /// Whether `session` has every label `labels()` asks for.
     func matchesLabels(_ session: SessionSummary) throws(UsageError) -> Bool {
         try labels().allSatisfy { session.labels[$0.key] == $0.value }

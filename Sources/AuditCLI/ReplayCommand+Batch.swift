@@ -13,8 +13,10 @@ extension Command {
         }
         _ = try invocation.registry.entry(named: delegate)
         let labels = try invocation.labels()
+        let shard = try invocation.shard()
         let sessions = try AuditStore(path: invocation.databasePath, access: .read).sessions().filter {
             $0.replayOf == nil && ($0.status == "complete" || $0.status == "interrupted") && $0.has(labels)
+                && shard.map($0.isIn) != false
         }
         let replayer = Replayer(
             databasePath: invocation.databasePath, registry: invocation.registry, catalog: invocation.catalog)

@@ -10,6 +10,7 @@ extension Command {
             .option("--delegate", "NAME", "the registered delegate to replay against"),
             .flag("--isolated", "ask the candidate every recorded callback while the widgets get the recorded answers"),
             .option("--label", "KEY=VALUE", "with --all: only sessions with this label; repeatable (all must match)"),
+            .option("--shard", "I/N", "with --all: only the I-th of N disjoint parts of the sessions (by UUID)"),
             .option(
                 "--noise-runs", "K",
                 "also replay K times against the recording delegate; differences seen there are noise"),
@@ -24,6 +25,9 @@ extension Command {
                 throw UsageError(message: "give --session N or --all, not both")
             }
             return try replayAll(invocation, mode: mode, noiseRuns: noiseRuns)
+        }
+        guard invocation.option("--shard") == nil && invocation.option("--label") == nil else {
+            throw UsageError(message: "--shard and --label choose among sessions: give them with --all")
         }
         let id = try invocation.integer("--session")
         guard let delegate = invocation.option("--delegate") else {

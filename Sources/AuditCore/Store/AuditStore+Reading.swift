@@ -23,9 +23,29 @@ public struct SessionSummary: Sendable, Equatable {
     /// The labels it was recorded with (`record --label key=value`).
     public var labels: [String: String] = [:]
 
+    /// Whether the session falls in `shard`: sessions are split by their UUID (its first 32 bits,
+    /// modulo the number of shards), so n jobs with shards 1/n … n/n take every session exactly once,
+    /// whichever database holds it and in whatever order.
+    public func isIn(_ shard: SessionShard) -> Bool {
+        let key = uuid.flatMap { UInt32($0.prefix(8), radix: 16) }.map(UInt64.init) ?? UInt64(bitPattern: id)
+        return Int(key % UInt64(shard.count)) == shard.index - 1
+    }
+
     /// Whether the session has every one of `labels`.
     public func has(_ labels: [String: String]) -> Bool {
         labels.allSatisfy { self.labels[$0.key] == $0.value }
+    }
+}
+
+/// One of `count` disjoint parts of the sessions (`--shard index/count`, from 1).
+public struct SessionShard: Sendable, Equatable {
+    public var index: Int
+    public var count: Int
+
+    public init(index: Int, count: Int) {
+        precondition(count >= 1 && (1...count).contains(index), "a shard is 1…count of count")
+        self.index = index
+        self.count = count
     }
 }
 
