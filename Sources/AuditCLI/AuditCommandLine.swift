@@ -86,8 +86,8 @@ public struct AuditCommandLine: Sendable {
     }
 
     static let commands: [Command] = [
-        .record, .replay, .diff, .minimize, .sessions, .show, .search, .report, .query, .delegates, .callbacks,
-        .demo,
+        .record, .replay, .diff, .minimize, .sessions, .show, .search, .report, .query, .export, .import,
+        .delegates, .callbacks, .demo,
     ]
 }
 
@@ -152,7 +152,7 @@ struct Invocation {
         guard !databasePath.isEmpty else { throw UsageError(message: "--db needs a path") }
         if let html = parsed.options["--html"] { try OutputFile.check(html, what: HTMLOutput.what, option: "--html") }
         if let path = parsed.options["--output"] {
-            try OutputFile.check(path, what: "the scenario", option: "--output")
+            try OutputFile.check(path, what: command.name == "export" ? "the export" : "the scenario", option: "--output")
         }
         if let text = parsed.options["--format"] {
             guard let format = Format(rawValue: text), command.formats.contains(format) else {

@@ -32,26 +32,42 @@ enum OutputFile {
         }
     }
 
-    /// Writes `data` to `path` (checked by `check`), atomically, mode 0600.
-    static func write(_ data: Data, to path: String, what: String) throws(OutputFileError) {
+    /// Writes what `produce` gives, chunk by chunk, to `path` (checked by `check`), atomically, mode
+    /// 0600: memory does not grow with the file.
+    static func write(to path: String, what: String, _ produce: ((String) -> Void) throws -> Void) throws {
         let name = (path as NSString).lastPathComponent
         let temporary = directory(of: path) + "/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw OutputFileError(path: path, what: what, code: errno) }
         var failure: Int32?
         if fchmod(descriptor, 0o600) != 0 { failure = errno }
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while failure == nil, offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
+        var pending = Data()
+        func flush() {
+            pending.withUnsafeBytes { buffer in
+                var offset = 0
+                while failure == nil, offset < buffer.count {
+                    let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        failure = errno
+                        return
+                    }
+                    offset += written
                 }
-                offset += written
             }
+            pending.removeAll(keepingCapacity: true)
         }
+        do {
+            try produce { text in
+                pending.append(contentsOf: text.utf8)
+                if pending.count >= 1 << 16 { flush() }
+            }
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        flush()
         if failure == nil && fsync(descriptor) != 0 { failure = errno }
         if close(descriptor) != 0 && failure == nil { failure = errno }
         if failure == nil && rename(temporary, path) != 0 { failure = errno }
@@ -59,6 +75,11 @@ enum OutputFile {
             unlink(temporary)
             throw OutputFileError(path: path, what: what, code: failure)
         }
+    }
+
+    /// Writes `data` to `path` (checked by `check`), atomically, mode 0600.
+    static func write(_ data: Data, to path: String, what: String) throws {
+        try write(to: path, what: what) { write in write(String(decoding: data, as: UTF8.self)) }
     }
 
     private static func directory(of path: String) -> String {

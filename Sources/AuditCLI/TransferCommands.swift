@@ -1,0 +1,112 @@
+import AuditCore
+import Foundation
+
+extension Command {
+    static let export = Command(
+        name: "export", summary: "write sessions as JSON Lines, to keep in git or move between databases",
+        arguments: "[--session N] [--output FILE]",
+        options: [
+            .option("--session", "N", "only this session (default: every session)"),
+            .option("--output", "FILE", "write here (default: standard output)"),
+        ],
+        positionals: 0...0, formats: [.text]
+    ) { invocation in
+        let id = invocation.option("--session") == nil ? nil : try invocation.integer("--session")
+        let store = try AuditStore(path: invocation.databasePath, access: .read)
+        if let id { _ = try store.session(id) }
+        if let path = invocation.option("--output") {
+            try OutputFile.write(to: path, what: "the export") { write throws(StoreError) in
+                try store.export(sessions: id.map { [$0] }) { write($0 + "\n") }
+            }
+        } else {
+            var writer = ChunkedWriter(invocation.output)
+            try store.export(sessions: id.map { [$0] }) { writer.append($0 + "\n") }
+            writer.flush()
+        }
+        return ExitStatus.success
+    }
+
+    static let `import` = Command(
+        name: "import", summary: "add the sessions of an export (JSON Lines) to the database", arguments: "FILE",
+        options: [], positionals: 1...1, formats: [.text, .json]
+    ) { invocation in
+        let path = invocation.parsed.positionals[0]
+        let lines = try LineReader(path: path)
+        let database = invocation.databasePath
+        let existed = FileManager.default.fileExists(atPath: database)
+        let outcome = Result { () throws -> SessionTransfer.Imported in
+            let store = try AuditStore(path: database, access: .write)
+            return try store.importSessions(lines)
+        }  // the store is closed here
+        let imported: SessionTransfer.Imported
+        do {
+            imported = try outcome.get()
+        } catch {
+            // A database made for this import holds nothing: it goes too.
+            if !existed { for suffix in ["", "-wal", "-shm"] { unlink(database + suffix) } }
+            guard let error = error as? SessionTransfer.ImportError else { throw error }
+            throw UsageError(message: "\(path): \(error); nothing was imported")
+        }
+        if let failure = lines.failure { throw UsageError(message: "cannot read \(path): \(failure)") }
+        if invocation.format == .json {
+            invocation.output.line(
+                orderedJSON([
+                    ("imported", .array(imported.sessions.map { .int(Int($0)) })),
+                    ("skipped", .array(imported.skipped.map(AuditValue.string))),
+                ]))
+        } else {
+            let ids = imported.sessions.map(String.init).joined(separator: ", ")
+            invocation.output.line(
+                "imported \(counted(imported.sessions.count, "session"))"
+                    + (ids.isEmpty ? "" : " as \(ids)")
+                    + (imported.skipped.isEmpty ? "" : "; skipped \(imported.skipped.count) already in the database"))
+        }
+        return ExitStatus.success
+    }
+}
+
+/// The lines of a file, read in 64 KB chunks: memory does not grow with the file. A line is
+/// what comes before a line feed; a last line without one counts too.
+final class LineReader: Sequence {
+    private let handle: FileHandle
+    /// Why reading stopped early, if it did.
+    private(set) var failure: String?
+
+    init(path: String) throws(UsageError) {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+            let handle = FileHandle(forReadingAtPath: path)
+        else { throw UsageError(message: "cannot read \(path): no such file, or not a regular file") }
+        self.handle = handle
+    }
+
+    deinit { try? handle.close() }
+
+    func makeIterator() -> AnyIterator<String> {
+        var buffer: [UInt8] = []
+        var start = 0
+        var finished = false
+        return AnyIterator { [self] in
+            while true {
+                if let end = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                    defer { start = end + 1 }
+                    return String(decoding: buffer[start..<end], as: UTF8.self)
+                }
+                if finished {
+                    guard start < buffer.count else { return nil }
+                    defer { start = buffer.count }
+                    return String(decoding: buffer[start...], as: UTF8.self)
+                }
+                buffer.removeFirst(start)
+                start = 0
+                do {
+                    let chunk = try handle.read(upToCount: 1 << 16) ?? Data()
+                    if chunk.isEmpty { finished = true } else { buffer.append(contentsOf: chunk) }
+                } catch {
+                    failure = "\(error)"
+                    finished = true
+                }
+            }
+        }
+    }
+}
