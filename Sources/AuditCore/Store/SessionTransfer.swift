@@ -34,9 +34,10 @@ extension AuditStore {
     /// call per line, reading each session's rows as it goes.
     public func export(sessions ids: [Int64]? = nil, write: (String) -> Void) throws(StoreError) {
         let all = try sessions()
-        let chosen = try ids.map { wanted throws(StoreError) in
-            try wanted.map { id throws(StoreError) in try session(id) }
-        } ?? all
+        let chosen =
+            try ids.map { wanted throws(StoreError) in
+                try wanted.map { id throws(StoreError) in try session(id) }
+            } ?? all
         let uuids = Dictionary(all.map { ($0.id, $0.uuid ?? "") }, uniquingKeysWith: { first, _ in first })
         try storeOperation {
             for session in chosen {
@@ -61,15 +62,20 @@ extension AuditStore {
                         write(
                             orderedLine(
                                 [("type", .string("widget"))]
-                                    + zip(["id", "path", "kind", "parent"], (0..<4).map { Self.exported(row.value($0)) })
+                                    + zip(
+                                        ["id", "path", "kind", "parent"], (0..<4).map { Self.exported(row.value($0)) }
+                                    )
                                     .map { ($0, $1) }))
                     }
-                try connection.prepare(Self.exportedEvents(answers: hasAnswerKinds)).forEachRow([.integer(session.id)]) {
+                try connection.prepare(Self.exportedEvents(answers: hasAnswerKinds)).forEachRow([.integer(session.id)])
+                {
                     row in
                     write(
                         orderedLine(
                             [("type", .string("event"))]
-                                + zip(Self.eventFields, (0..<Self.eventFields.count).map { Self.exported(row.value($0)) })
+                                + zip(
+                                    Self.eventFields, (0..<Self.eventFields.count).map { Self.exported(row.value($0)) }
+                                )
                                 .map { ($0, $1) }))
                 }
             }
@@ -204,7 +210,9 @@ private struct ImportReader {
             try finishSession()
             guard failure == nil else { return }
             let count = try reader.integer("sessions")
-            guard count == sessions else { return fail("the end line counts \(count) sessions; the file has \(sessions)") }
+            guard count == sessions else {
+                return fail("the end line counts \(count) sessions; the file has \(sessions)")
+            }
             ended = true
         default:
             return fail("unknown type '\(type)'")
