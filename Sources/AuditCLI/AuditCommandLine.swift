@@ -152,7 +152,8 @@ struct Invocation {
         guard !databasePath.isEmpty else { throw UsageError(message: "--db needs a path") }
         if let html = parsed.options["--html"] { try OutputFile.check(html, what: HTMLOutput.what, option: "--html") }
         if let path = parsed.options["--output"] {
-            try OutputFile.check(path, what: command.name == "export" ? "the export" : "the scenario", option: "--output")
+            let what = command.name == "export" ? "the export" : "the scenario"
+            try OutputFile.check(path, what: what, option: "--output")
         }
         if let text = parsed.options["--format"] {
             guard let format = Format(rawValue: text), command.formats.contains(format) else {

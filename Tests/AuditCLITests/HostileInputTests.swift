@@ -578,9 +578,6 @@ struct HostileInputTests {
                 "with s(x) as (select replace(hex(zeroblob(2000000)), '0', 'a')) select instr(x || x, x || 'b') from s",
             message: "query refused: stopped at the 1.0 seconds deadline"),
         HostileQuery(
-            name: "a row of 100 values of 32 MB", sql: "select " + Self.hundredBlobs,
-            message: "query refused: it needs more than the 256 MiB of memory a query may use; narrow it"),
-        HostileQuery(
             name: "fts3_tokenizer, which returns a code address", sql: "select hex(fts3_tokenizer('simple'))",
             message: "query refused: the function fts3_tokenizer is not allowed"),
         HostileQuery(
