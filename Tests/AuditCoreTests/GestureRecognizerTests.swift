@@ -96,7 +96,9 @@ struct GestureRecognizerTests {
         fixture.dispatcher.perform([touch(.began, 50, 50, 0), touch(.moved, 80, 80, 0.05), touch(.ended, 95, 50, 0.1)])
         #expect(fixture.actions == ["cell#tap ended @0.1"])  // 42.4 then exactly 45 points away
         fixture.actions = []
-        fixture.dispatcher.perform([touch(.began, 50, 50, 0), touch(.moved, 95.5, 50, 0.05), touch(.ended, 50, 50, 0.1)])
+        fixture.dispatcher.perform([
+            touch(.began, 50, 50, 0), touch(.moved, 95.5, 50, 0.05), touch(.ended, 50, 50, 0.1),
+        ])
         #expect(fixture.actions.isEmpty)
     }
 
@@ -108,7 +110,8 @@ struct GestureRecognizerTests {
         var states: [String] = []
         pan.addAction { states.append("\($0.state) \((($0 as! PanGestureRecognizer).translation))") }
         fixture.dispatcher.perform([
-            touch(.began, 50, 50, 0), touch(.moved, 58, 58, 0.1), touch(.moved, 58, 60, 0.2), touch(.ended, 58, 60, 0.3),
+            touch(.began, 50, 50, 0), touch(.moved, 58, 58, 0.1), touch(.moved, 58, 60, 0.2),
+            touch(.ended, 58, 60, 0.3),
         ])
         #expect(
             states == [
