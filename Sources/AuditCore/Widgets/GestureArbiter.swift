@@ -10,6 +10,8 @@ final class GestureArbiter {
     /// recognizers it waits for.
     private var declared: [ObjectIdentifier: [GestureRecognizer]] = [:]
     private var draining = false
+    /// Set when something changed while rule 8 was running (an action disabled a recognizer).
+    private var changedWhileDraining = false
 
     private enum Requirements {
         case met
@@ -39,14 +41,19 @@ final class GestureArbiter {
 
     /// Rule 4: a recognizer's request, applied or routed to the arbitration.
     func request(_ recognizer: GestureRecognizer, _ newState: GestureRecognizer.State) {
-        guard recognizer.arbiter === self, !recognizer.state.isFinished else { return }
-        switch (recognizer.state, newState) {
+        guard recognizer.arbiter === self, !recognizer.settledState.isFinished else { return }
+        switch (recognizer.settledState, newState) {
         case (.possible, .began), (.possible, .ended):
             if recognizer.pending != nil {
                 if newState == .ended { recognizer.pending?.endsAfterBegin = true }
-            } else {
+            } else if recognizer.ask(GestureRecognizerCallbacks.shouldBegin, ()) {
+                // Asked as the recognizer itself tries to leave `possible`, before its failure
+                // requirements are resolved: UIGestureRecognizer.h, "called when a gesture recognizer
+                // attempts to transition out of UIGestureRecognizerStatePossible".
                 recognizer.pending = PendingTransition(target: newState)
                 leavePossible(recognizer)
+            } else {
+                knockOut(recognizer)
             }
         case (.possible, .failed), (.possible, .cancelled):
             knockOut(recognizer)
@@ -72,21 +79,19 @@ final class GestureArbiter {
         }
         guard let request = recognizer.pending else { return }
         recognizer.pending = nil
-        guard recognizer.ask(GestureRecognizerCallbacks.shouldBegin, ()) else {
-            knockOut(recognizer)
-            return
-        }
-        for other in members where other !== recognizer && other.state.isActive && shareTouch(recognizer, other) {
+        for other in members where other !== recognizer && other.settledState.isActive && shareTouch(recognizer, other)
+        {
             if !simultaneous(recognizer, other) && prevents(other, recognizer) {
                 knockOut(recognizer)
                 return
             }
         }
-        for other in members where other !== recognizer && other.state == .possible && shareTouch(recognizer, other) {
+        for other in members
+        where other !== recognizer && other.settledState == .possible && shareTouch(recognizer, other) {
             if !simultaneous(recognizer, other) && prevents(recognizer, other) { knockOut(other) }
         }
         recognizer.apply(request.target)
-        if request.target == .began && request.endsAfterBegin && recognizer.state == .began {
+        if request.target == .began && request.endsAfterBegin && recognizer.settledState == .began {
             recognizer.apply(.ended)
         }
     }
@@ -94,13 +99,17 @@ final class GestureArbiter {
     /// Rule 8: until nothing changes, recognizers whose requirement recognized fail, and waiting
     /// ones whose requirements are met try again, in join order.
     func drain() {
-        guard !draining else { return }
+        guard !draining else {
+            changedWhileDraining = true
+            return
+        }
         draining = true
         defer { draining = false }
         var changed = true
         while changed {
             changed = false
-            for member in members where member.state == .possible {
+            changedWhileDraining = false
+            for member in members where member.settledState == .possible {
                 switch requirements(of: member) {
                 case .lost:
                     knockOut(member)
@@ -112,7 +121,29 @@ final class GestureArbiter {
                     break
                 }
             }
+            changed = changed || changedWhileDraining
         }
+    }
+
+    /// Rule 10: the app disabled `recognizer` (UIKit's `isEnabled`) during the sequence: knocked out,
+    /// then rule 8, as those waiting for it may go on.
+    func knockOutFromOutside(_ recognizer: GestureRecognizer) {
+        guard recognizer.arbiter === self else { return }
+        knockOut(recognizer)
+        drain()
+    }
+
+    /// Rule 10: `recognizer` leaves its view during the sequence: knocked out (its actions see it
+    /// cancelled if it was active), then it leaves the sequence — no more touches, timers or
+    /// questions — and is reset; rule 8 runs for the others.
+    func remove(_ recognizer: GestureRecognizer) {
+        guard recognizer.arbiter === self else { return }
+        knockOut(recognizer)
+        members.removeAll { $0 === recognizer }
+        declared[ObjectIdentifier(recognizer)] = nil
+        for key in declared.keys { declared[key]?.removeAll { $0 === recognizer } }
+        recognizer.resetForNextSequence()
+        drain()
     }
 
     /// Rule 9: when no touch is down and no timer runs, nothing can change any more: recognizers
@@ -120,17 +151,17 @@ final class GestureArbiter {
     /// active ones are cancelled. Returns whether the sequence is over.
     func finishIfIdle(touchesDown: Bool) -> Bool {
         guard !touchesDown, members.allSatisfy({ $0.timer == nil }) else { return false }
-        for member in members where member.state == .possible && member.pending == nil { knockOut(member) }
+        for member in members where member.settledState == .possible && member.pending == nil { knockOut(member) }
         drain()
-        for member in members where !member.state.isFinished { knockOut(member) }
+        for member in members where !member.settledState.isFinished { knockOut(member) }
         return true
     }
 
     /// Fails a possible recognizer, cancels an active one (rule 1).
     private func knockOut(_ recognizer: GestureRecognizer) {
-        if recognizer.state == .possible {
+        if recognizer.settledState == .possible {
             recognizer.apply(.failed)
-        } else if recognizer.state.isActive {
+        } else if recognizer.settledState.isActive {
             recognizer.apply(.cancelled)
         }
     }
@@ -141,7 +172,7 @@ final class GestureArbiter {
         var waiting = false
         let required = recognizer.failureRequirements + (declared[ObjectIdentifier(recognizer)] ?? [])
         for other in required where other !== recognizer && other.arbiter === self {
-            switch other.state {
+            switch other.settledState {
             case .began, .changed, .ended, .cancelled: return .lost
             case .possible: waiting = true
             case .failed: continue

@@ -167,7 +167,7 @@ public final class TouchDispatcher {
         if touch.phase == .began {
             offer(touch, to: view)
         } else if let arbiter {
-            for recognizer in arbiter.members where recognizer.tracks(touch.id) && !recognizer.state.isFinished {
+            for recognizer in arbiter.members where recognizer.tracks(touch.id) && !recognizer.settledState.isFinished {
                 recognizer.deliver(touch)
             }
         }
@@ -187,7 +187,10 @@ public final class TouchDispatcher {
         let accepted = chain.filter { recognizer in
             guard recognizer.isEnabled else { return false }
             if recognizer.arbiter === arbiter {
-                guard recognizer.state.isActive || (recognizer.state == .possible && recognizer.pending == nil) else {
+                guard
+                    recognizer.settledState.isActive
+                        || (recognizer.settledState == .possible && recognizer.pending == nil)
+                else {
                     return false
                 }
             } else if recognizer.arbiter != nil {
@@ -199,7 +202,9 @@ public final class TouchDispatcher {
         self.arbiter = arbiter
         for recognizer in accepted where recognizer.arbiter !== arbiter { arbiter.join(recognizer) }
         arbiter.drain()
-        for recognizer in accepted where !recognizer.state.isFinished { recognizer.deliver(touch) }
+        for recognizer in accepted where recognizer.arbiter === arbiter && !recognizer.settledState.isFinished {
+            recognizer.deliver(touch)
+        }
     }
 
     private func nextTimer() -> (recognizer: GestureRecognizer, deadline: Int64)? {

@@ -1,0 +1,107 @@
+import Testing
+
+@testable import AuditCore
+
+/// Golden timelines of the rules issue #13 brought in line with UIKit: every question a delegate
+/// is asked, in order, with the actions that ran (docs/gestures.md, "The rules").
+@Suite("Gesture arbitration in UIKit's order: when each delegate question is asked")
+struct GestureUIKitOrderTests {
+    /// A single tap that requires a double tap to fail, both on the cell, logging to one delegate.
+    func singleWaitingForDouble() -> (GestureFixture, ScriptedGestureDelegate, TapGestureRecognizer) {
+        let fixture = GestureFixture()
+        let delegate = ScriptedGestureDelegate()
+        let single = fixture.add(TapGestureRecognizer(identifier: "single"), to: fixture.cell)
+        let double = fixture.add(TapGestureRecognizer(identifier: "double", numberOfTapsRequired: 2), to: fixture.cell)
+        single.delegate = delegate
+        double.delegate = delegate
+        single.require(toFail: double)
+        return (fixture, delegate, single)
+    }
+
+    let joinQuestions = [
+        "single.shouldReceive(1) true", "double.shouldReceive(1) true", "double.requireFailure(single) false",
+        "single.beRequiredToFail(double) false", "single.requireFailure(double) false",
+        "double.beRequiredToFail(single) false",
+    ]
+
+    // UIGestureRecognizer.h: gestureRecognizerShouldBegin is "called when a gesture recognizer
+    // attempts to transition out of UIGestureRecognizerStatePossible" — at the single tap's lift,
+    // before its failure requirement is resolved. While it waits it reads `ended`; its action waits.
+    @Test func shouldBeginIsAskedAtTheLiftBeforeTheRequirementIsResolved() {
+        let (fixture, delegate, single) = singleWaitingForDouble()
+        fixture.send(tapEvents(at: Point(x: 50, y: 50), time: 0))
+        #expect(delegate.calls == joinQuestions + ["single.shouldBegin true"])
+        #expect(single.state == .ended)
+        #expect(fixture.actions.isEmpty)
+        fixture.dispatcher.settle()
+        #expect(fixture.actions == ["cell#single ended @0.45"])
+        #expect(delegate.calls == joinQuestions + ["single.shouldBegin true"])  // asked once
+        #expect(single.state == .possible)  // reset
+    }
+
+    @Test func shouldBeginIsAskedEvenWhenTheDoubleTapThenWins() {
+        let (fixture, delegate, _) = singleWaitingForDouble()
+        fixture.dispatcher.perform(
+            tapEvents(at: Point(x: 50, y: 50), time: 0) + tapEvents(at: Point(x: 50, y: 50), time: 0.2))
+        #expect(fixture.actions == ["cell#double ended @0.3"])
+        // The waiting single tap is not offered the second finger.
+        #expect(
+            delegate.calls == joinQuestions + [
+                "single.shouldBegin true", "double.shouldReceive(1) true", "double.shouldBegin true",
+                "double.simultaneous(single) false", "single.simultaneous(double) false",
+                "double.canPrevent(single) true", "single.canBePrevented(double) true",
+            ])
+    }
+
+    @Test func aShouldBeginVetoAtTheLiftFailsTheWaitingTapAtOnce() {
+        let (fixture, delegate, single) = singleWaitingForDouble()
+        delegate.shouldBegin = { $0 !== single }
+        fixture.send(tapEvents(at: Point(x: 50, y: 50), time: 0))
+        #expect(single.state == .failed)
+        fixture.dispatcher.settle()
+        #expect(fixture.actions.isEmpty)
+        #expect(delegate.calls == joinQuestions + ["single.shouldBegin false"])
+    }
+
+    // UIGestureRecognizer.h on `enabled`: "If you change this property to false while a gesture
+    // recognizer is currently recognizing a gesture, the gesture recognizer transitions to a
+    // cancelled state."
+    @Test func disablingAnActiveRecognizerCancelsIt() {
+        let fixture = GestureFixture()
+        let press = fixture.add(LongPressGestureRecognizer(identifier: "press"), to: fixture.cell)
+        fixture.send([touch(.began, 50, 50, 0)])
+        fixture.dispatcher.advance(to: 0.6)
+        press.isEnabled = false
+        press.isEnabled = true  // the idiom apps use to make a recognizer stop
+        #expect(press.state == .cancelled)
+        fixture.send([touch(.moved, 70, 50, 0.7), touch(.ended, 70, 50, 0.8)])
+        #expect(fixture.actions == ["cell#press began @0.5", "cell#press cancelled @0.6"])
+        #expect(fixture.dispatcher.activeRecognizers.isEmpty)
+    }
+
+    @Test func disablingAPossibleRecognizerFailsItAndReleasesThoseWaitingForIt() {
+        let (fixture, delegate, single) = singleWaitingForDouble()
+        let double = fixture.cell.gestureRecognizers[1]
+        fixture.send(tapEvents(at: Point(x: 50, y: 50), time: 0))
+        fixture.dispatcher.advance(to: 0.2)
+        double.isEnabled = false
+        #expect(fixture.actions == ["cell#single ended @0.2"])
+        #expect(single.state == .ended)
+        #expect(delegate.calls == joinQuestions + ["single.shouldBegin true"])
+    }
+
+    // Removing a recognizer from its view mid-gesture cancels it; it receives nothing more.
+    @Test func removingAnActiveRecognizerCancelsItAndTakesItOutOfTheSequence() {
+        let fixture = GestureFixture()
+        let press = fixture.add(LongPressGestureRecognizer(identifier: "press"), to: fixture.cell)
+        let pan = fixture.add(PanGestureRecognizer(identifier: "pan"), to: fixture.container)
+        fixture.send([touch(.began, 50, 50, 0)])
+        fixture.dispatcher.advance(to: 0.6)
+        #expect(pan.state == .failed)  // prevented when the long press began
+        fixture.cell.removeGestureRecognizer(press)
+        #expect(press.view == nil && press.state == .possible)
+        #expect(fixture.dispatcher.activeRecognizers.map(\.identifier) == ["pan"])
+        fixture.send([touch(.moved, 90, 50, 0.7), touch(.ended, 90, 50, 0.8)])
+        #expect(fixture.actions == ["cell#press began @0.5", "cell#press cancelled @0.6"])
+    }
+}
