@@ -63,6 +63,29 @@ struct GestureUIKitOrderTests {
         #expect(delegate.calls == joinQuestions + ["single.shouldBegin false"])
     }
 
+    // The tap-count rule. UIGestureRecognizerSubclass.h, on canPreventGestureRecognizer: "for
+    // example, a UITapGestureRecognizer never prevents another UITapGestureRecognizer with a higher
+    // tap count". The class rule answers before the delegates, which are not asked about it.
+    @Test func aTapNeverPreventsATapWithAHigherTapCount() {
+        let fixture = GestureFixture()
+        let delegate = ScriptedGestureDelegate()
+        let single = fixture.add(TapGestureRecognizer(identifier: "single"), to: fixture.cell)
+        let double = fixture.add(TapGestureRecognizer(identifier: "double", numberOfTapsRequired: 2), to: fixture.cell)
+        single.delegate = delegate
+        double.delegate = delegate
+        fixture.dispatcher.perform(
+            tapEvents(at: Point(x: 50, y: 50), time: 0) + tapEvents(at: Point(x: 50, y: 50), time: 0.2))
+        #expect(fixture.actions == ["cell#single ended @0.1", "cell#double ended @0.3"])
+        #expect(
+            delegate.calls == joinQuestions + [
+                "single.shouldBegin true", "single.simultaneous(double) false", "double.simultaneous(single) false",
+                "double.shouldReceive(1) true", "double.shouldBegin true",
+            ])
+        #expect(single.canPrevent(double) == false)
+        #expect(double.canPrevent(single) == true)
+        #expect(single.canPrevent(TapGestureRecognizer(identifier: "other")) == true)
+    }
+
     // UIGestureRecognizer.h on `enabled`: "If you change this property to false while a gesture
     // recognizer is currently recognizing a gesture, the gesture recognizer transitions to a
     // cancelled state."

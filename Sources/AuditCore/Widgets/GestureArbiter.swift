@@ -187,10 +187,12 @@ final class GestureArbiter {
             || second.ask(GestureRecognizerCallbacks.shouldRecognizeSimultaneously, first)
     }
 
-    /// Rule 7: `winner` prevents `loser` only if both delegates agree; `loser`'s is asked only
-    /// when `winner`'s said yes.
+    /// Rule 7: `winner` prevents `loser` only if both classes (UIKit's class-wide `canPrevent(_:)`
+    /// and `canBePrevented(by:)`, e.g. the tap-count rule) and both delegates agree; each is asked
+    /// only when the ones before said yes.
     private func prevents(_ winner: GestureRecognizer, _ loser: GestureRecognizer) -> Bool {
-        winner.ask(GestureRecognizerCallbacks.canPrevent, loser)
+        winner.canPrevent(loser) && loser.canBePrevented(by: winner)
+            && winner.ask(GestureRecognizerCallbacks.canPrevent, loser)
             && loser.ask(GestureRecognizerCallbacks.canBePrevented, winner)
     }
 

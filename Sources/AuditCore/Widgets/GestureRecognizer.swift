@@ -151,6 +151,15 @@ open class GestureRecognizer {
     /// Clears the subclass's own state at the end of a touch sequence. Call super.
     open func reset() {}
 
+    /// Whether this recognizer may prevent `preventedGestureRecognizer`: a class-wide rule, as
+    /// UIKit's `canPrevent(_:)`, checked before the delegates are asked (docs/gestures.md, rule 7).
+    /// The base implementation returns true.
+    open func canPrevent(_ preventedGestureRecognizer: GestureRecognizer) -> Bool { true }
+
+    /// Whether `preventingGestureRecognizer` may prevent this recognizer: a class-wide rule, as
+    /// UIKit's `canBePrevented(by:)`. The base implementation returns true.
+    open func canBePrevented(by preventingGestureRecognizer: GestureRecognizer) -> Bool { true }
+
     /// Asks to move to `newState`. The arbitration decides (docs/gestures.md): leaving `possible`
     /// may wait for failure requirements, be refused by the delegate, or be prevented; from
     /// `possible`, `ended` recognizes a discrete gesture. Requests made outside a touch sequence,

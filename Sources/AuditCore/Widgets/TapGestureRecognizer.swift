@@ -79,6 +79,15 @@ open class TapGestureRecognizer: GestureRecognizer {
         transition(to: .failed)
     }
 
+    /// A tap never prevents a tap that needs more taps, so without a failure requirement a double
+    /// tap still recognizes after a single tap did. `UIGestureRecognizerSubclass.h`: "for example, a
+    /// UITapGestureRecognizer never prevents another UITapGestureRecognizer with a higher tap
+    /// count"; Apple's `canPrevent(_:)` page says the same.
+    open override func canPrevent(_ preventedGestureRecognizer: GestureRecognizer) -> Bool {
+        guard let tap = preventedGestureRecognizer as? TapGestureRecognizer else { return true }
+        return tap.numberOfTapsRequired <= numberOfTapsRequired
+    }
+
     open override func reset() {
         super.reset()
         tapsCompleted = 0
