@@ -56,7 +56,7 @@ struct GestureArbitrationTests {
         #expect(
             delegate.calls.suffix(5) == [
                 "double.shouldBegin true", "double.simultaneous(single) false", "single.simultaneous(double) false",
-                "double.canPrevent(single) true", "single.canBePrevented(double) true",
+                "single.canBePrevented(double) true", "double.canPrevent(single) true",
             ])
     }
 
@@ -84,7 +84,7 @@ struct GestureArbitrationTests {
         #expect(
             delegate.calls.suffix(5) == [
                 "press.shouldBegin true", "press.simultaneous(pan) false", "pan.simultaneous(press) false",
-                "press.canPrevent(pan) true", "pan.canBePrevented(press) true",
+                "pan.canBePrevented(press) true", "press.canPrevent(pan) true",
             ])
     }
 
@@ -134,7 +134,7 @@ struct GestureArbitrationTests {
         // The pan, beginning while the long press is active, is not prevented by it either.
         #expect(
             delegate.calls.suffix(4) == [
-                "pan.shouldBegin true", "pan.simultaneous(press) false", "press.simultaneous(pan) false",
+                "pan.simultaneous(press) false", "press.simultaneous(pan) false", "pan.canBePrevented(press) true",
                 "press.canPrevent(pan) false",
             ])
     }

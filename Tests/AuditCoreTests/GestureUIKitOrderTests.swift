@@ -49,7 +49,7 @@ struct GestureUIKitOrderTests {
             delegate.calls == joinQuestions + [
                 "single.shouldBegin true", "double.shouldReceive(1) true", "double.shouldBegin true",
                 "double.simultaneous(single) false", "single.simultaneous(double) false",
-                "double.canPrevent(single) true", "single.canBePrevented(double) true",
+                "single.canBePrevented(double) true", "double.canPrevent(single) true",
             ])
     }
 

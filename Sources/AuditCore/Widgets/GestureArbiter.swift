@@ -189,11 +189,12 @@ final class GestureArbiter {
 
     /// Rule 7: `winner` prevents `loser` only if both classes (UIKit's class-wide `canPrevent(_:)`
     /// and `canBePrevented(by:)`, e.g. the tap-count rule) and both delegates agree; each is asked
-    /// only when the ones before said yes.
+    /// only when the ones before said yes. The prevented side is asked first: `loser`'s
+    /// `canBePreventedBy`, then `winner`'s `canPrevent` (issue #13 item 10, observed order).
     private func prevents(_ winner: GestureRecognizer, _ loser: GestureRecognizer) -> Bool {
-        winner.canPrevent(loser) && loser.canBePrevented(by: winner)
-            && winner.ask(GestureRecognizerCallbacks.canPrevent, loser)
+        loser.canBePrevented(by: winner) && winner.canPrevent(loser)
             && loser.ask(GestureRecognizerCallbacks.canBePrevented, winner)
+            && winner.ask(GestureRecognizerCallbacks.canPrevent, loser)
     }
 
     private func shareTouch(_ first: GestureRecognizer, _ second: GestureRecognizer) -> Bool {
