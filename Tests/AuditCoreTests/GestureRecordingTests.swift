@@ -59,8 +59,9 @@ struct GestureRecordingTests {
                 "8 1 callback \(panPath) \(g)(_:shouldBeRequiredToFailBy:) \(other("otherGestureRecognizer", pressPath)) false false true",
                 #"9 - input \#(pressPath) gestureTimer {"timer":"minimumPressDuration","t":0.5} \#(states("possible", "began", view: false)) - -"#,
                 "10 9 callback \(pressPath) gestureRecognizerShouldBegin(_:) {} true false true",
-                "11 9 callback \(pressPath) \(g)(_:shouldRecognizeSimultaneouslyWith:) \(other("otherGestureRecognizer", panPath)) false false true",
-                "12 9 callback \(panPath) \(g)(_:shouldRecognizeSimultaneouslyWith:) \(other("otherGestureRecognizer", pressPath)) false false true",
+                // The would-be-prevented pan is asked first (#13 item 6).
+                "11 9 callback \(panPath) \(g)(_:shouldRecognizeSimultaneouslyWith:) \(other("otherGestureRecognizer", pressPath)) false false true",
+                "12 9 callback \(pressPath) \(g)(_:shouldRecognizeSimultaneouslyWith:) \(other("otherGestureRecognizer", panPath)) false false true",
                 // The prevented recognizer is asked first (#13 item 10), then the preventing one.
                 "13 9 callback \(panPath) \(g)(_:canBePreventedBy:) \(other("preventingGestureRecognizer", pressPath)) true false true",
                 "14 9 callback \(pressPath) \(g)(_:canPrevent:) \(other("preventedGestureRecognizer", panPath)) false true true",
@@ -99,8 +100,9 @@ struct GestureRecordingTests {
         #expect(begins.map(\.result) == ["false", "true", "true"])
         #expect(begins.map(\.vetoed) == [true, false, false])
         let simultaneous = events.filter { $0.callback == "gestureRecognizer(_:shouldRecognizeSimultaneouslyWith:)" }
-        #expect(simultaneous.map(\.widget) == ["root/container/cell#first"])
-        #expect(simultaneous.map(\.arguments) == [#"{"otherGestureRecognizer":"root/container/cell#second"}"#])
+        // The recognizer that would be prevented is asked (#13 item 6): its true lands on its row.
+        #expect(simultaneous.map(\.widget) == ["root/container/cell#second"])
+        #expect(simultaneous.map(\.arguments) == [#"{"otherGestureRecognizer":"root/container/cell#first"}"#])
         #expect(simultaneous.map(\.result) == ["true"])
         #expect(simultaneous.map(\.vetoed) == [true])  // true overrides the default, false
         #expect(simultaneous.map(\.effect) == [.overridden])

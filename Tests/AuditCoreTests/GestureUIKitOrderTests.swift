@@ -48,7 +48,7 @@ struct GestureUIKitOrderTests {
         #expect(
             delegate.calls == joinQuestions + [
                 "single.shouldBegin true", "double.shouldReceive(1) true", "double.shouldBegin true",
-                "double.simultaneous(single) false", "single.simultaneous(double) false",
+                "single.simultaneous(double) false", "double.simultaneous(single) false",
                 "single.canBePrevented(double) true", "double.canPrevent(single) true",
             ])
     }
@@ -78,7 +78,7 @@ struct GestureUIKitOrderTests {
         #expect(fixture.actions == ["cell#single ended @0.1", "cell#double ended @0.3"])
         #expect(
             delegate.calls == joinQuestions + [
-                "single.shouldBegin true", "single.simultaneous(double) false", "double.simultaneous(single) false",
+                "single.shouldBegin true", "double.simultaneous(single) false", "single.simultaneous(double) false",
                 "double.shouldReceive(1) true", "double.shouldBegin true",
             ])
         #expect(single.canPrevent(double) == false)

@@ -88,7 +88,8 @@ final class GestureArbiter {
         }
         for other in members
         where other !== recognizer && other.settledState == .possible && shareTouch(recognizer, other) {
-            if !simultaneous(recognizer, other) && prevents(recognizer, other) { knockOut(other) }
+            // The one that would be prevented is asked first (issue #13 item 6, observed order).
+            if !simultaneous(other, recognizer) && prevents(recognizer, other) { knockOut(other) }
         }
         recognizer.apply(request.target)
         if request.target == .began && request.endsAfterBegin && recognizer.settledState == .began {
@@ -181,7 +182,8 @@ final class GestureArbiter {
         return waiting ? .waiting : .met
     }
 
-    /// Rule 6: either delegate may allow both; `first`'s is asked first, the other only if it said no.
+    /// Rule 7: either delegate may allow both; `first`'s — the one that would be prevented — is
+    /// asked first, the other only if it said no.
     private func simultaneous(_ first: GestureRecognizer, _ second: GestureRecognizer) -> Bool {
         first.ask(GestureRecognizerCallbacks.shouldRecognizeSimultaneously, second)
             || second.ask(GestureRecognizerCallbacks.shouldRecognizeSimultaneously, first)
