@@ -1,3 +1,4 @@
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -6,6 +7,7 @@ import Testing
 /// is asked, in order, with the actions that ran (docs/gestures.md, "The rules").
 @Suite("Gesture arbitration in UIKit's order: when each delegate question is asked")
 struct GestureUIKitOrderTests {
+    let folder = TemporaryDirectory()
     /// A single tap that requires a double tap to fail, both on the cell, logging to one delegate.
     func singleWaitingForDouble() -> (GestureFixture, ScriptedGestureDelegate, TapGestureRecognizer) {
         let fixture = GestureFixture()
@@ -84,6 +86,46 @@ struct GestureUIKitOrderTests {
         #expect(single.canPrevent(double) == false)
         #expect(double.canPrevent(single) == true)
         #expect(single.canPrevent(TapGestureRecognizer(identifier: "other")) == true)
+    }
+
+    /// A pan on the cell and a pan on its container, both 10 pt: one 20 pt move makes both ask.
+    func twoPans() -> (GestureFixture, ScriptedGestureDelegate, PanGestureRecognizer, PanGestureRecognizer) {
+        let fixture = GestureFixture()
+        let delegate = ScriptedGestureDelegate()
+        let inner = fixture.add(PanGestureRecognizer(identifier: "inner"), to: fixture.cell)
+        let outer = fixture.add(PanGestureRecognizer(identifier: "outer"), to: fixture.container)
+        inner.delegate = delegate
+        outer.delegate = delegate
+        return (fixture, delegate, inner, outer)
+    }
+
+    let drag = [touch(.began, 50, 50, 0), touch(.moved, 70, 50, 0.1), touch(.ended, 70, 50, 0.2)]
+
+    // Every recognizer that receives the event is asked `shouldBegin` as it tries to begin, even
+    // when another one wins on that same event (observed UIKit behaviour, issue #13 item 5: UIKit
+    // gives an event to every recognizer before it resolves who prevents whom; Apple documents no
+    // order). The one that joined first then prevents the other.
+    @Test func everyRecognizerThatTriesToBeginOnAnEventIsAskedShouldBegin() {
+        let (fixture, delegate, _, _) = twoPans()
+        fixture.dispatcher.perform(drag)
+        #expect(fixture.actions == ["cell#inner began @0.1", "cell#inner ended @0.2"])
+        #expect(
+            Array(delegate.calls.dropFirst(6)) == [
+                "inner.shouldBegin true", "outer.shouldBegin true", "outer.simultaneous(inner) false",
+                "inner.simultaneous(outer) false", "outer.canBePrevented(inner) true", "inner.canPrevent(outer) true",
+            ])
+    }
+
+    @Test func aVetoOnTheLoserIsAskedAndRecorded() throws {
+        let (fixture, delegate, _, outer) = twoPans()
+        delegate.shouldBegin = { $0 !== outer }
+        let recorder = try Recorder(databasePath: folder.path("audit.sqlite"), session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: fixture.root)
+        fixture.dispatcher.perform(drag)
+        let summary = recorder.finish()
+        #expect(fixture.actions == ["cell#inner began @0.1", "cell#inner ended @0.2"])
+        #expect(Array(delegate.calls.dropFirst(6)) == ["inner.shouldBegin true", "outer.shouldBegin false"])
+        #expect(summary.vetoes == 1)
     }
 
     // UIGestureRecognizer.h on `enabled`: "If you change this property to false while a gesture

@@ -10,6 +10,9 @@ final class GestureArbiter {
     /// recognizers it waits for.
     private var declared: [ObjectIdentifier: [GestureRecognizer]] = [:]
     private var draining = false
+    /// Set while one touch event is given to the members: requests to leave `possible` wait until
+    /// every member has seen it (rule 4).
+    private var deliveringEvent = false
     /// Set when something changed while rule 8 was running (an action disabled a recognizer).
     private var changedWhileDraining = false
 
@@ -51,7 +54,7 @@ final class GestureArbiter {
                 // requirements are resolved: UIGestureRecognizer.h, "called when a gesture recognizer
                 // attempts to transition out of UIGestureRecognizerStatePossible".
                 recognizer.pending = PendingTransition(target: newState)
-                leavePossible(recognizer)
+                if !deliveringEvent { leavePossible(recognizer) }
             } else {
                 knockOut(recognizer)
             }
@@ -65,6 +68,15 @@ final class GestureArbiter {
         default:
             return  // changed while waiting, began twice, back to possible: nothing to do
         }
+        drain()
+    }
+
+    /// Gives one touch event to the members through `body`, then runs rule 8: every recognizer
+    /// asks to leave `possible` (and is asked `shouldBegin`) before any of them prevents another.
+    func deliverEvent(_ body: () -> Void) {
+        deliveringEvent = true
+        body()
+        deliveringEvent = false
         drain()
     }
 
@@ -100,6 +112,7 @@ final class GestureArbiter {
     /// Rule 8: until nothing changes, recognizers whose requirement recognized fail, and waiting
     /// ones whose requirements are met try again, in join order.
     func drain() {
+        guard !deliveringEvent else { return }
         guard !draining else {
             changedWhileDraining = true
             return

@@ -167,8 +167,11 @@ public final class TouchDispatcher {
         if touch.phase == .began {
             offer(touch, to: view)
         } else if let arbiter {
-            for recognizer in arbiter.members where recognizer.tracks(touch.id) && !recognizer.settledState.isFinished {
-                recognizer.deliver(touch)
+            arbiter.deliverEvent {
+                for recognizer in arbiter.members
+                where recognizer.tracks(touch.id) && !recognizer.settledState.isFinished {
+                    recognizer.deliver(touch)
+                }
             }
         }
         finishIfIdle()
@@ -202,8 +205,10 @@ public final class TouchDispatcher {
         self.arbiter = arbiter
         for recognizer in accepted where recognizer.arbiter !== arbiter { arbiter.join(recognizer) }
         arbiter.drain()
-        for recognizer in accepted where recognizer.arbiter === arbiter && !recognizer.settledState.isFinished {
-            recognizer.deliver(touch)
+        arbiter.deliverEvent {
+            for recognizer in accepted where recognizer.arbiter === arbiter && !recognizer.settledState.isFinished {
+                recognizer.deliver(touch)
+            }
         }
     }
 
