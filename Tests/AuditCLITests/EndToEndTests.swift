@@ -319,7 +319,7 @@ struct EndToEndTests {
         let run = try sandbox.run(["demo"])
         #expect(run.status == 0, "\(run)")
         #expect(
-            run.stdoutLines.first == "recorded the checkout example with checkout.v1 as session 1: 152 events, 2 vetoes"
+            run.stdoutLines.first == "recorded the checkout example with checkout.v1 as session 1: 161 events, 2 vetoes"
         )
         #expect(run.stdout.contains("REGRESSION: 37 differences"))
         #expect(run.stdout.contains("first divergence: veto changed\n"))
@@ -336,7 +336,7 @@ struct EndToEndTests {
         #expect(json.status == 0 && json.stderr == "", "\(json)")
         let value = try decodeJSON(json.stdout)
         #expect(value["session"] == .int(1))
-        #expect(value["events"] == .int(152))
+        #expect(value["events"] == .int(161))
         #expect(value["vetoes"] == .int(2))
         #expect(value["replay"]?["identical"] == .bool(false))
         #expect(value["replay"]?["candidate_session"] == .int(2))

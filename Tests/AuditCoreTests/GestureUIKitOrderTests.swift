@@ -59,7 +59,7 @@ struct GestureUIKitOrderTests {
         let (fixture, delegate, single) = singleWaitingForDouble()
         delegate.shouldBegin = { $0 !== single }
         fixture.send(tapEvents(at: Point(x: 50, y: 50), time: 0))
-        #expect(single.state == .failed)
+        #expect(fixture.dispatcher.activeRecognizers.map(\.identifier) == ["double"])  // failed, reset
         fixture.dispatcher.settle()
         #expect(fixture.actions.isEmpty)
         #expect(delegate.calls == joinQuestions + ["single.shouldBegin false"])
@@ -78,10 +78,16 @@ struct GestureUIKitOrderTests {
         fixture.dispatcher.perform(
             tapEvents(at: Point(x: 50, y: 50), time: 0) + tapEvents(at: Point(x: 50, y: 50), time: 0.2))
         #expect(fixture.actions == ["cell#single ended @0.1", "cell#double ended @0.3"])
+        // Reset after its first tap (rule 9), the single tap takes the second finger and joins again;
+        // at the second lift both ask, and the double tap, now first in the sequence, prevents it.
         #expect(
             delegate.calls == joinQuestions + [
                 "single.shouldBegin true", "double.simultaneous(single) false", "single.simultaneous(double) false",
-                "double.shouldReceive(1) true", "double.shouldBegin true",
+                "single.shouldReceive(1) true", "double.shouldReceive(1) true", "single.requireFailure(double) false",
+                "double.beRequiredToFail(single) false", "double.requireFailure(single) false",
+                "single.beRequiredToFail(double) false", "double.shouldBegin true", "single.shouldBegin true",
+                "single.simultaneous(double) false", "double.simultaneous(single) false",
+                "single.canBePrevented(double) true", "double.canPrevent(single) true",
             ])
         #expect(single.canPrevent(double) == false)
         #expect(double.canPrevent(single) == true)
@@ -128,6 +134,39 @@ struct GestureUIKitOrderTests {
         #expect(summary.vetoes == 1)
     }
 
+    // UIGestureRecognizerSubclass.h on `reset`: "called automatically by the runtime after the
+    // gesture state is set to UIGestureRecognizerStateEnded/Recognized or Failed/Cancelled"; "after
+    // this is received all remaining active touches will be ignored". A finger resting on the
+    // screen no longer blocks a later tap.
+    @Test func aFinishedRecognizerIsResetAfterTheEventAndTakesANewFinger() {
+        let fixture = GestureFixture()
+        let delegate = ScriptedGestureDelegate()
+        let tap = fixture.add(TapGestureRecognizer(identifier: "tap"), to: fixture.cell)
+        tap.delegate = delegate
+        fixture.send([touch(.began, 50, 50, 0)])
+        fixture.dispatcher.advance(to: 0.8)  // held past maximumTapDuration: failed, then reset
+        #expect(tap.state == .possible)
+        #expect(fixture.dispatcher.activeRecognizers.isEmpty)
+        fixture.send(tapEvents(at: Point(x: 60, y: 60), time: 1, id: 2) + [touch(.ended, 50, 50, 1.5)])
+        #expect(fixture.actions == ["cell#tap ended @1.1"])
+        #expect(delegate.calls == ["tap.shouldReceive(1) true", "tap.shouldReceive(2) true", "tap.shouldBegin true"])
+    }
+
+    @Test func tapsThatFailedTogetherAreResetAtOnceAndTheNextTapCounts() {
+        let (fixture, _, single) = singleWaitingForDouble()
+        let double = fixture.cell.gestureRecognizers[1]
+        fixture.send([touch(.began, 50, 50, 0), touch(.moved, 100, 50, 0.05)])  // 50 pt: both taps fail
+        #expect(single.state == .possible && double.state == .possible)  // both reset
+        fixture.send([touch(.ended, 100, 50, 0.1)])
+        fixture.dispatcher.settle()
+        #expect(fixture.actions.isEmpty)
+        // Both join again on the next finger; the single tap waits for the double tap as before.
+        fixture.send(tapEvents(at: Point(x: 50, y: 50), time: 1))
+        #expect(fixture.dispatcher.activeRecognizers.map(\.identifier) == ["single", "double"])
+        fixture.dispatcher.settle()
+        #expect(fixture.actions == ["cell#single ended @1.45"])
+    }
+
     // UIGestureRecognizer.h on `enabled`: "If you change this property to false while a gesture
     // recognizer is currently recognizing a gesture, the gesture recognizer transitions to a
     // cancelled state."
@@ -162,10 +201,11 @@ struct GestureUIKitOrderTests {
         let pan = fixture.add(PanGestureRecognizer(identifier: "pan"), to: fixture.container)
         fixture.send([touch(.began, 50, 50, 0)])
         fixture.dispatcher.advance(to: 0.6)
-        #expect(pan.state == .failed)  // prevented when the long press began
+        #expect(pan.state == .possible)  // prevented when the long press began, then reset (rule 9)
+        #expect(fixture.dispatcher.activeRecognizers.map(\.identifier) == ["press"])
         fixture.cell.removeGestureRecognizer(press)
         #expect(press.view == nil && press.state == .possible)
-        #expect(fixture.dispatcher.activeRecognizers.map(\.identifier) == ["pan"])
+        #expect(fixture.dispatcher.activeRecognizers.isEmpty)
         fixture.send([touch(.moved, 90, 50, 0.7), touch(.ended, 90, 50, 0.8)])
         #expect(fixture.actions == ["cell#press began @0.5", "cell#press cancelled @0.6"])
     }

@@ -171,6 +171,26 @@ final class GestureArbiter {
         return true
     }
 
+    /// Rule 9, after an event or a timer: the finished members nothing waits on any more leave the
+    /// sequence, to be reset by the caller. UIGestureRecognizerSubclass.h on `reset`: "called
+    /// automatically by the runtime after the gesture state is set to UIGestureRecognizerStateEnded/
+    /// Recognized or Failed/Cancelled"; "after this is received all remaining active touches will be
+    /// ignored". A recognizer some possible member waits for stays until that one is resolved.
+    func releaseFinished() -> [GestureRecognizer] {
+        let done = members.filter { member in
+            member.settledState.isFinished
+                && !members.contains { other in
+                    other.settledState == .possible && requirementList(of: other).contains { $0 === member }
+                }
+        }
+        for recognizer in done {
+            members.removeAll { $0 === recognizer }
+            declared[ObjectIdentifier(recognizer)] = nil
+            for key in declared.keys { declared[key]?.removeAll { $0 === recognizer } }
+        }
+        return done
+    }
+
     /// Fails a possible recognizer, cancels an active one (rule 1).
     private func knockOut(_ recognizer: GestureRecognizer) {
         if recognizer.settledState == .possible {
@@ -184,8 +204,7 @@ final class GestureArbiter {
     /// delegates declared; only members of this sequence count.
     private func requirements(of recognizer: GestureRecognizer) -> Requirements {
         var waiting = false
-        let required = recognizer.failureRequirements + (declared[ObjectIdentifier(recognizer)] ?? [])
-        for other in required where other !== recognizer && other.arbiter === self {
+        for other in requirementList(of: recognizer) where other !== recognizer && other.arbiter === self {
             switch other.settledState {
             case .began, .changed, .ended, .cancelled: return .lost
             case .possible: waiting = true
@@ -193,6 +212,11 @@ final class GestureArbiter {
             }
         }
         return waiting ? .waiting : .met
+    }
+
+    /// The recognizers `recognizer` waits for: set in code, and declared by the delegates.
+    private func requirementList(of recognizer: GestureRecognizer) -> [GestureRecognizer] {
+        recognizer.failureRequirements + (declared[ObjectIdentifier(recognizer)] ?? [])
     }
 
     /// Rule 7: either delegate may allow both; `first`'s — the one that would be prevented — is

@@ -236,11 +236,20 @@ public final class TouchDispatcher {
     }
 
     /// Rule 9: once nothing can change, the sequence is over and its recognizers are reset.
+    /// Otherwise the finished recognizers nothing waits on are reset at once, and take new fingers.
     private func finishIfIdle() {
-        guard let arbiter, arbiter.finishIfIdle(touchesDown: !down.isEmpty) else { return }
-        lastOutcome = states(of: arbiter.members)
-        for recognizer in arbiter.members { recognizer.resetForNextSequence() }
-        self.arbiter = nil
+        guard let arbiter else { return }
+        if arbiter.finishIfIdle(touchesDown: !down.isEmpty) {
+            lastOutcome = states(of: arbiter.members)
+            for recognizer in arbiter.members { recognizer.resetForNextSequence() }
+            self.arbiter = nil
+            return
+        }
+        let before = states(of: arbiter.members)
+        let released = arbiter.releaseFinished()
+        guard !released.isEmpty else { return }
+        lastOutcome = before
+        for recognizer in released { recognizer.resetForNextSequence() }
     }
 
     /// An input's recorded result: the hit view when given, and the recognizers' states.
