@@ -10,6 +10,11 @@ final class GestureArbiter {
     /// recognizers it waits for.
     private var declared: [ObjectIdentifier: [GestureRecognizer]] = [:]
     private var draining = false
+    /// Set while one touch event is given to the members: requests to leave `possible` wait until
+    /// every member has seen it (rule 4).
+    private var deliveringEvent = false
+    /// Set when something changed while rule 8 was running (an action disabled a recognizer).
+    private var changedWhileDraining = false
 
     private enum Requirements {
         case met
@@ -39,14 +44,19 @@ final class GestureArbiter {
 
     /// Rule 4: a recognizer's request, applied or routed to the arbitration.
     func request(_ recognizer: GestureRecognizer, _ newState: GestureRecognizer.State) {
-        guard recognizer.arbiter === self, !recognizer.state.isFinished else { return }
-        switch (recognizer.state, newState) {
+        guard recognizer.arbiter === self, !recognizer.settledState.isFinished else { return }
+        switch (recognizer.settledState, newState) {
         case (.possible, .began), (.possible, .ended):
             if recognizer.pending != nil {
                 if newState == .ended { recognizer.pending?.endsAfterBegin = true }
-            } else {
+            } else if recognizer.ask(GestureRecognizerCallbacks.shouldBegin, ()) {
+                // Asked as the recognizer itself tries to leave `possible`, before its failure
+                // requirements are resolved: UIGestureRecognizer.h, "called when a gesture recognizer
+                // attempts to transition out of UIGestureRecognizerStatePossible".
                 recognizer.pending = PendingTransition(target: newState)
-                leavePossible(recognizer)
+                if !deliveringEvent { leavePossible(recognizer) }
+            } else {
+                knockOut(recognizer)
             }
         case (.possible, .failed), (.possible, .cancelled):
             knockOut(recognizer)
@@ -61,6 +71,15 @@ final class GestureArbiter {
         drain()
     }
 
+    /// Gives one touch event to the members through `body`, then runs rule 8: every recognizer
+    /// asks to leave `possible` (and is asked `shouldBegin`) before any of them prevents another.
+    func deliverEvent(_ body: () -> Void) {
+        deliveringEvent = true
+        body()
+        deliveringEvent = false
+        drain()
+    }
+
     /// Rules 5 to 7: a recognizer with a waiting request tries to leave `possible`.
     private func leavePossible(_ recognizer: GestureRecognizer) {
         switch requirements(of: recognizer) {
@@ -72,21 +91,20 @@ final class GestureArbiter {
         }
         guard let request = recognizer.pending else { return }
         recognizer.pending = nil
-        guard recognizer.ask(GestureRecognizerCallbacks.shouldBegin, ()) else {
-            knockOut(recognizer)
-            return
-        }
-        for other in members where other !== recognizer && other.state.isActive && shareTouch(recognizer, other) {
+        for other in members where other !== recognizer && other.settledState.isActive && shareTouch(recognizer, other)
+        {
             if !simultaneous(recognizer, other) && prevents(other, recognizer) {
                 knockOut(recognizer)
                 return
             }
         }
-        for other in members where other !== recognizer && other.state == .possible && shareTouch(recognizer, other) {
-            if !simultaneous(recognizer, other) && prevents(recognizer, other) { knockOut(other) }
+        for other in members
+        where other !== recognizer && other.settledState == .possible && shareTouch(recognizer, other) {
+            // The one that would be prevented is asked first (issue #13 item 6, observed order).
+            if !simultaneous(other, recognizer) && prevents(recognizer, other) { knockOut(other) }
         }
         recognizer.apply(request.target)
-        if request.target == .began && request.endsAfterBegin && recognizer.state == .began {
+        if request.target == .began && request.endsAfterBegin && recognizer.settledState == .began {
             recognizer.apply(.ended)
         }
     }
@@ -94,13 +112,18 @@ final class GestureArbiter {
     /// Rule 8: until nothing changes, recognizers whose requirement recognized fail, and waiting
     /// ones whose requirements are met try again, in join order.
     func drain() {
-        guard !draining else { return }
+        guard !deliveringEvent else { return }
+        guard !draining else {
+            changedWhileDraining = true
+            return
+        }
         draining = true
         defer { draining = false }
         var changed = true
         while changed {
             changed = false
-            for member in members where member.state == .possible {
+            changedWhileDraining = false
+            for member in members where member.settledState == .possible {
                 switch requirements(of: member) {
                 case .lost:
                     knockOut(member)
@@ -112,7 +135,29 @@ final class GestureArbiter {
                     break
                 }
             }
+            changed = changed || changedWhileDraining
         }
+    }
+
+    /// Rule 10: the app disabled `recognizer` (UIKit's `isEnabled`) during the sequence: knocked out,
+    /// then rule 8, as those waiting for it may go on.
+    func knockOutFromOutside(_ recognizer: GestureRecognizer) {
+        guard recognizer.arbiter === self else { return }
+        knockOut(recognizer)
+        drain()
+    }
+
+    /// Rule 10: `recognizer` leaves its view during the sequence: knocked out (its actions see it
+    /// cancelled if it was active), then it leaves the sequence — no more touches, timers or
+    /// questions — and is reset; rule 8 runs for the others.
+    func remove(_ recognizer: GestureRecognizer) {
+        guard recognizer.arbiter === self else { return }
+        knockOut(recognizer)
+        members.removeAll { $0 === recognizer }
+        declared[ObjectIdentifier(recognizer)] = nil
+        for key in declared.keys { declared[key]?.removeAll { $0 === recognizer } }
+        recognizer.resetForNextSequence()
+        drain()
     }
 
     /// Rule 9: when no touch is down and no timer runs, nothing can change any more: recognizers
@@ -120,17 +165,37 @@ final class GestureArbiter {
     /// active ones are cancelled. Returns whether the sequence is over.
     func finishIfIdle(touchesDown: Bool) -> Bool {
         guard !touchesDown, members.allSatisfy({ $0.timer == nil }) else { return false }
-        for member in members where member.state == .possible && member.pending == nil { knockOut(member) }
+        for member in members where member.settledState == .possible && member.pending == nil { knockOut(member) }
         drain()
-        for member in members where !member.state.isFinished { knockOut(member) }
+        for member in members where !member.settledState.isFinished { knockOut(member) }
         return true
+    }
+
+    /// Rule 9, after an event or a timer: the finished members nothing waits on any more leave the
+    /// sequence, to be reset by the caller. UIGestureRecognizerSubclass.h on `reset`: "called
+    /// automatically by the runtime after the gesture state is set to UIGestureRecognizerStateEnded/
+    /// Recognized or Failed/Cancelled"; "after this is received all remaining active touches will be
+    /// ignored". A recognizer some possible member waits for stays until that one is resolved.
+    func releaseFinished() -> [GestureRecognizer] {
+        let done = members.filter { member in
+            member.settledState.isFinished
+                && !members.contains { other in
+                    other.settledState == .possible && requirementList(of: other).contains { $0 === member }
+                }
+        }
+        for recognizer in done {
+            members.removeAll { $0 === recognizer }
+            declared[ObjectIdentifier(recognizer)] = nil
+            for key in declared.keys { declared[key]?.removeAll { $0 === recognizer } }
+        }
+        return done
     }
 
     /// Fails a possible recognizer, cancels an active one (rule 1).
     private func knockOut(_ recognizer: GestureRecognizer) {
-        if recognizer.state == .possible {
+        if recognizer.settledState == .possible {
             recognizer.apply(.failed)
-        } else if recognizer.state.isActive {
+        } else if recognizer.settledState.isActive {
             recognizer.apply(.cancelled)
         }
     }
@@ -139,9 +204,8 @@ final class GestureArbiter {
     /// delegates declared; only members of this sequence count.
     private func requirements(of recognizer: GestureRecognizer) -> Requirements {
         var waiting = false
-        let required = recognizer.failureRequirements + (declared[ObjectIdentifier(recognizer)] ?? [])
-        for other in required where other !== recognizer && other.arbiter === self {
-            switch other.state {
+        for other in requirementList(of: recognizer) where other !== recognizer && other.arbiter === self {
+            switch other.settledState {
             case .began, .changed, .ended, .cancelled: return .lost
             case .possible: waiting = true
             case .failed: continue
@@ -150,17 +214,26 @@ final class GestureArbiter {
         return waiting ? .waiting : .met
     }
 
-    /// Rule 6: either delegate may allow both; `first`'s is asked first, the other only if it said no.
+    /// The recognizers `recognizer` waits for: set in code, and declared by the delegates.
+    private func requirementList(of recognizer: GestureRecognizer) -> [GestureRecognizer] {
+        recognizer.failureRequirements + (declared[ObjectIdentifier(recognizer)] ?? [])
+    }
+
+    /// Rule 7: either delegate may allow both; `first`'s — the one that would be prevented — is
+    /// asked first, the other only if it said no.
     private func simultaneous(_ first: GestureRecognizer, _ second: GestureRecognizer) -> Bool {
         first.ask(GestureRecognizerCallbacks.shouldRecognizeSimultaneously, second)
             || second.ask(GestureRecognizerCallbacks.shouldRecognizeSimultaneously, first)
     }
 
-    /// Rule 7: `winner` prevents `loser` only if both delegates agree; `loser`'s is asked only
-    /// when `winner`'s said yes.
+    /// Rule 7: `winner` prevents `loser` only if both classes (UIKit's class-wide `canPrevent(_:)`
+    /// and `canBePrevented(by:)`, e.g. the tap-count rule) and both delegates agree; each is asked
+    /// only when the ones before said yes. The prevented side is asked first: `loser`'s
+    /// `canBePreventedBy`, then `winner`'s `canPrevent` (issue #13 item 10, observed order).
     private func prevents(_ winner: GestureRecognizer, _ loser: GestureRecognizer) -> Bool {
-        winner.ask(GestureRecognizerCallbacks.canPrevent, loser)
+        loser.canBePrevented(by: winner) && winner.canPrevent(loser)
             && loser.ask(GestureRecognizerCallbacks.canBePrevented, winner)
+            && winner.ask(GestureRecognizerCallbacks.canPrevent, loser)
     }
 
     private func shareTouch(_ first: GestureRecognizer, _ second: GestureRecognizer) -> Bool {

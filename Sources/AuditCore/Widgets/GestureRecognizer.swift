@@ -29,9 +29,27 @@ open class GestureRecognizer {
 
     public let identifier: String
     public internal(set) weak var view: View?
-    public internal(set) var state: State = .possible
-    /// A disabled recognizer is not offered touches that begin from then on.
-    public var isEnabled = true
+    /// The state the app reads. While a request to leave `possible` waits for failure requirements
+    /// (its delegate already said it may begin), it reads the state reached — `ended` for a tap,
+    /// `began` for a continuous gesture, `ended` if that also ended meanwhile — and only its
+    /// actions are held back, as UIKit's header has the subclass set `state` and the
+    /// arbitration decide when the actions run (docs/gestures.md, rule 6).
+    public var state: State {
+        guard let pending else { return settledState }
+        return pending.endsAfterBegin ? .ended : pending.target
+    }
+    /// The state the arbitration granted: `possible` while a request waits.
+    var settledState: State = .possible
+    /// A disabled recognizer is not offered touches. Disabling one that takes part in a touch
+    /// sequence knocks it out: cancelled if active, failed if still possible (its waiting request
+    /// dropped) — UIKit's `isEnabled`: "If you change this property to false while a gesture
+    /// recognizer is currently recognizing a gesture, the gesture recognizer transitions to a
+    /// cancelled state." Re-enabling it takes effect from the next sequence.
+    public var isEnabled = true {
+        didSet {
+            if oldValue && !isEnabled { arbiter?.knockOutFromOutside(self) }
+        }
+    }
 
     /// The app's delegate, held weakly. Assigning it while the recognizer is audited retargets
     /// the proxy, which stays in place.
@@ -133,6 +151,15 @@ open class GestureRecognizer {
     /// Clears the subclass's own state at the end of a touch sequence. Call super.
     open func reset() {}
 
+    /// Whether this recognizer may prevent `preventedGestureRecognizer`: a class-wide rule, as
+    /// UIKit's `canPrevent(_:)`, checked before the delegates are asked (docs/gestures.md, rule 7).
+    /// The base implementation returns true.
+    open func canPrevent(_ preventedGestureRecognizer: GestureRecognizer) -> Bool { true }
+
+    /// Whether `preventingGestureRecognizer` may prevent this recognizer: a class-wide rule, as
+    /// UIKit's `canBePrevented(by:)`. The base implementation returns true.
+    open func canBePrevented(by preventingGestureRecognizer: GestureRecognizer) -> Bool { true }
+
     /// Asks to move to `newState`. The arbitration decides (docs/gestures.md): leaving `possible`
     /// may wait for failure requirements, be refused by the delegate, or be prevented; from
     /// `possible`, `ended` recognizes a discrete gesture. Requests made outside a touch sequence,
@@ -200,7 +227,7 @@ open class GestureRecognizer {
 
     /// Sets the state and runs the actions; finishing clears the timer and any waiting request.
     func apply(_ newState: State) {
-        state = newState
+        settledState = newState
         if newState.isFinished {
             timer = nil
             pending = nil
@@ -212,7 +239,7 @@ open class GestureRecognizer {
 
     /// Back to `possible` for the next touch sequence.
     func resetForNextSequence() {
-        state = .possible
+        settledState = .possible
         touches = []
         receivedTouches = []
         pending = nil

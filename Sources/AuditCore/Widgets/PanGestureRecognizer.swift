@@ -1,8 +1,8 @@
 /// A continuous recognizer of a dragging finger.
 ///
 /// It follows the first finger that touches down (others are ignored) and begins once that
-/// finger is `minimumTranslation` away from where it touched down; every later move is a change,
-/// and lifting ends it. Lifting before it began fails it. `translation` is measured from the
+/// finger has moved `minimumTranslation` along either axis from where it touched down; every later
+/// move is a change, and lifting ends it. Lifting before it began fails it. `translation` is measured from the
 /// touch-down point; `velocity` is the last move's, in points per second.
 open class PanGestureRecognizer: GestureRecognizer {
     public var minimumTranslation = 10.0
@@ -34,7 +34,10 @@ open class PanGestureRecognizer: GestureRecognizer {
         guard follow(touch) else { return }
         if panning {
             transition(to: .changed)
-        } else if distance(Point(x: 0, y: 0), translation) >= minimumTranslation {
+        } else if abs(translation.x) >= minimumTranslation || abs(translation.y) >= minimumTranslation {
+            // Per axis, not the straight-line length: a move of (8, 8) does not begin a 10 pt pan.
+            // Observed UIKit behaviour (issue #13, item 9); Apple documents neither the threshold
+            // nor how it is measured (docs/gestures.md, "The built-in recognizers").
             panning = true
             transition(to: .began)
         }

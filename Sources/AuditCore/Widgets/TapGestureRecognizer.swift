@@ -8,7 +8,12 @@ open class TapGestureRecognizer: GestureRecognizer {
     public var numberOfTapsRequired: Int {
         didSet { precondition(numberOfTapsRequired >= 1, "a tap recognizer needs at least one tap") }
     }
-    public var allowableMovement = 10.0
+    /// How far, in points, a tap may move from where it touched down: 45, as UIKit's tap. UIKit
+    /// documents no value and has no public property for it; its tap recognizer's archiving
+    /// (`UITapRecognizer encodeWithCoder:` in UIKitCore, read from its disassembly) leaves out an
+    /// `allowableMovement` equal to 45.0, its initial value (docs/gestures.md, "The built-in
+    /// recognizers"). A long press's documented default stays 10.
+    public var allowableMovement = 45.0
     /// How long a tap may last, in nanoseconds: a finger still down when it is reached fails it.
     public var maximumTapDurationNanoseconds: Int64 = 750_000_000
     /// How long after a lift the next tap may touch down, in nanoseconds: a touch-down at the
@@ -72,6 +77,15 @@ open class TapGestureRecognizer: GestureRecognizer {
 
     open override func timerFired(_ name: String, atNanoseconds time: Int64) {
         transition(to: .failed)
+    }
+
+    /// A tap never prevents a tap that needs more taps, so without a failure requirement a double
+    /// tap still recognizes after a single tap did. `UIGestureRecognizerSubclass.h`: "for example, a
+    /// UITapGestureRecognizer never prevents another UITapGestureRecognizer with a higher tap
+    /// count"; Apple's `canPrevent(_:)` page says the same.
+    open override func canPrevent(_ preventedGestureRecognizer: GestureRecognizer) -> Bool {
+        guard let tap = preventedGestureRecognizer as? TapGestureRecognizer else { return true }
+        return tap.numberOfTapsRequired <= numberOfTapsRequired
     }
 
     open override func reset() {

@@ -167,8 +167,11 @@ public final class TouchDispatcher {
         if touch.phase == .began {
             offer(touch, to: view)
         } else if let arbiter {
-            for recognizer in arbiter.members where recognizer.tracks(touch.id) && !recognizer.state.isFinished {
-                recognizer.deliver(touch)
+            arbiter.deliverEvent {
+                for recognizer in arbiter.members
+                where recognizer.tracks(touch.id) && !recognizer.settledState.isFinished {
+                    recognizer.deliver(touch)
+                }
             }
         }
         finishIfIdle()
@@ -187,7 +190,10 @@ public final class TouchDispatcher {
         let accepted = chain.filter { recognizer in
             guard recognizer.isEnabled else { return false }
             if recognizer.arbiter === arbiter {
-                guard recognizer.state.isActive || (recognizer.state == .possible && recognizer.pending == nil) else {
+                guard
+                    recognizer.settledState.isActive
+                        || (recognizer.settledState == .possible && recognizer.pending == nil)
+                else {
                     return false
                 }
             } else if recognizer.arbiter != nil {
@@ -199,7 +205,11 @@ public final class TouchDispatcher {
         self.arbiter = arbiter
         for recognizer in accepted where recognizer.arbiter !== arbiter { arbiter.join(recognizer) }
         arbiter.drain()
-        for recognizer in accepted where !recognizer.state.isFinished { recognizer.deliver(touch) }
+        arbiter.deliverEvent {
+            for recognizer in accepted where recognizer.arbiter === arbiter && !recognizer.settledState.isFinished {
+                recognizer.deliver(touch)
+            }
+        }
     }
 
     private func nextTimer() -> (recognizer: GestureRecognizer, deadline: Int64)? {
@@ -226,11 +236,20 @@ public final class TouchDispatcher {
     }
 
     /// Rule 9: once nothing can change, the sequence is over and its recognizers are reset.
+    /// Otherwise the finished recognizers nothing waits on are reset at once, and take new fingers.
     private func finishIfIdle() {
-        guard let arbiter, arbiter.finishIfIdle(touchesDown: !down.isEmpty) else { return }
-        lastOutcome = states(of: arbiter.members)
-        for recognizer in arbiter.members { recognizer.resetForNextSequence() }
-        self.arbiter = nil
+        guard let arbiter else { return }
+        if arbiter.finishIfIdle(touchesDown: !down.isEmpty) {
+            lastOutcome = states(of: arbiter.members)
+            for recognizer in arbiter.members { recognizer.resetForNextSequence() }
+            self.arbiter = nil
+            return
+        }
+        let before = states(of: arbiter.members)
+        let released = arbiter.releaseFinished()
+        guard !released.isEmpty else { return }
+        lastOutcome = before
+        for recognizer in released { recognizer.resetForNextSequence() }
     }
 
     /// An input's recorded result: the hit view when given, and the recognizers' states.

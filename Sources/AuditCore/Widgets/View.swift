@@ -114,6 +114,9 @@ open class View {
         // A widget's own recognizer (a scroll view's pan) is not the app's to remove.
         guard recognizer.view === self, gestureRecognizers.contains(where: { $0 === recognizer }) else { return }
         gestureRecognizers.removeAll { $0 === recognizer }
+        // Removed during a touch sequence, it is cancelled (or fails) and leaves the sequence
+        // (docs/gestures.md, rule 10).
+        recognizer.arbiter?.remove(recognizer)
         recognizer.auditLink = nil
         recognizer.view = nil
     }
