@@ -15,7 +15,7 @@ extension Command {
         let store = try AuditStore(path: invocation.databasePath, access: .read)
         if let id { _ = try store.session(id) }
         if let path = invocation.option("--output") {
-            try OutputFile.write(to: path, what: "the export") { write throws(StoreError) in
+            try OutputFile.write(to: path, what: "the export") { write in
                 try store.export(sessions: id.map { [$0] }) { write($0 + "\n") }
             }
         } else {
@@ -61,6 +61,52 @@ extension Command {
                     + (ids.isEmpty ? "" : " as \(ids)")
                     + (imported.skipped.isEmpty ? "" : "; skipped \(imported.skipped.count) already in the database"))
         }
+        return ExitStatus.success
+    }
+}
+
+extension Command {
+    static let merge = Command(
+        name: "merge", summary: "copy the sessions of other databases into one (shards, devices, branches)",
+        arguments: "SOURCE... --into TARGET",
+        options: [.option("--into", "TARGET", "the database to copy into (made when missing)")],
+        positionals: 1...1_000, formats: [.text, .json]
+    ) { invocation in
+        guard let target = invocation.option("--into"), !target.isEmpty else {
+            throw UsageError(message: "--into TARGET is required")
+        }
+        let sources = invocation.parsed.positionals
+        let targetPath = URL(fileURLWithPath: target).standardizedFileURL.resolvingSymlinksInPath().path
+        for source in sources
+        where URL(fileURLWithPath: source).standardizedFileURL.resolvingSymlinksInPath().path == targetPath {
+            throw UsageError(message: "\(source) is the target itself; merge other databases into it")
+        }
+        // Every source is opened (and checked) before the target is touched.
+        let stores = try sources.map { try AuditStore(path: $0, access: .read) }
+        let into = try AuditStore(path: target, access: .write)
+        var results: [AuditValue] = []
+        for (source, store) in zip(sources, stores) {
+            // One transaction per source: a source that fails adds nothing.
+            let imported: SessionTransfer.Imported
+            do {
+                imported = try into.importSessions { feed in try store.export(write: feed) }
+            } catch let error as SessionTransfer.ImportError {
+                throw UsageError(message: "\(source): \(error); nothing of it was merged")
+            }
+            results.append(
+                .object([
+                    "source": .string(source), "merged": .array(imported.sessions.map { .int(Int($0)) }),
+                    "skipped": .int(imported.skipped.count),
+                ]))
+            if invocation.format == .text {
+                invocation.output.line(
+                    "\(source.visiblyEscaped()): merged \(counted(imported.sessions.count, "session"))"
+                        + (imported.sessions.isEmpty
+                            ? "" : " as \(imported.sessions.map(String.init).joined(separator: ", "))")
+                        + (imported.skipped.isEmpty ? "" : "; skipped \(imported.skipped.count) already there"))
+            }
+        }
+        if invocation.format == .json { invocation.output.line(AuditValue.array(results).json) }
         return ExitStatus.success
     }
 }

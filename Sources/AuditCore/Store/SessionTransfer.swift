@@ -31,18 +31,24 @@ public enum SessionTransfer {
 
 extension AuditStore {
     /// Writes sessions `ids` (every session, oldest first, when nil) as JSON Lines, one `write`
-    /// call per line, reading each session's rows as it goes.
-    public func export(sessions ids: [Int64]? = nil, write: (String) -> Void) throws(StoreError) {
-        let all = try sessions()
+    /// call per line, reading each session's rows as it goes. A session recorded before UUIDs (a
+    /// database of an older build, read as it is) is given one derived from what it holds, the
+    /// same each time, so merging it twice still skips it the second time.
+    public func export(sessions ids: [Int64]? = nil, write: (String) throws -> Void) throws {
+        let all = try sessions().map { session in
+            var session = session
+            if session.uuid == nil { session.uuid = try derivedUUID(of: session) }
+            return session
+        }
         let chosen =
             try ids.map { wanted throws(StoreError) in
                 try wanted.map { id throws(StoreError) in try session(id) }
             } ?? all
         let uuids = Dictionary(all.map { ($0.id, $0.uuid ?? "") }, uniquingKeysWith: { first, _ in first })
-        try storeOperation {
+        do {
             for session in chosen {
                 let source = try scenarioSource(of: session.id)
-                write(
+                try write(
                     orderedLine([
                         ("type", .string("session")), ("format", .int(SessionTransfer.format)),
                         ("uuid", session.uuid.map(AuditValue.string) ?? .null),
@@ -59,7 +65,7 @@ extension AuditStore {
                     ]))
                 try connection.prepare("SELECT id, path, kind, parent FROM widgets WHERE session = ? ORDER BY id")
                     .forEachRow([.integer(session.id)]) { row in
-                        write(
+                        try write(
                             orderedLine(
                                 [("type", .string("widget"))]
                                     + zip(
@@ -70,7 +76,7 @@ extension AuditStore {
                 try connection.prepare(Self.exportedEvents(answers: hasAnswerKinds)).forEachRow([.integer(session.id)])
                 {
                     row in
-                    write(
+                    try write(
                         orderedLine(
                             [("type", .string("event"))]
                                 + zip(
@@ -79,8 +85,25 @@ extension AuditStore {
                                 .map { ($0, $1) }))
                 }
             }
-            write(orderedLine([("type", .string("end")), ("sessions", .int(chosen.count))]))
+            try write(orderedLine([("type", .string("end")), ("sessions", .int(chosen.count))]))
+        } catch let error as SQLiteError {
+            throw StoreError.sqlite(error)
         }
+    }
+
+    /// A version-5-shaped UUID made from a session's identity (its scenario's text, delegate,
+    /// start time and counts), for a session stored before UUIDs.
+    private func derivedUUID(of session: SessionSummary) throws -> String {
+        let identity = [
+            try scenarioSource(of: session.id), session.delegate, session.startedAt, session.endedAt ?? "",
+            "\(session.events)", "\(session.replayOf ?? 0)",
+        ].joined(separator: "\u{0}")
+        var hex = Array(SHA256.hex(Data(identity.utf8)).prefix(32))
+        hex[12] = "5"
+        hex[16] = "8"
+        let text = String(hex)
+        return [text.prefix(8), text.dropFirst(8).prefix(4), text.dropFirst(12).prefix(4), text.dropFirst(16).prefix(4),
+            text.dropFirst(20)].joined(separator: "-")
     }
 
     /// The event fields of an export, in the order of `exportedEvents`.
@@ -123,14 +146,22 @@ extension AuditStore {
     /// Imports the sessions of an export, read line by line from `lines`, in one transaction: an
     /// error anywhere (a line that is not what the form says, a file cut short) leaves the
     /// database as it was. A session whose UUID the database holds is skipped.
+    public func importSessions(_ lines: some Sequence<String>) throws -> SessionTransfer.Imported {
+        try importSessions { feed in
+            for line in lines { try feed(line) }
+        }
+    }
+
+    /// Imports the lines `produce` gives to the function it is handed, as `importSessions(_:)`
+    /// does: how `merge` moves sessions from another database without holding them.
     public func importSessions(
-        _ lines: some Sequence<String>
+        _ produce: (_ feed: (String) throws -> Void) throws -> Void
     ) throws -> SessionTransfer.Imported {
         var imported = SessionTransfer.Imported()
         try connection.transaction {
             var reader = ImportReader(store: self)
             var number = 0
-            for line in lines {
+            try produce { line in
                 number += 1
                 do {
                     try reader.read(line, into: &imported)
