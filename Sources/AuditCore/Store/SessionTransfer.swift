@@ -102,8 +102,10 @@ extension AuditStore {
         hex[12] = "5"
         hex[16] = "8"
         let text = String(hex)
-        return [text.prefix(8), text.dropFirst(8).prefix(4), text.dropFirst(12).prefix(4), text.dropFirst(16).prefix(4),
-            text.dropFirst(20)].joined(separator: "-")
+        return [
+            text.prefix(8), text.dropFirst(8).prefix(4), text.dropFirst(12).prefix(4), text.dropFirst(16).prefix(4),
+            text.dropFirst(20),
+        ].joined(separator: "-")
     }
 
     /// The event fields of an export, in the order of `exportedEvents`.
