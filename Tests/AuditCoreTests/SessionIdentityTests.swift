@@ -51,6 +51,28 @@ struct SessionIdentityTests {
         #expect(Set(sessions.map(\.uuid)).count == 3)
     }
 
+    @Test func anOldDatabaseIsExportedWithUUIDsDerivedTheSameEachTime() throws {
+        let connection = try Connection(path: database, mode: .readWrite(create: true))
+        try Migrator.migrate(connection, migrations: Migration.all.filter { $0.version < 7 })
+        for name in ["a", "b"] {
+            try connection.execute(
+                "INSERT INTO sessions (name, scenario, scenario_source, delegate, started_at) "
+                    + "VALUES ('\(name)', 's', '{\"name\": \"\(name)\"}', 'd', 'now')")
+        }
+        func exported() throws -> [String] {
+            var lines: [String] = []
+            try AuditStore(path: database, access: .read).export { lines.append($0) }
+            return lines.compactMap { line in
+                guard case .string(let uuid)? = try? AuditValue(json: line)["uuid"] else { return nil }
+                return uuid
+            }
+        }
+        let first = try exported()
+        #expect(first.count == 2 && Set(first).count == 2)
+        #expect(first.allSatisfy { UUID(uuidString: $0) != nil })
+        #expect(try exported() == first)
+    }
+
     @Test func searchAndReportKeepOnlySessionsWithEveryLabel() throws {
         for device in ["pixel", "iphone"] {
             _ = try ScenarioRunner.record(
