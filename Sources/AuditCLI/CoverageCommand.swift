@@ -1,0 +1,104 @@
+import AuditCore
+import Foundation
+
+extension Command {
+    static let coverage = Command(
+        name: "coverage", summary: "what the stored sessions cover of the delegates, and what they cannot catch",
+        arguments: "[--session N] [--label KEY=VALUE]",
+        options: [
+            .option("--session", "N", "only this session (default: every recording, not replays)"),
+            .option("--label", "KEY=VALUE", "only recordings with this label; repeatable (all must match)"),
+        ],
+        positionals: 0...0, formats: [.text, .json, .csv]
+    ) { invocation in
+        let store = try AuditStore(path: invocation.databasePath, access: .read)
+        let labels = try invocation.labels()
+        let ids =
+            invocation.option("--session") == nil
+            ? try store.sessions().filter { $0.replayOf == nil && $0.has(labels) }.map(\.id)
+            : [try invocation.integer("--session")]
+        let report = try store.coverage(sessions: ids, catalog: invocation.catalog)
+        switch invocation.format {
+        case .json: invocation.output.line(coverageJSON(report).json)
+        case .csv: coverageTable(report).render(.csv, to: invocation.output)
+        default: printCoverage(report, to: invocation.output)
+        }
+        return ExitStatus.success
+    }
+
+    static func coverageTable(_ report: CoverageReport) -> Table {
+        Table(
+            columns: [
+                "widget", "widget_kind", "protocol", "callback", "answer", "calls", "implemented", "defaulted",
+                "branches_seen", "branches_missing", "inputs",
+            ],
+            rows: report.rows.map { row in
+                [
+                    .string(row.widget), .string(row.widgetKind), .string(row.protocolName), .string(row.callback),
+                    .string(row.answer.rawValue), .int(row.calls), .int(row.implemented), .int(row.defaulted),
+                    .string(row.branches.filter { $0.value > 0 }.keys.sorted().joined(separator: " ")),
+                    .string(row.missingBranches.joined(separator: " ")),
+                    .string(row.inputs.joined(separator: "; ")),
+                ]
+            })
+    }
+
+    static func coverageJSON(_ report: CoverageReport) -> AuditValue {
+        func tally(_ tally: CoverageReport.Tally) -> AuditValue {
+            .object([
+                "callbacks": .int(tally.callbacks), "called": .int(tally.called), "branches": .int(tally.branches),
+                "branches_seen": .int(tally.branchesSeen), "called_percent": .double(tally.calledPercent),
+                "branch_percent": .double(tally.branchPercent),
+            ])
+        }
+        return .object([
+            "sessions": .array(report.sessions.map { .int(Int($0)) }),
+            "total": tally(report.total),
+            "protocols": .object(Dictionary(uniqueKeysWithValues: report.byProtocol.map { ($0.0, tally($0.1)) })),
+            "callbacks": .array(
+                report.rows.map { row in
+                    .object([
+                        "widget": .string(row.widget), "widget_kind": .string(row.widgetKind),
+                        "protocol": .string(row.protocolName), "callback": .string(row.callback),
+                        "answer": .string(row.answer.rawValue), "calls": .int(row.calls),
+                        "implemented": .int(row.implemented), "defaulted": .int(row.defaulted),
+                        "branches": .object(row.branches.mapValues { .int($0) }),
+                        "inputs": .array(row.inputs.map(AuditValue.string)),
+                    ])
+                }),
+        ])
+    }
+
+    static func printCoverage(_ report: CoverageReport, to output: Output) {
+        func percent(_ value: Double) -> String { String(format: "%.0f%%", value) }
+        let total = report.total
+        output.line(
+            "coverage of \(counted(report.sessions.count, "session")): \(total.called) of "
+                + "\(counted(total.callbacks, "widget callback")) called (\(percent(total.calledPercent))), "
+                + "\(total.branchesSeen) of \(counted(total.branches, "answer branch", "answer branches")) seen "
+                + "(\(percent(total.branchPercent)))")
+        for (name, tally) in report.byProtocol {
+            output.line(
+                "  \(name.visiblyEscaped()): \(tally.called) of \(tally.callbacks) called "
+                    + "(\(percent(tally.calledPercent))), branches \(tally.branchesSeen) of \(tally.branches) "
+                    + "(\(percent(tally.branchPercent)))")
+        }
+        let never = report.rows.filter { $0.calls == 0 }
+        if !never.isEmpty {
+            output.line()
+            output.line("never called (no stored session can catch a change here):")
+            for row in never { output.line("  \(row.widget.visiblyEscaped())  \(row.protocolName).\(row.callback)") }
+        }
+        let partial = report.rows.filter { $0.calls > 0 && !$0.missingBranches.isEmpty }
+        if !partial.isEmpty {
+            output.line()
+            output.line("called, but some answers never seen:")
+            for row in partial {
+                output.line(
+                    "  \(row.widget.visiblyEscaped())  \(row.protocolName).\(row.callback): never "
+                        + "\(row.missingBranches.joined(separator: ", ")) (\(counted(row.calls, "call")), "
+                        + "\(row.defaulted) answered by the default)")
+            }
+        }
+    }
+}
