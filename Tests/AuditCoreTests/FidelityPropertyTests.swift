@@ -113,7 +113,7 @@ struct FidelityPropertyTests {
     /// selected row. … nil if you don't want the row selected"; `tableView(_:willDeselectRowAt:)`
     /// "… confirms or alters the deselected row. Return nil if you don't want the row
     /// deselected." (ScenarioFormat.md, "Table view", for the order.)
-    @Test func randomTapsSelectWhatTheDocumentedRuleSelects() {
+    @Test func randomTapsSelectWhatTheDocumentedRuleSelects() throws {
         let rows = [
             IndexPath(row: 0, section: 0), IndexPath(row: 1, section: 0), IndexPath(row: 2, section: 0),
             IndexPath(row: 0, section: 1), IndexPath(row: 1, section: 1),
@@ -127,12 +127,16 @@ struct FidelityPropertyTests {
             default: rows.randomElement(using: &random)!
             }
         }
-        var random = SeededGenerator(seed: 0x7AB1E)
-        for _ in 0..<40 {
+        // One run of 25 steps from `seed`, under `recorder` when given: every call, and the selection.
+        func trial(seed: UInt64, recorder: Recorder?) -> (calls: [String], state: [IndexPath]) {
+            var random = SeededGenerator(seed: seed)
             let table = TableView(
                 identifier: "t", frame: Rect(x: 0, y: 0, width: 320, height: 100), rowsPerSection: [3, 2])
             let delegate = TableLogDelegate()
             table.delegate = delegate
+            try? recorder?.attach(to: table)
+            defer { recorder?.detach(from: table) }
+            var log: [String] = []
             var selected: [IndexPath] = []  // the model, in index path order
             for _ in 0..<25 {
                 let tapped = rows.randomElement(using: &random)!
@@ -170,8 +174,17 @@ struct FidelityPropertyTests {
                 #expect(delegate.calls == calls)
                 #expect(table.indexPathsForSelectedRows ?? [] == selected)
                 #expect(table.indexPathForSelectedRow == selected.first)
+                log += delegate.calls
                 delegate.calls = []
             }
+            return (log, selected)
+        }
+        var seeds = SeededGenerator(seed: 0x7AB1E)
+        for _ in 0..<40 {
+            let seed = seeds.next()
+            let database = folder.path("table-\(seed).sqlite")
+            // Auditing changes nothing: the same calls and selection under a recorder, each recorded.
+            _ = try expectAuditingChangesNothing(database: database) { trial(seed: seed, recorder: $0) }
         }
     }
 
@@ -184,9 +197,10 @@ struct FidelityPropertyTests {
     /// selected segment changes nothing), so the already-selected index asks and notifies nothing,
     /// tapped or in code; another index asks, and unless vetoed selects and notifies (in code only
     /// with `notify`); -1 clears without asking.
-    @Test func onlyAChangeOfSegmentAsksAndNotifies() {
-        var random = SeededGenerator(seed: 0x5E6_0008)
-        for _ in 0..<50 {
+    @Test func onlyAChangeOfSegmentAsksAndNotifies() throws {
+        // One run of 30 steps from `seed`, under `recorder` when given: every call, and the selection.
+        func trial(seed: UInt64, recorder: Recorder?) -> (calls: [String], state: Int) {
+            var random = SeededGenerator(seed: seed)
             let initial = Int.random(in: -1...2, using: &random)
             let control = SegmentedControl(identifier: "c", segments: ["a", "b", "c"], selectedSegmentIndex: initial)
             let delegate = LoggingDelegate()
@@ -195,6 +209,8 @@ struct FidelityPropertyTests {
                 if reselects { control.setSelectedSegmentIndex(index, notify: true) }
             }
             control.delegate = delegate
+            try? recorder?.attach(to: control)
+            defer { recorder?.detach(from: control) }
             var selected = initial
             var expected: [String] = []
             for _ in 0..<30 {
@@ -220,6 +236,13 @@ struct FidelityPropertyTests {
                 #expect(delegate.calls == expected)
                 #expect(control.selectedSegmentIndex == selected)
             }
+            return (delegate.calls, selected)
+        }
+        var seeds = SeededGenerator(seed: 0x5E6_0008)
+        for _ in 0..<50 {
+            let seed = seeds.next()
+            let database = folder.path("segments-\(seed).sqlite")
+            _ = try expectAuditingChangesNothing(database: database) { trial(seed: seed, recorder: $0) }
         }
     }
 
