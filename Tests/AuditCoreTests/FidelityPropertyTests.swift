@@ -94,6 +94,94 @@ struct FidelityPropertyTests {
         }
     }
 
+    /// What the model knows of a view: the rectangle of the window where it can be hit (nil when
+    /// nowhere), and where the origin of its own coordinates lies in the window.
+    struct Shown {
+        let view: View
+        let visible: Rect?
+        let origin: Point
+    }
+
+    /// Adds random children, down to `depth` levels, to `parent` (shown as `shown`): plain views
+    /// and scroll views at random offsets, some with user interaction disabled. Appends each to
+    /// `model` in the order the model reads front-most last: a view, then its subtree, then its
+    /// next sibling.
+    static func addRandomChildren(
+        to parent: View, shown: Shown, depth: Int, model: inout [Shown], _ random: inout SeededGenerator
+    ) {
+        // Mostly where the parent shows its content, sometimes partly or wholly outside it.
+        let area = parent.bounds
+        let width = Int(area.width)
+        let height = Int(area.height)
+        for index in 0..<(depth == 0 ? 0 : Int.random(in: 1...3, using: &random)) {
+            let frame = Rect(
+                x: area.x + half(-width / 2...width, &random), y: area.y + half(-height / 2...height, &random),
+                width: half(0...width, &random), height: half(0...height, &random))
+            let view: View
+            var boundsOrigin = Point(x: 0, y: 0)
+            if Bool.random(using: &random) {
+                let scroll = ScrollView(
+                    identifier: "s\(index)", frame: frame,
+                    contentSize: Size(width: half(0...2 * width, &random), height: half(0...2 * height, &random)))
+                boundsOrigin = Point(
+                    x: half(-Int(frame.width)...Int(frame.width), &random),
+                    y: half(-Int(frame.height)...Int(frame.height), &random))
+                scroll.setContentOffset(boundsOrigin)
+                view = scroll
+            } else {
+                view = View(identifier: "v\(index)", frame: frame)
+            }
+            view.isUserInteractionEnabled = Int.random(in: 0..<8, using: &random) != 0
+            parent.addSubview(view)
+            // Apple, UIView.hitTest(_:with:): it "ignores view objects that are hidden, that have
+            // disabled user interactions", and a point outside a view's bounds reaches none of its
+            // subviews.
+            let window = Rect(
+                x: shown.origin.x + frame.x, y: shown.origin.y + frame.y, width: frame.width, height: frame.height)
+            let visible = view.isUserInteractionEnabled ? shown.visible.flatMap { intersection(window, $0) } : nil
+            let entry = Shown(
+                view: view, visible: visible, origin: Point(x: window.x - boundsOrigin.x, y: window.y - boundsOrigin.y))
+            model.append(entry)
+            addRandomChildren(to: view, shown: entry, depth: depth - 1, model: &model, &random)
+        }
+    }
+
+    /// Random trees three levels deep of views and scroll views, nested in one another, each
+    /// scroll view at its own offset: every touch hits what the model shows there, and converting
+    /// the point into the view hit goes through every frame and bounds origin on the way.
+    @Test func nestedScrollViewsAtRandomOffsetsHitWhatTheModelShows() {
+        var random = SeededGenerator(seed: 0x5C_1005)
+        var hitsInNestedScrollViews = 0
+        for _ in 0..<400 {
+            let root = View(identifier: "root", frame: Rect(x: 0, y: 0, width: 320, height: 480))
+            let shown = Shown(view: root, visible: root.frame, origin: Point(x: 0, y: 0))
+            var model = [shown]
+            Self.addRandomChildren(to: root, shown: shown, depth: 3, model: &model, &random)
+            for _ in 0..<100 {
+                // Half anywhere, half in (or on the far edge of) what a random view shows.
+                var point = Point(x: Self.half(-10...330, &random), y: Self.half(-10...490, &random))
+                if Bool.random(using: &random), let area = model.randomElement(using: &random)!.visible {
+                    point = Point(
+                        x: area.x + Self.half(0...Int(area.width.rounded(.up)), &random),
+                        y: area.y + Self.half(0...Int(area.height.rounded(.up)), &random))
+                }
+                let expected = model.last { $0.visible?.contains(point) == true }
+                let hit = root.hitTest(point)
+                #expect(
+                    hit === expected?.view, "\(point): \(hit?.path ?? "nil"), model \(expected?.view.path ?? "nil")")
+                if hit?.superview is ScrollView, hit?.superview?.superview is ScrollView {
+                    hitsInNestedScrollViews += 1
+                }
+                if let hit, let expected, hit === expected.view {
+                    #expect(
+                        hit.convert(point, from: nil)
+                            == Point(x: point.x - expected.origin.x, y: point.y - expected.origin.y))
+                }
+            }
+        }
+        #expect(hitsInNestedScrollViews > 300, "too few touches reached content of a scroll view in a scroll view")
+    }
+
     /// The part of `a` inside `b`, or nil when they do not overlap.
     static func intersection(_ a: Rect, _ b: Rect) -> Rect? {
         let x = max(a.x, b.x)
