@@ -19,6 +19,9 @@ public final class Recorder: Sendable {
         public var flushInterval: TimeInterval = 0.05
         /// Events the queue holds before callers block until the writer catches up.
         public var capacity = 65_536
+        /// How long, in seconds, the writer tries failed writes again (at least three times in a
+        /// row) before it gives up on them, while recording and while finishing alike.
+        public var patience: TimeInterval = 2
 
         public init() {}
     }
@@ -58,7 +61,7 @@ public final class Recorder: Sendable {
         }
         queue = EventQueue(capacity: options.capacity, batchSize: options.batchSize)
         clockOrigin = monotonicNanoseconds()  // after opening and migrating: times count from here
-        writer = EventWriter(store: store, session: self.session)
+        writer = EventWriter(store: store, session: self.session, patience: options.patience)
         let (queue, writer, done, interval) = (queue, writer, writerDone, options.flushInterval)
         let thread = Thread {
             writer.run(queue: queue, interval: interval)
@@ -171,8 +174,11 @@ public final class Recorder: Sendable {
     // MARK: Finishing
 
     /// Stops recording: commits everything captured, marks the session complete (or interrupted
-    /// when writes failed) and returns what was recorded. Later calls return the same summary.
+    /// when events were lost) and returns what was recorded. Later calls return the same summary.
     /// Call it once the widgets are no longer driven; events captured afterwards are not stored.
+    ///
+    /// Writes that failed are tried again first, for as long as while recording (`Options.patience`),
+    /// so `finish()` may take that long on a database that stays busy or a disk that stays full.
     @discardableResult
     public func finish() -> RecordingSummary {
         if let done = summary.withLock({ $0 }) { return done }
@@ -301,15 +307,29 @@ public struct RecordingSummary: Sendable, Equatable {
     public var inputs: Int
     public var callbacks: Int
     public var vetoes: Int
-    /// Write attempts that failed (each retried with the next batch, up to three times in a row).
+    /// Write attempts that failed: batches, each tried again with the next one, and marking the
+    /// session finished. The session's `failure_count` stores it.
     public var failedWrites: Int
     /// Events not stored: those of writes that failed for good, and those whose predecessors
     /// never completed (a callback still running at `finish()`), so the stored prefix has no hole.
     public var lostEvents: Int
+    /// The last failed write: the operation and SQLite's message (`writing events 4097–8192
+    /// failed: database or disk is full`).
     public var lastError: String?
     /// How often a caller waited because the queue was full.
     public var timesBlocked: Int
+    /// `complete`, or `interrupted` when events were lost or the final status could not be written.
     public var status: String
+    /// Whether `status` is written in the database. When it is not (the disk full at the end), the
+    /// session's row still says `recording`, which readers show as `interrupted` once the process
+    /// is gone and the next process that opens the database to write stores.
+    public var statusWritten = true
+    /// How long the writer waited to write, in seconds: for its turn among the database's writers
+    /// (other processes recording into it) and for SQLite's write lock.
+    public var secondsWaitedForDatabase: Double = 0
+    /// How long finishing took after the last event, in seconds: committing what was left, trying
+    /// failed writes again, and marking the session finished.
+    public var secondsFinishing: Double = 0
     /// Audited calls made after `finish()`: not stored.
     public var eventsAfterFinish = 0
     /// Wall time from the recorder's start to the last commit.
