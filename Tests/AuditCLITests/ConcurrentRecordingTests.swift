@@ -32,7 +32,7 @@ struct ConcurrentRecordingTests {
     @Test func sixteenWritersAndFourReadersAllComplete() throws {
         let sandbox = try Sandbox()
         // 3,000 taps, about 9,000 events: several transactions per writer, interleaved.
-        try sandbox.write("long.json", ReliabilityTests.longScenario(steps: 3_000))
+        try sandbox.write("long.json", ReliabilityTests.longScenario(steps: 20_000))
         try sandbox.run(["record", "--scenario", "long.json"]).expectSuccess()  // session 1, for the readers
         let expected = try AuditStore(path: sandbox.path("audit.sqlite"), access: .read).session(1).events
 
