@@ -29,7 +29,7 @@ extension Command {
 
     /// Prints a finished recording: the id on stdout (or JSON), the rest on stderr. A recording that
     /// did not end `complete` (events lost, or its status could not be written) exits 2 with one
-    /// line on stderr saying what was kept and which write failed last; writes that failed and then
+    /// line on stderr saying what was kept and which write failed (`RecordingSummary.lastError`); writes that failed and then
     /// succeeded are a note. Both say how long finishing took, and the summary how long the writer
     /// waited for the database (other processes writing it).
     static func report(_ summary: RecordingSummary, _ invocation: Invocation) -> Int32 {
@@ -47,7 +47,9 @@ extension Command {
             let kept =
                 summary.lostEvents == 0
                 ? "kept all \(counted(summary.events, "event"))"
-                : "kept its first \(counted(summary.events, "event")) and lost \(summary.lostEvents)"
+                : summary.events == 0
+                    ? "kept no events and lost \(summary.lostEvents)"
+                    : "kept its first \(counted(summary.events, "event")) and lost \(summary.lostEvents)"
             let failure = (summary.lastError ?? "no write failed").split(whereSeparator: \.isNewline)
                 .joined(separator: " ")
             invocation.output.diagnostic(

@@ -136,15 +136,16 @@ struct FinishingTests {
         #expect(failures == 2)
     }
 
-    @Test func aLastingFaultNamesTheOperationThatFailedLast() throws {
+    @Test func aLastingFaultNamesTheWriteThatLostEvents() throws {
         let summary = try record(taps: 10, options: Self.options(patience: 0)) {
             StoreFaults.inject(SQLITE_FULL, at: database)
         }
         StoreFaults.clear(database)
-        // Three tries of the batch, then one of marking the session interrupted.
+        // Three tries of the batch, then one of marking the session interrupted: the line names
+        // the write that lost the events.
         #expect(summary.failedWrites == EventWriter.maximumAttempts + 1)
         #expect(summary.lostEvents == 30)
         #expect(summary.status == "interrupted")
-        #expect(summary.lastError == "marking the session interrupted failed: database or disk is full")
+        #expect(summary.lastError == "writing events 1–30 failed: database or disk is full")
     }
 }

@@ -73,11 +73,13 @@ final class EventWriter: @unchecked Sendable {
         pending.removeAll()
         // Failures that a later try made good leave the session whole: only a loss interrupts it.
         let status = lostEvents == 0 ? "complete" : "interrupted"
+        let lossError = lostEvents > 0 ? lastError : nil  // the write that lost events says the most
         let statusWritten = patiently("marking the session \(status)") {
             var final = counters
             final.failures = failedWrites
             try store.finishSession(session, status: status, counters: final)
         }
+        if let lossError { lastError = lossError }
         let finishing = Double(monotonicNanoseconds() - closedAt) / 1e9
         try? store.checkpoint(.truncate)  // an untruncated WAL loses nothing
         let waited = store.secondsWaitedToWrite

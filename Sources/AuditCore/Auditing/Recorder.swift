@@ -38,6 +38,8 @@ public final class Recorder: Sendable {
     /// The database this recorder writes (its secret key lives beside it; see `SecretHasher`).
     let databasePath: String
     let clockOrigin: Int64
+    /// When the recorder started opening the database.
+    private let opened = monotonicNanoseconds()
     let nextSeq = Atomic<Int64>(1)
     private let nextWidget = Atomic<Int32>(1)
     let queue: EventQueue
@@ -188,7 +190,7 @@ public final class Recorder: Sendable {
         return summary.withLock { stored in
             if let stored { return stored }
             var result = writer.summary(queue: queue)
-            result.seconds = Double(monotonicNanoseconds() - clockOrigin) / 1e9
+            result.seconds = Double(monotonicNanoseconds() - opened) / 1e9
             stored = result
             return result
         }
@@ -313,8 +315,8 @@ public struct RecordingSummary: Sendable, Equatable {
     /// Events not stored: those of writes that failed for good, and those whose predecessors
     /// never completed (a callback still running at `finish()`), so the stored prefix has no hole.
     public var lostEvents: Int
-    /// The last failed write: the operation and SQLite's message (`writing events 4097–8192
-    /// failed: database or disk is full`).
+    /// The failed write that lost events, else the last one that failed: the operation and
+    /// SQLite's message (`writing events 4097–8192 failed: database or disk is full`).
     public var lastError: String?
     /// How often a caller waited because the queue was full.
     public var timesBlocked: Int
@@ -332,7 +334,7 @@ public struct RecordingSummary: Sendable, Equatable {
     public var secondsFinishing: Double = 0
     /// Audited calls made after `finish()`: not stored.
     public var eventsAfterFinish = 0
-    /// Wall time from the recorder's start to the last commit.
+    /// Wall time from the recorder's start (opening the database) to the last commit.
     public var seconds: Double = 0
 }
 
