@@ -12,7 +12,7 @@ import Synchronization
 /// the app, whose delegate calls go on unchanged.
 public final class Recorder: Sendable {
     public struct Options: Sendable {
-        /// Events per transaction; the writer also wakes when this many are waiting.
+        /// Most events per transaction; the writer also wakes when this many are waiting.
         public var batchSize = 4_096
         /// Longest time an event waits in memory before the writer commits it (the durability
         /// window, together with the time of one batch write).
@@ -63,7 +63,8 @@ public final class Recorder: Sendable {
         }
         queue = EventQueue(capacity: options.capacity, batchSize: options.batchSize)
         clockOrigin = monotonicNanoseconds()  // after opening and migrating: times count from here
-        writer = EventWriter(store: store, session: self.session, patience: options.patience)
+        writer = EventWriter(
+            store: store, session: self.session, patience: options.patience, batchSize: options.batchSize)
         let (queue, writer, done, interval) = (queue, writer, writerDone, options.flushInterval)
         let thread = Thread {
             writer.run(queue: queue, interval: interval)
