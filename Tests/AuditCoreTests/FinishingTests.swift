@@ -10,8 +10,8 @@ import Testing
 /// marked `complete` is reported `interrupted`, with every failed write counted and named.
 ///
 /// Each fault is made by construction (`StoreFaults`), and ordered with `StoreFaults.wait`: the
-/// writer never commits before `finish()` (a batch larger than the run, a flush interval of an
-/// hour), so every write below happens while finishing.
+/// writer never commits before `finish()` (a batch larger than the run, a flush interval and a
+/// maximum delay of an hour), so every write below happens while finishing.
 @Suite("Finishing a recording: patience, status and the failure count")
 struct FinishingTests {
     let folder = TemporaryDirectory()
@@ -23,6 +23,7 @@ struct FinishingTests {
         var options = Recorder.Options()
         options.batchSize = 1_000_000
         options.flushInterval = 3_600
+        options.maximumDelay = 3_600
         options.patience = patience
         return options
     }
@@ -134,6 +135,17 @@ struct FinishingTests {
         let (status, failures, _) = try stored(summary)
         #expect(status == "complete")
         #expect(failures == 2)
+    }
+
+    @Test func anEventWaitingPastTheMaximumDelayMakesTheCallerWaitForTheWriter() throws {
+        // With no delay allowed, every event after the first waits until the writer took the queue:
+        // backpressure by time, and nothing is lost.
+        var options = Self.options()
+        options.maximumDelay = 0
+        let summary = try record(taps: 10, options: options)
+        #expect(summary.timesBlocked > 0)
+        #expect(summary.lostEvents == 0)
+        #expect(try stored(summary).seqs == Array(1...30))
     }
 
     @Test func aLastingFaultNamesTheWriteThatLostEvents() throws {

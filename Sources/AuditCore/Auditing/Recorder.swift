@@ -19,6 +19,12 @@ public final class Recorder: Sendable {
         public var flushInterval: TimeInterval = 0.05
         /// Events the queue holds before callers block until the writer catches up.
         public var capacity = 65_536
+        /// Longest time, in seconds, events wait in the queue while the writer is busy: a caller
+        /// whose event would be queued this long after the oldest one waiting blocks until the
+        /// writer takes them, as on a full queue. Bounds what a crash can lose in time, as
+        /// `capacity` does in count; only an app making callbacks faster than SQLite can take
+        /// them ever waits.
+        public var maximumDelay: TimeInterval = 0.1
         /// How long, in seconds, the writer tries failed writes again (at least three times in a
         /// row) before it gives up on them, while recording and while finishing alike.
         public var patience: TimeInterval = 2
@@ -61,7 +67,9 @@ public final class Recorder: Sendable {
             try store.prepareForRecording()
             return try store.createSession(session)
         }
-        queue = EventQueue(capacity: options.capacity, batchSize: options.batchSize)
+        queue = EventQueue(
+            capacity: options.capacity, batchSize: options.batchSize,
+            maximumDelay: Int64(min(options.maximumDelay, 1e9) * 1e9))
         clockOrigin = monotonicNanoseconds()  // after opening and migrating: times count from here
         writer = EventWriter(
             store: store, session: self.session, patience: options.patience, batchSize: options.batchSize)
