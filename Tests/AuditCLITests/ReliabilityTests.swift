@@ -212,13 +212,17 @@ struct ReliabilityTests {
             wrapper: ["/bin/sh", "-c", #"umask 000 && exec "$0" "$@""#])
         try #require(Self.wait(for: launched.process) { Self.committedEvents(database, session: 1) > 0 })
         var modes: [String: mode_t] = [:]
-        for suffix in ["", "-wal", "-shm"] {
+        for suffix in ["", "-wal", "-shm", "-writers"] {
             var info = stat()
             if stat(database + suffix, &info) == 0 { modes["audit.sqlite\(suffix)"] = info.st_mode & 0o777 }
         }
         let run = try sandbox.finish(launched, timeout: .seconds(180))
         #expect(run.status == 0, "\(run)")
-        #expect(modes == ["audit.sqlite": 0o600, "audit.sqlite-wal": 0o600, "audit.sqlite-shm": 0o600])
+        #expect(
+            modes == [
+                "audit.sqlite": 0o600, "audit.sqlite-wal": 0o600, "audit.sqlite-shm": 0o600,
+                "audit.sqlite-writers": 0o600,
+            ])
     }
 
     // MARK: secrets
