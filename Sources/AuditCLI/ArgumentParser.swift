@@ -16,7 +16,10 @@ struct OptionSpec: Sendable {
 
 /// What the parser read: options by name (the last one wins), flags, and positional arguments.
 struct ParsedArguments: Equatable, Sendable {
+    /// Each option's value (the last, when given more than once).
     var options: [String: String] = [:]
+    /// Every value of each option, in order (`--label a=1 --label b=2`).
+    var repeated: [String: [String]] = [:]
     var flags: Set<String> = []
     var positionals: [String] = []
 }
@@ -60,11 +63,13 @@ func parseArguments(
             parsed.flags.insert(name)
         } else if let inline {
             parsed.options[name] = inline
+            parsed.repeated[name, default: []].append(inline)
         } else {
             guard index < arguments.count else {
                 throw UsageError(message: "option '\(name)' needs a value (\(name) \(spec.value!)); \(hint)")
             }
             parsed.options[name] = arguments[index]
+            parsed.repeated[name, default: []].append(arguments[index])
             index += 1
         }
     }

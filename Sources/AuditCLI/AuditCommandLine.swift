@@ -174,6 +174,40 @@ struct Invocation {
     func option(_ name: String) -> String? { parsed.options[name] }
     func flag(_ name: String) -> Bool { parsed.flags.contains(name) }
 
+    /// The `--label key=value` options, as labels (given more than once, each key once).
+    func labels() throws(UsageError) -> [String: String] {
+        var labels: [String: String] = [:]
+        for text in parsed.repeated["--label"] ?? [] {
+            let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty,
+                parts[0].allSatisfy({ $0.isLetter || $0.isNumber || "_.-".contains($0) })
+            else {
+                throw UsageError(message: "--label takes KEY=VALUE (a key of letters, digits, _ . -), not '\(text)'")
+            }
+            guard labels.updateValue(String(parts[1]), forKey: String(parts[0])) == nil else {
+                throw UsageError(message: "--label \(parts[0]) is given twice")
+            }
+        }
+        return labels
+    }
+
+    /// `--shard I/N`: this job's part of the sessions, when given.
+    func shard() throws(UsageError) -> SessionShard? {
+        guard let text = parsed.options["--shard"] else { return nil }
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,
+            (1...count).contains(index)
+        else {
+            throw UsageError(message: "--shard takes I/N with 1 ≤ I ≤ N (2/4: the second of four parts), not '\(text)'")
+        }
+        return SessionShard(index: index, count: count)
+    }
+
+    /// Whether `session` has every label `labels()` asks for.
+    func matchesLabels(_ session: SessionSummary) throws(UsageError) -> Bool {
+        try labels().allSatisfy { session.labels[$0.key] == $0.value }
+    }
+
     /// A required integer option, such as `--session N`.
     func integer(_ name: String) throws(UsageError) -> Int64 {
         guard let text = parsed.options[name] else { throw UsageError(message: "\(name) N is required") }

@@ -19,13 +19,16 @@ enum DifferenceOutput {
         }
     }
 
+    /// The callback with its protocol, escaped for a terminal.
     static func callbackName(_ event: TimelineEvent) -> String {
-        event.protocolName.map { "\($0).\(event.callback)" } ?? event.callback
+        (event.protocolName.map { "\($0).\(event.callback)" } ?? event.callback).visiblyEscaped()
     }
 
     static func answer(_ event: TimelineEvent?) -> String {
         guard let event else { return "(no such event)" }
-        var text = "#\(event.seq) \(event.arguments) → \(event.result ?? "()")"
+        var text =
+            "#\(event.seq) \(event.arguments.visiblyEscaped(json: true)) → "
+            + (event.result?.visiblyEscaped(json: true) ?? "()")
         if let effect = event.effect { text += "  \(effect.label)" }
         if event.implemented == false { text += "  (not implemented, default used)" }
         return text
@@ -34,15 +37,17 @@ enum DifferenceOutput {
     static func printGroups(_ diff: SessionDiff, _ sides: Sides, to output: Output) {
         output.line("differences by widget and callback:")
         for group in diff.groups {
-            let name = group.protocolName.map { "\($0).\(group.callback)" } ?? group.callback
+            let name = (group.protocolName.map { "\($0).\(group.callback)" } ?? group.callback).visiblyEscaped()
             let counts = group.counts.sorted { $0.key < $1.key }.map { "\($0.value) \(describe($0.key, sides))" }
-            output.line("  \(group.widget ?? "-")  \(name): \(counts.joined(separator: ", "))")
+            output.line("  \((group.widget ?? "-").visiblyEscaped())  \(name): \(counts.joined(separator: ", "))")
         }
         output.line()
         output.line("every difference:")
         for difference in diff.differences {
             let event = difference.event
-            output.line("  \(describe(difference.kind, sides)): \(event.widget ?? "-") \(callbackName(event))")
+            output.line(
+                "  \(describe(difference.kind, sides)): \((event.widget ?? "-").visiblyEscaped()) \(callbackName(event))"
+            )
             if let a = difference.a {
                 output.line("      \(sides.a.padding(toLength: 9, withPad: " ", startingAt: 0)) \(answer(a))")
             }
@@ -65,17 +70,29 @@ enum DifferenceOutput {
     static func eventJSON(_ event: TimelineEvent) -> AuditValue { Command.eventValue(event) }
 
     static func summary(_ diff: SessionDiff) -> AuditValue {
+        summary(
+            diff.a, diff.eventsA, diff.b, diff.eventsB, differences: diff.differences.count,
+            pairedInOrder: diff.pairedInOrder, counts: diff.counts)
+    }
+
+    static func summary(_ comparison: SessionComparison) -> AuditValue {
+        summary(
+            comparison.a, comparison.eventsA, comparison.b, comparison.eventsB,
+            differences: comparison.differenceCount, pairedInOrder: comparison.pairedInOrder,
+            counts: comparison.counts)
+    }
+
+    private static func summary(
+        _ a: SessionSummary, _ eventsA: Int, _ b: SessionSummary, _ eventsB: Int, differences: Int,
+        pairedInOrder: Bool, counts: [EventDifference.Kind: Int]
+    ) -> AuditValue {
         var fields: [String: AuditValue] = [
-            "a": .object([
-                "session": .int(Int(diff.a.id)), "events": .int(diff.eventsA), "scenario": .string(diff.a.scenario),
-            ]),
-            "b": .object([
-                "session": .int(Int(diff.b.id)), "events": .int(diff.eventsB), "scenario": .string(diff.b.scenario),
-            ]),
-            "same_scenario": .bool(diff.sameScenario), "differences": .int(diff.differences.count),
-            "paired_in_order": .bool(diff.pairedInOrder),
+            "a": .object(["session": .int(Int(a.id)), "events": .int(eventsA), "scenario": .string(a.scenario)]),
+            "b": .object(["session": .int(Int(b.id)), "events": .int(eventsB), "scenario": .string(b.scenario)]),
+            "same_scenario": .bool(a.scenario == b.scenario), "differences": .int(differences),
+            "paired_in_order": .bool(pairedInOrder),
         ]
-        for (kind, count) in diff.counts { fields[kind.rawValue] = .int(count) }
+        for (kind, count) in counts { fields[kind.rawValue] = .int(count) }
         return .object(fields)
     }
 }

@@ -55,6 +55,8 @@ enum Format: String, CaseIterable, Sendable {
     case table
     case csv
     case json
+    /// JUnit XML, for CI systems (`replay`, `diff`).
+    case junit
 
 }
 
@@ -65,15 +67,16 @@ struct Table {
 
     func render(_ format: Format, to output: Output) {
         switch format {
-        case .text, .table:
-            let cells = rows.map { $0.map(Self.text) }
+        case .text, .table, .junit:  // no command that prints a table takes junit
+            let cells = rows.map { row in row.indices.map { Self.terminalText(row[$0], column: columns[$0]) } }
+            let header = columns.map { $0.visiblyEscaped() }
             let widths = columns.indices.map { column in
-                ([columns[column]] + cells.map { $0[column] }).map(\.count).max() ?? 0
+                ([header[column]] + cells.map { $0[column] }).map(\.displayWidth).max() ?? 0
             }
-            for row in [columns] + cells {
+            for row in [header] + cells {
                 output.line(
-                    row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
-                        .joined(separator: "  ").trimmingTrailingSpaces())
+                    row.enumerated().map { $1.padded(toWidth: widths[$0]) }.joined(separator: "  ")
+                        .trimmingTrailingSpaces())
             }
         case .csv, .json:
             var writer = TableWriter(columns: columns, format: format, output: output)
@@ -82,6 +85,31 @@ struct Table {
         }
     }
 
+    /// Columns whose strings are JSON text (a recorded `args` or `result`): escaped as JSON.
+    static let jsonColumns: Set<String> = ["args", "result"]
+    /// Columns of times (`t_ms`, `duration_us`): printed with ``time(_:)``.
+    static let timeColumns: Set<String> = ["t_ms", "duration_us"]
+
+    /// A cell as the text formats print it: strings with control, bidi and invisible characters
+    /// escaped (see `visiblyEscaped`), times with three decimals, other values as JSON.
+    static func terminalText(_ value: AuditValue, column: String) -> String {
+        switch value {
+        case .null: ""
+        case .string(let text): text.visiblyEscaped(json: jsonColumns.contains(column))
+        case .double(let time) where timeColumns.contains(column): Self.time(time)
+        case .int(let time) where timeColumns.contains(column): Self.time(Double(time))
+        default: value.json.visiblyEscaped(json: true)
+        }
+    }
+
+    /// A time in text output: always three decimals (a microsecond of a millisecond, a
+    /// nanosecond of a microsecond), so one value always has one spelling: 1.050, never
+    /// 1.0499999999999998.
+    static func time(_ value: Double) -> String {
+        value.isFinite ? String(format: "%.3f", value) : AuditValue.double(value).json
+    }
+
+    /// A value as CSV writes it: text as it is, other values as JSON.
     static func text(_ value: AuditValue) -> String {
         switch value {
         case .null: ""
@@ -117,7 +145,7 @@ struct TableWriter {
 
     mutating func add(_ row: [AuditValue]) {
         switch format {
-        case .text, .table: rows.append(row)
+        case .text, .table, .junit: rows.append(row)
         case .csv: chunk += row.map { Table.csvField(Table.text($0)) }.joined(separator: ",") + "\n"
         case .json: chunk += (count == 0 ? "[" : ",\n ") + orderedJSON(Array(zip(columns, row)))
         }
@@ -131,7 +159,7 @@ struct TableWriter {
     /// Writes what is left; call it once, after the last row.
     mutating func finish() {
         switch format {
-        case .text, .table: Table(columns: columns, rows: rows).render(format, to: output)
+        case .text, .table, .junit: Table(columns: columns, rows: rows).render(format, to: output)
         case .csv: output.write(chunk)
         case .json: output.write(chunk + (count == 0 ? "[]\n" : "]\n"))
         }

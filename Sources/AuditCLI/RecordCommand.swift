@@ -9,18 +9,27 @@ extension Command {
             .option("--scenario", "FILE", "the scenario to run (JSON; see the ScenarioFormat article)"),
             .option("--delegate", "NAME", "the registered delegate to run with (default: the scenario's)"),
             .option("--name", "LABEL", "a label stored with the session"),
+            .option("--label", "KEY=VALUE", "a label stored with the session (device, build, branch); repeatable"),
         ],
         positionals: 0...0, formats: [.text, .json]
     ) { invocation in
         guard let path = invocation.option("--scenario") else {
             throw UsageError(message: "--scenario FILE is required")
         }
+        let labels = try invocation.labels()
         let scenario = try Scenario(contentsOf: path, catalog: invocation.catalog)
+        if invocation.option("--delegate") == nil, let name = scenario.delegate {
+            do {
+                _ = try invocation.registry.entry(named: name)
+            } catch {
+                throw ScenarioError(at: "\(path): delegate", "\(error)")  // the file named it
+            }
+        }
         let summary: RecordingSummary
         do {
             summary = try ScenarioRunner.record(
                 scenario, delegate: invocation.option("--delegate"), registry: invocation.registry,
-                databasePath: invocation.databasePath, label: invocation.option("--name"))
+                databasePath: invocation.databasePath, label: invocation.option("--name"), labels: labels)
         } catch let error as ScenarioError {
             throw ScenarioError(at: "\(path): \(error.location)", error.message)  // a step the dry run refused
         }

@@ -12,8 +12,11 @@ extension Command {
             throw UsageError(message: "--html draws one replay: give --session N, not --all")
         }
         _ = try invocation.registry.entry(named: delegate)
+        let labels = try invocation.labels()
+        let shard = try invocation.shard()
         let sessions = try AuditStore(path: invocation.databasePath, access: .read).sessions().filter {
-            $0.replayOf == nil && ($0.status == "complete" || $0.status == "interrupted")
+            $0.replayOf == nil && ($0.status == "complete" || $0.status == "interrupted") && $0.has(labels)
+                && shard.map($0.isIn) != false
         }
         let replayer = Replayer(
             databasePath: invocation.databasePath, registry: invocation.registry, catalog: invocation.catalog)
@@ -24,9 +27,12 @@ extension Command {
         var failed = 0
         var differences = 0
         var noise = 0
+        var junit = JUnitReport(name: "auditctl replay --all against \(delegate)")
         for (index, session) in sessions.enumerated() {
             output.progress("replaying session \(session.id) (\(index + 1) of \(sessions.count)) against \(delegate)")
-            let label = "session \(session.id) (\(session.scenario), recorded with \(session.delegate))"
+            let label =
+                "session \(session.id) (\(session.scenario.visiblyEscaped()), recorded with "
+                + "\(session.delegate.visiblyEscaped()))"
             do {
                 var noiseCount = 0
                 let report: ReplayReport
@@ -42,6 +48,7 @@ extension Command {
                 differences += count
                 noise += noiseCount
                 if report.identical { identical += 1 } else { regressed += 1 }
+                junit.cases.append(JUnitReport.replayCase(report))
                 let noted = noiseRuns == nil ? "" : ", \(counted(noiseCount, "noisy difference")) left out"
                 results.append(
                     .object([
@@ -60,6 +67,10 @@ extension Command {
                 }
             } catch {
                 failed += 1
+                junit.cases.append(
+                    JUnitReport.Case(
+                        name: "session \(session.id) (\(session.scenario), recorded with \(session.delegate))",
+                        className: "auditctl.replay.\(session.scenario)", error: "could not be replayed: \(error)"))
                 results.append(
                     .object([
                         "recorded_session": .int(Int(session.id)), "candidate_session": .null, "identical": .null,
@@ -72,7 +83,9 @@ extension Command {
             }
         }
         output.endProgress()
-        if invocation.format == .json {
+        if invocation.format == .junit {
+            output.line(junit.xml)
+        } else if invocation.format == .json {
             output.line(
                 AuditValue.object([
                     "delegate": .string(delegate), "mode": .string(mode.rawValue),
@@ -109,7 +122,7 @@ extension Command {
             let event = difference.event
             let seqs = "#\(difference.a.map { String($0.seq) } ?? "-")/#\(difference.b.map { String($0.seq) } ?? "-")"
             output.line(
-                "  \(difference.kind.rawValue)  \(seqs)  \(event.widget ?? "-")  \(DifferenceOutput.callbackName(event))"
+                "  \(difference.kind.rawValue)  \(seqs)  \((event.widget ?? "-").visiblyEscaped())  \(DifferenceOutput.callbackName(event))"
             )
         }
     }

@@ -8,13 +8,15 @@ extension Command {
             .option("--session", "N", "the recorded session to replay"),
             .flag("--all", "replay every recorded session (not replays) that is complete or interrupted"),
             .option("--delegate", "NAME", "the registered delegate to replay against"),
-            .flag("--isolated", "call each recorded callback with its recorded arguments instead of driving inputs"),
+            .flag("--isolated", "ask the candidate every recorded callback while the widgets get the recorded answers"),
+            .option("--label", "KEY=VALUE", "with --all: only sessions with this label; repeatable (all must match)"),
+            .option("--shard", "I/N", "with --all: only the I-th of N disjoint parts of the sessions (by UUID)"),
             .option(
                 "--noise-runs", "K",
                 "also replay K times against the recording delegate; differences seen there are noise"),
             HTMLOutput.option,
         ],
-        positionals: 0...0, formats: [.text, .json]
+        positionals: 0...0, formats: [.text, .json, .junit]
     ) { invocation in
         let mode: ReplayMode = invocation.flag("--isolated") ? .isolated : .interaction
         let noiseRuns = invocation.option("--noise-runs") == nil ? nil : Int(try invocation.integer("--noise-runs"))
@@ -23,6 +25,9 @@ extension Command {
                 throw UsageError(message: "give --session N or --all, not both")
             }
             return try replayAll(invocation, mode: mode, noiseRuns: noiseRuns)
+        }
+        guard invocation.option("--shard") == nil && invocation.option("--label") == nil else {
+            throw UsageError(message: "--shard and --label choose among sessions: give them with --all")
         }
         let id = try invocation.integer("--session")
         guard let delegate = invocation.option("--delegate") else {
@@ -45,7 +50,11 @@ extension Command {
         }
         try HTMLOutput.writeComparison(
             report.diff, replaySides, heading: "Replay of session \(id) against \(delegate)", invocation)
-        if invocation.format == .json {
+        if invocation.format == .junit {
+            var suite = JUnitReport(name: "auditctl replay against \(delegate)")
+            suite.cases = [JUnitReport.replayCase(report)]
+            invocation.output.line(suite.xml)
+        } else if invocation.format == .json {
             var value = replayJSON(report)
             if let filtered, case .object(var fields) = value {
                 fields["noise"] = noiseJSON(filtered)
@@ -64,8 +73,9 @@ extension Command {
     static func printReplay(_ report: ReplayReport, to output: Output) {
         let recorded = report.recorded
         output.line(
-            "replay of session \(recorded.id) (\(recorded.scenario), recorded with \(recorded.delegate)) against "
-                + "\(report.candidate.delegate), \(report.mode) mode; stored as session \(report.candidate.id)")
+            "replay of session \(recorded.id) (\(recorded.scenario.visiblyEscaped()), recorded with "
+                + "\(recorded.delegate.visiblyEscaped())) against \(report.candidate.delegate.visiblyEscaped()), "
+                + "\(report.mode) mode; stored as session \(report.candidate.id)")
         if let cut = report.cutShort { output.line("note: \(cut)") }
         if let refused = report.nestingRefused {
             output.line("REGRESSION: the candidate's run refused an input: \(refused)")
@@ -94,10 +104,15 @@ extension Command {
             let event = first.difference.event
             output.line("first divergence: \(DifferenceOutput.describe(first.difference.kind, replaySides))")
             if let input = first.input {
-                output.line("  input      #\(input.seq) \(input.widget ?? "-") \(input.callback) \(input.arguments)")
+                output.line(
+                    "  input      #\(input.seq) \((input.widget ?? "-").visiblyEscaped()) "
+                        + "\(input.callback.visiblyEscaped()) \(input.arguments.visiblyEscaped(json: true))")
             }
-            output.line("  widget     \(event.widget ?? "-") (\(event.widgetKind ?? "?"))")
-            output.line("  callback   \(DifferenceOutput.callbackName(event)) \(event.arguments)")
+            output.line(
+                "  widget     \((event.widget ?? "-").visiblyEscaped()) (\((event.widgetKind ?? "?").visiblyEscaped()))"
+            )
+            output.line(
+                "  callback   \(DifferenceOutput.callbackName(event)) \(event.arguments.visiblyEscaped(json: true))")
             output.line("  recorded   \(DifferenceOutput.answer(first.difference.a))")
             output.line("  candidate  \(DifferenceOutput.answer(first.difference.b))")
             output.line()

@@ -8,6 +8,8 @@ extension Command {
         arguments: "[--session N] [--html FILE]",
         options: [
             .option("--session", "N", "only this session (default: every session that is not a replay)"),
+            .option("--label", "KEY=VALUE", "only sessions with this label; repeatable (all must match)"),
+            .option("--shard", "I/N", "only the I-th of N disjoint parts of the sessions (by UUID), for CI jobs"),
             HTMLOutput.option,
         ],
         positionals: 0...0, formats: [.text, .json, .csv]
@@ -17,7 +19,7 @@ extension Command {
             throw UsageError(message: "--html draws one session's timeline: give --session N")
         }
         let store = try AuditStore(path: invocation.databasePath, access: .read)
-        let report = try store.report(session: id)
+        let report = try store.report(session: id, labels: try invocation.labels(), shard: try invocation.shard())
         if let id { try HTMLOutput.writeReport(session: id, invocation) }
         let refer: (EventReference) -> String = { id == nil ? "\($0.session):\($0.seq)" : "\($0.seq)" }
         switch invocation.format {

@@ -13,6 +13,7 @@ extension Command {
             .option("--kind", "input|callback", "only inputs or only callbacks"),
             .option("--since", "TIME", "sessions started at or after TIME (ISO 8601, 'today', 'recent' = last 24 h)"),
             .option("--until", "TIME", "sessions started before TIME (a date alone means up to its end)"),
+            .option("--label", "KEY=VALUE", "only sessions with this label; repeatable (all must match)"),
         ],
         positionals: 0...0, formats: [.text, .json, .csv]
     ) { invocation in
@@ -48,6 +49,7 @@ extension Command {
     static func eventSearch(_ invocation: Invocation, now: Date = Date()) throws(UsageError) -> EventSearch {
         var search = EventSearch()
         if invocation.option("--session") != nil { search.session = try invocation.integer("--session") }
+        search.labels = try invocation.labels()
         if let widget = invocation.option("--widget") {
             guard !widget.isEmpty else { throw UsageError(message: "--widget needs a widget path") }
             search.widget = widget

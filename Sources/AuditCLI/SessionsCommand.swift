@@ -2,22 +2,31 @@ import AuditCore
 
 extension Command {
     static let sessions = Command(
-        name: "sessions", summary: "list the recorded sessions", arguments: "", options: [], positionals: 0...0,
+        name: "sessions", summary: "list the recorded sessions", arguments: "",
+        options: [.option("--label", "KEY=VALUE", "only sessions with this label; repeatable (all must match)")],
+        positionals: 0...0,
         formats: [.text, .json, .csv]
     ) { invocation in
         let store = try AuditStore(path: invocation.databasePath, access: .read)
+        // The UUID is for machines (json, csv): 36 characters a person reads the id for instead.
+        let withUUID = invocation.format != .text
         let table = Table(
             columns: [
                 "id", "name", "scenario", "delegate", "status", "started_at", "events", "callbacks", "vetoes",
-                "replay_of",
-            ],
-            rows: try store.sessions().map { session in
+                "replay_of", "labels",
+            ] + (withUUID ? ["uuid"] : []),
+            rows: try store.sessions().filter(invocation.matchesLabels).map { session in
                 [
                     .int(Int(session.id)), session.name.map(AuditValue.string) ?? .null, .string(session.scenario),
                     .string(session.delegate), .string(session.status), .string(session.startedAt),
                     .int(session.events),
                     .int(session.callbacks), .int(session.vetoes), session.replayOf.map { .int(Int($0)) } ?? .null,
-                ]
+                    session.labels.isEmpty
+                        ? .null
+                        : .string(
+                            session.labels.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+                                separator: ",")),
+                ] + (withUUID ? [session.uuid.map(AuditValue.string) ?? .null] : [])
             })
         table.render(invocation.format, to: invocation.output)
         return ExitStatus.success

@@ -14,16 +14,30 @@ extension Command {
     static func showSession(_ id: Int64, _ databasePath: String, _ format: Format, _ output: Output) throws {
         let store = try AuditStore(path: databasePath, access: .read)
         let session = try store.session(id)
-        let events = try store.timeline(of: id)
         switch format {
         case .json:
-            output.line(
-                AuditValue.object(["session": sessionValue(session), "events": .array(events.map(eventValue))]).json)
+            try writeJSON(session, from: store, to: output)
         case .csv:
-            Table(columns: timelineColumns, rows: events.map { timelineRow($0) }).render(.csv, to: output)
+            Table(columns: timelineColumns, rows: try store.timeline(of: id).map { timelineRow($0) }).render(
+                .csv, to: output)
         default:
-            printTimeline(session, events, to: output)
+            printTimeline(session, try store.timeline(of: id), to: output)
         }
+    }
+
+    /// `{"events":[…],"session":{…}}`, each event written as it is read: the memory used does not
+    /// grow with the session. The keys come in the order `AuditValue.json` sorts them, so the text
+    /// is what the whole value would print.
+    private static func writeJSON(_ session: SessionSummary, from store: AuditStore, to output: Output) throws {
+        var writer = ChunkedWriter(output)
+        writer.append("{\"events\":[")
+        var separator = ""
+        try store.forEachTimelineEvent(of: session.id) { event in
+            writer.append(separator + eventValue(event).json)
+            separator = ","
+        }
+        writer.append("],\"session\":" + sessionValue(session).json + "}\n")
+        writer.flush()
     }
 
     static let timelineColumns = [
@@ -69,26 +83,36 @@ extension Command {
         (try? AuditValue(json: text)) ?? .string(text)
     }
 
+    /// The deepest nesting `show` indents; deeper events are indented as much, after a marker
+    /// with their real depth (`[depth 40]`), so a line never starts past column 80.
+    static let maximumIndent = 32
+
     private static func printTimeline(_ session: SessionSummary, _ events: [TimelineEvent], to output: Output) {
         output.line(
-            "session \(session.id)\(session.name.map { " '\($0)'" } ?? "") · scenario \(session.scenario) · delegate "
-                + "\(session.delegate) · \(session.status) · \(counted(session.events, "event")), "
+            "session \(session.id)\(session.name.map { " '\($0.visiblyEscaped())'" } ?? "") · scenario "
+                + "\(session.scenario.visiblyEscaped()) · delegate \(session.delegate.visiblyEscaped()) · "
+                + "\(session.status) · \(counted(session.events, "event")), "
                 + counted(session.vetoes, "veto", "vetoes"))
         var depth: [Int64: Int] = [:]
         for event in events {
             let level = event.parentSeq.flatMap { depth[$0].map { $0 + 1 } } ?? 0
             depth[event.seq] = level
-            let indent = String(repeating: "  ", count: level)
-            let time = String(format: "%9.3f ms", event.milliseconds)
+            var indent = String(repeating: "  ", count: min(level, maximumIndent))
+            if level > maximumIndent { indent += "[depth \(level)] " }
+            let time = Table.time(event.milliseconds).leftPadded(to: 9) + " ms"
+            let widget = (event.widget ?? "-").visiblyEscaped()
+            let callback = event.callback.visiblyEscaped()
+            let arguments = event.arguments.visiblyEscaped(json: true)
+            let result = event.result?.visiblyEscaped(json: true)
             var line = "\(String(event.seq).leftPadded(to: 5)) \(time)  \(indent)"
             if event.kind == .input {
-                line += "▶ \(event.widget ?? "-") \(event.callback) \(event.arguments)"
-                if let result = event.result { line += " → \(result)" }
+                line += "▶ \(widget) \(callback) \(arguments)"
+                if let result { line += " → \(result)" }
             } else {
-                line += "\(event.widget ?? "-") \(event.callback) \(event.arguments)"
+                line += "\(widget) \(callback) \(arguments)"
                 if event.implemented == false {
-                    line += " → \(event.result ?? "()") (not implemented, default used)"
-                } else if let result = event.result {
+                    line += " → \(result ?? "()") (not implemented, default used)"
+                } else if let result {
                     line += " → \(result)"
                 }
                 if let effect = event.effect { line += "  \(effect.label)" }

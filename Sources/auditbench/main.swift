@@ -11,7 +11,7 @@ let quick = arguments.contains("--quick")
 let runs = arguments.firstIndex(of: "--runs").flatMap { Int(arguments[$0 + 1]) } ?? (quick ? 1 : 5)
 let jsonPath = arguments.firstIndex(of: "--json").map { arguments[$0 + 1] } ?? "auditbench.json"
 let scale = quick ? 0.01 : 1.0
-/// `--only hot,throughput,…`: run only these sections (hot, throughput, replay, diff, query).
+/// `--only hot,throughput,…`: run only these sections (hot, throughput, replay, diff, query, text).
 let only = arguments.firstIndex(of: "--only").map { Set(arguments[$0 + 1].split(separator: ",").map(String.init)) }
 func wanted(_ section: String) -> Bool { only?.contains(section) ?? true }
 func sized(_ full: Int) -> Int { max(1_000, Int(Double(full) * scale)) }
@@ -134,6 +134,25 @@ if wanted("query") {
         goal: "≤ 20 ms", met: { value, _ in value <= 20 })
     plan = query.plan
     log("query plan:\n\(plan)")
+}
+
+// 8. Text edits: what a typed character stores, which must not grow with the number of edits
+if wanted("text") {
+    log("text…")
+    let counts = quick ? [1_000, 5_000] : [1_000, 10_000, 100_000]
+    var perCharacter: [(table: Double, file: Double)] = []
+    for count in counts {
+        perCharacter.append(try measureTypedCharacters(edits: count, database: freshDatabase()))
+        add(
+            "text: bytes per typed character, \(count) edits", "bytes", [perCharacter.last!.table],
+            goal: "reported (events table)")
+    }
+    add(
+        "text: whole file per typed character, \(counts.last!) edits", "bytes", [perCharacter.last!.file],
+        goal: "reported")
+    add(
+        "text: bytes per typed character, \(counts.last!) ÷ \(counts.first!) edits", "×",
+        [perCharacter.last!.table / perCharacter.first!.table], goal: "≤ 1.1 (flat)", met: { value, _ in value <= 1.1 })
 }
 
 // Report

@@ -27,11 +27,12 @@ struct ArgumentParserTests {
 
         init(
             _ arguments: [String], _ positionals: ClosedRange<Int> = 0...0, options: [String: String] = [:],
-            flags: Set<String> = [], rest: [String] = []
+            repeated: [String: [String]]? = nil, flags: Set<String> = [], rest: [String] = []
         ) {
             self.arguments = arguments
             self.positionals = positionals
-            expected = ParsedArguments(options: options, flags: flags, positionals: rest)
+            expected = ParsedArguments(
+                options: options, repeated: repeated ?? options.mapValues { [$0] }, flags: flags, positionals: rest)
         }
     }
 
@@ -42,8 +43,8 @@ struct ArgumentParserTests {
         // Only the first `=` splits: the rest is the value.
         Accepted(["--db=a=b.sqlite"], options: ["--db": "a=b.sqlite"]),
         Accepted(["--session="], options: ["--session": ""]),
-        // The last occurrence wins.
-        Accepted(["--session", "1", "--session=2"], options: ["--session": "2"]),
+        // The last occurrence wins; every one is kept, in order, for options that repeat (--label).
+        Accepted(["--session", "1", "--session=2"], options: ["--session": "2"], repeated: ["--session": ["1", "2"]]),
         // A value is taken as it is, even when it looks like an option.
         Accepted(["--session", "-1"], options: ["--session": "-1"]),
         Accepted(["--db", "--isolated"], options: ["--db": "--isolated"]),

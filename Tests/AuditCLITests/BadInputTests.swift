@@ -77,7 +77,7 @@ struct BadInputTests {
             "unknown delegate 'nope' (registered: checkout.v1, checkout.v2)"),
         BadScenario(
             "unknown delegate named in the file", example(replacing: "\"checkout.v1\"", with: "\"checkout.v9\""),
-            "unknown delegate 'checkout.v9' (registered: checkout.v1, checkout.v2)"),
+            "s.json: delegate: unknown delegate 'checkout.v9' (registered: checkout.v1, checkout.v2)"),
     ]
 
     @Test("a bad scenario records nothing and creates no database", arguments: scenarios)

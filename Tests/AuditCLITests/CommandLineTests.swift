@@ -55,7 +55,7 @@ struct CommandLineTests {
         let sandbox = try Sandbox()
         try sandbox.copyExample()
         #expect(try sandbox.run(["record", "--scenario", "checkout.json"]).status == 0)
-        #expect(try sandbox.listing() == ["checkout.json", "audit.sqlite"])
+        #expect(try sandbox.listing() == ["checkout.json", "audit.sqlite", "audit.sqlite-recording"])
         #expect(try sandbox.run(["sessions", "--format", "csv"]).stdoutLines.count == 3)
     }
 
@@ -73,7 +73,12 @@ struct CommandLineTests {
         #expect(try sandbox.run(record + ["--db", "flag.sqlite"], environment: environment).stdout == "3\n")
         // An empty AUDITCTL_DB means the default.
         #expect(try sandbox.run(record, environment: ["AUDITCTL_DB": ""]).stdout == "1\n")
-        #expect(try sandbox.listing() == ["checkout.json", "flag.sqlite", "env.sqlite", "audit.sqlite"])
+        #expect(
+            try sandbox.listing()
+                == [
+                    "checkout.json", "flag.sqlite", "flag.sqlite-recording", "env.sqlite", "env.sqlite-recording",
+                    "audit.sqlite", "audit.sqlite-recording",
+                ])
 
         // Every reading command follows the same rule.
         let counts: [(arguments: [String], environment: [String: String], sessions: Int)] = [
@@ -145,10 +150,11 @@ struct CommandLineTests {
             message: "'record' has no format 'csv' (choose text, json)"),
         Mistake(arguments: ["demo", "--format", "csv"], message: "'demo' has no format 'csv' (choose text, json)"),
         Mistake(
-            arguments: ["query", "select 1", "--timeout", "0"], message: "--timeout takes a number of seconds, not '0'"),
+            arguments: ["query", "select 1", "--timeout", "0"],
+            message: "--timeout takes a number of seconds up to 300, not '0'"),
         Mistake(
             arguments: ["query", "select 1", "--timeout", "soon"],
-            message: "--timeout takes a number of seconds, not 'soon'"),
+            message: "--timeout takes a number of seconds up to 300, not 'soon'"),
     ]
 
     @Test("usage mistakes exit 2 with one line and touch nothing", arguments: mistakes)

@@ -93,6 +93,7 @@ struct EndToEndTests {
 
     static let sessionColumns = [
         "id", "name", "scenario", "delegate", "status", "started_at", "events", "callbacks", "vetoes", "replay_of",
+        "labels",
     ]
 
     /// Two sessions: the example with v1, then with v2 and a label.
@@ -116,15 +117,16 @@ struct EndToEndTests {
         #expect(run.status == 0 && run.stderr == "", "\(run)")
         let records = parseCSV(run.stdout)
         try #require(records.count == 3, "\(run)")
-        #expect(records[0] == Self.sessionColumns)
+        #expect(records[0] == Self.sessionColumns + ["uuid"])
         #expect(Self.isTimestamp(records[1][5]))
+        #expect(records[1][11] != records[2][11] && records.dropFirst().allSatisfy { UUID(uuidString: $0[11]) != nil })
         #expect(
-            records[1].enumerated().filter { $0.offset != 5 }.map(\.element) == [
-                "1", "", "checkout", "checkout.v1", "complete", "23", "14", "1", "",
+            records[1].enumerated().filter { $0.offset != 5 && $0.offset != 11 }.map(\.element) == [
+                "1", "", "checkout", "checkout.v1", "complete", "23", "14", "1", "", "",
             ])
         #expect(
-            records[2].enumerated().filter { $0.offset != 5 }.map(\.element) == [
-                "2", "smoke", "checkout", "checkout.v2", "complete", "19", "11", "2", "",
+            records[2].enumerated().filter { $0.offset != 5 && $0.offset != 11 }.map(\.element) == [
+                "2", "smoke", "checkout", "checkout.v2", "complete", "19", "11", "2", "", "",
             ])
     }
 
@@ -143,12 +145,17 @@ struct EndToEndTests {
         }
         #expect(Self.isTimestamp(started))
         second["started_at"] = nil
+        guard case .string(let uuid)? = second.removeValue(forKey: "uuid") else {
+            Issue.record("no uuid: \(sessions[1])")
+            return
+        }
+        #expect(UUID(uuidString: uuid) != nil)
         #expect(
             second == [
                 "id": .int(2), "name": .string("smoke"), "scenario": .string("checkout"),
                 "delegate": .string("checkout.v2"),
                 "status": .string("complete"), "events": .int(19), "callbacks": .int(11), "vetoes": .int(2),
-                "replay_of": .null,
+                "replay_of": .null, "labels": .null,
             ])
         #expect(sessions[0]["name"] == .null)
         #expect(sessions[0]["vetoes"] == .int(1))
@@ -319,7 +326,7 @@ struct EndToEndTests {
         let run = try sandbox.run(["demo"])
         #expect(run.status == 0, "\(run)")
         #expect(
-            run.stdoutLines.first == "recorded the checkout example with checkout.v1 as session 1: 143 events, 2 vetoes"
+            run.stdoutLines.first == "recorded the checkout example with checkout.v1 as session 1: 151 events, 2 vetoes"
         )
         #expect(run.stdout.contains("REGRESSION: 38 differences"))
         #expect(run.stdout.contains("first divergence: veto changed\n"))
@@ -336,7 +343,7 @@ struct EndToEndTests {
         #expect(json.status == 0 && json.stderr == "", "\(json)")
         let value = try decodeJSON(json.stdout)
         #expect(value["session"] == .int(1))
-        #expect(value["events"] == .int(143))
+        #expect(value["events"] == .int(151))
         #expect(value["vetoes"] == .int(2))
         #expect(value["replay"]?["identical"] == .bool(false))
         #expect(value["replay"]?["candidate_session"] == .int(2))

@@ -4,7 +4,7 @@ import SharedTestSupport
 import Testing
 
 /// The investigation commands on a generated database of several thousand-step sessions (the
-/// example has 143 events), checked against each other: what `report` counts is what `search`
+/// example has 151 events), checked against each other: what `report` counts is what `search`
 /// finds and what `sessions` stored; `replay --all` and `minimize` find the planted change.
 @Suite("Investigation at scale")
 struct InvestigateAtScaleTests {

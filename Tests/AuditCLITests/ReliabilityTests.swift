@@ -106,9 +106,8 @@ struct ReliabilityTests {
         for session in sessions {
             #expect(try store.timeline(of: session.id).map(\.seq) == Array(1...Int64(expected)))
         }
-        // They did run at the same time: each started before the other ended.
-        #expect(sessions[0].startedAt < (sessions[1].endedAt ?? ""))
-        #expect(sessions[1].startedAt < (sessions[0].endedAt ?? ""))
+        // Whether the two overlapped is up to the scheduler (on a loaded machine one may finish
+        // before the other starts), so it is not asserted: that would test the machine's load.
     }
 
     @Test func queryShowAndSessionsWorkWhileARecordingRuns() throws {
@@ -256,7 +255,9 @@ struct ReliabilityTests {
         for scenario in ["login.json", "login.json", "other.json"] {
             try sandbox.run(["record", "--scenario", scenario]).expectSuccess()
         }
-        #expect(try sandbox.listing() == ["audit.sqlite", "audit.sqlite-key", "login.json", "other.json"])
+        #expect(
+            try sandbox.listing()
+                == ["audit.sqlite", "audit.sqlite-key", "audit.sqlite-recording", "login.json", "other.json"])
         for needle in [Self.secret, "horse", "another secret"] {
             #expect(
                 try Self.occurrences(of: needle, in: sandbox, except: ["login.json", "other.json"]) == 0, "\(needle)")

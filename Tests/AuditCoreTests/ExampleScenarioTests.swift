@@ -69,7 +69,7 @@ struct ExampleScenarioTests {
         ),
         (
             #"{ "action": "touches", "widget": "checkout", "events": [ { "id": 5, "phase": "began", "x": 500, "y": 10, "t": 0 }, { "id": 5, "phase": "ended", "x": 500, "y": 10, "t": 0.1 } ] }"#,
-            "steps[25].events"
+            "steps[25].events[0]"
         ),
         (
             #"{ "action": "drag", "widget": "checkout/terms", "translation": { "x": 0, "y": 5 } }"#,

@@ -100,11 +100,13 @@ struct NoteTextViewTests {
         #expect(!delegate.calls.contains { $0.contains("didReachLimit") })
     }
 
-    @Test func aModifierThatMergesIntoTheLastCharacterFitsAtTheLimit() {
-        let note = note("👍", limit: 1, editing: true)
+    @Test func aModifierThatMergesIntoTheLastCharacterCountsItsUnits() {
+        // "👍" is 2 UTF-16 units, "👍🏽" 4: one Character either way, but the modifier reaches the limit.
+        let note = note("👍", limit: 4, editing: true)
         note.type("🏽")
         #expect(note.text == "👍🏽")
-        #expect(delegate.calls.count == 3)  // should, did, selection: the limit was already reached
+        #expect(delegate.calls.count == 4)  // should, did, reached, selection
+        #expect(delegate.calls.contains("n.didReachLimit 4"))
     }
 
     @Test func underAuditEachCallTheAppSeesIsRecordedOnceWithItsProtocol() throws {
@@ -120,7 +122,7 @@ struct NoteTextViewTests {
 
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
         let state = { (editing: Bool, location: Int, length: Int) in
-            #"{"editing":\#(editing),"selection":{"length":\#(length),"location":\#(location)},"text":"abc"}"#
+            #"{"editing":\#(editing),"length":3,"selection":{"length":\#(length),"location":\#(location)},"textHash":"\#(TextDigest.hexadecimal("abc"))"}"#
         }
         #expect(
             timelineLines(events) == [

@@ -34,6 +34,14 @@ class ScrollLogDelegate: ScrollViewDelegate {
         calls.append("\(scrollView.identifier).didEndDragging \(decelerate)" + flags(scrollView))
     }
 
+    func scrollViewWillBeginDecelerating(_ scrollView: ScrollView) {
+        calls.append("\(scrollView.identifier).willBeginDecelerating" + flags(scrollView))
+    }
+
+    func scrollViewDidEndDecelerating(_ scrollView: ScrollView) {
+        calls.append("\(scrollView.identifier).didEndDecelerating \(scrollView.contentOffset.text)" + flags(scrollView))
+    }
+
     func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool {
         let answer = allowsScrollToTop()
         calls.append("\(scrollView.identifier).shouldScrollToTop \(answer)")
@@ -111,8 +119,9 @@ struct ScrollViewTests {
         #expect(
             delegate.calls == [
                 "s.willBeginDragging dragging", "s.willEndDragging (0, 1) (0, 499)->(0, 499) dragging",
-                "s.didEndDragging true", "s.didScroll (0, 218) decelerating", "s.didScroll (0, 374) decelerating",
-                "s.didScroll (0, 468) decelerating", "s.didScroll (0, 499) decelerating",
+                "s.didEndDragging true", "s.willBeginDecelerating decelerating", "s.didScroll (0, 218) decelerating",
+                "s.didScroll (0, 374) decelerating", "s.didScroll (0, 468) decelerating",
+                "s.didScroll (0, 499) decelerating", "s.didEndDecelerating (0, 499)",
             ])
     }
 
@@ -242,19 +251,21 @@ struct ScrollViewTests {
                     + #"{"velocity":{"x":0.0,"y":0.1},"targetContentOffset":{"x":0.0,"y":80.0}} "#
                     + #"{"x":0.0,"y":100.0} true true"#,
                 #"7 5 callback \#(scroll) scrollViewDidEndDragging(_:willDecelerate:) {"willDecelerate":true} void - true"#,
-                "8 5 callback \(scroll) scrollViewDidScroll(_:) {} void - true",
+                "8 5 callback \(scroll) scrollViewWillBeginDecelerating(_:) {} void - true",
                 "9 5 callback \(scroll) scrollViewDidScroll(_:) {} void - true",
                 "10 5 callback \(scroll) scrollViewDidScroll(_:) {} void - true",
                 "11 5 callback \(scroll) scrollViewDidScroll(_:) {} void - true",
-                "12 - input root/s - tapStatusBar {} \(after("100.0")) - -",
-                "13 12 callback \(scroll) scrollViewShouldScrollToTop(_:) {} false true true",
-                "14 - input root/s - tapStatusBar {} \(after("0.0")) - -",
-                "15 14 callback \(scroll) scrollViewShouldScrollToTop(_:) {} true false true",
-                "16 14 callback \(scroll) scrollViewDidScroll(_:) {} void - true",
-                "17 14 callback \(scroll) scrollViewDidScrollToTop(_:) {} void - true",
-                #"18 - input root/s - setContentOffset {"contentOffset":{"x":0.0,"y":12.5}} "# + after("12.5")
+                "12 5 callback \(scroll) scrollViewDidScroll(_:) {} void - true",
+                "13 5 callback \(scroll) scrollViewDidEndDecelerating(_:) {} void - true",
+                "14 - input root/s - tapStatusBar {} \(after("100.0")) - -",
+                "15 14 callback \(scroll) scrollViewShouldScrollToTop(_:) {} false true true",
+                "16 - input root/s - tapStatusBar {} \(after("0.0")) - -",
+                "17 16 callback \(scroll) scrollViewShouldScrollToTop(_:) {} true false true",
+                "18 16 callback \(scroll) scrollViewDidScroll(_:) {} void - true",
+                "19 16 callback \(scroll) scrollViewDidScrollToTop(_:) {} void - true",
+                #"20 - input root/s - setContentOffset {"contentOffset":{"x":0.0,"y":12.5}} "# + after("12.5")
                     + " - -",
-                "19 18 callback \(scroll) scrollViewDidScroll(_:) {} void - true",
+                "21 20 callback \(scroll) scrollViewDidScroll(_:) {} void - true",
             ])
         #expect(events.allSatisfy { $0.widgetKind == "ScrollView" })
     }
@@ -286,8 +297,9 @@ struct ScrollViewTests {
             callbacks.map { "\($0.callback) \($0.implemented!)" } == [
                 "scrollViewWillBeginDragging(_:) false",
                 "scrollViewWillEndDragging(_:withVelocity:targetContentOffset:) false",
-                "scrollViewDidEndDragging(_:willDecelerate:) false", "scrollViewDidScroll(_:) true",
+                "scrollViewDidEndDragging(_:willDecelerate:) false", "scrollViewWillBeginDecelerating(_:) false",
                 "scrollViewDidScroll(_:) true", "scrollViewDidScroll(_:) true", "scrollViewDidScroll(_:) true",
+                "scrollViewDidScroll(_:) true", "scrollViewDidEndDecelerating(_:) false",
                 "scrollViewShouldScrollToTop(_:) false", "scrollViewDidScroll(_:) true",
                 "scrollViewDidScrollToTop(_:) false",
             ])

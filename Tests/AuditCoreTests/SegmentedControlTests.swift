@@ -69,6 +69,63 @@ struct SegmentedControlTests {
         #expect(delegate.calls.isEmpty)
     }
 
+    // UIKit sends no action for a change made in code and setting the index already selected
+    // changes nothing (Apple, UIControl: controls send actions for user interactions; the kit's
+    // own delegate is asked for a change in code, so it is not asked when nothing changes).
+    @Test(arguments: [true, false])
+    func selectingTheSelectedSegmentInCodeAsksAndNotifiesNothing(notify: Bool) {
+        let control = control(selected: 1)
+        let delegate = LoggingDelegate()
+        control.delegate = delegate
+        control.setSelectedSegmentIndex(1, notify: notify)
+        control.setSelectedSegmentIndex(1, notify: notify)
+        #expect(control.selectedSegmentIndex == 1)
+        #expect(delegate.calls.isEmpty)
+        control.setSelectedSegmentIndex(2, notify: notify)
+        #expect(delegate.calls == ["c.should(2)"] + (notify ? ["c.did(2, false)"] : []))
+    }
+
+    @Test func twoDelegatesThatMirrorEachOtherStopAfterOneRound() {
+        final class Mirror: SegmentedControlDelegate {
+            weak var other: SegmentedControl?
+            var didCalls = 0
+            func segmentedControl(
+                _ segmentedControl: SegmentedControl, didSelectSegmentAt index: Int, userInteracted: Bool
+            ) {
+                didCalls += 1
+                other?.setSelectedSegmentIndex(index, notify: true)
+            }
+        }
+        let left = SegmentedControl(identifier: "left", segments: ["a", "b", "c"], selectedSegmentIndex: 0)
+        let right = SegmentedControl(identifier: "right", segments: ["a", "b", "c"], selectedSegmentIndex: 0)
+        let leftDelegate = Mirror()
+        let rightDelegate = Mirror()
+        leftDelegate.other = right
+        rightDelegate.other = left
+        left.delegate = leftDelegate
+        right.delegate = rightDelegate
+        left.tapSegment(2)
+        // left notifies, right follows and notifies, left is already on 2: the cascade stops.
+        #expect(left.selectedSegmentIndex == 2 && right.selectedSegmentIndex == 2)
+        #expect(leftDelegate.didCalls == 1 && rightDelegate.didCalls == 1)
+    }
+
+    @Test func selectingTheSelectedSegmentInCodeIsRecordedAsAnInputWithNoCallback() throws {
+        let folder = TemporaryDirectory()
+        let root = View(identifier: "root")
+        let control = control(selected: 1)
+        root.addSubview(control)
+        let delegate = LoggingDelegate()
+        control.delegate = delegate
+        let recorder = try Recorder(databasePath: folder.path("a.sqlite"), session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: root)
+        control.setSelectedSegmentIndex(1, notify: true)
+        let session = recorder.finish().session
+        let events = try AuditStore(path: folder.path("a.sqlite"), access: .read).timeline(of: session)
+        #expect(events.map(\.callback) == ["selectSegment"])
+        #expect(events.first?.result == #"{"selected":1}"#)
+    }
+
     @Test func withoutDelegateEverySelectionIsAllowed() {
         let control = control()
         control.tapSegment(2)

@@ -21,15 +21,18 @@ struct StoreFileTests {
         try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
     }
 
-    @Test func aNewDatabaseAndItsWALAndSHMAreReadableByTheirOwnerOnly() throws {
+    @Test func aNewDatabaseAndTheFilesBesideItAreReadableByTheirOwnerOnly() throws {
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         _ = runRandomInputs(seed: 1, count: 50, recorder: recorder)
-        // The writer's connection is open: the WAL, the shared-memory file and the writers' queue
-        // (see `WriterQueue`) exist now.
+        // The writer's connection is open: the WAL, the shared-memory file, the recording's lock
+        // file (see `RecordingLock`) and the writers' queue (see `WriterQueue`) exist now.
         let store = try AuditStore(path: database, access: .read)
         _ = try store.sessions()
-        #expect(try files() == ["audit.sqlite", "audit.sqlite-shm", "audit.sqlite-wal", "audit.sqlite-writers"])
-        for suffix in ["", "-wal", "-shm", "-writers"] {
+        #expect(
+            try files() == [
+                "audit.sqlite", "audit.sqlite-recording", "audit.sqlite-shm", "audit.sqlite-wal", "audit.sqlite-writers",
+            ])
+        for suffix in ["", "-wal", "-shm", "-recording", "-writers"] {
             #expect(mode(database + suffix) == 0o600, "audit.sqlite\(suffix)")
         }
         recorder.finish()

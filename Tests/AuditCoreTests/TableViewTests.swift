@@ -130,20 +130,81 @@ struct TableViewTests {
             delegate.calls == ["t.shouldHighlight [0, 2] true", "t.willSelect [0, 2] [0, 2]", "t.didSelect [0, 2]"])
     }
 
-    @Test(arguments: [nil, IndexPath(row: 1, section: 1)] as [IndexPath?])
-    func aRefusedDeselectionKeepsTheSelectedRowAndSelectsNothing(answer: IndexPath?) {
+    // Apple, UITableViewDelegate.tableView(_:willDeselectRowAt:): "Return an index-path object that
+    // confirms or alters the deselected row. Return nil if you don't want the row deselected." The
+    // tap itself goes on: the tapped row is selected and both stay selected.
+    @Test func willDeselectNilKeepsTheOldRowSelectedAndTheTapStillSelects() {
+        let table = table()
+        let delegate = TableLogDelegate()
+        delegate.deselectAnswers = [row(0, 0): nil]
+        table.delegate = delegate
+        table.selectRow(row(0, 0))
+        table.tapRow(row(0, 1))
+        #expect(table.indexPathForSelectedRow == row(0, 0))
+        #expect(table.indexPathsForSelectedRows == [row(0, 0), row(0, 1)])
+        #expect(
+            delegate.calls == [
+                "t.shouldHighlight [0, 1] true", "t.willSelect [0, 1] [0, 1]", "t.willDeselect [0, 0] nil",
+                "t.didSelect [0, 1]",
+            ])
+        // The next tap asks about each selected row again; this time (0, 0) lets go.
+        delegate.calls = []
+        delegate.deselectAnswers = [:]
+        table.tapRow(row(1, 0))
+        #expect(table.indexPathsForSelectedRows == [row(1, 0)])
+        #expect(
+            delegate.calls == [
+                "t.shouldHighlight [1, 0] true", "t.willSelect [1, 0] [1, 0]", "t.willDeselect [0, 0] [0, 0]",
+                "t.didDeselect [0, 0]", "t.willDeselect [0, 1] [0, 1]", "t.didDeselect [0, 1]", "t.didSelect [1, 0]",
+            ])
+    }
+
+    @Test func willDeselectAnsweringAnotherSelectedRowDeselectsThatRowInstead() {
+        let table = table()
+        let delegate = TableLogDelegate()
+        delegate.deselectAnswers = [row(0, 0): nil]
+        table.delegate = delegate
+        table.selectRow(row(0, 0))
+        table.tapRow(row(0, 1))  // (0, 0) and (0, 1) selected
+        delegate.calls = []
+        delegate.deselectAnswers = [row(0, 0): row(0, 1)]
+        table.tapRow(row(1, 1))
+        // Asked about (0, 0), the delegate deselects (0, 1) instead; (0, 1) is then not asked.
+        #expect(table.indexPathsForSelectedRows == [row(0, 0), row(1, 1)])
+        #expect(
+            delegate.calls == [
+                "t.shouldHighlight [1, 1] true", "t.willSelect [1, 1] [1, 1]", "t.willDeselect [0, 0] [0, 1]",
+                "t.didDeselect [0, 1]", "t.didSelect [1, 1]",
+            ])
+    }
+
+    @Test(arguments: [IndexPath(row: 1, section: 1), IndexPath(row: 9, section: 0), IndexPath(indexes: [0, 0, 0])])
+    func willDeselectAnsweringARowThatIsNotSelectedDeselectsNothing(answer: IndexPath) {
         let table = table()
         let delegate = TableLogDelegate()
         delegate.deselectAnswers = [row(0, 0): answer]
         table.delegate = delegate
         table.selectRow(row(0, 0))
         table.tapRow(row(0, 1))
-        #expect(table.indexPathForSelectedRow == row(0, 0))
-        #expect(
-            delegate.calls == [
-                "t.shouldHighlight [0, 1] true", "t.willSelect [0, 1] [0, 1]",
-                "t.willDeselect [0, 0] \(answer.map(String.init(describing:)) ?? "nil")",
-            ])
+        #expect(table.indexPathsForSelectedRows == [row(0, 0), row(0, 1)])
+        #expect(delegate.calls.last == "t.didSelect [0, 1]")
+        #expect(!delegate.calls.contains { $0.contains("didDeselect") })
+    }
+
+    @Test func codeSelectionReplacesEveryRowAndDeselectionRemovesOne() {
+        let table = table()
+        let delegate = TableLogDelegate()
+        delegate.deselectAnswers = [row(0, 0): nil]
+        table.delegate = delegate
+        table.selectRow(row(0, 0))
+        table.tapRow(row(1, 0))
+        table.deselectRow(row(0, 0))
+        #expect(table.indexPathsForSelectedRows == [row(1, 0)])
+        table.tapRow(row(0, 2))
+        table.selectRow(row(1, 1))
+        #expect(table.indexPathsForSelectedRows == [row(1, 1)])
+        table.deselectRow(row(1, 1))
+        #expect(table.indexPathsForSelectedRows == nil && table.indexPathForSelectedRow == nil)
     }
 
     @Test func programmaticSelectionCallsNoDelegateMethod() {
@@ -239,7 +300,7 @@ struct TableViewTests {
         table.tapRow(row(0, 2))  // highlight refused
         table.tapRow(row(1, 1))  // will-select answers nil
         table.tapRow(row(0, 1))  // redirected to (1, 0); (0, 0) deselected
-        table.tapRow(row(0, 0))  // (1, 0) refuses to be deselected
+        table.tapRow(row(0, 0))  // (1, 0) refuses to be deselected: both are selected
         table.deselectRow(row(1, 0))  // in code: no callback
         let summary = recorder.finish()
         #expect(summary.vetoes == 1)  // the refused highlight; the other three are overrides
@@ -251,6 +312,9 @@ struct TableViewTests {
             #"{"contentOffset":{"x":0.0,"y":0.0},"dragging":false,"selected":\#(selected)}"#
         }
         let callback = "root/t TableViewDelegate tableView"
+        // (1, 0) refused to be deselected: both rows are selected, the first is "selected".
+        let afterBoth =
+            #"{"contentOffset":{"x":0.0,"y":0.0},"dragging":false,"selected":\#(ip(0, 0)),"selectedRows":[\#(ip(0, 0)),\#(ip(1, 0))]}"#
         #expect(
             protocolTimelineLines(events) == [
                 "1 - input root/t - tapRow \(arg(0, 0)) \(after(ip(0, 0))) - -",
@@ -268,11 +332,12 @@ struct TableViewTests {
                 "13 10 callback \(callback)(_:willDeselectRowAt:) \(arg(0, 0)) \(ip(0, 0)) false true",
                 "14 10 callback \(callback)(_:didDeselectRowAt:) \(arg(0, 0)) void - true",
                 "15 10 callback \(callback)(_:didSelectRowAt:) \(arg(1, 0)) void - true",
-                "16 - input root/t - tapRow \(arg(0, 0)) \(after(ip(1, 0))) - -",
+                "16 - input root/t - tapRow \(arg(0, 0)) \(afterBoth) - -",
                 "17 16 callback \(callback)(_:shouldHighlightRowAt:) \(arg(0, 0)) true false true",
                 "18 16 callback \(callback)(_:willSelectRowAt:) \(arg(0, 0)) \(ip(0, 0)) false true",
                 "19 16 callback \(callback)(_:willDeselectRowAt:) \(arg(1, 0)) null true true",
-                "20 - input root/t - deselectRow \(arg(1, 0)) \(after("null")) - -",
+                "20 16 callback \(callback)(_:didSelectRowAt:) \(arg(0, 0)) void - true",
+                "21 - input root/t - deselectRow \(arg(1, 0)) \(after(ip(0, 0))) - -",
             ])
         #expect(events.allSatisfy { $0.widgetKind == "TableView" })
     }

@@ -38,8 +38,9 @@ struct TextViewAuditTests {
         #expect(summary.callbacks == delegate.calls.count)
 
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
+        // A state records the text's UTF-16 length and digest, not the text.
         let state = { (editing: Bool, location: Int, length: Int, text: String) in
-            #"{"editing":\#(editing),"selection":{"length":\#(length),"location":\#(location)},"text":"\#(text)"}"#
+            #"{"editing":\#(editing),"length":\#(text.utf16.count),"selection":{"length":\#(length),"location":\#(location)},"textHash":"\#(TextDigest.hexadecimal(text))"}"#
         }
         #expect(
             timelineLines(events) == [

@@ -171,7 +171,7 @@ func checkoutScenario(steps count: Int, seed: UInt64) -> String {
         + #""frame":[0,0,390,844],"children":["#
         + #"{"kind":"SegmentedControl","id":"shipping","frame":[16,100,358,32],"segments":["Standard","Express","Pickup"],"selected":0},"#
         + #"{"kind":"SegmentedControl","id":"payment","frame":[16,150,358,32],"segments":["Card","PayPal","Invoice"],"selected":0},"#
-        + #"{"kind":"TableView","id":"items","frame":[0,200,390,220],"rows":[3,1]},"#
+        + #"{"kind":"TableView","id":"items","frame":[0,200,390,220],"rows":[3,1],"scrollsToTop":false},"#
         + #"{"kind":"NoteTextView","id":"coupon","frame":[16,440,358,40],"characterLimit":12},"#
         + #"{"kind":"NoteTextView","id":"note","frame":[16,490,358,80],"characterLimit":20},"#
         + #"{"kind":"ScrollView","id":"terms","frame":[16,580,358,120],"contentSize":[358,600]}]},"#

@@ -5,9 +5,10 @@ public struct JSONSyntaxError: Error, Sendable {
 }
 
 extension AuditValue {
-    /// Parses JSON text, such as a recorded `args` or `result` column.
+    /// Parses JSON text, such as a recorded `args` or `result` column: the inverse of ``json``,
+    /// non-finite doubles included (`{"$double":"NaN"}` reads as NaN).
     public init(json text: String) throws {
-        self = try Self.parse(json: Array(text.utf8))
+        self = try Self.parse(json: Array(text.utf8), readingTags: true)
     }
 
     /// The deepest nesting of arrays and objects a parsed document may have.
@@ -22,12 +23,16 @@ extension AuditValue {
     /// (read as an empty array): strings and brackets are matched, nothing inside is checked. For
     /// a part of a document already checked once that the caller does not need (a stored
     /// scenario's steps, when only its tree is needed).
-    static func parse(json bytes: some Collection<UInt8>, skipping member: String? = nil) throws(JSONSyntaxError)
-        -> AuditValue
-    {
+    ///
+    /// `readingTags` reads what ``json`` writes for a non-finite double as that double (for
+    /// recorded values; a scenario file is read without).
+    static func parse(
+        json bytes: some Collection<UInt8>, skipping member: String? = nil, readingTags: Bool = false
+    ) throws(JSONSyntaxError) -> AuditValue {
         let buffer = Array(bytes)
         var parser = JSONParser(bytes: buffer)
         parser.skippedMember = member
+        parser.readsTags = readingTags
         parser.skipWhitespace()
         let value = try parser.value(depth: 0)
         parser.skipWhitespace()
@@ -41,6 +46,8 @@ private struct JSONParser {
     var index = 0
     /// A member of the top-level object to step over (see `AuditValue.parse(json:skipping:)`).
     var skippedMember: String?
+    /// Whether an object of one tag-like field is read as ``AuditValue/untagged(key:value:)`` says.
+    var readsTags = false
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -122,6 +129,9 @@ private struct JSONParser {
             guard index < bytes.count else { throw error("unexpected end of input in an object") }
             if bytes[index] == UInt8(ascii: "}") {
                 index += 1
+                if readsTags, fields.count == 1, let (key, value) = fields.first {
+                    return AuditValue.untagged(key: key, value: value)
+                }
                 return .object(fields)
             }
             try expect(UInt8(ascii: ","), "expected ',' or '}' in an object")

@@ -1,7 +1,8 @@
 /// The delegate of a `NoteTextView`: every `TextViewDelegate` callback, and one of its own. Every
 /// method is optional; the default is marked so the audit records "not implemented, default used".
 public protocol NoteTextViewDelegate: TextViewDelegate {
-    /// A change brought the note's character count from below `limit` up to it. Fires after
+    /// A change brought the note's length in UTF-16 units (see `NoteTextView.characterLimit`) from
+    /// below `limit` up to it. Fires after
     /// `textViewDidChange(_:)` and before `textViewDidChangeSelection(_:)`, once per crossing.
     func noteTextView(_ noteTextView: NoteTextView, didReachCharacterLimit limit: Int)
 }

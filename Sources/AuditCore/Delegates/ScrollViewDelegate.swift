@@ -13,6 +13,10 @@ public protocol ScrollViewDelegate: AnyObject {
         _ scrollView: ScrollView, withVelocity velocity: Point, targetContentOffset: UnsafeMutablePointer<Point>)
     /// `decelerate` is true when the content moves on to the target after the finger lifted.
     func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool)
+    /// The content starts moving on to the target after the finger lifted (`isDecelerating` is set).
+    func scrollViewWillBeginDecelerating(_ scrollView: ScrollView)
+    /// The content came to rest on the target (`isDecelerating` is clear again).
+    func scrollViewDidEndDecelerating(_ scrollView: ScrollView)
     /// Return false to veto: a tap on the status bar leaves the content where it is.
     func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool
     func scrollViewDidScrollToTop(_ scrollView: ScrollView)
@@ -32,6 +36,10 @@ extension ScrollViewDelegate {
     public func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {
         delegateDefault()
     }
+
+    public func scrollViewWillBeginDecelerating(_ scrollView: ScrollView) { delegateDefault() }
+
+    public func scrollViewDidEndDecelerating(_ scrollView: ScrollView) { delegateDefault() }
 
     public func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool {
         delegateDefault(ScrollViewCallbacks.shouldScrollToTop.defaultResult(()))
@@ -73,6 +81,14 @@ public enum ScrollViewCallbacks {
         protocolName, "scrollViewDidEndDragging(_:willDecelerate:)", arguments: .one("willDecelerate", .bool),
         answer: .void, invoke: { $0.scrollViewDidEndDragging($1, willDecelerate: $2) })
 
+    public static let willBeginDecelerating = Callback<any ScrollViewDelegate, ScrollView, Void, Void>(
+        protocolName, "scrollViewWillBeginDecelerating(_:)", arguments: .none, answer: .void,
+        invoke: { delegate, scrollView, _ in delegate.scrollViewWillBeginDecelerating(scrollView) })
+
+    public static let didEndDecelerating = Callback<any ScrollViewDelegate, ScrollView, Void, Void>(
+        protocolName, "scrollViewDidEndDecelerating(_:)", arguments: .none, answer: .void,
+        invoke: { delegate, scrollView, _ in delegate.scrollViewDidEndDecelerating(scrollView) })
+
     public static let shouldScrollToTop = Callback<any ScrollViewDelegate, ScrollView, Void, Bool>(
         protocolName, "scrollViewShouldScrollToTop(_:)", arguments: .none, answer: .veto(),
         invoke: { delegate, scrollView, _ in delegate.scrollViewShouldScrollToTop(scrollView) })
@@ -84,7 +100,7 @@ public enum ScrollViewCallbacks {
     /// Every callback of the protocol, invocable by name (replay) and listed by `auditctl callbacks`.
     public static let invokers: [CallbackInvoker] = [
         didScroll.invoker, willBeginDragging.invoker, willEndDragging.invoker, didEndDragging.invoker,
-        shouldScrollToTop.invoker, didScrollToTop.invoker,
+        willBeginDecelerating.invoker, didEndDecelerating.invoker, shouldScrollToTop.invoker, didScrollToTop.invoker,
     ]
     public static let all = invokers.map(\.descriptor)
 }
@@ -113,6 +129,14 @@ class ScrollViewDelegateProxy: DelegateProxy, ScrollViewDelegate {
 
     func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {
         forward(ScrollViewCallbacks.didEndDragging, to: scrollView.delegate, scrollView, decelerate)
+    }
+
+    func scrollViewWillBeginDecelerating(_ scrollView: ScrollView) {
+        forward(ScrollViewCallbacks.willBeginDecelerating, to: scrollView.delegate, scrollView, ())
+    }
+
+    func scrollViewDidEndDecelerating(_ scrollView: ScrollView) {
+        forward(ScrollViewCallbacks.didEndDecelerating, to: scrollView.delegate, scrollView, ())
     }
 
     func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool {

@@ -250,6 +250,21 @@ extension AuditStore {
 
     /// `diff(a, b)` with A's events after `last` left out (the cut tail of an interrupted session).
     func diff(_ a: Int64, _ b: Int64, upTo last: Int64?) throws(StoreError) -> SessionDiff {
+        let comparison = try compare(a, b, upTo: last)
+        var diff = try diff(
+            comparison.a, comparison.b, found: comparison.found, eventsA: comparison.eventsA,
+            eventsB: comparison.eventsB)
+        diff.pairedInOrder = comparison.pairedInOrder
+        return diff
+    }
+
+    /// Compares two stored sessions as `diff(_:_:)` does, without reading the events that differ:
+    /// `forEachDifference(in:_:)` reads them, a few hundred at a time.
+    public func compare(_ a: Int64, _ b: Int64) throws(StoreError) -> SessionComparison {
+        try compare(a, b, upTo: nil)
+    }
+
+    private func compare(_ a: Int64, _ b: Int64, upTo last: Int64?) throws(StoreError) -> SessionComparison {
         let sessionA = try session(a)
         let sessionB = try session(b)
         let fingerprintsA = try fingerprints(of: a).prefix { $0.seq <= last ?? .max }.map { $0 }
@@ -258,10 +273,25 @@ extension AuditStore {
             a <= b
             ? TimelineAligner.differences(fingerprintsA, fingerprintsB)
             : TimelineAligner.differences(fingerprintsB, fingerprintsA).swapped
-        var diff = try diff(
-            sessionA, sessionB, found: alignment.found, eventsA: fingerprintsA.count, eventsB: fingerprintsB.count)
-        diff.pairedInOrder = alignment.inOrder
-        return diff
+        return SessionComparison(
+            a: sessionA, b: sessionB, eventsA: fingerprintsA.count, eventsB: fingerprintsB.count,
+            pairedInOrder: alignment.inOrder, found: alignment.found)
+    }
+
+    /// Calls `body` with each difference of `comparison`, in the order `diff(_:_:)` lists them,
+    /// reading their events `chunk` differences at a time: the memory used does not grow with the
+    /// differences (`diff --format json` streams them this way).
+    public func forEachDifference(
+        in comparison: SessionComparison, chunk: Int = 500, _ body: (EventDifference) -> Void
+    ) throws(StoreError) {
+        for start in stride(from: 0, to: comparison.found.count, by: max(chunk, 1)) {
+            let part = Array(comparison.found[start..<min(comparison.found.count, start + max(chunk, 1))])
+            for difference in try diff(
+                comparison.a, comparison.b, found: part, eventsA: comparison.eventsA, eventsB: comparison.eventsB
+            ).differences {
+                body(difference)
+            }
+        }
     }
 
     /// The diff of an isolated replay `b` of session `a`, whose differences were found as it ran

@@ -6,6 +6,8 @@ import Foundation
 /// ever part of the SQL text.
 public struct EventSearch: Sendable, Equatable {
     public var session: Int64?
+    /// Only sessions with every one of these labels.
+    public var labels: [String: String] = [:]
     /// A widget path: the widget itself and every widget under it.
     public var widget: String?
     /// An SQLite GLOB on the callback (or input) name, case-sensitive: `*shouldSelect*`.
@@ -34,6 +36,11 @@ public struct EventSearch: Sendable, Equatable {
     var conditions: (sql: [String], values: [SQLValue]) {
         var sql: [String] = []
         var values: [SQLValue] = []
+        for (key, value) in labels.sorted(by: { $0.key < $1.key }) {
+            sql.append(
+                "EXISTS (SELECT 1 FROM session_labels l WHERE l.session = t.session AND l.key = ? AND l.value = ?)")
+            values += [.text(key), .text(value)]
+        }
         if let session {
             sql.append("t.session = ?")
             values.append(.integer(session))
@@ -136,6 +143,8 @@ extension AuditStore {
     /// read: memory does not grow with the matches.
     public func search(_ search: EventSearch, each body: (EventMatch) -> Void) throws(StoreError) {
         if let id = search.session { _ = try session(id) }
+        // A database from before session labels has no labelled session.
+        if !search.labels.isEmpty && !hasSessionIdentity { return }
         let (conditions, values) = search.conditions
         // The view's `vetoed` is also set for an override that overrode: `vetoed` means a veto here.
         let overrides = try overridingCallbacks()

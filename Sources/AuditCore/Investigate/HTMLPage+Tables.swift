@@ -76,7 +76,7 @@ extension HTMLPage {
                 return [
                     .html(chip(difference.kind, labels)), .text(event.widget ?? "-"),
                     .text(event.protocolName.map { "\($0).\(event.callback)" } ?? event.callback),
-                    .text(event.arguments),
+                    .html(json(event.arguments)),
                     .html(answer(difference.a, anchor: "a")), .html(answer(difference.b, anchor: "b")),
                 ]
             })
@@ -96,7 +96,7 @@ extension HTMLPage {
     /// One side's answer in the list of differences, its seq linking to its mark.
     private func answer(_ event: TimelineEvent?, anchor: String) -> String {
         guard let event else { return "<span class=\"none\">(no such event)</span>" }
-        var html = "<a href=\"#\(anchor)\(event.seq)\">#\(event.seq)</a> → \(text(event.result ?? "()"))"
+        var html = "<a href=\"#\(anchor)\(event.seq)\">#\(event.seq)</a> → \(json(event.result ?? "()"))"
         if let effect = event.effect { html += " <b class=\"\(effect.rawValue)\">\(effect.label)</b>" }
         if event.implemented == false { html += " <span class=\"none\">(default)</span>" }
         return html

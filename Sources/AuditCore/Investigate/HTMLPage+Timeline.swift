@@ -112,7 +112,7 @@ extension HTMLPage {
             append(
                 "<rect class=\"lane \(shade)\" x=\"0\" y=\"\(top)\" width=\"\(Metrics.labelWidth)\" "
                     + "height=\"\(geometry.height[lane])\"/>")
-            let label = name.truncated(to: 30)
+            let label = name.visiblyEscaped().truncated(to: 30)
             append(
                 "<text class=\"wname\" x=\"8\" y=\"\(top + 15)\">\(label.htmlEscaped)<title>\(text(name))</title></text>"
             )
@@ -246,15 +246,15 @@ extension HTMLPage {
         var lines: [String] = []
         let place = [
             info.label, "#\(event.seq)", Self.milliseconds(event.milliseconds),
-            (event.widget ?? "-").truncated(to: limits.textLength),
+            (event.widget ?? "-").visiblyEscaped().truncated(to: limits.textLength),
         ]
         lines.append(place.compactMap { $0 }.joined(separator: " · "))
         let name =
             event.kind == .input
             ? "input \(event.callback)" : event.protocolName.map { "\($0).\(event.callback)" } ?? event.callback
-        lines.append(name.truncated(to: limits.textLength))
-        lines.append("arguments \(event.arguments.truncated(to: limits.textLength))")
-        var answer = "→ \((event.result ?? "()").truncated(to: limits.textLength))"
+        lines.append(name.visiblyEscaped().truncated(to: limits.textLength))
+        lines.append("arguments \(event.arguments.visiblyEscaped(json: true).truncated(to: limits.textLength))")
+        var answer = "→ \((event.result?.visiblyEscaped(json: true) ?? "()").truncated(to: limits.textLength))"
         if let effect = event.effect { answer += "  \(effect.label)" }
         if event.implemented == false { answer += "  (not implemented, default used)" }
         lines.append(answer)
@@ -265,7 +265,7 @@ extension HTMLPage {
             if layout.sides.count == 2, let other = layout.columns[column][1 - side] {
                 line +=
                     "; \(layout.sides[1 - side].label ?? "other") #\(other.seq) → "
-                    + (other.result ?? "()").truncated(to: limits.textLength)
+                    + (other.result?.visiblyEscaped(json: true) ?? "()").truncated(to: limits.textLength)
                     + (other.effect.map { "  \($0.label)" } ?? "")
                     + (other.implemented == false ? "  (default)" : "")
             }

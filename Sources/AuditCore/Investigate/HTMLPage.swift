@@ -10,8 +10,15 @@ struct HTMLPage {
         self.limits = limits
     }
 
-    /// Plain text from anywhere (the database included), cut to the limit and escaped.
-    func text(_ value: String) -> String { value.truncated(to: limits.textLength).htmlEscaped }
+    /// Plain text from anywhere (the database included), cut to the limit and escaped: control,
+    /// bidi and invisible characters made visible (`visiblyEscaped`), then HTML's own.
+    func text(_ value: String) -> String { value.visiblyEscaped().truncated(to: limits.textLength).htmlEscaped }
+
+    /// JSON text (a recorded `args` or `result`), cut to the limit and escaped: its own escapes
+    /// kept, other hidden characters escaped as JSON does, then HTML's escapes.
+    func json(_ value: String) -> String {
+        value.visiblyEscaped(json: true).truncated(to: limits.textLength).htmlEscaped
+    }
 
     mutating func append(_ html: String) { body += html }
 

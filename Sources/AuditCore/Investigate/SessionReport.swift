@@ -186,14 +186,18 @@ public struct CallbackStatistics: Sendable, Equatable {
 }
 
 extension AuditStore {
-    /// The report of one session, or (with nil) of every recorded session that is not a replay.
-    public func report(session id: Int64?) throws(StoreError) -> SessionReport {
+    /// The report of one session, or (with nil) of every recorded session that is not a replay, has
+    /// all of `labels` and falls in `shard`.
+    public func report(
+        session id: Int64?, labels: [String: String] = [:], shard: SessionShard? = nil
+    ) throws(StoreError) -> SessionReport {
         let ids: [Int64]
         if let id {
             _ = try session(id)
             ids = [id]
         } else {
-            ids = try sessions().filter { $0.replayOf == nil }.map(\.id)
+            ids = try sessions().filter { $0.replayOf == nil && $0.has(labels) && shard.map($0.isIn) != false }
+                .map(\.id)
         }
         var builder = SessionReport.Builder(sessions: ids)
         let overrides = try overridingCallbacks()

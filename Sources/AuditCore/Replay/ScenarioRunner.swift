@@ -104,12 +104,13 @@ public enum ScenarioRunner {
     /// that cannot run, records nothing.
     public static func record(
         _ scenario: Scenario, delegate delegateName: String?, registry: DelegateRegistry, databasePath: String,
-        label: String? = nil, options: Recorder.Options = Recorder.Options()
+        label: String? = nil, labels: [String: String] = [:], options: Recorder.Options = Recorder.Options()
     ) throws -> RecordingSummary {
         guard let name = delegateName ?? scenario.delegate else { throw RegistryError.noDelegate }
         let entry = try registry.entry(named: name)
         return try record(
-            scenario, delegate: entry.make, named: name, databasePath: databasePath, label: label, options: options)
+            scenario, delegate: entry.make, named: name, databasePath: databasePath, label: label, labels: labels,
+            options: options)
     }
 
     /// Records `scenario` with delegates made by `makeDelegate`, stored under the name `name`.
@@ -121,10 +122,12 @@ public enum ScenarioRunner {
     ///
     /// A scenario with secure text views is recorded with the database's secret key (made beside
     /// it when missing), and stored with their text hashed (`Scenario.recordedSource(hashing:)`).
-    /// `invalid: .skip` records a run that skips the steps it cannot take, as a replay does.
+    /// `invalid: .skip` records a run that skips the steps it cannot take, as a replay does;
+    /// `labels` are stored with the session (`NewSession.labels`).
     public static func record(
         _ scenario: Scenario, delegate makeDelegate: () -> AnyObject, named name: String, databasePath: String,
-        label: String? = nil, options: Recorder.Options = Recorder.Options(), invalid: InvalidStep = .stop
+        label: String? = nil, labels: [String: String] = [:], options: Recorder.Options = Recorder.Options(),
+        invalid: InvalidStep = .stop
     ) throws -> RecordingSummary {
         let rehearsal = makeDelegate()
         try withExtendedLifetime(rehearsal) { () throws(ScenarioError) in
@@ -138,7 +141,8 @@ public enum ScenarioRunner {
         let source = secrets.map(scenario.recordedSource(hashing:)) ?? scenario.source
         let recorder = try Recorder(
             databasePath: databasePath,
-            session: NewSession(name: label, scenario: scenario.name, scenarioSource: source, delegate: name),
+            session: NewSession(
+                name: label, scenario: scenario.name, scenarioSource: source, delegate: name, labels: labels),
             catalog: scenario.catalog, options: options)
         if let secrets { recorder.useSecrets(secrets) }
         let delegate = makeDelegate()

@@ -44,8 +44,17 @@ public struct Input<Widget: AnyObject, Arguments>: Sendable, WidgetInput {
         return InputAction(
             descriptor: descriptor, fields: fields, widgetKind: descriptor.protocolName, accepts: { $0 is Widget },
             staticCheck: { _, values in
-                arguments.decode(values, nil) == nil
-                    ? StepProblem(field: arguments.labels.first, "the value does not have the input's shape") : nil
+                guard let decoded = arguments.decode(values, nil) else {
+                    return StepProblem(field: arguments.labels.first, "the value does not have the input's shape")
+                }
+                // A member the coding ignored (a typo inside a `Codable` argument) is named.
+                let written = arguments.encode(decoded).values
+                for (label, (given, known)) in zip(arguments.labels, zip(values, written)) {
+                    if let member = FieldShape.firstIgnoredMember(given, known, at: label) {
+                        return StepProblem(field: member, "unknown field")
+                    }
+                }
+                return nil
             },
             check: { widget, values in
                 guard let decoded = arguments.decode(values, nil) else {

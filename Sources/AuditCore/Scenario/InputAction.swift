@@ -16,13 +16,15 @@ struct ActionField: Sendable {
     let expected: String
     let defaultValue: AuditValue?
     let accepts: @Sendable (AuditValue) -> Bool
+    /// For a field that holds objects: how a scenario file's value is read, member by member.
+    var shape: FieldShape? = nil
 
-    static func field<T>(_ label: String, _ coding: ValueCoding<T>, expected: String, default value: T? = nil)
-        -> ActionField
-    {
+    static func field<T>(
+        _ label: String, _ coding: ValueCoding<T>, expected: String, default value: T? = nil, shape: FieldShape? = nil
+    ) -> ActionField {
         ActionField(
             label: label, expected: expected, defaultValue: value.map(coding.encode),
-            accepts: { coding.decode($0) != nil })
+            accepts: { coding.decode($0) != nil }, shape: shape)
     }
 }
 

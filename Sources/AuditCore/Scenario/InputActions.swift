@@ -5,7 +5,7 @@ enum InputActions {
     private static let segment = ActionField.field("segment", .int, expected: "an integer")
     private static let point = #"{"x": number, "y": number}"#
     private static let indexPath = ActionField.field(
-        "indexPath", .indexPath, expected: #"{"section": integer, "row": integer}"#)
+        "indexPath", .indexPath, expected: #"{"section": integer, "row": integer}"#, shape: .indexPath)
 
     private static func problem(_ field: String?, _ message: String?) -> StepProblem? {
         message.map { StepProblem(field: field, $0) }
@@ -33,7 +33,7 @@ enum InputActions {
     ]
 
     private static let range = ActionField.field(
-        "range", .textRange, expected: #"{"location": integer, "length": integer}"#)
+        "range", .textRange, expected: #"{"location": integer, "length": integer}"#, shape: .textRange)
     private static let text = ActionField.field("text", .string, expected: "a string")
 
     static let textView: [InputAction] = [
@@ -53,16 +53,19 @@ enum InputActions {
             $0.beginDrag()
         },
         .on(
-            ScrollView.self, ScrollView.Inputs.drag, .field("translation", .point, expected: point), .point,
+            ScrollView.self, ScrollView.Inputs.drag, .field("translation", .point, expected: point, shape: .point),
+            .point,
             check: { problem("translation", $0.validateDrag(by: $1)) }, perform: { $0.drag(by: $1) }),
         .on(
-            ScrollView.self, ScrollView.Inputs.endDrag, .field("velocity", .point, expected: point), .point,
+            ScrollView.self, ScrollView.Inputs.endDrag, .field("velocity", .point, expected: point, shape: .point),
+            .point,
             check: { problem("velocity", $0.validateEndDrag(velocity: $1)) }, perform: { $0.endDrag(velocity: $1) }),
         .on(ScrollView.self, ScrollView.Inputs.tapStatusBar, check: { problem(nil, $0.validateTapStatusBar()) }) {
             $0.tapStatusBar()
         },
         .on(
-            ScrollView.self, ScrollView.Inputs.setContentOffset, .field("contentOffset", .point, expected: point),
+            ScrollView.self, ScrollView.Inputs.setContentOffset,
+            .field("contentOffset", .point, expected: point, shape: .point),
             .point,
             check: { problem("contentOffset", $0.validateSetContentOffset($1)) }, perform: { $0.setContentOffset($1) }),
     ]
@@ -93,17 +96,33 @@ enum InputActions {
             return touches.count == values.count ? touches : nil
         })
 
-    private static let touchShape =
-        #"{"id": integer, "x": number, "y": number, "phase": "began"|"moved"|"ended"|"cancelled", "t": seconds}"#
+    private static let touchShape = FieldShape.touchShape
+
+    /// The first event of `events` that begins where no view of `root`'s tree is, named by its index.
+    private static func missedView(_ events: [Touch], in root: View) -> StepProblem? {
+        for (index, event) in events.enumerated()
+        where event.phase == .began && root.hitTest(root.convert(event.location, from: nil)) == nil {
+            return StepProblem(
+                field: "events[\(index)]",
+                "touch \(event.id) at (\(event.location.x), \(event.location.y)) hits no view")
+        }
+        return nil
+    }
 
     static let touches: [InputAction] = [
         .on(
-            View.self, touchSequence, .field("events", touchSequenceCoding, expected: "an array of \(touchShape)"),
+            View.self, touchSequence,
+            .field(
+                "events", touchSequenceCoding, expected: "an array of \(touchShape)", shape: .touches),
             touchSequenceCoding,
-            check: { view, events in problem("events", view.root.touchDispatcher.problem(performing: events)) },
+            check: { view, events in
+                missedView(events, in: view.root)
+                    ?? problem("events", view.root.touchDispatcher.problem(performing: events))
+            },
             perform: { view, events in view.root.touchDispatcher.perform(events) }),
         .on(
-            View.self, TouchDispatcher.Inputs.touch, .field("touch", .touch, expected: touchShape), .touch,
+            View.self, TouchDispatcher.Inputs.touch, .field("touch", .touch, expected: touchShape, shape: .touch),
+            .touch,
             check: { view, touch in problem("touch", view.root.touchDispatcher.problem(sending: touch)) },
             perform: { view, touch in view.root.touchDispatcher.send(touch) }),
         // A recognizer's timer, as recorded: replay fires the timers due by its time, as they fired

@@ -40,6 +40,9 @@ public struct Scenario: Sendable {
     /// file's steps, so it need not parse them again).
     init(data: Data, includingSteps: Bool, catalog: WidgetCatalog) throws(ScenarioError) {
         guard data.count <= Self.maximumFileSize else { throw Self.tooLarge(data.count) }
+        // A UTF-8 byte order mark, which some editors write, is skipped (RFC 8259 §8.1 lets a
+        // parser ignore it); lines and columns then count as the editor shows them.
+        let data = data.starts(with: Self.byteOrderMark) ? Data(data.dropFirst(Self.byteOrderMark.count)) : data
         let document = try Self.decodeJSON(data, skippingSteps: !includingSteps)
         try Self.checkSizes(document)
         var fields = try FieldReader(document, at: "")
@@ -61,9 +64,13 @@ public struct Scenario: Sendable {
         try root.validateReferences(in: tree)
         steps = []
         if includingSteps {
+            var fingers = FingerTracker()
             for (index, value) in try fields.array("steps").enumerated() {
-                steps.append(try ScenarioStep(value, at: "steps[\(index)]", in: tree, catalog: catalog))
+                let step = try ScenarioStep(value, at: "steps[\(index)]", in: tree, catalog: catalog)
+                try fingers.follow(step, index, at: "steps[\(index)]")
+                steps.append(step)
             }
+            try fingers.finish()
         } else {
             _ = fields.optional("steps")
         }
@@ -97,6 +104,8 @@ public struct Scenario: Sendable {
             throw ScenarioError(at: error.location.isEmpty ? path : "\(path): \(error.location)", error.message)
         }
     }
+
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     private static func tooLarge(_ size: Int) -> ScenarioError {
         ScenarioError(at: "", "the file is \(size) bytes; scenarios are limited to \(maximumFileSize) bytes (8 MiB)")

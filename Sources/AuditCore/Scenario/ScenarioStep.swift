@@ -65,6 +65,7 @@ public struct ScenarioStep: Sendable, Hashable, CustomStringConvertible {
             guard let value = fields.optional(field.label) ?? field.defaultValue else {
                 throw ScenarioError(at: fields.location(field.label), "missing required field")
             }
+            try field.shape?.read(value, fields.location(field.label), field.expected)
             guard field.accepts(value) else {
                 throw ScenarioError(at: fields.location(field.label), "expected \(field.expected)")
             }

@@ -75,19 +75,32 @@ extension WidgetKind {
         build: { fields, id, frame throws(ScenarioError) in
             let size = try fields.pair("contentSize", nonNegative: true)
             let offset = fields.optional("contentOffset") == nil ? (0, 0) : try fields.pair("contentOffset")
+            let scrollsToTop = try fields.bool("scrollsToTop", default: true)
             return {
-                ScrollView(
+                let view = ScrollView(
                     identifier: id, frame: frame, contentSize: Size(width: size.0, height: size.1),
                     contentOffset: Point(x: offset.0, y: offset.1))
+                view.scrollsToTop = scrollsToTop
+                return view
             }
         },
         describe: { view in
             guard let scroll = view as? ScrollView else { return [:] }
-            return [
-                "contentSize": .array([.double(scroll.contentSize.width), .double(scroll.contentSize.height)]),
-                "contentOffset": .array([.double(scroll.contentOffset.x), .double(scroll.contentOffset.y)]),
-            ]
+            return describeScrollsToTop(
+                scroll,
+                [
+                    "contentSize": .array([.double(scroll.contentSize.width), .double(scroll.contentSize.height)]),
+                    "contentOffset": .array([.double(scroll.contentOffset.x), .double(scroll.contentOffset.y)]),
+                ])
         })
+
+    /// `scrollsToTop` is described only when false, so a description without it reads as before.
+    private static func describeScrollsToTop(_ view: ScrollView, _ fields: [String: AuditValue]) -> [String: AuditValue]
+    {
+        var fields = fields
+        if !view.scrollsToTop { fields["scrollsToTop"] = .bool(false) }
+        return fields
+    }
 
     public static let tableView = WidgetKind(
         name: "TableView", inputs: InputActions.tableView,
@@ -114,18 +127,23 @@ extension WidgetKind {
                     at: fields.location("rowHeight"), "must be more than 0 and at most \(limits.rowHeight)")
             }
             let offset = fields.optional("contentOffset") == nil ? (0, 0) : try fields.pair("contentOffset")
+            let scrollsToTop = try fields.bool("scrollsToTop", default: true)
             return {
-                TableView(
+                let view = TableView(
                     identifier: id, frame: frame, rowsPerSection: rows, rowHeight: height ?? 44,
                     contentOffset: Point(x: offset.0, y: offset.1))
+                view.scrollsToTop = scrollsToTop
+                return view
             }
         },
         describe: { view in
             guard let table = view as? TableView else { return [:] }
-            return [
-                "rows": .array(table.rowsPerSection.map(AuditValue.int)), "rowHeight": .double(table.rowHeight),
-                "contentOffset": .array([.double(table.contentOffset.x), .double(table.contentOffset.y)]),
-            ]
+            return describeScrollsToTop(
+                table,
+                [
+                    "rows": .array(table.rowsPerSection.map(AuditValue.int)), "rowHeight": .double(table.rowHeight),
+                    "contentOffset": .array([.double(table.contentOffset.x), .double(table.contentOffset.y)]),
+                ])
         })
 
     /// Bounds on sizes, so that no scenario can make a widget's geometry overflow.

@@ -95,10 +95,10 @@ enum CodableProperties {
         } catch {
             throw ScenarioError(at: path, "\(error)")
         }
-        // Codable ignores fields it does not know; a scenario names them as errors, as for every kind.
-        let known = Set(encode(properties).keys)
-        if let unknown = fields.filter({ !known.contains($0.key) && $0.value != .null }).keys.sorted().first {
-            throw ScenarioError(at: path.isEmpty ? unknown : "\(path).\(unknown)", "unknown field")
+        // Codable ignores fields it does not know, at any depth; a scenario names them as errors,
+        // as for every kind.
+        if let unknown = FieldShape.firstIgnoredMember(.object(fields), .object(encode(properties)), at: path) {
+            throw ScenarioError(at: unknown, "unknown field")
         }
         return properties
     }

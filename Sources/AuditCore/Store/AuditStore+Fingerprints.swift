@@ -62,7 +62,14 @@ extension AuditStore {
                 switch row.type(4) {
                 case SQLITE_NULL: result.add(0)
                 case SQLITE_INTEGER: result.add(row.int64(4) == 0 ? "false" : "true")
-                default: result.adding(row, columns: 4...4)
+                default:
+                    // A text view's state recorded by earlier builds held the whole text: compared in
+                    // today's shape, so old sessions replay and diff as before.
+                    if let upgraded = row.withBytes(4, TextView.upgradingLegacyState) {
+                        result.add(string: upgraded)
+                    } else {
+                        result.adding(row, columns: 4...4)
+                    }
                 }
                 return EventFingerprint(
                     seq: row.int64(0), parent: row.isNull(7) ? 0 : row.int64(7), identity: identity.value,
@@ -102,6 +109,11 @@ struct FNV1a {
 
     mutating func add(_ number: UInt64) {
         withUnsafeBytes(of: number) { add($0) }
+    }
+
+    mutating func add(string text: String) {
+        var text = text
+        text.withUTF8 { add(UnsafeRawBufferPointer($0)) }
     }
 
     mutating func add(_ text: StaticString) {

@@ -17,6 +17,36 @@ public struct SessionSummary: Sendable, Equatable {
     public var callbacks: Int
     public var vetoes: Int
     public var failures: Int
+    /// The session's UUID, which it keeps wherever it is copied (nil in a database from before
+    /// migration 0006, opened to read).
+    public var uuid: String? = nil
+    /// The labels it was recorded with (`record --label key=value`).
+    public var labels: [String: String] = [:]
+
+    /// Whether the session falls in `shard`: sessions are split by their UUID (its first 32 bits,
+    /// modulo the number of shards), so n jobs with shards 1/n … n/n take every session exactly once,
+    /// whichever database holds it and in whatever order.
+    public func isIn(_ shard: SessionShard) -> Bool {
+        let key = uuid.flatMap { UInt32($0.prefix(8), radix: 16) }.map(UInt64.init) ?? UInt64(bitPattern: id)
+        return Int(key % UInt64(shard.count)) == shard.index - 1
+    }
+
+    /// Whether the session has every one of `labels`.
+    public func has(_ labels: [String: String]) -> Bool {
+        labels.allSatisfy { self.labels[$0.key] == $0.value }
+    }
+}
+
+/// One of `count` disjoint parts of the sessions (`--shard index/count`, from 1).
+public struct SessionShard: Sendable, Equatable {
+    public var index: Int
+    public var count: Int
+
+    public init(index: Int, count: Int) {
+        precondition(count >= 1 && (1...count).contains(index), "a shard is 1…count of count")
+        self.index = index
+        self.count = count
+    }
 }
 
 /// One row of the `timeline` view.
@@ -66,17 +96,25 @@ extension AuditStore {
         event_count, input_count, callback_count, veto_count, failure_count, owner_pid, owner_token
         """
 
+    /// The columns of a session row, with its UUID and labels where the schema has them.
+    private var sessionSelect: String {
+        hasSessionIdentity
+            ? Self.sessionColumns
+                + ", uuid, (SELECT json_group_object(key, value) FROM session_labels WHERE session = sessions.id)"
+            : Self.sessionColumns + ", NULL, NULL"
+    }
+
     /// Every session, oldest first.
     public func sessions() throws(StoreError) -> [SessionSummary] {
         try storeOperation {
-            try connection.prepare("SELECT \(Self.sessionColumns) FROM sessions ORDER BY id").rows([], Self.readSession)
+            try connection.prepare("SELECT \(sessionSelect) FROM sessions ORDER BY id").rows([], readSession)
         }
     }
 
     public func session(_ id: Int64) throws(StoreError) -> SessionSummary {
         let found = try storeOperation {
-            try connection.prepare("SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?").rows(
-                [.integer(id)], Self.readSession)
+            try connection.prepare("SELECT \(sessionSelect) FROM sessions WHERE id = ?").rows(
+                [.integer(id)], readSession)
         }
         guard let session = found.first else { throw .unknownSession(id) }
         return session
@@ -116,16 +154,30 @@ extension AuditStore {
     }
 
     private func timeline(of id: Int64, where condition: String) throws(StoreError) -> [TimelineEvent] {
+        var events: [TimelineEvent] = []
+        try forEachTimelineEvent(of: id, where: condition) { events.append($0) }
+        return events
+    }
+
+    /// Calls `body` with each of one session's events in `seq` order, as they are read: what
+    /// `timeline(of:)` returns, without holding it (`show --format json` streams a session this way).
+    public func forEachTimelineEvent(of id: Int64, _ body: (TimelineEvent) -> Void) throws(StoreError) {
+        try forEachTimelineEvent(of: id, where: "", body)
+    }
+
+    private func forEachTimelineEvent(of id: Int64, where condition: String, _ body: (TimelineEvent) -> Void)
+        throws(StoreError)
+    {
         _ = try session(id)
         let overrides = try overridingCallbacks()
-        return try storeOperation {
+        try storeOperation {
             try connection.prepare(
                 """
                 SELECT seq, t_ms, kind, widget, widget_kind, protocol, callback, args, result, vetoed, implemented,
                        duration_us, parent_seq
                 FROM timeline WHERE session = ? \(condition) ORDER BY seq
                 """
-            ).rows([.integer(id)]) { overrides.marking(Self.readTimelineEvent($0)) }
+            ).forEachRow([.integer(id)]) { body(overrides.marking(Self.readTimelineEvent($0))) }
         }
     }
 
@@ -153,9 +205,15 @@ extension AuditStore {
             durationMicroseconds: row.double(11), parentSeq: row.isNull(12) ? nil : row.int64(12))
     }
 
-    private static func readSession(_ row: Statement) -> SessionSummary {
+    /// Labels from the `{"key": "value"}` object the session query makes.
+    private static func labels(json: String?) -> [String: String] {
+        guard let json, case .object(let fields)? = try? AuditValue(json: json) else { return [:] }
+        return fields.compactMapValues { if case .string(let value) = $0 { value } else { nil } }
+    }
+
+    private func readSession(_ row: Statement) -> SessionSummary {
         var status = row.string(4) ?? ""
-        if status == "recording", !ProcessIdentity.isRunning(pid: row.int64(14), startTicks: row.int64(15)) {
+        if status == "recording", !isRecording(session: row.int64(0), pid: row.int64(14), startTicks: row.int64(15)) {
             status = "interrupted"
         }
         return SessionSummary(
@@ -163,7 +221,8 @@ extension AuditStore {
             status: status, startedAt: row.string(5) ?? "", endedAt: row.string(6),
             replayOf: row.isNull(7) ? nil : row.int64(7), replayMode: row.string(8), events: row.int(9),
             inputs: row.int(10),
-            callbacks: row.int(11), vetoes: row.int(12), failures: row.int(13))
+            callbacks: row.int(11), vetoes: row.int(12), failures: row.int(13), uuid: row.string(16),
+            labels: Self.labels(json: row.string(17)))
     }
 }
 

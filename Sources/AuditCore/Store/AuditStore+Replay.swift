@@ -1,3 +1,4 @@
+import Foundation
 extension AuditStore {
     /// Stores the candidate run of an isolated replay of session `original` as a new session, in
     /// one transaction, and returns its id.
@@ -18,9 +19,9 @@ extension AuditStore {
                 """
                 INSERT INTO sessions (name, scenario, scenario_source, delegate, started_at, ended_at, status, replay_of,
                                       replay_mode, event_count, input_count, callback_count, veto_count, owner_pid,
-                                      owner_token, events_from, events_through)
+                                      owner_token, events_from, events_through, uuid)
                 SELECT ?, scenario, '', ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
-                       strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), 'complete', id, ?, ?, ?, ?, ?, ?, ?, id, ?
+                       strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), 'complete', id, ?, ?, ?, ?, ?, ?, ?, id, ?, ?
                 FROM sessions WHERE id = ?
                 """
             ).execute([
@@ -28,9 +29,11 @@ extension AuditStore {
                 session.replayMode.map(SQLValue.text) ?? .null, .integer(Int64(counters.events)),
                 .integer(Int64(counters.inputs)), .integer(Int64(counters.callbacks)),
                 .integer(Int64(counters.vetoes)), .integer(ProcessIdentity.current.pid),
-                .integer(ProcessIdentity.current.startTicks), .integer(last), .integer(original),
+                .integer(ProcessIdentity.current.startTicks), .integer(last), .text(UUID().uuidString.lowercased()),
+                .integer(original),
             ])
             let id = connection.lastInsertRowID
+            try storeLabels(session.labels, of: id)
             try connection.cached(
                 """
                 INSERT INTO widgets (session, id, path, kind, parent)

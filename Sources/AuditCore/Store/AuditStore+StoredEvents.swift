@@ -171,7 +171,8 @@ struct ParsedJSONCache {
             return (entry.value, entry.text)
         }
         let entry = Entry(
-            bytes: Array(bytes), value: try? AuditValue.parse(json: bytes), text: String(decoding: bytes, as: UTF8.self)
+            bytes: Array(bytes), value: try? AuditValue.parse(json: bytes, readingTags: true),
+            text: String(decoding: bytes, as: UTF8.self)
         )
         if count < capacity {
             entries[hash.value, default: []].append(entry)

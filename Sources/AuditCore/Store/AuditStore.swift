@@ -24,11 +24,17 @@ public final class AuditStore {
     public let path: String
     /// The recorder's event INSERT (see `AuditStore+Writing`).
     var eventInsertStatement: Statement?
+    /// The locks of the sessions this store records, held while it is open (see `RecordingLock`).
+    private var recordingLocks: [RecordingLock] = []
     /// Whether the schema has shared events (migration 0003): a database opened to read is not
     /// migrated, so one written by an older build has none, and no session that shares them.
     private(set) lazy var hasSharedEvents: Bool =
         ((try? connection.scalarInt(
             "SELECT count(*) FROM pragma_table_info('sessions') WHERE name = 'events_from'")) ?? 0) > 0
+
+    /// Whether sessions have a UUID and labels (migration 0006): a database written by an older
+    /// build and opened to read has neither.
+    private(set) lazy var hasSessionIdentity: Bool = (try? connection.tableExists("session_labels")) ?? false
 
     /// Whether callback names keep their answer's kind (migration 0005): a database written by an
     /// older build and opened to read has no `callbacks.answer`.
@@ -44,8 +50,8 @@ public final class AuditStore {
             opening = .open
         }
         do {
-            connection = try Connection(
-                path: path, mode: opening == .openReadOnly ? .readOnly : .readWrite(create: false))
+            let modes: [DatabaseFile.Opening: Connection.Mode] = [.openReadOnly: .readOnly, .openImmutable: .immutable]
+            connection = try Connection(path: path, mode: modes[opening] ?? .readWrite(create: false))
         } catch let error as SQLiteError {
             throw .cannotOpen(path: path, error)
         } catch {
@@ -64,12 +70,20 @@ public final class AuditStore {
         }
     }
 
+    /// Whether the recording of a session marked `recording` still runs: its process holds the
+    /// session's lock (in any PID namespace), or, for a session recorded before locks, a process
+    /// with its id and start time runs here.
+    func isRecording(session: Int64, pid: Int64, startTicks: Int64) -> Bool {
+        RecordingLock.isHeld(session: session, databasePath: path)
+            || ProcessIdentity.isRunning(pid: pid, startTicks: startTicks)
+    }
+
     /// Marks `recording` sessions whose process is gone as `interrupted`.
     private func markAbandonedSessions() throws {
         let recording = try connection.prepare(
             "SELECT id, owner_pid, owner_token FROM sessions WHERE status = 'recording'"
         ).rows { (id: $0.int64(0), pid: $0.int64(1), token: $0.int64(2)) }
-        let abandoned = recording.filter { !ProcessIdentity.isRunning(pid: $0.pid, startTicks: $0.token) }
+        let abandoned = recording.filter { !isRecording(session: $0.id, pid: $0.pid, startTicks: $0.token) }
         guard !abandoned.isEmpty else { return }
         try connection.transaction {
             for session in abandoned {
@@ -95,11 +109,15 @@ public struct NewSession: Sendable {
     public var delegate: String
     public var replayOf: Int64?
     public var replayMode: String?
+    /// Labels stored with the session (device, build, branch…), shown by `sessions` and filtered
+    /// on by `search`, `report` and `replay --all`.
+    public var labels: [String: String]
 
     public init(
         name: String? = nil, scenario: String, scenarioSource: String, delegate: String, replayOf: Int64? = nil,
-        replayMode: String? = nil
+        replayMode: String? = nil, labels: [String: String] = [:]
     ) {
+        self.labels = labels
         self.name = name
         self.scenario = scenario
         self.scenarioSource = scenarioSource
@@ -116,22 +134,79 @@ public struct NewSession: Sendable {
 }
 
 extension AuditStore {
-    /// Inserts a session in status `recording`, owned by this process.
+    /// A database up to this size is checked whole before a session is created in it.
+    static let wholeCheckLimit = 8 << 20
+
+    /// Checks the pages a new recording will touch before anything is written, so a damaged file
+    /// is refused with nothing stored rather than left with a session that fails at its first
+    /// write. A small database (up to `wholeCheckLimit`) gets SQLite's `quick_check` whole; a
+    /// larger one gets it on the small tables (sessions, callbacks), and its appended tables are
+    /// read along their right edges — the last rows of `widgets`, `events` and `events_vetoes`,
+    /// where new rows go — with every cell's size checked. A damaged page elsewhere in a large file
+    /// is what `PRAGMA quick_check` in `sqlite3` finds.
+    func checkBeforeRecording() throws {
+        var info = stat()
+        let size = stat(path, &info) == 0 ? Int(info.st_size) : 0
+        var problems: [String] = []
+        try connection.execute("PRAGMA cell_size_check = ON")
+        defer { try? connection.execute("PRAGMA cell_size_check = OFF") }
+        if size <= Self.wholeCheckLimit {
+            problems = try connection.prepare("PRAGMA quick_check(10)").rows { $0.string(0) ?? "" }
+        } else {
+            for table in ["sessions", "callbacks", "schema_migrations"] {
+                problems += try connection.prepare("PRAGMA quick_check(\(table))").rows { $0.string(0) ?? "" }
+            }
+            for edge in [
+                "SELECT * FROM widgets ORDER BY session DESC, id DESC LIMIT 2000",
+                "SELECT * FROM events ORDER BY session DESC, seq DESC LIMIT 2000",
+                "SELECT session, widget FROM events INDEXED BY events_vetoes WHERE vetoed "
+                    + "ORDER BY session DESC, widget DESC LIMIT 2000",
+            ] {
+                _ = try connection.prepare("SELECT count(*) FROM (\(edge))").rows { $0.int64(0) }
+            }
+        }
+        // quick_check answers "ok", or lines of problems, the first naming the database.
+        let first = problems.filter { $0 != "ok" }.joined(separator: " ").replacingOccurrences(
+            of: "*** in database main ***", with: ""
+        ).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        guard first.isEmpty else {
+            let shown = first.count > 100 ? first.prefix(100) + "…" : first
+            throw SQLiteError(
+                code: SQLITE_CORRUPT, message: "database disk image is malformed (\(shown))",
+                sql: "PRAGMA quick_check before recording")
+        }
+    }
+
+    /// Stores `labels` with session `id`, in the caller's transaction.
+    func storeLabels(_ labels: [String: String], of id: Int64) throws {
+        for (key, value) in labels.sorted(by: { $0.key < $1.key }) {
+            try connection.cached("INSERT INTO session_labels (session, key, value) VALUES (?, ?, ?)").execute([
+                .integer(id), .text(key), .text(value),
+            ])
+        }
+    }
+
+    /// Inserts a session in status `recording`, owned by this process, once the pages it will
+    /// touch are checked (`checkBeforeRecording`).
     func createSession(_ session: NewSession) throws -> Int64 {
-        try connection.transaction {
+        try checkBeforeRecording()
+        return try connection.transaction {
             try connection.cached(
                 """
                 INSERT INTO sessions (name, scenario, scenario_source, delegate, started_at, replay_of, replay_mode,
-                                      owner_pid, owner_token)
-                VALUES (?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?, ?, ?)
+                                      owner_pid, owner_token, uuid)
+                VALUES (?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?, ?, ?, ?)
                 """
             ).execute([
                 session.name.map(SQLValue.text) ?? .null, .text(session.scenario), .text(session.scenarioSource),
                 .text(session.delegate), session.replayOf.map(SQLValue.integer) ?? .null,
                 session.replayMode.map(SQLValue.text) ?? .null, .integer(ProcessIdentity.current.pid),
-                .integer(ProcessIdentity.current.startTicks),
+                .integer(ProcessIdentity.current.startTicks), .text(UUID().uuidString.lowercased()),
             ])
-            return connection.lastInsertRowID
+            let id = connection.lastInsertRowID
+            try storeLabels(session.labels, of: id)
+            if let lock = RecordingLock(session: id, databasePath: path) { recordingLocks.append(lock) }
+            return id
         }
     }
 }

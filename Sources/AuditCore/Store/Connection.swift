@@ -11,6 +11,9 @@ final class Connection {
         case readWrite(create: Bool)
         /// Read only; never creates, never writes, never changes the journal mode.
         case readOnly
+        /// Read only, the file taken as unchanging (SQLite's `immutable`): no lock and no `-shm`,
+        /// for a database on read-only media.
+        case immutable
     }
 
     static let busyTimeoutMilliseconds: Int32 = 5_000
@@ -30,9 +33,10 @@ final class Connection {
         switch mode {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
         case .readWrite(let create): flags |= SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
+        case .immutable: flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
         }
         var handle: OpaquePointer?
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        let code = sqlite3_open_v2(mode == .immutable ? Self.immutableURI(path) : path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let error = SQLiteError(code: code, connection: handle)
             sqlite3_close_v2(handle)  // SQLite allocates a handle even when opening fails
@@ -45,6 +49,20 @@ final class Connection {
         // Probe now: "file is not a database" and unreadable files fail here, not later.
         _ = try scalarInt("SELECT count(*) FROM sqlite_schema")
         try execute("PRAGMA synchronous = NORMAL")
+    }
+
+    /// `path` as a `file:` URI with `immutable=1`; `%`, `?` and `#` escaped, the rest as it is.
+    private static func immutableURI(_ path: String) -> String {
+        var escaped = ""
+        for character in path.unicodeScalars {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3F"
+            case "#": escaped += "%23"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return "file:\(escaped)?immutable=1"
     }
 
     deinit {

@@ -22,6 +22,9 @@ enum DatabaseFile {
         /// Open it through a read-only handle: reading is all that was asked, and the file or its
         /// directory cannot be written, which a read-write handle on a WAL database needs.
         case openReadOnly
+        /// Open it read-only as an unchanging file: reading is all that was asked, and SQLite could
+        /// not create the `-shm` beside it (read-only media, an archive).
+        case openImmutable
     }
 
     /// Checks `path` for `access` without opening it: a missing file, a directory or other
@@ -59,13 +62,22 @@ enum DatabaseFile {
         }
         guard Foundation.access(path, R_OK) == 0 else { throw .cannotOpen(path: path, failure(EACCES)) }
         // Any handle on a WAL database, even a read-only one, needs the `-shm` file beside it, and
-        // creates it (and `-wal`) when it is missing.
-        guard Foundation.access(path + "-shm", F_OK) == 0 || Foundation.access(directory(of: path), W_OK) == 0 else {
-            throw .cannotOpen(
-                path: path,
-                SQLiteError(
-                    code: SQLITE_CANTOPEN,
-                    message: "its directory is not writable, and SQLite must create \(path)-shm beside it"))
+        // creates it (and `-wal`) when it is missing. Where it cannot (read-only media, a directory
+        // the user may not write), a database is read as an unchanging file, without locks: no
+        // process can be writing it there. Unless its `-wal` holds changes, which only a `-shm`
+        // indexes.
+        if Foundation.access(path + "-shm", F_OK) != 0 && Foundation.access(directory(of: path), W_OK) != 0 {
+            var wal = stat()
+            let walHasChanges = stat(path + "-wal", &wal) == 0 && wal.st_size > 0
+            guard access != .write, !walHasChanges else {
+                let reason =
+                    access == .write
+                    ? "its directory is not writable, and SQLite must create \(path)-shm beside it"
+                    : "its directory is not writable, and \(path)-wal holds changes only a -shm beside it can "
+                        + "index; copy the database and its -wal to a writable place to read them"
+                throw .cannotOpen(path: path, SQLiteError(code: SQLITE_CANTOPEN, message: reason))
+            }
+            return .openImmutable
         }
         let writable = Foundation.access(path, W_OK) == 0
         switch access {

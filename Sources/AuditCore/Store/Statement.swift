@@ -165,11 +165,16 @@ final class Statement {
 
     /// Collects every remaining row with `read`, then resets the statement.
     func rows<T>(_ values: [SQLValue] = [], _ read: (Statement) throws -> T) throws -> [T] {
+        var rows: [T] = []
+        try forEachRow(values) { rows.append(try read($0)) }
+        return rows
+    }
+
+    /// Calls `body` on each row as it is stepped to, then resets the statement.
+    func forEachRow(_ values: [SQLValue] = [], _ body: (Statement) throws -> Void) throws {
         defer { reset() }
         bind(values)
-        var rows: [T] = []
-        while try step() { rows.append(try read(self)) }
-        return rows
+        while try step() { try body(self) }
     }
 }
 

@@ -1,5 +1,5 @@
-/// A text view for notes: it enforces a `characterLimit` and tells its delegate when the text
-/// reaches it.
+/// A text view for notes: it enforces a `characterLimit`, in UTF-16 code units, and tells its
+/// delegate when the text reaches it.
 ///
 /// Written the way iOS developers refine a widget's delegate by hand: it takes `TextView`'s delegate
 /// slot for itself and keeps the app's delegate in a second weak slot, which `delegate` reads and
@@ -10,21 +10,27 @@
 ///
 /// Who wins:
 /// - `textView(_:shouldChangeTextIn:replacementText:)`: the limit, first. A change that would leave
-///   more than `characterLimit` characters, and more than there are now, is refused and the app's
+///   more than `characterLimit` UTF-16 units, and more than there are now, is refused and the app's
 ///   delegate is not asked: it could not allow the change anyway. Any other change is the app's to
-///   decide; changes that add no characters always reach it, so a text over the limit can be cut.
-/// - `textViewDidChange(_:)`: the app hears it first. Then, if the change brought the character
-///   count from below the limit to the limit, `noteTextView(_:didReachCharacterLimit:)` fires, before
+///   decide; changes that add no units always reach it, so a text over the limit can be cut.
+/// - `textViewDidChange(_:)`: the app hears it first. Then, if the change brought the length from
+///   below the limit to the limit, `noteTextView(_:didReachCharacterLimit:)` fires, before
 ///   `textViewDidChangeSelection(_:)`.
 /// - Every other callback: passed on unchanged; the app's answer is the view's answer.
 ///
-/// Characters are `Character`s: `"👍🏽"` and `"请"` count one each. Under audit the proxy sits
-/// between the relay and the app's delegate, so what is recorded is exactly what the app's delegate
-/// sees: the inherited callbacks as `TextViewDelegate`, the new one as `NoteTextViewDelegate`, and a
+/// The limit counts UTF-16 code units, the unit of ranges and of `NSString.length`, which is what
+/// iOS code limits by (`textView.text.utf16.count`, `(text as NSString).length`): `"请"` and `"é"`
+/// count 1, `"e\u{301}"` (a combining accent) 2, `"👍"` 2, `"👍🏽"` 4, the flag `"🇫🇷"` 4 — not the
+/// `Character`s a reader sees. A skin-tone modifier typed after `"👍"` adds 2 units and no
+/// `Character`, so it may reach the limit. The check is O(1) however long the text.
+///
+/// Under audit the proxy sits between the relay and the app's delegate, so what is recorded is
+/// exactly what the app's delegate sees: the inherited callbacks as `TextViewDelegate`, the new one as `NoteTextViewDelegate`, and a
 /// change refused by the limit only as the input that proposed it.
 open class NoteTextView: TextView {
-    /// The most characters a change may leave; nil for no limit. Lowering it below the current
-    /// count cuts nothing: it only refuses changes that add characters.
+    /// The most UTF-16 code units a change may leave (the text's `utf16.count`, not its
+    /// `Character` count); nil for no limit. Lowering it below the current length cuts nothing: it
+    /// only refuses changes that make the text longer.
     public var characterLimit: Int?
 
     /// The app's delegate, held weakly in the note's own slot. `TextView`'s slot holds the relay.
@@ -38,13 +44,13 @@ open class NoteTextView: TextView {
     var noteProxy: NoteTextViewDelegateProxy? { noteSlot.proxy as? NoteTextViewDelegateProxy }
     /// Owned here; `TextView` holds it weakly, so view and relay make no cycle.
     private lazy var relay = Relay(note: self)
-    /// The character count after the last change, to tell when a change reaches the limit.
-    private var countAfterLastChange: Int
+    /// The length in UTF-16 units after the last change, to tell when a change reaches the limit.
+    private var lengthAfterLastChange: Int
 
     public init(identifier: String, frame: Rect = .zero, text: String = "", characterLimit: Int? = nil) {
         precondition((characterLimit ?? 0) >= 0, "a character limit is not negative")
         self.characterLimit = characterLimit
-        countAfterLastChange = text.count
+        lengthAfterLastChange = text.utf16.count
         super.init(identifier: identifier, frame: frame, text: text)
         super.delegate = relay
     }
@@ -64,17 +70,18 @@ open class NoteTextView: TextView {
     /// which comes once per reaching the limit.
     private var noteCallee: (any NoteTextViewDelegate)? { noteSlot.callee as? any NoteTextViewDelegate }
 
-    /// Whether the limit lets the change through: it may not add characters beyond the limit.
+    /// Whether the limit lets the change through: it may not make the text longer than the limit.
+    /// (Characters merging across the range's ends change no UTF-16 length.)
     private func fitsLimit(_ range: TextRange, _ replacement: String) -> Bool {
         guard let characterLimit else { return true }
-        let count = replacing(range, with: replacement).count
-        return count <= characterLimit || count <= text.count
+        let length = utf16Length - range.length + replacement.utf16.count
+        return length <= characterLimit || length <= utf16Length
     }
 
     private func reportLimitIfReached() {
-        let (before, count) = (countAfterLastChange, text.count)
-        countAfterLastChange = count
-        if let characterLimit, before < characterLimit, count >= characterLimit {
+        let (before, length) = (lengthAfterLastChange, utf16Length)
+        lengthAfterLastChange = length
+        if let characterLimit, before < characterLimit, length >= characterLimit {
             NoteTextViewCallbacks.didReachCharacterLimit.ask(noteCallee, self, characterLimit)
         }
     }

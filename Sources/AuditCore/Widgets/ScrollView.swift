@@ -12,16 +12,25 @@
 ///   `scrollViewWillEndDragging` with that target (the audit records the delegate's answer as
 ///   written; the view clamps it, and ignores one that is not finite), clears `isDragging`, calls
 ///   `scrollViewDidEndDragging` (`willDecelerate` when the final target differs from the offset),
-///   then, when decelerating, moves to the target in `decelerationSteps` ease-out steps (the
-///   fraction `1 − (1 − k/n)²` of the way, rounded to whole points, the last step exactly on the
-///   target), each a `scrollViewDidScroll` with `isDecelerating` set.
-/// - `tapStatusBar()` asks `scrollViewShouldScrollToTop` (when `scrollsToTop`); unless vetoed it
-///   sets `contentOffset.y` to 0 in one step (`scrollViewDidScroll` if it moved), then calls
-///   `scrollViewDidScrollToTop`, even when the content was already at the top.
-/// - `setContentOffset(_:)` moves the content in code: `scrollViewDidScroll`, no other callback.
+///   then, when decelerating, sets `isDecelerating`, calls `scrollViewWillBeginDecelerating`, moves
+///   to the target in `decelerationSteps` ease-out steps (the fraction `1 − (1 − k/n)²` of the way,
+///   rounded to whole points, the last step exactly on the target), each a `scrollViewDidScroll`,
+///   clears `isDecelerating` and calls `scrollViewDidEndDecelerating`.
+/// - Touches drag it too: `panGestureRecognizer` takes part in the arbitration like the app's
+///   recognizers and, once it begins, drives the same callbacks (`ScrollView+Pan.swift`).
+/// - `tapStatusBar()` does nothing, and asks nothing, when `scrollsToTop` is false, when another
+///   scroll view of the same tree has `scrollsToTop` set too, or when the content is already at the
+///   top (Apple's documentation of `UIScrollView.scrollsToTop`: "the scroll-to-top gesture has no
+///   effect if there is more than one scroll view on-screen that has scrollsToTop set to true";
+///   "… or the content is already at the top, nothing happens"). Otherwise it asks
+///   `scrollViewShouldScrollToTop`; unless vetoed it sets `contentOffset.y` to 0 in one step
+///   (`scrollViewDidScroll`), then calls `scrollViewDidScrollToTop`.
+/// - `setContentOffset(_:)` moves the content in code, wherever it is told, as UIKit does:
+///   `scrollViewDidScroll` when it moved, no other callback.
 ///
-/// Every offset, the delegate's target included, is clamped to `0...maximumContentOffset`: there
-/// is no content inset and no bounce.
+/// The offsets a finger causes (a drag, a flick's target, the delegate's target included) are
+/// clamped to `0...maximumContentOffset`: there is no content inset and no bounce. Offsets set in
+/// code, at creation or with `setContentOffset(_:)`, are not clamped, as in UIKit.
 open class ScrollView: View {
     /// UIKit's `UIScrollView.DecelerationRate.normal`: the speed keeps 0.998 of itself each ms.
     public static let normalDecelerationRate = 0.998
@@ -33,9 +42,16 @@ open class ScrollView: View {
     /// The point of the content shown at the top-left corner of the frame.
     public private(set) var contentOffset: Point
     public internal(set) var contentSize: Size
-    public private(set) var isDragging = false
+    public internal(set) var isDragging = false
     /// True only while the deceleration after `endDrag(velocity:)` runs its steps.
     public private(set) var isDecelerating = false
+    /// The recognizer of the finger that drags the content, as UIKit's `UIScrollView.panGestureRecognizer`.
+    /// It is the first recognizer of this view in every touch sequence, but not one of its
+    /// `gestureRecognizers` (the app's); the scroll view answers for it, so it has no delegate of
+    /// the app's and is not audited itself, while the app's recognizers are asked about it.
+    public let panGestureRecognizer: PanGestureRecognizer
+    /// Where a touch drag started: the content offset and the pan's translation when it began.
+    var touchDrag: (offset: Point, translation: Point)?
     /// The fraction of its speed a flick keeps each millisecond, in (0, 1).
     public var decelerationRate = ScrollView.normalDecelerationRate {
         willSet { precondition(newValue > 0 && newValue < 1, "a deceleration rate is in (0, 1)") }
@@ -59,11 +75,15 @@ open class ScrollView: View {
         precondition(contentOffset.x.isFinite && contentOffset.y.isFinite, "a content offset is finite")
         self.contentSize = contentSize
         self.contentOffset = contentOffset
+        self.panGestureRecognizer = ScrollViewPanGestureRecognizer()
         super.init(identifier: identifier, frame: frame)
-        self.contentOffset = clamped(contentOffset)
+        installPanGestureRecognizer()
     }
 
     open override var widgetKind: String { "ScrollView" }
+
+    /// Its own pan recognizer first, then the app's: the recognizers a touch on it is offered.
+    override var touchRecognizers: [GestureRecognizer] { [panGestureRecognizer] + gestureRecognizers }
 
     open override func auditLinkDidChange(_ link: AuditLink?) {
         slot.audit(link) { makeDelegateProxy(link: $0) }
@@ -96,8 +116,9 @@ open class ScrollView: View {
         (decelerationRate / (1 - decelerationRate) * 1000).rounded() / 1000
     }
 
-    /// The visible part of the content, in the content's coordinates.
-    public var bounds: Rect {
+    /// The visible part of the content, in the content's coordinates: its origin is the content
+    /// offset, so hit-testing and `convert(_:to:)` see the subviews where the scroll put them.
+    open override var bounds: Rect {
         Rect(x: contentOffset.x, y: contentOffset.y, width: frame.width, height: frame.height)
     }
 
@@ -117,7 +138,7 @@ open class ScrollView: View {
     public func drag(by translation: Point) {
         if let reason = validateDrag(by: translation) { preconditionFailure(reason) }
         performInput(Inputs.drag, [ValueCoding.point.encode(translation)]) {
-            scroll(to: Point(x: contentOffset.x - translation.x, y: contentOffset.y - translation.y))
+            scroll(to: clamped(Point(x: contentOffset.x - translation.x, y: contentOffset.y - translation.y)))
             return .object(recordedState)
         }
     }
@@ -127,25 +148,19 @@ open class ScrollView: View {
     public func endDrag(velocity: Point) {
         if let reason = validateEndDrag(velocity: velocity) { preconditionFailure(reason) }
         performInput(Inputs.endDrag, [ValueCoding.point.encode(velocity)]) {
-            let proposed = clamped(
-                Point(
-                    x: contentOffset.x + (velocity.x * projectionTime).rounded(),
-                    y: contentOffset.y + (velocity.y * projectionTime).rounded()))
-            let answer = ScrollViewCallbacks.willEndDragging.ask(delegateTarget, self, (velocity, proposed))
-            let target = answer.x.isFinite && answer.y.isFinite ? clamped(answer) : proposed
-            isDragging = false
-            let willDecelerate = target != contentOffset
-            ScrollViewCallbacks.didEndDragging.ask(delegateTarget, self, willDecelerate)
-            if willDecelerate { decelerate(to: target) }
+            endDragging(velocity: velocity)
             return .object(recordedState)
         }
     }
 
-    /// The user taps the status bar: the content scrolls to the top unless the delegate vetoes it.
+    /// The user taps the status bar: the content scrolls to the top unless the delegate vetoes it,
+    /// or nothing happens at all (see the type's description).
     public func tapStatusBar() {
         if let reason = validateTapStatusBar() { preconditionFailure(reason) }
         performInput(Inputs.tapStatusBar, []) {
-            if scrollsToTop, ScrollViewCallbacks.shouldScrollToTop.ask(delegateTarget, self, ()) {
+            if scrollsToTop, !anotherScrollsToTop, contentOffset.y != 0,
+                ScrollViewCallbacks.shouldScrollToTop.ask(delegateTarget, self, ())
+            {
                 scroll(to: Point(x: contentOffset.x, y: 0))
                 ScrollViewCallbacks.didScrollToTop.ask(delegateTarget, self, ())
             }
@@ -153,7 +168,17 @@ open class ScrollView: View {
         }
     }
 
-    /// Moves the content in code, clamped, without animation.
+    /// Whether another scroll view of this view's tree has `scrollsToTop` set: then a tap on the
+    /// status bar scrolls none of them, as on an iPhone.
+    private var anotherScrollsToTop: Bool {
+        var found = false
+        root.visit { view in
+            if !found, view !== self, let scroll = view as? ScrollView, scroll.scrollsToTop { found = true }
+        }
+        return found
+    }
+
+    /// Moves the content in code, wherever it is told (not clamped), without animation.
     public func setContentOffset(_ offset: Point) {
         if let reason = validateSetContentOffset(offset) { preconditionFailure(reason) }
         performInput(Inputs.setContentOffset, [ValueCoding.point.encode(offset)]) {
@@ -202,21 +227,39 @@ open class ScrollView: View {
         ["contentOffset": ValueCoding.point.encode(contentOffset), "dragging": .bool(isDragging)]
     }
 
-    private func clamped(_ offset: Point) -> Point {
+    func clamped(_ offset: Point) -> Point {
         let maximum = maximumContentOffset
         return Point(x: min(max(offset.x, 0), maximum.x), y: min(max(offset.y, 0), maximum.y))
     }
 
-    /// Sets the clamped offset and calls `scrollViewDidScroll` when it changed.
-    private func scroll(to offset: Point) {
-        let next = clamped(offset)
-        guard next != contentOffset else { return }
-        contentOffset = next
+    /// Sets the offset and calls `scrollViewDidScroll` when it changed. The callers clamp what a
+    /// finger causes; code sets any finite offset.
+    func scroll(to offset: Point) {
+        guard offset != contentOffset else { return }
+        contentOffset = offset
         ScrollViewCallbacks.didScroll.ask(delegateTarget, self, ())
+    }
+
+    /// The finger lifts at `velocity` (points per ms, in the direction the offset moves): the
+    /// target is projected and offered to the delegate, the drag ends, and the content decelerates
+    /// to the target. What `endDrag(velocity:)` and a touch drag that ends both do.
+    func endDragging(velocity: Point) {
+        let proposed = clamped(
+            Point(
+                x: contentOffset.x + (velocity.x * projectionTime).rounded(),
+                y: contentOffset.y + (velocity.y * projectionTime).rounded()))
+        let answer = ScrollViewCallbacks.willEndDragging.ask(delegateTarget, self, (velocity, proposed))
+        let target = answer.x.isFinite && answer.y.isFinite ? clamped(answer) : proposed
+        isDragging = false
+        touchDrag = nil
+        let willDecelerate = target != contentOffset
+        ScrollViewCallbacks.didEndDragging.ask(delegateTarget, self, willDecelerate)
+        if willDecelerate { decelerate(to: target) }
     }
 
     private func decelerate(to target: Point) {
         isDecelerating = true
+        ScrollViewCallbacks.willBeginDecelerating.ask(delegateTarget, self, ())
         let start = contentOffset
         let steps = Self.decelerationSteps
         for step in 1...steps {
@@ -226,10 +269,20 @@ open class ScrollView: View {
                 to: step == steps
                     ? target
                     : Point(
-                        x: start.x + ((target.x - start.x) * fraction).rounded(),
-                        y: start.y + ((target.y - start.y) * fraction).rounded()))
+                        x: Self.interpolate(start.x, target.x, fraction),
+                        y: Self.interpolate(start.y, target.y, fraction)))
         }
         isDecelerating = false
+        ScrollViewCallbacks.didEndDecelerating.ask(delegateTarget, self, ())
+    }
+
+    /// The point `fraction` of the way from `start` to `end`: the distance rounded to whole points.
+    /// An offset set in code may lie so far outside the content that the distance overflows; the
+    /// weighted mean, rounded, is then used, which stays finite.
+    private static func interpolate(_ start: Double, _ end: Double, _ fraction: Double) -> Double {
+        let distance = end - start
+        guard distance.isFinite else { return (start * (1 - fraction) + end * fraction).rounded() }
+        return start + (distance * fraction).rounded()
     }
 
     /// The inputs that drive a scroll view (and a table view), as recorded.

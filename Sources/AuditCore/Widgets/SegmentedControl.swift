@@ -4,7 +4,10 @@
 /// `segmentedControl(_:shouldSelectSegmentAt:)`; a `false` answer reverts to the previous index and
 /// no did-callback fires. Otherwise `segmentedControl(_:didSelectSegmentAt:userInteracted:)` fires
 /// (`userInteracted` true for taps), unless the selection was made in code with `notify: false`.
-/// Tapping the segment that is already selected does nothing, as in UIKit.
+/// Tapping the segment that is already selected does nothing, as in UIKit, and so does selecting it
+/// in code: UIKit sends no action when `selectedSegmentIndex` is set (a programmatic change is not a
+/// control event) and setting the same index changes nothing, so nothing here is asked or notified
+/// either. That also ends the cascade of two delegates that each select the other's index.
 open class SegmentedControl: View {
     public static let noSegment = -1
 
@@ -49,13 +52,14 @@ open class SegmentedControl: View {
     }
 
     /// Selects segment `index` in code: the delegate may still veto it; `notify: false` suppresses
-    /// the did-callback. `noSegment` clears the selection without asking.
+    /// the did-callback. `noSegment` clears the selection without asking; the index already
+    /// selected asks and notifies nothing (the input is still recorded).
     public func setSelectedSegmentIndex(_ index: Int, notify: Bool) {
         precondition(index == Self.noSegment || segments.indices.contains(index), "segment \(index) is out of range")
         performInput(Inputs.select, [.int(index), .bool(notify)]) {
             if index == Self.noSegment {
                 selectedSegmentIndex = index
-            } else {
+            } else if index != selectedSegmentIndex {
                 select(index, userInteracted: false, notify: notify)
             }
             return .object(["selected": .int(selectedSegmentIndex)])

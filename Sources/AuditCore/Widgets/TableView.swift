@@ -33,28 +33,37 @@ extension IndexPath {
     }
 }
 
-/// A scroll view of rows in sections, at most one of them selected. Its delegate may refuse a
-/// highlight, and redirect or refuse a selection or a deselection.
+/// A scroll view of rows in sections, in single selection. Its delegate may refuse a highlight, and
+/// redirect or refuse a selection or a deselection.
 ///
 /// A tap on a row (`tapRow(_:)`), as UIKit orders it in single selection:
 /// 1. Nothing at all when `allowsSelection` is false.
 /// 2. `tableView(_:shouldHighlightRowAt:)`: false ends the tap.
 /// 3. `tableView(_:willSelectRowAt:)`: nil ends the tap; another index path is selected instead
 ///    (without asking to highlight it); one that is not a row of the table ends the tap too.
-/// 4. When another row is selected: `tableView(_:willDeselectRowAt:)` for it. Unless it answers
-///    that same row, the row stays selected and the tap ends (the table holds one selected row;
-///    UIKit would leave both selected). Otherwise it is deselected and
-///    `tableView(_:didDeselectRowAt:)` follows.
+/// 4. For each other selected row, in index path order: `tableView(_:willDeselectRowAt:)`. As
+///    Apple documents it, the answer "confirms or alters the deselected row" and nil means "you
+///    don't want the row deselected": the row answered is deselected, when it is selected, and
+///    `tableView(_:didDeselectRowAt:)` follows for it; nil (or a row that is not selected) keeps
+///    every row selected. Either way the tap goes on.
 /// 5. The row is selected and `tableView(_:didSelectRowAt:)` follows, also when it was already
 ///    selected (tapping the selected row again asks and notifies again, and deselects nothing).
 ///
+/// So a refused deselection leaves more than one row selected, as in UIKit: `indexPathsForSelectedRows`
+/// lists them, `indexPathForSelectedRow` is the first, and the next tap asks about each again.
 /// `selectRow(_:)` and `deselectRow(_:)` change the selection in code and, as in UIKit, call no
 /// delegate method. The scroll inputs are inherited; the content is as tall as all the rows.
 open class TableView: ScrollView {
     /// The number of rows in each section; the count is the number of sections.
     public let rowsPerSection: [Int]
     public let rowHeight: Double
-    public private(set) var indexPathForSelectedRow: IndexPath?
+    /// The selected rows, in index path order: one, unless the delegate refused a deselection.
+    private var selectedRows: [IndexPath] = []
+    /// The first selected row, as UIKit's: "the first index-path object in the array of row
+    /// selections" when there are several.
+    public var indexPathForSelectedRow: IndexPath? { selectedRows.first }
+    /// Every selected row in index path order, or nil when none is, as UIKit's.
+    public var indexPathsForSelectedRows: [IndexPath]? { selectedRows.isEmpty ? nil : selectedRows }
     /// When false, taps select nothing and call no delegate method, and `selectRow(_:)` does
     /// nothing.
     public var allowsSelection = true
@@ -106,16 +115,16 @@ open class TableView: ScrollView {
     public func selectRow(_ indexPath: IndexPath) {
         if let reason = validate(indexPath) { preconditionFailure(reason) }
         performInput(Inputs.selectRow, [ValueCoding.indexPath.encode(indexPath)]) {
-            if allowsSelection { indexPathForSelectedRow = indexPath }
+            if allowsSelection { selectedRows = [indexPath] }
             return .object(recordedState)
         }
     }
 
-    /// Deselects the row in code when it is the selected one; no delegate method is called.
+    /// Deselects the row in code when it is selected; no delegate method is called.
     public func deselectRow(_ indexPath: IndexPath) {
         if let reason = validate(indexPath) { preconditionFailure(reason) }
         performInput(Inputs.deselectRow, [ValueCoding.indexPath.encode(indexPath)]) {
-            if indexPathForSelectedRow == indexPath { indexPathForSelectedRow = nil }
+            selectedRows.removeAll { $0 == indexPath }
             return .object(recordedState)
         }
     }
@@ -148,6 +157,8 @@ open class TableView: ScrollView {
     override var recordedState: [String: AuditValue] {
         var state = super.recordedState
         state["selected"] = ValueCoding.optional(.indexPath).encode(indexPathForSelectedRow)
+        // Only when the delegate kept a row selected, so one selected row records as it always did.
+        if selectedRows.count > 1 { state["selectedRows"] = .array(selectedRows.map(ValueCoding.indexPath.encode)) }
         return state
     }
 
@@ -157,12 +168,19 @@ open class TableView: ScrollView {
         guard TableViewCallbacks.shouldHighlight.ask(tableTarget, self, tapped),
             let chosen = TableViewCallbacks.willSelect.ask(tableTarget, self, tapped), validate(chosen) == nil
         else { return }
-        if let selected = indexPathForSelectedRow, selected != chosen {
-            guard TableViewCallbacks.willDeselect.ask(tableTarget, self, selected) == selected else { return }
-            indexPathForSelectedRow = nil
-            TableViewCallbacks.didDeselect.ask(tableTarget, self, selected)
+        for selected in selectedRows where selected != chosen {
+            // A row deselected by an earlier answer is not asked about.
+            guard selectedRows.contains(selected),
+                let answer = TableViewCallbacks.willDeselect.ask(tableTarget, self, selected),
+                let index = selectedRows.firstIndex(of: answer)
+            else { continue }
+            selectedRows.remove(at: index)
+            TableViewCallbacks.didDeselect.ask(tableTarget, self, answer)
         }
-        indexPathForSelectedRow = chosen
+        if !selectedRows.contains(chosen) {
+            selectedRows.append(chosen)
+            selectedRows.sort { ($0.section, $0.row) < ($1.section, $1.row) }
+        }
         TableViewCallbacks.didSelect.ask(tableTarget, self, chosen)
     }
 

@@ -30,7 +30,8 @@ public struct TextRange: Sendable, Hashable, CustomStringConvertible {
 ///   `textView(_:shouldChangeTextIn:replacementText:)` with the text as it was; `false` leaves text
 ///   and selection alone and no did-callback fires. Otherwise the change is applied, the caret moves
 ///   after the inserted text, `textViewDidChange(_:)` fires, then `textViewDidChangeSelection(_:)`
-///   if the selection moved. A view that is not editing begins editing first, as a tap into the
+///   if the selection moved. An empty text over an empty range changes nothing: the delegate is
+///   neither asked nor told. A view that is not editing begins editing first, as a tap into the
 ///   view would: if that is vetoed the text is not changed and not even offered to the delegate.
 /// - `select(_:)` fires `textViewDidChangeSelection(_:)` only if the selection changes; it works
 ///   whether or not the view is editing, and does not begin editing.
@@ -72,10 +73,24 @@ open class TextView: View {
     /// Bumped by every applied change, so a change proposed before the delegate edited the text
     /// from inside a callback is recognised as stale.
     private var revision = 0
+    /// The digest of `text` (see `TextDigest`), extended by what is typed at the end and made
+    /// again on first use after any other change.
+    private var digestOfText: TextDigest?
+    var digest: TextDigest {
+        if let digestOfText { return digestOfText }
+        let digest = TextDigest(text)
+        digestOfText = digest
+        return digest
+    }
+
+    /// The text's length in UTF-16 units, kept as the text changes: counting the units of a long
+    /// text that is not ASCII reads all of it.
+    public private(set) var utf16Length: Int
 
     public init(identifier: String, frame: Rect = .zero, text: String = "") {
         self.text = text
-        selectedRange = .caret(at: text.utf16.count)
+        utf16Length = text.utf16.count
+        selectedRange = .caret(at: utf16Length)
         super.init(identifier: identifier, frame: frame)
     }
 
@@ -95,9 +110,10 @@ open class TextView: View {
     ///
     /// A range is usable when it is not negative, ends within the text's UTF-16 length, and both
     /// ends fall on `Character` boundaries (it splits neither a surrogate pair nor a grapheme
-    /// cluster such as `👍🏽`). A scenario runner calls this before performing a step. O(n).
+    /// cluster such as `👍🏽`). A scenario runner calls this before performing a step. Its cost is
+    /// that of reaching the range's ends from the nearer end of the text.
     public func validate(_ range: TextRange) -> String? {
-        let length = text.utf16.count
+        let length = utf16Length
         if range.location < 0 || range.length < 0 {
             return "range \(range) has a negative location or length"
         }
@@ -123,23 +139,23 @@ open class TextView: View {
     }
 
     /// The first character boundary at or after `offset` (which is within the text).
+    ///
+    /// Looks only at the characters around `offset`, so typing at the end of a long text does not
+    /// walk it: `String.Index(_:within:)` tells whether an index starts a `Character`, and
+    /// `index(after:)` rounds an index inside one down to its start before stepping past it.
     private func boundary(atOrAfter offset: Int) -> Int {
-        var position = 0
-        for character in text {
-            if position >= offset { break }
-            position += character.utf16.count
-        }
-        return position
+        let index = index(atUTF16: offset)
+        if index == text.endIndex || String.Index(index, within: text) != nil { return offset }
+        return offset + text.utf16.distance(from: index, to: text.index(after: index))
     }
 
-    /// `text` with `range` (valid for it) replaced by `replacement`.
-    func replacing(_ range: TextRange, with replacement: String) -> String {
+    /// The index at UTF-16 offset `offset` (within the text), reached from the nearer end, so an
+    /// offset near the end, where typing goes, costs only what lies after it.
+    private func index(atUTF16 offset: Int) -> String.Index {
         let units = text.utf16
-        let start = units.index(units.startIndex, offsetBy: range.location)
-        let end = units.index(start, offsetBy: range.length)
-        var result = text
-        result.replaceSubrange(start..<end, with: replacement)
-        return result
+        return offset <= utf16Length / 2
+            ? units.index(units.startIndex, offsetBy: offset)
+            : units.index(units.endIndex, offsetBy: offset - utf16Length)
     }
 
     // MARK: Inputs
@@ -148,7 +164,7 @@ open class TextView: View {
     public func beginEditing() {
         performInput(Inputs.beginEditing, []) {
             _ = beginEditingIfNeeded()
-            return state
+            return recordedState
         }
     }
 
@@ -157,7 +173,7 @@ open class TextView: View {
     public func type(_ text: String) {
         performInput(Inputs.type, [recorded(text)]) {
             if beginEditingIfNeeded() { change(selectedRange, to: text) }
-            return state
+            return recordedState
         }
     }
 
@@ -169,7 +185,7 @@ open class TextView: View {
             let proposed = revision
             // A delegate that edited the text while editing began leaves `range` stale: dropped.
             if beginEditingIfNeeded(), proposed == revision { change(range, to: text) }
-            return state
+            return recordedState
         }
     }
 
@@ -181,7 +197,7 @@ open class TextView: View {
                 selectedRange = range
                 TextViewCallbacks.didChangeSelection.ask(slot.callee, self, ())
             }
-            return state
+            return recordedState
         }
     }
 
@@ -192,7 +208,7 @@ open class TextView: View {
                 isEditing = false
                 TextViewCallbacks.didEndEditing.ask(slot.callee, self, ())
             }
-            return state
+            return recordedState
         }
     }
 
@@ -208,24 +224,26 @@ open class TextView: View {
     /// Offers one change to the delegate and applies it unless vetoed (or made stale by an edit the
     /// delegate made from inside its answer).
     private func change(_ range: TextRange, to replacement: String) {
+        // Nothing over nothing changes nothing: UIKit sends `textViewDidChange(_:)` only for a
+        // change to the text (UITextViewDelegate, "Tells the delegate when the user changes the
+        // text"), and does not offer such an edit, a delete at an empty text's start, to
+        // `shouldChangeTextIn` either. The input is still recorded.
+        if range.length == 0, replacement.isEmpty { return }
         let proposed = revision
         guard TextViewCallbacks.shouldChangeText.ask(slot.callee, self, (range, replacement)), proposed == revision
         else { return }
-        text = replacing(range, with: replacement)
+        let appends = range.length == 0 && range.location == utf16Length
+        let start = index(atUTF16: range.location)
+        // In place: a text typed into is not copied at each change.
+        text.replaceSubrange(start..<text.utf16.index(start, offsetBy: range.length), with: replacement)
+        utf16Length += replacement.utf16.count - range.length
         revision += 1
+        if appends { digestOfText?.append(replacement) } else { digestOfText = nil }
         let caret = TextRange.caret(at: boundary(atOrAfter: range.location + replacement.utf16.count))
         let selectionMoved = caret != selectedRange
         selectedRange = caret
         TextViewCallbacks.didChange.ask(slot.callee, self, ())
         if selectionMoved { TextViewCallbacks.didChangeSelection.ask(slot.callee, self, ()) }
-    }
-
-    /// The state an input leaves, recorded as its result.
-    private var state: AuditValue {
-        .object([
-            "text": recorded(text), "selection": ValueCoding.textRange.encode(selectedRange),
-            "editing": .bool(isEditing),
-        ])
     }
 
     /// `text` as it is recorded: itself, or a keyed hash when the view is secure and audited.

@@ -180,7 +180,7 @@ public final class TouchDispatcher {
         var chain: [GestureRecognizer] = []
         var current = view
         while let node = current {
-            chain += node.gestureRecognizers
+            chain += node.touchRecognizers
             current = node.superview
         }
         let arbiter = self.arbiter ?? GestureArbiter()

@@ -98,6 +98,8 @@ open class View {
     public func addGestureRecognizer(_ recognizer: GestureRecognizer) {
         if recognizer.view === self { return }
         precondition(
+            !(recognizer is ScrollViewPanGestureRecognizer), "a scroll view's own pan recognizer stays with it")
+        precondition(
             !gestureRecognizers.contains { $0.identifier == recognizer.identifier },
             "\(path) already has a gesture recognizer \(recognizer.identifier)")
         recognizer.view?.removeGestureRecognizer(recognizer)
@@ -109,26 +111,38 @@ open class View {
     /// Detaches `recognizer`. It leaves the audit too: its delegate slot holds the app's delegate
     /// again.
     public func removeGestureRecognizer(_ recognizer: GestureRecognizer) {
-        guard recognizer.view === self else { return }
+        // A widget's own recognizer (a scroll view's pan) is not the app's to remove.
+        guard recognizer.view === self, gestureRecognizers.contains(where: { $0 === recognizer }) else { return }
         gestureRecognizers.removeAll { $0 === recognizer }
         recognizer.auditLink = nil
         recognizer.view = nil
     }
 
-    /// Whether `point`, in this view's own coordinates, lies inside it.
+    /// The view's own coordinate space: its size is the frame's, and its origin the point of its
+    /// own coordinates shown at the frame's top-left corner. (0, 0) for a plain view; a scroll view's
+    /// is its content offset, so its subviews move as it scrolls. As UIKit's `UIView.bounds`.
+    open var bounds: Rect {
+        Rect(x: 0, y: 0, width: frame.width, height: frame.height)
+    }
+
+    /// Whether `point`, in this view's own coordinates, lies inside its bounds.
     public func point(inside point: Point) -> Bool {
-        Rect(x: 0, y: 0, width: frame.width, height: frame.height).contains(point)
+        bounds.contains(point)
     }
 
     /// The deepest view under `point` (in this view's own coordinates) that can receive touches.
     ///
-    /// As UIKit: nil when this view has user interaction disabled or the point is outside it;
-    /// otherwise the first subview, front-most (last) first, that returns a view, or else this view.
-    /// A subview that sticks out of its superview cannot be hit where it does.
+    /// As UIKit: nil when this view has user interaction disabled or the point is outside its
+    /// bounds; otherwise the first subview, front-most (last) first, that returns a view, or else
+    /// this view. A point reaches a subview through the subview's frame and bounds origin (what
+    /// `convert(_:to:)` does), so content a scroll view has scrolled out of its bounds cannot be
+    /// hit, and content scrolled into them can. A subview that sticks out of its superview cannot
+    /// be hit where it does.
     public func hitTest(_ point: Point) -> View? {
         guard isUserInteractionEnabled, self.point(inside: point) else { return nil }
         for subview in subviews.reversed() {
-            let local = Point(x: point.x - subview.frame.x, y: point.y - subview.frame.y)
+            let origin = subview.bounds
+            let local = Point(x: point.x - subview.frame.x + origin.x, y: point.y - subview.frame.y + origin.y)
             if let hit = subview.hitTest(local) { return hit }
         }
         return self
@@ -148,18 +162,24 @@ open class View {
         return Point(x: point.x + from.x - to.x, y: point.y + from.y - to.y)
     }
 
-    /// Where this view's top-left corner lies in window coordinates: frames are in superview
-    /// coordinates, the root's in window coordinates.
+    /// Where the origin of this view's own coordinates lies in window coordinates: frames are in
+    /// superview coordinates (the root's in window coordinates), and each view's bounds origin
+    /// shifts the coordinates of what it contains.
     private var originInWindow: Point {
-        var origin = Point(x: frame.x, y: frame.y)
-        var current = superview
+        var origin = Point(x: 0, y: 0)
+        var current: View? = self
         while let node = current {
-            origin.x += node.frame.x
-            origin.y += node.frame.y
+            let bounds = node.bounds
+            origin.x += node.frame.x - bounds.x
+            origin.y += node.frame.y - bounds.y
             current = node.superview
         }
         return origin
     }
+
+    /// The recognizers a touch on this view is offered, in order: the app's `gestureRecognizers`,
+    /// after any the widget has of its own (a scroll view's `panGestureRecognizer`).
+    var touchRecognizers: [GestureRecognizer] { gestureRecognizers }
 
     /// The root's dispatcher if a touch has been sent in this tree, without making one.
     var touchDispatcherIfCreated: TouchDispatcher? { root.dispatcher }
@@ -169,7 +189,10 @@ open class View {
     func auditedObject(atPath path: String) -> AnyObject? {
         guard let hash = path.utf8.lastIndex(of: UInt8(ascii: "#")) else { return view(atPath: path) }
         let identifier = Substring(path.utf8[path.utf8.index(after: hash)...])
-        return view(atPath: String(path[..<hash]))?.gestureRecognizers.first { $0.identifier == identifier }
+        // The app's recognizers first: one of them may share an identifier with a widget's own.
+        guard let view = view(atPath: String(path[..<hash])) else { return nil }
+        return view.gestureRecognizers.first { $0.identifier == identifier }
+            ?? view.touchRecognizers.first { $0.identifier == identifier }
     }
 
     /// The dispatcher that delivers touches to this view's tree: one per root, made on first use.

@@ -1,0 +1,69 @@
+import AuditCore
+import Foundation
+import Testing
+
+/// What recording text costs on the worst files the scenario limits admit: the database grows with
+/// what was typed and memory stays bounded, where storing each input's whole text made both grow
+/// with the square of the edits (a file just under 8 MiB made a 550 MB database).
+@Suite("Recording text: storage and memory on the worst files")
+struct TextGrowthTests {
+    /// A scenario of one text view and `steps`, at most `Scenario.maximumFileSize` bytes.
+    static func scenario(_ steps: [String]) -> String {
+        #"{"name":"text","delegate":"checkout.v1","root":{"kind":"View","id":"r","children":["#
+            + #"{"kind":"TextView","id":"t"}]},"steps":["# + steps.joined(separator: ",") + "]}"
+    }
+
+    static func typing(_ text: String) -> String { #"{"action":"typeText","widget":"r/t","text":"\#(text)"}"# }
+
+    /// The longest string a step may hold: 64 KiB of UTF-8 in three-byte characters, which are not
+    /// ASCII, so no fast path of the string's UTF-16 view applies.
+    static let longest = String(repeating: "请", count: Scenario.maximumStringBytes / 3 - 8)
+
+    struct WorstFile: Sendable, CustomTestStringConvertible {
+        let name: String
+        /// How many of the longest typings come first; then single characters fill the file up.
+        let longTypings: Int
+        var testDescription: String { name }
+
+        var source: String {
+            var steps = Array(repeating: TextGrowthTests.typing(TextGrowthTests.longest), count: longTypings)
+            let short = TextGrowthTests.typing("请")
+            let room = Scenario.maximumFileSize - TextGrowthTests.scenario(steps).utf8.count
+            let count = min(Scenario.maximumSteps - longTypings, room / (short.utf8.count + 1))
+            steps += Array(repeating: short, count: max(0, count))
+            return TextGrowthTests.scenario(steps)
+        }
+    }
+
+    static let files = [
+        // The longest text the limits admit: 127 typings of 64 KiB (and a thousand characters more).
+        WorstFile(name: "the longest text, typed 64 KiB at a time", longTypings: 127),
+        // A long text, then as many single-character edits as fit: each is an input over a 4 MB text.
+        WorstFile(name: "a 3.9 MB text, then 80,000 single characters", longTypings: 60),
+    ]
+
+    @Test(
+        "the database grows with what was typed and memory stays under 300 MB",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "needs /usr/bin/time"),
+        arguments: files)
+    func theWorstFiles(_ file: WorstFile) throws {
+        let sandbox = try Sandbox()
+        let source = file.source
+        try sandbox.write("s.json", source)
+        let size = source.utf8.count
+        #expect(size <= Scenario.maximumFileSize)
+        let (run, kilobytes) = try HostileInputTests.peakMemory(sandbox, ["record", "--scenario", "s.json"])
+        #expect(run.status == 0, "\(run)")
+        #expect(kilobytes < 300 * 1024, "peak RSS \(kilobytes) KiB")
+        let database = sandbox.path("audit.sqlite")
+        let steps = Int(try ReliabilityTests.sqlite3(database, "SELECT input_count FROM sessions")) ?? 0
+        #expect(steps > 100)
+        // Each typed text is stored twice (the input and shouldChangeTextIn), the scenario once (and
+        // its pages once more, left free when the session's row is updated), and each edit a few
+        // hundred bytes: not the text at every edit, which made gigabytes.
+        let stored = ["audit.sqlite", "audit.sqlite-wal"].compactMap { sandbox.bytes($0)?.count }.reduce(0, +)
+        #expect(stored < 4 * size + 512 * steps, "\(stored) bytes for \(steps) steps of a \(size)-byte file")
+        let longestResult = try ReliabilityTests.sqlite3(database, "SELECT max(length(result)) FROM events")
+        #expect((Int(longestResult) ?? .max) < 128)
+    }
+}
