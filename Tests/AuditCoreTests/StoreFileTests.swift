@@ -30,7 +30,8 @@ struct StoreFileTests {
         _ = try store.sessions()
         #expect(
             try files() == [
-                "audit.sqlite", "audit.sqlite-recording", "audit.sqlite-shm", "audit.sqlite-wal", "audit.sqlite-writers",
+                "audit.sqlite", "audit.sqlite-recording", "audit.sqlite-shm", "audit.sqlite-wal",
+                "audit.sqlite-writers",
             ])
         for suffix in ["", "-wal", "-shm", "-recording", "-writers"] {
             #expect(mode(database + suffix) == 0o600, "audit.sqlite\(suffix)")
