@@ -24,8 +24,6 @@ final class EventWriter: @unchecked Sendable {
     private var store: AuditStore!
     private let session: Int64
     private let patience: Int64
-    /// Most events committed in one transaction.
-    private let batchSize: Int
     private var pending: [CapturedEvent] = []
     private var pendingWidgets: [WidgetRecord] = []
     private var pendingScenario: String?
@@ -42,14 +40,11 @@ final class EventWriter: @unchecked Sendable {
 
     static let maximumAttempts = 3
 
-    /// `patience` in seconds: see the type's documentation. `batchSize` bounds a transaction: a
-    /// writer that took more from the queue (it takes all that waits) commits it in several, so
-    /// the first are durable sooner and its turn among the database's writers stays short.
-    init(store: AuditStore, session: Int64, patience: TimeInterval, batchSize: Int) {
+    /// `patience` in seconds: see the type's documentation.
+    init(store: AuditStore, session: Int64, patience: TimeInterval) {
         self.store = store
         self.session = session
         self.patience = Int64(patience * 1e9)
-        self.batchSize = max(1, batchSize)
     }
 
     func run(queue: EventQueue, interval: TimeInterval) {
@@ -62,7 +57,7 @@ final class EventWriter: @unchecked Sendable {
             if let scenario { pendingScenario = scenario }
             pending.append(contentsOf: batch)
             batch.removeAll(keepingCapacity: true)
-            if !pending.isEmpty || !pendingWidgets.isEmpty || pendingScenario != nil { writeAll() }
+            if !pending.isEmpty || !pendingWidgets.isEmpty || pendingScenario != nil { write() }
             if closed { break }
             if !gaveUp && monotonicNanoseconds() - lastCheckpoint > 1_000_000_000 {
                 try? store.checkpoint(.passive)  // a checkpoint that fails loses nothing: the WAL keeps it all
@@ -70,8 +65,8 @@ final class EventWriter: @unchecked Sendable {
             }
         }
         let closedAt = monotonicNanoseconds()
-        // A write that failed is tried again, as patiently as while recording, and what follows it.
-        while !gaveUp && (failuresInARow > 0 || hasReadyEvents) { write() }
+        // A write that failed is tried again, as patiently as while recording.
+        while failuresInARow > 0 && !gaveUp { write() }
         // Events still pending now never got their predecessors (a callback still running when
         // the recording finished), or could not be written: they are lost, not stored with a hole.
         lostEvents += pending.count
@@ -105,16 +100,7 @@ final class EventWriter: @unchecked Sendable {
         return summary
     }
 
-    /// Commits the contiguous prefix of what is pending, a batch at a time, until a write fails.
-    private func writeAll() {
-        repeat { write() } while failuresInARow == 0 && !gaveUp && hasReadyEvents
-    }
-
-    /// Whether the next event to commit is pending (`pending` is sorted after a write).
-    private var hasReadyEvents: Bool { pending.first?.seq == nextSeq }
-
-    /// Commits the contiguous prefix of what is pending (at most `batchSize` events), with the
-    /// widgets seen so far.
+    /// Commits the contiguous prefix of what is pending, with the widgets seen so far.
     private func write() {
         if gaveUp {
             lostEvents += pending.count
@@ -123,7 +109,7 @@ final class EventWriter: @unchecked Sendable {
         }
         if !pending.isSorted(by: \.seq) { pending.sort { $0.seq < $1.seq } }
         var ready = 0
-        while ready < min(pending.count, batchSize) && pending[ready].seq == nextSeq + Int64(ready) { ready += 1 }
+        while ready < pending.count && pending[ready].seq == nextSeq + Int64(ready) { ready += 1 }
         var updated = counters
         do {
             try store.transaction {

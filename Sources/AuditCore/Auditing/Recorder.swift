@@ -12,7 +12,7 @@ import Synchronization
 /// the app, whose delegate calls go on unchanged.
 public final class Recorder: Sendable {
     public struct Options: Sendable {
-        /// Most events per transaction; the writer also wakes when this many are waiting.
+        /// Events per transaction; the writer also wakes when this many are waiting.
         public var batchSize = 4_096
         /// Longest time an event waits in memory before the writer commits it (the durability
         /// window, together with the time of one batch write).
@@ -71,8 +71,7 @@ public final class Recorder: Sendable {
             capacity: options.capacity, batchSize: options.batchSize,
             maximumDelay: Int64(min(options.maximumDelay, 1e9) * 1e9))
         clockOrigin = monotonicNanoseconds()  // after opening and migrating: times count from here
-        writer = EventWriter(
-            store: store, session: self.session, patience: options.patience, batchSize: options.batchSize)
+        writer = EventWriter(store: store, session: self.session, patience: options.patience)
         let (queue, writer, done, interval) = (queue, writer, writerDone, options.flushInterval)
         let thread = Thread {
             writer.run(queue: queue, interval: interval)
