@@ -37,8 +37,10 @@ extension Command {
     }
 
     /// Prints a finished recording: the id on stdout (or JSON), the rest on stderr. A recording that
-    /// lost events exits 2 with one line on stderr saying what was lost and why; writes that failed
-    /// and then succeeded are a note.
+    /// did not end `complete` (events lost, or its status could not be written) exits 2 with one
+    /// line on stderr saying what was kept and which write failed (`RecordingSummary.lastError`); writes that failed and then
+    /// succeeded are a note. Both say how long finishing took, and the summary how long the writer
+    /// waited for the database (other processes writing it).
     static func report(_ summary: RecordingSummary, _ invocation: Invocation) -> Int32 {
         if invocation.format == .json {
             invocation.output.line(
@@ -49,11 +51,19 @@ extension Command {
         } else {
             invocation.output.line(String(summary.session))
         }
-        guard summary.lostEvents == 0 else {
+        let finishing = "finishing took \(seconds(summary.secondsFinishing))"
+        guard summary.status == "complete" else {
+            let kept =
+                summary.lostEvents == 0
+                ? "kept all \(counted(summary.events, "event"))"
+                : summary.events == 0
+                    ? "kept no events and lost \(summary.lostEvents)"
+                    : "kept its first \(counted(summary.events, "event")) and lost \(summary.lostEvents)"
+            let failure = (summary.lastError ?? "no write failed").split(whereSeparator: \.isNewline)
+                .joined(separator: " ")
             invocation.output.diagnostic(
-                "\(invocation.programName): error: session \(summary.session) is incomplete: "
-                    + "\(counted(summary.failedWrites, "write")) failed, \(counted(summary.lostEvents, "event")) lost: "
-                    + (summary.lastError ?? "unknown error").split(whereSeparator: \.isNewline).joined(separator: " "))
+                "\(invocation.programName): error: session \(summary.session) is interrupted: \(kept); "
+                    + "\(counted(summary.failedWrites, "write")) failed (\(finishing)), the last: \(failure)")
             return ExitStatus.failure
         }
         if invocation.format != .json {
@@ -61,13 +71,16 @@ extension Command {
                 "recorded session \(summary.session): \(counted(summary.events, "event")) (\(counted(summary.inputs, "input")), "
                     + "\(counted(summary.callbacks, "callback")), \(counted(summary.vetoes, "veto", "vetoes"))) "
                     + "into \(invocation.databasePath) "
-                    + "in \(String(format: "%.3f", summary.seconds)) s")
+                    + "in \(seconds(summary.seconds)); waited \(seconds(summary.secondsWaitedForDatabase)) for the database"
+            )
         }
         if summary.failedWrites > 0 {
             invocation.output.diagnostic(
-                "note: \(counted(summary.failedWrites, "write")) failed and succeeded when tried again; nothing was lost"
-            )
+                "note: \(counted(summary.failedWrites, "write")) failed and succeeded when tried again "
+                    + "(\(finishing)); nothing was lost")
         }
         return ExitStatus.success
     }
+
+    private static func seconds(_ value: Double) -> String { String(format: "%.3f s", value) }
 }

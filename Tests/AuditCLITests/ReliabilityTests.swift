@@ -145,7 +145,7 @@ struct ReliabilityTests {
         #expect(
             run.stderr.wholeMatch(
                 of:
-                    #/auditctl: error: session 1 is incomplete: \d+ writes? failed, \d+ events? lost: the database file .*audit\.sqlite was deleted or replaced while it was open\n/#
+                    #/auditctl: error: session 1 is interrupted: kept its first \d+ events? and lost \d+; \d+ writes? failed \(finishing took [\d.]+ s\), the last: (writing events \d+–\d+|marking the session interrupted) failed: the database file .*audit\.sqlite was deleted or replaced while it was open\n/#
             ) != nil, "\(run)")
     }
 
@@ -190,7 +190,7 @@ struct ReliabilityTests {
         #expect(
             run.stderr.wholeMatch(
                 of:
-                    #/auditctl: error: session 1 is incomplete: \d+ writes? failed, \d+ events? lost: database or disk is full.*\n/#
+                    #/auditctl: error: session 1 is interrupted: kept (all \d+ events?|its first \d+ events? and lost \d+|no events and lost \d+); \d+ writes? failed \(finishing took [\d.]+ s\), the last: (writing events \d+–\d+|writing the session's widgets|marking the session (complete|interrupted)) failed: database or disk is full\n/#
             ) != nil, "\(run)")
         #expect(try Self.sqlite3(database, "PRAGMA integrity_check") == "ok")
         // The session could not be closed on the full disk: it reads as interrupted all the same.
@@ -211,13 +211,17 @@ struct ReliabilityTests {
             wrapper: ["/bin/sh", "-c", #"umask 000 && exec "$0" "$@""#])
         try #require(Self.wait(for: launched.process) { Self.committedEvents(database, session: 1) > 0 })
         var modes: [String: mode_t] = [:]
-        for suffix in ["", "-wal", "-shm"] {
+        for suffix in ["", "-wal", "-shm", "-writers"] {
             var info = stat()
             if stat(database + suffix, &info) == 0 { modes["audit.sqlite\(suffix)"] = info.st_mode & 0o777 }
         }
         let run = try sandbox.finish(launched, timeout: .seconds(180))
         #expect(run.status == 0, "\(run)")
-        #expect(modes == ["audit.sqlite": 0o600, "audit.sqlite-wal": 0o600, "audit.sqlite-shm": 0o600])
+        #expect(
+            modes == [
+                "audit.sqlite": 0o600, "audit.sqlite-wal": 0o600, "audit.sqlite-shm": 0o600,
+                "audit.sqlite-writers": 0o600,
+            ])
     }
 
     // MARK: secrets
@@ -298,6 +302,57 @@ extension Run {
 /// The command line in this process, where a store fault can be injected.
 @Suite("Reliability: faults under the command line")
 struct CommandLineFaultTests {
+    /// Runs `auditctl arguments` in this process; returns the exit status, stdout and stderr.
+    static func run(_ arguments: [String]) -> (status: Int32, out: String, error: String) {
+        let lines = Mutex<(out: String, error: String)>(("", ""))
+        let output = Output(
+            out: { text in lines.withLock { $0.out += text } }, error: { text in lines.withLock { $0.error += text } })
+        let status = AuditCommandLine(registry: .examples, catalog: .builtIn).run(arguments, output: output)
+        return lines.withLock { (status, $0.out, $0.error) }
+    }
+
+    @Test func aRecordingThatCannotBeMarkedCompleteExitsTwoSayingWhatWasKept() throws {
+        let sandbox = try Sandbox()
+        try sandbox.recordExample()
+        let database = sandbox.path("audit.sqlite")
+        // Every event is stored; marking the session complete finds the disk full, for good (the
+        // writer tries it for two seconds).
+        StoreFaults.inject(SQLITE_FULL, at: database, matching: "SET status")
+        defer { StoreFaults.clear(database) }
+        let run = Self.run(["record", "--scenario", sandbox.path("checkout.json"), "--db", database])
+        #expect(run.status == 2)
+        #expect(run.out == "2\n")
+        #expect(
+            run.error.wholeMatch(
+                of:
+                    #/auditctl: error: session 2 is interrupted: kept all 23 events; \d+ writes failed \(finishing took [\d.]+ s\), the last: marking the session complete failed: database or disk is full\n/#
+            ) != nil, "\(run.error)")
+        StoreFaults.clear(database)
+        // Readers see it interrupted (the recording process, this one, is not recording it any more
+        // once the next process that opens the database to write marks it).
+        let store = try AuditStore(path: database, access: .read)
+        #expect(try store.timeline(of: 2).count == 23)
+    }
+
+    @Test func aFailureAtFinishThatPassesIsANoteAndCounted() throws {
+        let sandbox = try Sandbox()
+        try sandbox.recordExample()
+        let database = sandbox.path("audit.sqlite")
+        StoreFaults.inject(SQLITE_FULL, at: database, times: 2, matching: "SET status")
+        defer { StoreFaults.clear(database) }
+        let run = Self.run(["record", "--scenario", sandbox.path("checkout.json"), "--db", database])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.out == "2\n")
+        #expect(
+            run.error.wholeMatch(
+                of:
+                    #/recorded session 2: 23 events .* waited [\d.]+ s for the database\nnote: 2 writes failed and succeeded when tried again \(finishing took [\d.]+ s\); nothing was lost\n/#
+            ) != nil, "\(run.error)")
+        let session = try AuditStore(path: database, access: .read).session(2)
+        #expect(session.status == "complete")
+        #expect(session.failures == 2)
+    }
+
     @Test func aReplayWhoseRecordingFailedIsAnErrorNotARegression() throws {
         let sandbox = try Sandbox()
         try sandbox.recordExample()

@@ -24,11 +24,16 @@ struct StoreFileTests {
     @Test func aNewDatabaseAndTheFilesBesideItAreReadableByTheirOwnerOnly() throws {
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         _ = runRandomInputs(seed: 1, count: 50, recorder: recorder)
-        // The writer's connection is open: the WAL and the shared-memory file exist now.
+        // The writer's connection is open: the WAL, the shared-memory file, the recording's lock
+        // file (see `RecordingLock`) and the writers' queue (see `WriterQueue`) exist now.
         let store = try AuditStore(path: database, access: .read)
         _ = try store.sessions()
-        #expect(try files() == ["audit.sqlite", "audit.sqlite-recording", "audit.sqlite-shm", "audit.sqlite-wal"])
-        for suffix in ["", "-wal", "-shm", "-recording"] {
+        #expect(
+            try files() == [
+                "audit.sqlite", "audit.sqlite-recording", "audit.sqlite-shm", "audit.sqlite-wal",
+                "audit.sqlite-writers",
+            ])
+        for suffix in ["", "-wal", "-shm", "-recording", "-writers"] {
             #expect(mode(database + suffix) == 0o600, "audit.sqlite\(suffix)")
         }
         recorder.finish()

@@ -7,8 +7,10 @@ import Synchronization
 /// never wait for SQLite: the writer swaps the whole array out under the same lock, then writes
 /// with the lock released. The writer is woken once per batch through a semaphore, never per
 /// event. The queue is bounded: when `capacity` events are waiting, producers block until the
-/// writer has taken them (backpressure instead of silent loss). After `close()`, events are no
-/// longer kept: they are counted as late.
+/// writer has taken them (backpressure instead of silent loss), and so they do when the oldest
+/// waiting event started `maximumDelay` before the new one: what waits in memory, and could be
+/// lost at a crash, is bounded in time as well as in count. After `close()`, events are no longer
+/// kept: they are counted as late.
 final class EventQueue: Sendable {
     private struct State: Sendable {
         var events: [CapturedEvent] = []
@@ -27,10 +29,13 @@ final class EventQueue: Sendable {
 
     let capacity: Int
     let batchSize: Int
+    /// Nanoseconds; see the type's documentation.
+    let maximumDelay: Int64
 
-    init(capacity: Int, batchSize: Int) {
+    init(capacity: Int, batchSize: Int, maximumDelay: Int64 = .max) {
         self.capacity = capacity
         self.batchSize = batchSize
+        self.maximumDelay = maximumDelay
         var initial = State()
         initial.events.reserveCapacity(capacity)
         state = Mutex(initial)
@@ -43,7 +48,9 @@ final class EventQueue: Sendable {
                     state.late += 1
                     return .dropped
                 }
-                if state.events.count >= capacity {
+                if state.events.count >= capacity
+                    || (state.events.first.map { event.time - $0.time >= maximumDelay } ?? false)
+                {
                     state.blocked += 1
                     state.timesBlocked += 1
                     return .full

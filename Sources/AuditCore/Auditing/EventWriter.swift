@@ -13,11 +13,17 @@ import Synchronization
 /// `patience` (and at least `maximumAttempts` times) in a row, the writer gives up: nothing more is
 /// written, every event from then on is counted as lost, and the session is left `interrupted` (if
 /// that can still be written). Either way what is stored is a contiguous prefix of the session.
+///
+/// Finishing keeps the same patience: what is still pending when the queue closes is tried again
+/// until it is written or the writer gives up, and so is marking the session finished. A session
+/// whose final status could not be written stays `recording` in the file, which readers show as
+/// `interrupted` once the process is gone: the summary says `interrupted` then too.
 final class EventWriter: @unchecked Sendable {
     // @unchecked: every var is touched only by the writer thread inside `run`; `summary` reads
     // `result` under its lock. `store` moves to the writer thread in `run` and is closed there.
     private var store: AuditStore!
     private let session: Int64
+    private let patience: Int64
     private var pending: [CapturedEvent] = []
     private var pendingWidgets: [WidgetRecord] = []
     private var pendingScenario: String?
@@ -33,11 +39,12 @@ final class EventWriter: @unchecked Sendable {
     private let result = Mutex<RecordingSummary?>(nil)
 
     static let maximumAttempts = 3
-    static let patience: Int64 = 2_000_000_000  // nanoseconds
 
-    init(store: AuditStore, session: Int64) {
+    /// `patience` in seconds: see the type's documentation.
+    init(store: AuditStore, session: Int64, patience: TimeInterval) {
         self.store = store
         self.session = session
+        self.patience = Int64(patience * 1e9)
     }
 
     func run(queue: EventQueue, interval: TimeInterval) {
@@ -53,22 +60,35 @@ final class EventWriter: @unchecked Sendable {
             if !pending.isEmpty || !pendingWidgets.isEmpty || pendingScenario != nil { write() }
             if closed { break }
             if !gaveUp && monotonicNanoseconds() - lastCheckpoint > 1_000_000_000 {
-                attempt { try store.checkpoint(.passive) }
+                try? store.checkpoint(.passive)  // a checkpoint that fails loses nothing: the WAL keeps it all
                 lastCheckpoint = monotonicNanoseconds()
             }
         }
+        let closedAt = monotonicNanoseconds()
+        // A write that failed is tried again, as patiently as while recording.
+        while failuresInARow > 0 && !gaveUp { write() }
         // Events still pending now never got their predecessors (a callback still running when
         // the recording finished), or could not be written: they are lost, not stored with a hole.
         lostEvents += pending.count
+        pending.removeAll()
         // Failures that a later try made good leave the session whole: only a loss interrupts it.
         let status = lostEvents == 0 ? "complete" : "interrupted"
-        attempt { try store.finishSession(session, status: status, counters: counters) }
-        attempt { try store.checkpoint(.truncate) }
+        let lossError = lostEvents > 0 ? lastError : nil  // the write that lost events says the most
+        let statusWritten = patiently("marking the session \(status)") {
+            var final = counters
+            final.failures = failedWrites
+            try store.finishSession(session, status: status, counters: final)
+        }
+        if let lossError { lastError = lossError }
+        let finishing = Double(monotonicNanoseconds() - closedAt) / 1e9
+        try? store.checkpoint(.truncate)  // an untruncated WAL loses nothing
+        let waited = store.secondsWaitedToWrite
         store = nil  // closes the connection on the writer thread, removing the -wal and -shm files
         let summary = RecordingSummary(
             session: session, events: counters.events, inputs: counters.inputs, callbacks: counters.callbacks,
             vetoes: counters.vetoes, failedWrites: failedWrites, lostEvents: lostEvents, lastError: lastError,
-            timesBlocked: 0, status: status)
+            timesBlocked: 0, status: statusWritten ? status : "interrupted", statusWritten: statusWritten,
+            secondsWaitedForDatabase: waited, secondsFinishing: finishing)
         result.withLock { $0 = summary }
     }
 
@@ -91,7 +111,7 @@ final class EventWriter: @unchecked Sendable {
         var ready = 0
         while ready < pending.count && pending[ready].seq == nextSeq + Int64(ready) { ready += 1 }
         var updated = counters
-        let committed = attempt {
+        do {
             try store.transaction {
                 if let source = pendingScenario { try store.updateScenarioSource(of: session, to: source) }
                 for widget in pendingWidgets {
@@ -113,15 +133,13 @@ final class EventWriter: @unchecked Sendable {
                 updated.failures = failedWrites
                 try store.updateCounters(session: session, updated)
             }
-        }
-        guard committed else {
-            failedWrites += 1
-            failuresInARow += 1
-            if failuresInARow == 1 { failingSince = monotonicNanoseconds() }
+        } catch {
             callbackIDs.removeAll()  // ids interned in the rolled-back transaction are gone
-            Thread.sleep(forTimeInterval: min(0.01 * Double(failuresInARow), 0.1))
-            if failuresInARow >= Self.maximumAttempts && monotonicNanoseconds() - failingSince >= Self.patience {
-                gaveUp = true
+            let operation =
+                ready > 0
+                ? "writing events \(nextSeq)–\(nextSeq + Int64(ready) - 1)" : "writing the session's widgets"
+            failed(operation, error)
+            if gaveUp {
                 lostEvents += pending.count
                 pending.removeAll(keepingCapacity: true)
             }
@@ -135,24 +153,41 @@ final class EventWriter: @unchecked Sendable {
         pending.removeFirst(ready)
     }
 
+    /// Runs `body` until it succeeds or the writer gives up on it (at once when it has already
+    /// given up: one try). Returns whether it succeeded.
+    private func patiently(_ operation: String, _ body: () throws -> Void) -> Bool {
+        while true {
+            do {
+                try body()
+                failuresInARow = 0
+                return true
+            } catch {
+                failed(operation, error)
+                if gaveUp { return false }
+            }
+        }
+    }
+
+    /// Counts a failed write, waits a little (longer each time in a row), and gives up once writes
+    /// have failed for `patience` and at least `maximumAttempts` times in a row.
+    private func failed(_ operation: String, _ error: any Error) {
+        failedWrites += 1
+        failuresInARow += 1
+        lastError = "\(operation) failed: \((error as? SQLiteError)?.message ?? "\(error)")"
+        if failuresInARow == 1 { failingSince = monotonicNanoseconds() }
+        if failuresInARow >= Self.maximumAttempts && monotonicNanoseconds() - failingSince >= patience {
+            gaveUp = true
+            return
+        }
+        Thread.sleep(forTimeInterval: min(0.01 * Double(failuresInARow), 0.1))
+    }
+
     private func callbackID(_ descriptor: CallbackDescriptor) throws -> Int64 {
         let key = ObjectIdentifier(descriptor)
         if let id = callbackIDs[key] { return id }
         let id = try store.internCallback(descriptor)
         callbackIDs[key] = id
         return id
-    }
-
-    /// Runs a store operation; a failure is remembered, never thrown to the app.
-    @discardableResult
-    private func attempt(_ body: () throws -> Void) -> Bool {
-        do {
-            try body()
-            return true
-        } catch {
-            lastError = "\(error)"
-            return false
-        }
     }
 }
 

@@ -19,6 +19,15 @@ public final class Recorder: Sendable {
         public var flushInterval: TimeInterval = 0.05
         /// Events the queue holds before callers block until the writer catches up.
         public var capacity = 65_536
+        /// Longest time, in seconds, events wait in the queue while the writer is busy: a caller
+        /// whose event would be queued this long after the oldest one waiting blocks until the
+        /// writer takes them, as on a full queue. Bounds what a crash can lose in time, as
+        /// `capacity` does in count; only an app making callbacks faster than SQLite can take
+        /// them ever waits.
+        public var maximumDelay: TimeInterval = 0.1
+        /// How long, in seconds, the writer tries failed writes again (at least three times in a
+        /// row) before it gives up on them, while recording and while finishing alike.
+        public var patience: TimeInterval = 2
 
         public init() {}
     }
@@ -35,6 +44,8 @@ public final class Recorder: Sendable {
     /// The database this recorder writes (its secret key lives beside it; see `SecretHasher`).
     let databasePath: String
     let clockOrigin: Int64
+    /// When the recorder started opening the database.
+    private let opened = monotonicNanoseconds()
     let nextSeq = Atomic<Int64>(1)
     private let nextWidget = Atomic<Int32>(1)
     let queue: EventQueue
@@ -56,9 +67,11 @@ public final class Recorder: Sendable {
             try store.prepareForRecording()
             return try store.createSession(session)
         }
-        queue = EventQueue(capacity: options.capacity, batchSize: options.batchSize)
+        queue = EventQueue(
+            capacity: options.capacity, batchSize: options.batchSize,
+            maximumDelay: Int64(min(options.maximumDelay, 1e9) * 1e9))
         clockOrigin = monotonicNanoseconds()  // after opening and migrating: times count from here
-        writer = EventWriter(store: store, session: self.session)
+        writer = EventWriter(store: store, session: self.session, patience: options.patience)
         let (queue, writer, done, interval) = (queue, writer, writerDone, options.flushInterval)
         let thread = Thread {
             writer.run(queue: queue, interval: interval)
@@ -171,8 +184,11 @@ public final class Recorder: Sendable {
     // MARK: Finishing
 
     /// Stops recording: commits everything captured, marks the session complete (or interrupted
-    /// when writes failed) and returns what was recorded. Later calls return the same summary.
+    /// when events were lost) and returns what was recorded. Later calls return the same summary.
     /// Call it once the widgets are no longer driven; events captured afterwards are not stored.
+    ///
+    /// Writes that failed are tried again first, for as long as while recording (`Options.patience`),
+    /// so `finish()` may take that long on a database that stays busy or a disk that stays full.
     @discardableResult
     public func finish() -> RecordingSummary {
         if let done = summary.withLock({ $0 }) { return done }
@@ -182,7 +198,7 @@ public final class Recorder: Sendable {
         return summary.withLock { stored in
             if let stored { return stored }
             var result = writer.summary(queue: queue)
-            result.seconds = Double(monotonicNanoseconds() - clockOrigin) / 1e9
+            result.seconds = Double(monotonicNanoseconds() - opened) / 1e9
             stored = result
             return result
         }
@@ -301,18 +317,32 @@ public struct RecordingSummary: Sendable, Equatable {
     public var inputs: Int
     public var callbacks: Int
     public var vetoes: Int
-    /// Write attempts that failed (each retried with the next batch, up to three times in a row).
+    /// Write attempts that failed: batches, each tried again with the next one, and marking the
+    /// session finished. The session's `failure_count` stores it.
     public var failedWrites: Int
     /// Events not stored: those of writes that failed for good, and those whose predecessors
     /// never completed (a callback still running at `finish()`), so the stored prefix has no hole.
     public var lostEvents: Int
+    /// The failed write that lost events, else the last one that failed: the operation and
+    /// SQLite's message (`writing events 4097–8192 failed: database or disk is full`).
     public var lastError: String?
     /// How often a caller waited because the queue was full.
     public var timesBlocked: Int
+    /// `complete`, or `interrupted` when events were lost or the final status could not be written.
     public var status: String
+    /// Whether `status` is written in the database. When it is not (the disk full at the end), the
+    /// session's row still says `recording`, which readers show as `interrupted` once the process
+    /// is gone and the next process that opens the database to write stores.
+    public var statusWritten = true
+    /// How long the writer waited to write, in seconds: for its turn among the database's writers
+    /// (other processes recording into it) and for SQLite's write lock.
+    public var secondsWaitedForDatabase: Double = 0
+    /// How long finishing took after the last event, in seconds: committing what was left, trying
+    /// failed writes again, and marking the session finished.
+    public var secondsFinishing: Double = 0
     /// Audited calls made after `finish()`: not stored.
     public var eventsAfterFinish = 0
-    /// Wall time from the recorder's start to the last commit.
+    /// Wall time from the recorder's start (opening the database) to the last commit.
     public var seconds: Double = 0
 }
 

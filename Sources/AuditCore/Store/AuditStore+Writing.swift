@@ -125,11 +125,29 @@ extension AuditStore {
     }
 
     /// Copies WAL content into the database file; `truncate` also empties the WAL.
+    ///
+    /// A passive checkpoint never waits. A truncating one needs the write lock and no reader on the
+    /// WAL: it runs in this connection's turn among the writers, and does not wait for readers
+    /// (which would hold the write lock from the other writers meanwhile); a WAL a reader still
+    /// uses is left for a later checkpoint.
     func checkpoint(_ mode: CheckpointMode) throws {
-        let code = sqlite3_wal_checkpoint_v2(
-            connection.handle, nil, mode == .passive ? SQLITE_CHECKPOINT_PASSIVE : SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+        let handle = connection.handle
+        let code =
+            switch mode {
+            case .passive: sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            case .truncate:
+                connection.inTurn {
+                    sqlite3_busy_timeout(handle, 0)
+                    defer { sqlite3_busy_timeout(handle, Connection.busyTimeoutMilliseconds) }
+                    return sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+                }
+            }
         guard code == SQLITE_OK || code == SQLITE_BUSY else {
-            throw SQLiteError(code: code, connection: connection.handle, sql: "checkpoint")
+            throw SQLiteError(code: code, connection: handle, sql: "checkpoint")
         }
     }
+
+    /// How long this store's connection has waited to write, in seconds: for its turn among the
+    /// writers of the database, and for SQLite's write lock.
+    var secondsWaitedToWrite: Double { Double(connection.waitedNanoseconds) / 1e9 }
 }

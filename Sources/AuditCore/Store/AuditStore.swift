@@ -63,6 +63,7 @@ public final class AuditStore {
                 _ = try Migrator.pending(on: connection)
                 guard try connection.tableExists("sessions") else { throw StoreError.noDatabase(path: path) }
             case .write:
+                connection.writers = WriterQueue(databasePath: path)  // writers take turns: see WriterQueue
                 try Migrator.migrate(connection)
                 try markAbandonedSessions()
             }

@@ -21,6 +21,12 @@ final class Connection {
     let handle: OpaquePointer
     let path: String
     private var cache: [String: Statement] = [:]
+    /// The line this connection's write transactions wait in (see `WriterQueue`), when it writes
+    /// a database other processes may write too.
+    var writers: WriterQueue?
+    /// How long this connection has waited to begin write transactions, in nanoseconds: for its
+    /// turn in `writers`, then for SQLite's write lock.
+    private(set) var waitedNanoseconds: Int64 = 0
 
     init(path: String, mode: Mode) throws {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
@@ -97,10 +103,30 @@ final class Connection {
         return statement
     }
 
-    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; rolls back and rethrows when it throws, or
-    /// when the database file was deleted or replaced meanwhile (see `checkStillInPlace()`).
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, in this connection's turn among the writers;
+    /// rolls back and rethrows when it throws, or when the database file was deleted or replaced
+    /// meanwhile (see `checkStillInPlace()`).
     func transaction<T>(_ body: () throws -> T) throws -> T {
-        try cached("BEGIN IMMEDIATE").execute()
+        try inTurn { try transactionBody(body) }
+    }
+
+    /// Runs `body` in this connection's turn among the writers of the database (at once when it
+    /// has no `writers` queue), and counts the time it waited for it.
+    func inTurn<T>(_ body: () throws -> T) rethrows -> T {
+        guard let writers else { return try body() }
+        let start = monotonicNanoseconds()
+        writers.waitForTurn()
+        waitedNanoseconds += monotonicNanoseconds() - start
+        defer { writers.endTurn() }
+        return try body()
+    }
+
+    private func transactionBody<T>(_ body: () throws -> T) throws -> T {
+        let start = monotonicNanoseconds()
+        do {
+            defer { waitedNanoseconds += monotonicNanoseconds() - start }  // SQLite's busy handler
+            try cached("BEGIN IMMEDIATE").execute()
+        }
         do {
             let result = try body()
             try checkStillInPlace()
