@@ -147,6 +147,34 @@ struct StoreTests {
         }
     }
 
+    /// A statement may outlive the `Connection` that prepared it: ARC may release an object after
+    /// its last use, before its scope ends. The statement keeps the database open (the connection
+    /// closes with `sqlite3_close_v2`) and never reads the released connection, even while a fault
+    /// is armed elsewhere and every step looks up its database's path (this crashed CI once).
+    @Test func aStatementOutlivesItsConnection() throws {
+        final class Watch { weak var connection: Connection? }
+        let watch = Watch()
+        func orphans() throws -> [Statement] {
+            let connection = try Connection(path: database, mode: .readWrite(create: true))
+            watch.connection = connection
+            try connection.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)")
+            return try [connection.prepare("INSERT INTO t VALUES (1)"), connection.prepare("INSERT INTO t VALUES (1)")]
+        }
+        let statements = try orphans()
+        #expect(watch.connection == nil)
+        let elsewhere = folder.path("elsewhere.sqlite")
+        StoreFaults.inject(SQLITE_FULL, at: elsewhere)
+        defer { StoreFaults.clear(elsewhere) }
+        #expect(try statements[0].step() == false)
+        #expect {
+            try statements[1].step()
+        } throws: { error in
+            (error as? SQLiteError)?.code == SQLITE_CONSTRAINT | (6 << 8)
+                && (error as? SQLiteError)?.message.contains("UNIQUE") == true
+        }
+        #expect(try Connection(path: database, mode: .readOnly).scalarInt("SELECT count(*) FROM t") == 1)
+    }
+
     @Test func transactionRollsBackWhenTheBodyThrows() throws {
         struct Boom: Error {}
         let connection = try Connection(path: database, mode: .readWrite(create: true))

@@ -1,5 +1,22 @@
 import CSQLite
 
+/// An open SQLite handle, closed when the connection and every statement prepared on it are gone.
+///
+/// Statements hold it, not their `Connection`: ARC may release an object after its last use,
+/// before its scope ends, so a statement can outlive the connection that prepared it, and SQLite
+/// refuses to step a statement whose connection was closed (`sqlite3_close_v2` leaves a zombie).
+final class OpenDatabase {
+    let handle: OpaquePointer
+    let path: String
+
+    init(handle: OpaquePointer, path: String) {
+        self.handle = handle
+        self.path = path
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+}
+
 /// One SQLite connection, owned by one thread at a time and closed when released.
 ///
 /// Every connection runs with `synchronous=NORMAL` and a busy timeout; writable connections
@@ -18,8 +35,10 @@ final class Connection {
 
     static let busyTimeoutMilliseconds: Int32 = 5_000
 
-    let handle: OpaquePointer
-    let path: String
+    /// The SQLite handle, shared with the statements prepared on it (see `OpenDatabase`).
+    let database: OpenDatabase
+    var handle: OpaquePointer { database.handle }
+    var path: String { database.path }
     private var cache: [String: Statement] = [:]
     /// The line this connection's write transactions wait in (see `WriterQueue`), when it writes
     /// a database other processes may write too.
@@ -42,8 +61,7 @@ final class Connection {
             sqlite3_close_v2(handle)  // SQLite allocates a handle even when opening fails
             throw error
         }
-        self.handle = handle
-        self.path = path
+        self.database = OpenDatabase(handle: handle, path: path)
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
         // Probe now: "file is not a database" and unreadable files fail here, not later.
@@ -63,11 +81,6 @@ final class Connection {
             }
         }
         return "file:\(escaped)?immutable=1"
-    }
-
-    deinit {
-        cache.removeAll()
-        sqlite3_close_v2(handle)
     }
 
     /// Switches the file to WAL and checks that SQLite agreed (it refuses on some file systems).

@@ -8,7 +8,8 @@ private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 /// Not thread-safe: confined, like its connection, to the thread that uses that connection.
 final class Statement {
     private let handle: OpaquePointer
-    private unowned let connection: Connection
+    /// Kept open by this statement, which may outlive its `Connection` (see `OpenDatabase`).
+    private let database: OpenDatabase
     let sql: String
 
     init(connection: Connection, sql: String) throws {
@@ -32,7 +33,7 @@ final class Statement {
             return handle
         }
         self.handle = handle
-        self.connection = connection
+        self.database = connection.database
         self.sql = sql
     }
 
@@ -104,14 +105,14 @@ final class Statement {
     /// Advances one row. Returns false when the statement is done.
     @discardableResult
     func step() throws -> Bool {
-        if StoreFaults.isArmed { try StoreFaults.check(self, on: connection.path) }
+        if StoreFaults.isArmed { try StoreFaults.check(self, on: database.path) }
         let code = sqlite3_step(handle)
         switch code {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
         default:
             throw SQLiteError(
-                code: sqlite3_extended_errcode(connection.handle), connection: connection.handle, sql: sql)
+                code: sqlite3_extended_errcode(database.handle), connection: database.handle, sql: sql)
         }
     }
 
