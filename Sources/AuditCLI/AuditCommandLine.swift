@@ -194,6 +194,15 @@ struct Invocation {
         return labels
     }
 
+    /// `--jobs N`: how many sessions `replay --all` replays at a time; the machine's cores when
+    /// not given.
+    func jobs() throws(UsageError) -> Int {
+        guard parsed.options["--jobs"] != nil else { return ProcessInfo.processInfo.activeProcessorCount }
+        let jobs = try integer("--jobs")
+        guard jobs <= 256 else { throw UsageError(message: "--jobs takes at most 256, not \(jobs)") }
+        return Int(jobs)
+    }
+
     /// `--shard I/N`: this job's part of the sessions, when given.
     func shard() throws(UsageError) -> SessionShard? {
         guard let text = parsed.options["--shard"] else { return nil }

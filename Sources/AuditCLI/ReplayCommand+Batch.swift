@@ -2,8 +2,8 @@ import AuditCore
 
 extension Command {
     /// `replay --all`: every recorded session that is not a replay and finished (complete or
-    /// interrupted), one line each and a total. Exit 1 if any has regressions; 2 (after the
-    /// summary) if any could not be replayed.
+    /// interrupted), `--jobs` at a time, one line each in session order and a total. Exit 1 if any
+    /// has regressions; 2 (after the summary) if any could not be replayed.
     static func replayAll(_ invocation: Invocation, mode: ReplayMode, noiseRuns: Int?) throws -> Int32 {
         guard let delegate = invocation.option("--delegate") else {
             throw UsageError(message: "--delegate NAME is required")
@@ -14,6 +14,7 @@ extension Command {
         _ = try invocation.registry.entry(named: delegate)
         let labels = try invocation.labels()
         let shard = try invocation.shard()
+        let jobs = try invocation.jobs()
         let sessions = try AuditStore(path: invocation.databasePath, access: .read).sessions().filter {
             $0.replayOf == nil && ($0.status == "complete" || $0.status == "interrupted") && $0.has(labels)
                 && shard.map($0.isIn) != false
@@ -22,51 +23,43 @@ extension Command {
             databasePath: invocation.databasePath, registry: invocation.registry, catalog: invocation.catalog)
         let output = invocation.output
         var results: [AuditValue] = []
-        var identical = 0
-        var regressed = 0
-        var failed = 0
-        var differences = 0
-        var noise = 0
+        var total = BatchTotal()
         var junit = JUnitReport(name: "auditctl replay --all against \(delegate)")
-        for (index, session) in sessions.enumerated() {
-            output.progress("replaying session \(session.id) (\(index + 1) of \(sessions.count)) against \(delegate)")
+        let started = ContinuousClock.now
+        output.progress(total.progress(of: sessions.count, since: started, against: delegate))
+        replayer.replayAll(sessions.map(\.id), jobs: jobs) { job, id in
+            if let noiseRuns {
+                let filtered = try job.replay(session: id, delegate: delegate, mode: mode, noiseRuns: noiseRuns)
+                return BatchResult(filtered.regressions, noise: filtered.noise.count)
+            }
+            return BatchResult(try job.replay(session: id, delegate: delegate, mode: mode), noise: 0)
+        } deliver: { index, outcome in
+            let session = sessions[index]
             let label =
                 "session \(session.id) (\(session.scenario.visiblyEscaped()), recorded with "
                 + "\(session.delegate.visiblyEscaped()))"
-            do {
-                var noiseCount = 0
-                let report: ReplayReport
-                if let noiseRuns {
-                    let filtered = try replayer.replay(
-                        session: session.id, delegate: delegate, mode: mode, noiseRuns: noiseRuns)
-                    report = filtered.regressions
-                    noiseCount = filtered.noise.count
-                } else {
-                    report = try replayer.replay(session: session.id, delegate: delegate, mode: mode)
-                }
-                let count = report.diff.differences.count
-                differences += count
-                noise += noiseCount
-                if report.identical { identical += 1 } else { regressed += 1 }
-                junit.cases.append(JUnitReport.replayCase(report))
-                let noted = noiseRuns == nil ? "" : ", \(counted(noiseCount, "noisy difference")) left out"
+            switch outcome {
+            case .success(let result):
+                total.count(result)
+                junit.cases.append(result.junit)
                 results.append(
                     .object([
-                        "recorded_session": .int(Int(session.id)), "candidate_session": .int(Int(report.candidate.id)),
-                        "identical": .bool(report.identical), "differences": .int(count), "noise": .int(noiseCount),
-                        "error": .null,
+                        "recorded_session": .int(Int(session.id)), "candidate_session": .int(Int(result.candidate)),
+                        "identical": .bool(result.identical), "differences": .int(result.differences),
+                        "noise": .int(result.noise), "error": .null,
                     ]))
                 if invocation.format == .text {
+                    let noted = noiseRuns == nil ? "" : ", \(counted(result.noise, "noisy difference")) left out"
                     output.endProgress()
                     output.line(
                         "\(label): "
-                            + (report.identical
-                                ? "identical (\(counted(report.diff.eventsA, "event")))"
-                                : "REGRESSION, \(counted(count, "difference"))")
-                            + "\(noted); stored as session \(report.candidate.id)")
+                            + (result.identical
+                                ? "identical (\(counted(result.events, "event")))"
+                                : "REGRESSION, \(counted(result.differences, "difference"))")
+                            + "\(noted); stored as session \(result.candidate)")
                 }
-            } catch {
-                failed += 1
+            case .failure(let error):
+                total.failed += 1
                 junit.cases.append(
                     JUnitReport.Case(
                         name: "session \(session.id) (\(session.scenario), recorded with \(session.delegate))",
@@ -81,6 +74,7 @@ extension Command {
                     output.line("\(label): could not be replayed: \(error)")
                 }
             }
+            output.progress(total.progress(of: sessions.count, since: started, against: delegate))
         }
         output.endProgress()
         if invocation.format == .junit {
@@ -91,21 +85,69 @@ extension Command {
                     "delegate": .string(delegate), "mode": .string(mode.rawValue),
                     "noise_runs": noiseRuns.map { .int($0) } ?? .null, "sessions": .array(results),
                     "total": .object([
-                        "sessions": .int(sessions.count), "identical": .int(identical), "regressed": .int(regressed),
-                        "failed": .int(failed), "differences": .int(differences), "noise": .int(noise),
+                        "sessions": .int(sessions.count), "identical": .int(total.identical),
+                        "regressed": .int(total.regressed), "failed": .int(total.failed),
+                        "differences": .int(total.differences), "noise": .int(total.noise),
                     ]),
                 ]).json)
         } else {
             output.line(
-                "total: \(counted(sessions.count, "session")) replayed against \(delegate): \(identical) identical, "
-                    + "\(regressed) with regressions (\(counted(differences, "difference")))"
-                    + (failed > 0 ? ", \(failed) could not be replayed" : "")
-                    + (noiseRuns == nil ? "" : ", \(counted(noise, "noisy difference")) left out"))
+                "total: \(counted(sessions.count, "session")) replayed against \(delegate): \(total.identical) identical, "
+                    + "\(total.regressed) with regressions (\(counted(total.differences, "difference")))"
+                    + (total.failed > 0 ? ", \(total.failed) could not be replayed" : "")
+                    + (noiseRuns == nil ? "" : ", \(counted(total.noise, "noisy difference")) left out"))
         }
-        if failed > 0 {
-            throw UsageError(message: "\(failed) of \(counted(sessions.count, "session")) could not be replayed")
+        if total.failed > 0 {
+            throw UsageError(message: "\(total.failed) of \(counted(sessions.count, "session")) could not be replayed")
         }
-        return regressed > 0 ? ExitStatus.differences : ExitStatus.success
+        return total.regressed > 0 ? ExitStatus.differences : ExitStatus.success
+    }
+
+    /// What `replay --all` keeps of one replay: made on the job's thread, so the report itself
+    /// (its differences) is not kept while earlier sessions are still running.
+    private struct BatchResult: Sendable {
+        var identical: Bool
+        var differences: Int
+        var noise: Int
+        var events: Int
+        var candidate: Int64
+        var junit: JUnitReport.Case
+
+        init(_ report: ReplayReport, noise: Int) {
+            identical = report.identical
+            differences = report.diff.differences.count
+            self.noise = noise
+            events = report.diff.eventsA
+            candidate = report.candidate.id
+            junit = JUnitReport.replayCase(report)
+        }
+    }
+
+    /// The running totals of `replay --all`.
+    private struct BatchTotal {
+        var identical = 0
+        var regressed = 0
+        var failed = 0
+        var differences = 0
+        var noise = 0
+
+        mutating func count(_ result: BatchResult) {
+            if result.identical { identical += 1 } else { regressed += 1 }
+            differences += result.differences
+            noise += result.noise
+        }
+
+        /// The progress line: sessions done, regressions so far, the rate and the time left.
+        func progress(of sessions: Int, since start: ContinuousClock.Instant, against delegate: String) -> String {
+            let done = identical + regressed + failed
+            let elapsed =
+                Double((ContinuousClock.now - start).components.attoseconds) / 1e18
+                + Double((ContinuousClock.now - start).components.seconds)
+            let rate = elapsed > 0 ? Double(done) / elapsed : 0
+            let left = rate > 0 ? Int((Double(sessions - done) / rate).rounded(.up)) : 0
+            return "replaying against \(delegate): \(done)/\(sessions) sessions, "
+                + "\(counted(regressed, "regression")) so far, \(Int(rate.rounded())) sessions/s, about \(left) s left"
+        }
     }
 
     static func printNoise(_ filtered: NoiseFilteredReplay, to output: Output) {

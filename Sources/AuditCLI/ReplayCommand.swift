@@ -11,6 +11,7 @@ extension Command {
             .flag("--isolated", "ask the candidate every recorded callback while the widgets get the recorded answers"),
             .option("--label", "KEY=VALUE", "with --all: only sessions with this label; repeatable (all must match)"),
             .option("--shard", "I/N", "with --all: only the I-th of N disjoint parts of the sessions (by UUID)"),
+            .option("--jobs", "N", "with --all: replay N sessions at a time (default: the machine's cores)"),
             .option(
                 "--noise-runs", "K",
                 "also replay K times against the recording delegate; differences seen there are noise"),
@@ -28,6 +29,9 @@ extension Command {
         }
         guard invocation.option("--shard") == nil && invocation.option("--label") == nil else {
             throw UsageError(message: "--shard and --label choose among sessions: give them with --all")
+        }
+        guard invocation.option("--jobs") == nil else {
+            throw UsageError(message: "--jobs replays sessions in parallel: give it with --all")
         }
         let id = try invocation.integer("--session")
         guard let delegate = invocation.option("--delegate") else {

@@ -16,7 +16,7 @@ struct ReplayBatchTests {
 
     @Test func replayAllSumsUpEachRecordedSessionAndSkipsReplays() throws {
         _ = try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v1"])  // session 3, a replay
-        let run = try sandbox.run(["replay", "--all", "--delegate", "checkout.v2"])
+        let run = try sandbox.run(["replay", "--all", "--delegate", "checkout.v2", "--jobs", "1"])
         #expect(run.status == 1, "\(run)")
         #expect(run.stderr == "", "no progress when stderr is not a terminal")
         #expect(
@@ -59,8 +59,47 @@ struct ReplayBatchTests {
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let terminal = String(decoding: data, as: UTF8.self)
-        #expect(terminal.contains("replaying session 1 (1 of 2) against checkout.v1"), "\(terminal)")
-        #expect(terminal.contains("replaying session 2 (2 of 2)"))
+        #expect(terminal.contains("replaying against checkout.v1: 0/2 sessions, 0 regressions so far"), "\(terminal)")
+        #expect(terminal.contains("replaying against checkout.v1: 1/2 sessions, 0 regressions so far, "))
+        #expect(terminal.contains("replaying against checkout.v1: 2/2 sessions, 1 regression so far, "))
+        #expect(terminal.contains(" sessions/s, about 0 s left"))
+    }
+
+    /// Sessions replayed two at a time are reported in session order with the verdicts of one at a
+    /// time; only the candidates' ids may differ (they are numbered as the jobs store them).
+    @Test func replayAllInParallelReportsWhatOneJobReportsInSessionOrder() throws {
+        for _ in 0..<4 { try sandbox.recordExample(delegate: "checkout.v2") }
+        try sandbox.recordExample()
+        let storedAs = /; stored as session \d+$/
+        func verdicts(_ jobs: String) throws -> [String] {
+            let run = try sandbox.run(["replay", "--all", "--delegate", "checkout.v2", "--jobs", jobs])
+            #expect(run.status == 1, "\(run)")
+            return run.stdoutLines.map { $0.replacing(storedAs, with: "") }
+        }
+        let one = try verdicts("1")
+        #expect(one.count == 9)
+        #expect(try verdicts("2") == one)
+        #expect(try verdicts("3") == one)
+        #expect(!FileManager.default.fileExists(atPath: sandbox.path("audit.sqlite-wal")), "the jobs truncate the WAL")
+        let replays = try ReliabilityTests.sqlite3(
+            sandbox.path("audit.sqlite"),
+            "SELECT replay_of, count(*), min(status), max(status) FROM sessions WHERE replay_of IS NOT NULL "
+                + "GROUP BY replay_of")
+        #expect(replays == (1...7).map { "\($0)|3|complete|complete" }.joined(separator: "\n"))
+    }
+
+    @Test(arguments: [
+        (["--jobs", "0"], "--jobs takes a positive integer, not '0'"),
+        (["--jobs", "two"], "--jobs takes a positive integer, not 'two'"),
+        (["--jobs", "257"], "--jobs takes at most 256, not 257"),
+    ])
+    func aBadJobCountIsRefusedAndNothingIsWritten(_ jobs: [String], _ message: String) throws {
+        let before = try Data(contentsOf: URL(fileURLWithPath: sandbox.path("audit.sqlite")))
+        expectError(try sandbox.run(["replay", "--all", "--delegate", "checkout.v2"] + jobs), message)
+        expectError(
+            try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v2", "--jobs", "2"]),
+            "--jobs replays sessions in parallel: give it with --all")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.path("audit.sqlite"))) == before)
     }
 
     @Test func replayAllAndSessionExcludeEachOther() throws {

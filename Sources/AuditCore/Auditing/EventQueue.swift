@@ -29,6 +29,8 @@ final class EventQueue: Sendable {
 
     let capacity: Int
     let batchSize: Int
+    /// The most events a buffer is made room for ahead (an unbounded queue grows as it fills).
+    static let reservedCapacity = 65_536
     /// Nanoseconds; see the type's documentation.
     let maximumDelay: Int64
 
@@ -37,7 +39,7 @@ final class EventQueue: Sendable {
         self.batchSize = batchSize
         self.maximumDelay = maximumDelay
         var initial = State()
-        initial.events.reserveCapacity(capacity)
+        initial.events.reserveCapacity(min(capacity, Self.reservedCapacity))
         state = Mutex(initial)
     }
 

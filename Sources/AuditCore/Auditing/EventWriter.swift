@@ -40,16 +40,21 @@ final class EventWriter: @unchecked Sendable {
 
     static let maximumAttempts = 3
 
+    /// Whether the store is this writer's alone, to checkpoint and close when the session ends;
+    /// a borrowed one (a replay job's) is left as it is.
+    private let ownsStore: Bool
+
     /// `patience` in seconds: see the type's documentation.
-    init(store: AuditStore, session: Int64, patience: TimeInterval) {
+    init(store: AuditStore, session: Int64, patience: TimeInterval, ownsStore: Bool = true) {
         self.store = store
         self.session = session
         self.patience = Int64(patience * 1e9)
+        self.ownsStore = ownsStore
     }
 
     func run(queue: EventQueue, interval: TimeInterval) {
         var batch: [CapturedEvent] = []
-        batch.reserveCapacity(queue.capacity)
+        batch.reserveCapacity(min(queue.capacity, EventQueue.reservedCapacity))
         var lastCheckpoint = monotonicNanoseconds()
         while true {
             let (widgets, scenario, closed) = queue.take(into: &batch, interval: interval)
@@ -81,7 +86,7 @@ final class EventWriter: @unchecked Sendable {
         }
         if let lossError { lastError = lossError }
         let finishing = Double(monotonicNanoseconds() - closedAt) / 1e9
-        try? store.checkpoint(.truncate)  // an untruncated WAL loses nothing
+        if ownsStore { try? store.checkpoint(.truncate) }  // an untruncated WAL loses nothing
         let waited = store.secondsWaitedToWrite
         store = nil  // closes the connection on the writer thread, removing the -wal and -shm files
         let summary = RecordingSummary(

@@ -52,26 +52,50 @@ public final class Recorder: Sendable {
     private let summary = Mutex<RecordingSummary?>(nil)
     private let writerDone = DispatchSemaphore(value: 0)
     private let writer: EventWriter
+    /// Whether `finish()` writes the events on its caller's thread (`init(recordingInline:…)`).
+    private let writesInline: Bool
+    private let wroteInline = Atomic<Bool>(false)
 
     /// Opens (creating or migrating) the database at `databasePath`, creates the session and
     /// starts the writer thread.
-    public init(
+    public convenience init(
         databasePath: String, session: NewSession, catalog: WidgetCatalog, options: Options = Options()
     ) throws(StoreError) {
         let store = try AuditStore(path: databasePath, access: .write)
-        self.databasePath = databasePath
+        try storeOperation { try store.prepareForRecording() }
+        try self.init(store: store, session: session, catalog: catalog, options: options, inline: false)
+    }
+
+    /// Records a session through `store`, an open store the caller keeps using on this thread
+    /// after `finish()` (a replay job records many sessions through one connection).
+    ///
+    /// No writer thread: the events wait in memory until `finish()`, which writes them on the
+    /// calling thread, so the queue never blocks the caller; no checkpoint is run (the store's
+    /// automatic ones go on). Memory holds one session's events at a time.
+    convenience init(
+        recordingInline store: AuditStore, session: NewSession, catalog: WidgetCatalog, options: Options = Options()
+    ) throws(StoreError) {
+        var options = options
+        options.capacity = .max
+        options.maximumDelay = .infinity
+        try self.init(store: store, session: session, catalog: catalog, options: options, inline: true)
+    }
+
+    private init(
+        store: AuditStore, session: NewSession, catalog: WidgetCatalog, options: Options, inline: Bool
+    ) throws(StoreError) {
+        self.databasePath = store.path
         self.catalog = catalog
         describesTree = session.scenarioSource.isEmpty
         tree = Mutex(StoredTree(name: session.scenario))
-        self.session = try storeOperation {
-            try store.prepareForRecording()
-            return try store.createSession(session)
-        }
+        self.session = try storeOperation { try store.createSession(session) }
         queue = EventQueue(
             capacity: options.capacity, batchSize: options.batchSize,
             maximumDelay: Int64(min(options.maximumDelay, 1e9) * 1e9))
         clockOrigin = monotonicNanoseconds()  // after opening and migrating: times count from here
-        writer = EventWriter(store: store, session: self.session, patience: options.patience)
+        writer = EventWriter(store: store, session: self.session, patience: options.patience, ownsStore: !inline)
+        writesInline = inline
+        guard !inline else { return }
         let (queue, writer, done, interval) = (queue, writer, writerDone, options.flushInterval)
         let thread = Thread {
             writer.run(queue: queue, interval: interval)
@@ -193,6 +217,12 @@ public final class Recorder: Sendable {
     public func finish() -> RecordingSummary {
         if let done = summary.withLock({ $0 }) { return done }
         queue.close()
+        if writesInline
+            && wroteInline.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        {
+            writer.run(queue: queue, interval: 0)
+            writerDone.signal()
+        }
         writerDone.wait()
         writerDone.signal()  // let a concurrent finish() through as well
         return summary.withLock { stored in

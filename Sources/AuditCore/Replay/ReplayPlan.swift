@@ -26,7 +26,10 @@ struct ReplayPlan {
     let delegateInputs: [Int: ScenarioStep]
 
     init(session id: Int64, databasePath: String, catalog: WidgetCatalog) throws {
-        let store = try AuditStore(path: databasePath, access: .read)
+        try self.init(session: id, store: AuditStore(path: databasePath, access: .read), catalog: catalog)
+    }
+
+    init(session id: Int64, store: AuditStore, catalog: WidgetCatalog) throws {
         session = try store.session(id)
         if let original = session.replayOf { throw ReplayError.replayOfReplay(session: id, of: original) }
         let source = try store.scenarioSource(of: id)

@@ -41,8 +41,10 @@ extension Replayer {
     }
 
     /// Stores `run` as the candidate's session, in one transaction.
-    func storeIsolated(_ run: IsolatedRun, of plan: ReplayPlan, as session: NewSession) throws -> Int64 {
-        let store = try AuditStore(path: databasePath, access: .write)
+    func storeIsolated(_ run: IsolatedRun, of plan: ReplayPlan, as session: NewSession, through shared: AuditStore?)
+        throws -> Int64
+    {
+        let store = try shared ?? AuditStore(path: databasePath, access: .write)
         var counters = AuditStore.SessionCounters()
         counters.events = plan.events.count
         counters.callbacks = plan.callbacks

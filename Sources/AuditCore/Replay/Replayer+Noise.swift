@@ -40,14 +40,26 @@ extension Replayer {
     public func replay(
         session id: Int64, delegate delegateName: String, mode: ReplayMode, noiseRuns: Int
     ) throws -> NoiseFilteredReplay {
+        try replay(session: id, delegate: delegateName, mode: mode, noiseRuns: noiseRuns, through: nil)
+    }
+
+    /// `replay(session:delegate:mode:noiseRuns:)` through `shared` when given (see
+    /// `replay(session:candidate:named:mode:through:)`).
+    func replay(
+        session id: Int64, delegate delegateName: String, mode: ReplayMode, noiseRuns: Int, through shared: AuditStore?
+    ) throws -> NoiseFilteredReplay {
         precondition(noiseRuns >= 0, "noiseRuns must not be negative")
-        let recordedDelegate = try AuditStore(path: databasePath, access: .read).session(id).delegate
+        let reading = try shared ?? AuditStore(path: databasePath, access: .read)
+        let recordedDelegate = try reading.session(id).delegate
         let baseline = try registry.entry(named: recordedDelegate)
-        let report = try replay(session: id, delegate: delegateName, mode: mode)
+        let candidate = try registry.entry(named: delegateName)
+        let report = try replay(
+            session: id, candidate: candidate.make, named: delegateName, mode: mode, through: shared)
         var noiseKeys: Set<DifferenceKey> = []
         var baselineSessions: [Int64] = []
         for _ in 0..<noiseRuns {
-            let run = try replay(session: id, candidate: baseline.make, named: recordedDelegate, mode: mode)
+            let run = try replay(
+                session: id, candidate: baseline.make, named: recordedDelegate, mode: mode, through: shared)
             baselineSessions.append(run.candidate.id)
             noiseKeys.formUnion(run.diff.differences.map(DifferenceKey.init))
         }
@@ -57,10 +69,9 @@ extension Replayer {
         if !noise.isEmpty {
             regressions.firstDivergence = nil
             if let first = ReplayReport.firstDifference(in: regressions.diff) {
-                let store = try AuditStore(path: databasePath, access: .read)
                 let input =
-                    try first.a.map { try store.topLevelInput(of: $0, in: id) }
-                    ?? first.b.map { try store.topLevelInput(of: $0, in: report.candidate.id) }
+                    try first.a.map { try reading.topLevelInput(of: $0, in: id) }
+                    ?? first.b.map { try reading.topLevelInput(of: $0, in: report.candidate.id) }
                 regressions.firstDivergence = Divergence(difference: first, input: input ?? nil)
             }
         }

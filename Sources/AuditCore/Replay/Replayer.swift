@@ -28,8 +28,19 @@ public struct Replayer: Sendable {
     public func replay(
         session id: Int64, candidate makeCandidate: () -> AnyObject, named name: String, mode: ReplayMode
     ) throws -> ReplayReport {
+        try replay(session: id, candidate: makeCandidate, named: name, mode: mode, through: nil)
+    }
+
+    /// `replay`, reading and writing through `shared` when given (a replay job's store, confined
+    /// to this thread), else through stores opened for this replay.
+    func replay(
+        session id: Int64, candidate makeCandidate: () -> AnyObject, named name: String, mode: ReplayMode,
+        through shared: AuditStore?
+    ) throws -> ReplayReport {
         let started = monotonicNanoseconds()
-        let plan = try ReplayPlan(session: id, databasePath: databasePath, catalog: catalog)
+        let plan =
+            try shared.map { try ReplayPlan(session: id, store: $0, catalog: catalog) }
+            ?? ReplayPlan(session: id, databasePath: databasePath, catalog: catalog)
         let loaded = monotonicNanoseconds()
         let run = mode == .isolated ? askIsolated(plan, candidate: makeCandidate()) : nil
         let asked = monotonicNanoseconds()
@@ -39,13 +50,14 @@ public struct Replayer: Sendable {
         let stored: StoredRun
         if let run {
             stored = StoredRun(
-                session: try storeIsolated(run, of: plan, as: session), skipped: run.skipped, finishedRun: asked,
+                session: try storeIsolated(run, of: plan, as: session, through: shared), skipped: run.skipped,
+                finishedRun: asked,
                 refused: run.refused)
         } else {
-            stored = try runDriving(plan, candidate: makeCandidate, as: session)
+            stored = try runDriving(plan, candidate: makeCandidate, as: session, through: shared)
         }
         let ran = monotonicNanoseconds()
-        let store = try AuditStore(path: databasePath, access: .read)
+        let store = try shared ?? AuditStore(path: databasePath, access: .read)
         let last = plan.events.last?.seq
         let diff =
             try run.map { try store.diff(id, stored.session, found: $0.found, events: plan.events.count) }
@@ -86,10 +98,13 @@ public struct Replayer: Sendable {
 
     /// Drives the recorded inputs on a fresh tree whose delegate is the candidate, under a
     /// recorder: the interaction mode.
-    private func runDriving(_ plan: ReplayPlan, candidate makeCandidate: () -> AnyObject, as session: NewSession)
-        throws -> StoredRun
-    {
-        let recorder = try Recorder(databasePath: databasePath, session: session, catalog: catalog)
+    private func runDriving(
+        _ plan: ReplayPlan, candidate makeCandidate: () -> AnyObject, as session: NewSession,
+        through shared: AuditStore?
+    ) throws -> StoredRun {
+        let recorder =
+            try shared.map { try Recorder(recordingInline: $0, session: session, catalog: catalog) }
+            ?? Recorder(databasePath: databasePath, session: session, catalog: catalog)
         if !plan.scenario.secureTextPaths.isEmpty {
             recorder.useSecrets(try SecretHasher(databasePath: databasePath))
         }

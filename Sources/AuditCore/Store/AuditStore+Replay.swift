@@ -1,4 +1,5 @@
 import Foundation
+
 extension AuditStore {
     /// Stores the candidate run of an isolated replay of session `original` as a new session, in
     /// one transaction, and returns its id.

@@ -115,6 +115,7 @@ extension AuditStore {
                 "UPDATE sessions SET status = ?, ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?"
             ).execute([.text(status), .integer(session)])
         }
+        recordingLocks[session] = nil  // finished: no longer recording
     }
 
     func transaction<T>(_ body: () throws -> T) throws -> T { try connection.transaction(body) }

@@ -24,8 +24,12 @@ public final class AuditStore {
     public let path: String
     /// The recorder's event INSERT (see `AuditStore+Writing`).
     var eventInsertStatement: Statement?
-    /// The locks of the sessions this store records, held while it is open (see `RecordingLock`).
-    private var recordingLocks: [RecordingLock] = []
+    /// The locks of the sessions this store records, by session, held until each is finished or
+    /// the store closes (see `RecordingLock`).
+    var recordingLocks: [Int64: RecordingLock] = [:]
+    /// Whether `checkBeforeRecording` passed on this connection: a store that records many
+    /// sessions (a replay job) checks the file once, before its first one.
+    private var checkedBeforeRecording = false
     /// Whether the schema has shared events (migration 0003): a database opened to read is not
     /// migrated, so one written by an older build has none, and no session that shares them.
     private(set) lazy var hasSharedEvents: Bool =
@@ -145,6 +149,7 @@ extension AuditStore {
     /// where new rows go — with every cell's size checked. A damaged page elsewhere in a large file
     /// is what `PRAGMA quick_check` in `sqlite3` finds.
     func checkBeforeRecording() throws {
+        guard !checkedBeforeRecording else { return }
         var info = stat()
         let size = stat(path, &info) == 0 ? Int(info.st_size) : 0
         var problems: [String] = []
@@ -175,6 +180,7 @@ extension AuditStore {
                 code: SQLITE_CORRUPT, message: "database disk image is malformed (\(shown))",
                 sql: "PRAGMA quick_check before recording")
         }
+        checkedBeforeRecording = true
     }
 
     /// Stores `labels` with session `id`, in the caller's transaction.
@@ -205,7 +211,7 @@ extension AuditStore {
             ])
             let id = connection.lastInsertRowID
             try storeLabels(session.labels, of: id)
-            if let lock = RecordingLock(session: id, databasePath: path) { recordingLocks.append(lock) }
+            recordingLocks[id] = RecordingLock(session: id, databasePath: path)
             return id
         }
     }

@@ -1,0 +1,119 @@
+import Foundation
+import Synchronization
+
+extension Replayer {
+    /// One worker of `replayAll`: a connection that reads the recorded sessions and stores the
+    /// candidates, kept open from one session to the next, on the worker's thread only.
+    ///
+    /// Replaying through a job costs no database opening, writer thread, checkpoint or lock file
+    /// per session: the candidate's events are written on the job's thread once it has run
+    /// (`Recorder.init(recordingInline:…)`), and the file is checked once, before the first.
+    public final class Job {
+        let replayer: Replayer
+        let store: AuditStore
+
+        init(_ replayer: Replayer) throws(StoreError) {
+            self.replayer = replayer
+            store = try AuditStore(path: replayer.databasePath, access: .write)
+        }
+
+        /// `Replayer.replay(session:delegate:mode:)` through this job's connection.
+        public func replay(session id: Int64, delegate delegateName: String, mode: ReplayMode) throws -> ReplayReport {
+            let entry = try replayer.registry.entry(named: delegateName)
+            return try replayer.replay(
+                session: id, candidate: entry.make, named: delegateName, mode: mode, through: store)
+        }
+
+        /// `Replayer.replay(session:delegate:mode:noiseRuns:)` through this job's connection.
+        public func replay(session id: Int64, delegate delegateName: String, mode: ReplayMode, noiseRuns: Int)
+            throws -> NoiseFilteredReplay
+        {
+            try replayer.replay(session: id, delegate: delegateName, mode: mode, noiseRuns: noiseRuns, through: store)
+        }
+
+        deinit { try? store.checkpoint(.truncate) }  // an untruncated WAL loses nothing
+    }
+
+    /// Runs `work` for each of `sessions` on `jobs` threads, each with a `Job` of its own, and
+    /// hands the results to `deliver` on the calling thread, in the order of `sessions`, as soon as
+    /// each and those before it are done. Returns once every job has closed its connection.
+    ///
+    /// At most `2 × jobs` sessions are running or waiting to be delivered at any time, so memory
+    /// depends on the jobs, not on how many sessions there are. A job whose database cannot be
+    /// opened fails each session it takes with that error; the others go on.
+    public func replayAll<Outcome: Sendable>(
+        _ sessions: [Int64], jobs: Int, work: @escaping @Sendable (Job, Int64) throws -> Outcome,
+        deliver: (_ index: Int, _ outcome: Result<Outcome, any Error>) -> Void
+    ) {
+        precondition(jobs >= 1, "jobs must be at least 1")
+        let batch = BatchState<Outcome>(count: sessions.count, window: 2 * jobs)
+        let workers = min(jobs, sessions.count)
+        let ended = DispatchSemaphore(value: 0)
+        for _ in 0..<workers {
+            let thread = Thread { [self] in
+                do {
+                    let job = Result { () throws(StoreError) in try Job(self) }
+                    while let index = batch.nextIndex() {
+                        let outcome = Result { try work(job.get(), sessions[index]) }
+                        batch.finish(index, outcome)
+                    }
+                }  // the job's connection closes here, on its own thread
+                ended.signal()
+            }
+            thread.name = "auditctl.replay"
+            thread.stackSize = 8 << 20  // as the main thread's: delegates nest inputs in callbacks
+            thread.start()
+        }
+        for index in sessions.indices { deliver(index, batch.take(index)) }
+        for _ in 0..<workers { ended.wait() }
+    }
+}
+
+/// What the workers of `replayAll` share: the next session to take, and the outcomes not yet
+/// delivered.
+private final class BatchState<Outcome: Sendable>: Sendable {
+    private struct State {
+        var next = 0
+        var outcomes: [Int: Result<Outcome, any Error>] = [:]
+    }
+
+    private let count: Int
+    private let state = Mutex(State())
+    /// Places for sessions taken and not yet delivered.
+    private let room: DispatchSemaphore
+    /// Signalled once per outcome.
+    private let done = DispatchSemaphore(value: 0)
+
+    init(count: Int, window: Int) {
+        self.count = count
+        room = DispatchSemaphore(value: window)
+    }
+
+    /// The next session for a worker, once there is room for it; nil when none is left.
+    func nextIndex() -> Int? {
+        room.wait()
+        let index = state.withLock { state -> Int? in
+            guard state.next < count else { return nil }
+            defer { state.next += 1 }
+            return state.next
+        }
+        if index == nil { room.signal() }  // the next worker finds none left too
+        return index
+    }
+
+    func finish(_ index: Int, _ outcome: Result<Outcome, any Error>) {
+        state.withLock { $0.outcomes[index] = outcome }
+        done.signal()
+    }
+
+    /// Waits for session `index`'s outcome and frees its place.
+    func take(_ index: Int) -> Result<Outcome, any Error> {
+        while true {
+            if let outcome = state.withLock({ $0.outcomes.removeValue(forKey: index) }) {
+                room.signal()
+                return outcome
+            }
+            done.wait()
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import SharedTestSupport
+import Synchronization
+import Testing
+
+@testable import AuditCore
+@testable import AuditExamples
+
+/// `Replayer.replayAll`: jobs that keep one connection across sessions store and report exactly
+/// what one replay at a time does, in session order, whatever order the jobs finish in.
+@Suite("Replay jobs")
+struct ReplayJobTests {
+    let folder = TemporaryDirectory()
+    var database: String { folder.path("audit.sqlite") }
+    var replayer: Replayer { Replayer(databasePath: database, registry: ReplayTests.registry, catalog: .builtIn) }
+
+    /// Sessions of random checkouts, recorded with each delegate in turn.
+    func recordSessions(_ count: Int) throws -> [Int64] {
+        let delegates = ["checkout.v1", "checkout.v2", "tired"]
+        return try (0..<count).map { index in
+            let scenario = try ReplayTests.randomCheckout(seed: UInt64(index), count: 40 + 10 * index)
+            return try ScenarioRunner.record(
+                scenario, delegate: delegates[index % 3], registry: ReplayTests.registry, databasePath: database
+            ).session
+        }
+    }
+
+    /// A replay's events as stored: everything but the session and the times.
+    func storedEvents(of session: Int64) throws -> [String] {
+        try AuditStore(path: database, access: .read).storedEvents(of: session).map { event in
+            "\(event.seq) \(event.widget ?? "-") \(event.callback) \(event.arguments) "
+                + "\(String(describing: event.result)) \(event.answer) \(String(describing: event.parent))"
+        }
+    }
+
+    @Test(arguments: [ReplayMode.interaction, .isolated])
+    func aJobStoresAndReportsWhatAReplayOfItsOwnDoes(mode: ReplayMode) throws {
+        let sessions = try recordSessions(6)
+        let alone = try sessions.map { try replayer.replay(session: $0, delegate: "checkout.v2", mode: mode) }
+        var batched: [ReplayReport?] = []
+        replayer.replayAll(sessions, jobs: 2) { job, id in
+            try job.replay(session: id, delegate: "checkout.v2", mode: mode)
+        } deliver: { index, outcome in
+            #expect(index == batched.count)
+            batched.append(try? outcome.get())
+        }
+        #expect(batched.count == sessions.count)
+        for (index, report) in alone.enumerated() {
+            let batched = try #require(batched[index])
+            #expect(batched.identical == report.identical)
+            #expect(batched.diff.differences.map(DifferenceKey.init) == report.diff.differences.map(DifferenceKey.init))
+            #expect(batched.candidate.status == "complete")
+            #expect(batched.candidate.replayOf == sessions[index])
+            #expect(try storedEvents(of: batched.candidate.id) == storedEvents(of: report.candidate.id))
+        }
+    }
+
+    /// The workers finish in the reverse order of the sessions (each waits for the next one's
+    /// start), and the outcomes still arrive in session order; one that fails does not stop the
+    /// others.
+    @Test func outcomesArriveInSessionOrderWhateverOrderTheJobsFinishIn() throws {
+        let sessions = try recordSessions(3) + [999]
+        let started = (0..<sessions.count).map { _ in DispatchSemaphore(value: 0) }
+        let finished = Finished()
+        var delivered: [(Int, Result<Int64, any Error>)] = []
+        replayer.replayAll(sessions, jobs: sessions.count) { job, id in
+            let index = sessions.firstIndex(of: id)!
+            started[index].signal()
+            if index + 1 < sessions.count { started[index + 1].wait() }  // the later session started first
+            defer { finished.ids.withLock { $0.append(id) } }
+            return try job.replay(session: id, delegate: "checkout.v1", mode: .interaction).candidate.id
+        } deliver: { index, outcome in
+            delivered.append((index, outcome))
+        }
+        #expect(delivered.map(\.0) == [0, 1, 2, 3])
+        #expect(delivered.prefix(3).allSatisfy { (try? $0.1.get()) != nil })
+        #expect(throws: StoreError.self) { try delivered[3].1.get() }
+        #expect(finished.ids.withLock { Set($0) } == Set(sessions))
+    }
+
+    final class Finished: Sendable {
+        let ids = Mutex<[Int64]>([])
+    }
+
+    /// A job's recordings take no lock file descriptor past their session: a batch far longer than
+    /// the descriptors a process may hold would otherwise fail.
+    @Test func aJobReleasesEachSessionsLockWhenItFinishes() throws {
+        let sessions = try recordSessions(2)
+        let store = try AuditStore(path: database, access: .write)
+        for _ in 0..<3 {
+            for id in sessions {
+                let recorder = try Recorder(
+                    recordingInline: store, session: NewSession(scenario: "s", scenarioSource: "x", delegate: "d"),
+                    catalog: .builtIn)
+                #expect(store.recordingLocks.count == 1)
+                #expect(recorder.finish().status == "complete")
+                #expect(store.recordingLocks.isEmpty, "session \(id)")
+            }
+        }
+    }
+}
