@@ -11,7 +11,7 @@ let quick = arguments.contains("--quick")
 let runs = arguments.firstIndex(of: "--runs").flatMap { Int(arguments[$0 + 1]) } ?? (quick ? 1 : 5)
 let jsonPath = arguments.firstIndex(of: "--json").map { arguments[$0 + 1] } ?? "auditbench.json"
 let scale = quick ? 0.01 : 1.0
-/// `--only hot,throughput,…`: run only these sections (hot, throughput, replay, diff, query, text).
+/// `--only hot,throughput,…`: run only these sections (hot, throughput, replay, diff, query, text, corpus).
 let only = arguments.firstIndex(of: "--only").map { Set(arguments[$0 + 1].split(separator: ",").map(String.init)) }
 func wanted(_ section: String) -> Bool { only?.contains(section) ?? true }
 func sized(_ full: Int) -> Int { max(1_000, Int(Double(full) * scale)) }
@@ -153,6 +153,62 @@ if wanted("text") {
     add(
         "text: bytes per typed character, \(counts.last!) ÷ \(counts.first!) edits", "×",
         [perCharacter.last!.table / perCharacter.first!.table], goal: "≤ 1.1 (flat)", met: { value, _ in value <= 1.1 })
+}
+
+// 9. Corpora: replay --all across jobs; merge and import against SQLite's own copy of the rows
+if wanted("corpus") {
+    log("corpus…")
+    let count = quick ? 50 : 1_000
+    var jobRates: [Int: [Double]] = [1: [], 2: []]
+    var single: [Double] = []
+    var copies: [Double] = []
+    var merges: [Double] = []
+    var imports: [Double] = []
+    for _ in 0..<max(1, runs / 2) {
+        let corpus = freshDatabase()
+        let perSession = try buildCorpus(sessions: count, database: corpus)
+        let events = Double(count * perSession.events)
+        let exported = folder.appending(path: "corpus-\(databases).jsonl").path
+        precondition(spawnAuditctl(["export", "--db", corpus, "--output", exported]).status == 0, "export")
+        copies.append(events / (try measureDatabaseCopy(from: corpus, into: freshDatabase())))
+        let merge = spawnAuditctl(["merge", corpus, "--into", freshDatabase()])
+        precondition(merge.status == 0, "merge")
+        merges.append(events / merge.seconds)
+        let imported = spawnAuditctl(["import", exported, "--db", freshDatabase()])
+        precondition(imported.status == 0, "import")
+        imports.append(events / imported.seconds)
+        for jobs in [1, 2] {
+            let run = spawnAuditctl([
+                "replay", "--all", "--delegate", "checkout.v1", "--jobs", "\(jobs)", "--db", corpus,
+            ])
+            precondition(run.status == 0, "every session of the corpus replays identically")
+            jobRates[jobs]!.append(Double(count * perSession.callbacks) / run.seconds)
+        }
+        single.append(try measureLargeInteractionReplay(steps: sized(100_000), database: freshDatabase()))
+    }
+    add(
+        "replay --all --jobs 1, \(count) sessions", "callbacks/s", jobRates[1]!, baseline: single,
+        baselineName: "one large session, interaction mode", goal: "≥ 0.7 × baseline",
+        met: { value, base in value >= 0.7 * (base ?? .infinity) })
+    add(
+        "replay --all --jobs 2, \(count) sessions", "callbacks/s", jobRates[2]!, baseline: jobRates[1]!,
+        baselineName: "--jobs 1 (above)", goal: "≥ 1.6 × baseline",
+        met: { value, base in value >= 1.6 * (base ?? .infinity) })
+    add(
+        "merge, \(count) sessions", "events/s", merges, baseline: copies,
+        baselineName: "SQLite INSERT … SELECT of the same rows, one transaction", goal: "≥ 0.5 × baseline",
+        met: { value, base in value >= 0.5 * (base ?? .infinity) })
+    add(
+        "import, \(count) sessions", "events/s", imports, baseline: copies, baselineName: "the same copy",
+        goal: "≥ 0.5 × baseline", met: { value, base in value >= 0.5 * (base ?? .infinity) })
+    let large = quick ? 100 : 10_000
+    let corpus = freshDatabase()
+    _ = try buildCorpus(sessions: large, database: corpus)
+    let run = spawnAuditctl(["replay", "--all", "--delegate", "checkout.v1", "--jobs", "2", "--db", corpus])
+    precondition(run.status == 0, "every session of the corpus replays identically")
+    add(
+        "replay --all --jobs 2, \(large) sessions: peak resident memory", "MB", [run.peakMB], goal: "≤ 300 MB",
+        met: { value, _ in value <= 300 })
 }
 
 // Report

@@ -11,6 +11,9 @@ extension Replayer {
     public final class Job {
         let replayer: Replayer
         let store: AuditStore
+        /// The scenarios of the sessions replayed so far, parsed once: a corpus holds many
+        /// recordings of few scenarios.
+        let scenarios = ParsedScenarios()
 
         init(_ replayer: Replayer) throws(StoreError) {
             self.replayer = replayer
@@ -21,14 +24,14 @@ extension Replayer {
         public func replay(session id: Int64, delegate delegateName: String, mode: ReplayMode) throws -> ReplayReport {
             let entry = try replayer.registry.entry(named: delegateName)
             return try replayer.replay(
-                session: id, candidate: entry.make, named: delegateName, mode: mode, through: store)
+                session: id, candidate: entry.make, named: delegateName, mode: mode, through: self)
         }
 
         /// `Replayer.replay(session:delegate:mode:noiseRuns:)` through this job's connection.
         public func replay(session id: Int64, delegate delegateName: String, mode: ReplayMode, noiseRuns: Int)
             throws -> NoiseFilteredReplay
         {
-            try replayer.replay(session: id, delegate: delegateName, mode: mode, noiseRuns: noiseRuns, through: store)
+            try replayer.replay(session: id, delegate: delegateName, mode: mode, noiseRuns: noiseRuns, through: self)
         }
 
         deinit { try? store.checkpoint(.truncate) }  // an untruncated WAL loses nothing

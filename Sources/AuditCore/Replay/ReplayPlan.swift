@@ -29,12 +29,14 @@ struct ReplayPlan {
         try self.init(session: id, store: AuditStore(path: databasePath, access: .read), catalog: catalog)
     }
 
-    init(session id: Int64, store: AuditStore, catalog: WidgetCatalog) throws {
+    /// The plan of session `id`, read through `store`. With `scenarios` (a replay job's), the
+    /// stored scenario is parsed once for every session that stores the same text; without, it is
+    /// parsed on another core while the events are read here.
+    init(session id: Int64, store: AuditStore, catalog: WidgetCatalog, scenarios: ParsedScenarios? = nil) throws {
         session = try store.session(id)
         if let original = session.replayOf { throw ReplayError.replayOfReplay(session: id, of: original) }
         let source = try store.scenarioSource(of: id)
-        // The stored scenario is parsed on another core while the events are read here.
-        let parsing = Background { () -> Result<Scenario, ScenarioError> in
+        let parse = { @Sendable () -> Result<Scenario, ScenarioError> in
             Result { () throws(ScenarioError) in
                 guard !source.isEmpty, source != "{}" else {
                     throw ScenarioError(at: "", "it was recorded in code before its widget tree was stored")
@@ -42,8 +44,9 @@ struct ReplayPlan {
                 return try Scenario(data: Data(source.utf8), includingSteps: false, catalog: catalog)
             }
         }
+        let parsing = scenarios == nil ? Background(parse) : nil
         let read = Result { () throws(StoreError) in try store.storedEvents(of: id) }
-        switch parsing.value {
+        switch parsing?.value ?? scenarios!.scenario(source, parse) {
         case .success(let value): scenario = value
         case .failure(let error): throw ReplayError.noScenario(session: id, reason: error.description)
         }
@@ -171,6 +174,23 @@ struct ReplayPlan {
 }
 
 /// Work done on a thread of the global queue; `value` waits for it.
+/// Scenarios parsed from their stored text, kept for the sessions that store the same text (a
+/// few dozen different texts at most: beyond, the oldest are dropped).
+final class ParsedScenarios {
+    private var parsed: [String: Result<Scenario, ScenarioError>] = [:]
+    private var order: [String] = []
+    static let limit = 32
+
+    func scenario(_ source: String, _ parse: () -> Result<Scenario, ScenarioError>) -> Result<Scenario, ScenarioError> {
+        if let known = parsed[source] { return known }
+        let result = parse()
+        if order.count == Self.limit { parsed[order.removeFirst()] = nil }
+        order.append(source)
+        parsed[source] = result
+        return result
+    }
+}
+
 final class Background<Value: Sendable>: Sendable {
     private let result = Mutex<Value?>(nil)
     private let done = DispatchSemaphore(value: 0)

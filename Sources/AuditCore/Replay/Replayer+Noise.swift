@@ -43,23 +43,23 @@ extension Replayer {
         try replay(session: id, delegate: delegateName, mode: mode, noiseRuns: noiseRuns, through: nil)
     }
 
-    /// `replay(session:delegate:mode:noiseRuns:)` through `shared` when given (see
+    /// `replay(session:delegate:mode:noiseRuns:)` through `job` when given (see
     /// `replay(session:candidate:named:mode:through:)`).
     func replay(
-        session id: Int64, delegate delegateName: String, mode: ReplayMode, noiseRuns: Int, through shared: AuditStore?
+        session id: Int64, delegate delegateName: String, mode: ReplayMode, noiseRuns: Int, through job: Job?
     ) throws -> NoiseFilteredReplay {
         precondition(noiseRuns >= 0, "noiseRuns must not be negative")
-        let reading = try shared ?? AuditStore(path: databasePath, access: .read)
+        let reading = try job?.store ?? AuditStore(path: databasePath, access: .read)
         let recordedDelegate = try reading.session(id).delegate
         let baseline = try registry.entry(named: recordedDelegate)
         let candidate = try registry.entry(named: delegateName)
         let report = try replay(
-            session: id, candidate: candidate.make, named: delegateName, mode: mode, through: shared)
+            session: id, candidate: candidate.make, named: delegateName, mode: mode, through: job)
         var noiseKeys: Set<DifferenceKey> = []
         var baselineSessions: [Int64] = []
         for _ in 0..<noiseRuns {
             let run = try replay(
-                session: id, candidate: baseline.make, named: recordedDelegate, mode: mode, through: shared)
+                session: id, candidate: baseline.make, named: recordedDelegate, mode: mode, through: job)
             baselineSessions.append(run.candidate.id)
             noiseKeys.formUnion(run.diff.differences.map(DifferenceKey.init))
         }

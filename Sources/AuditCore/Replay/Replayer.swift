@@ -31,15 +31,15 @@ public struct Replayer: Sendable {
         try replay(session: id, candidate: makeCandidate, named: name, mode: mode, through: nil)
     }
 
-    /// `replay`, reading and writing through `shared` when given (a replay job's store, confined
+    /// `replay`, reading and writing through `job` when given (a replay job's store, confined
     /// to this thread), else through stores opened for this replay.
     func replay(
         session id: Int64, candidate makeCandidate: () -> AnyObject, named name: String, mode: ReplayMode,
-        through shared: AuditStore?
+        through job: Job?
     ) throws -> ReplayReport {
         let started = monotonicNanoseconds()
         let plan =
-            try shared.map { try ReplayPlan(session: id, store: $0, catalog: catalog) }
+            try job.map { try ReplayPlan(session: id, store: $0.store, catalog: catalog, scenarios: $0.scenarios) }
             ?? ReplayPlan(session: id, databasePath: databasePath, catalog: catalog)
         let loaded = monotonicNanoseconds()
         let run = mode == .isolated ? askIsolated(plan, candidate: makeCandidate()) : nil
@@ -50,14 +50,14 @@ public struct Replayer: Sendable {
         let stored: StoredRun
         if let run {
             stored = StoredRun(
-                session: try storeIsolated(run, of: plan, as: session, through: shared), skipped: run.skipped,
+                session: try storeIsolated(run, of: plan, as: session, through: job), skipped: run.skipped,
                 finishedRun: asked,
                 refused: run.refused)
         } else {
-            stored = try runDriving(plan, candidate: makeCandidate, as: session, through: shared)
+            stored = try runDriving(plan, candidate: makeCandidate, as: session, through: job)
         }
         let ran = monotonicNanoseconds()
-        let store = try shared ?? AuditStore(path: databasePath, access: .read)
+        let store = try job?.store ?? AuditStore(path: databasePath, access: .read)
         let last = plan.events.last?.seq
         let diff =
             try run.map { try store.diff(id, stored.session, found: $0.found, events: plan.events.count) }
@@ -100,10 +100,10 @@ public struct Replayer: Sendable {
     /// recorder: the interaction mode.
     private func runDriving(
         _ plan: ReplayPlan, candidate makeCandidate: () -> AnyObject, as session: NewSession,
-        through shared: AuditStore?
+        through job: Job?
     ) throws -> StoredRun {
         let recorder =
-            try shared.map { try Recorder(recordingInline: $0, session: session, catalog: catalog) }
+            try job.map { try Recorder(recordingInline: $0.store, session: session, catalog: catalog) }
             ?? Recorder(databasePath: databasePath, session: session, catalog: catalog)
         if !plan.scenario.secureTextPaths.isEmpty {
             recorder.useSecrets(try SecretHasher(databasePath: databasePath))

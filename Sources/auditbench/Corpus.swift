@@ -1,0 +1,121 @@
+import AuditCore
+import AuditExamples
+import CSQLite
+import Foundation
+
+/// A corpus of `sessions` recordings of the shipped checkout example: recorded once with
+/// checkout.v1, then copied with SQL (each copy a session of its own, with its own UUID). Returns
+/// the callbacks and events each session holds.
+func buildCorpus(sessions: Int, database: String) throws -> (callbacks: Int, events: Int) {
+    let summary = try ScenarioRunner.record(
+        try Examples.checkout(), delegate: "checkout.v1", registry: .examples, databasePath: database)
+    let db = try openRaw(database)
+    defer { sqlite3_close_v2(db) }
+    /// `table`'s columns, with `session` (or `id`, in `sessions`) given as `?1` in the SELECT list.
+    func copy(_ table: String, key: String, from source: Int64) -> String {
+        var statement: OpaquePointer?
+        sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info('\(table)')", -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        var columns: [String] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            columns.append(String(cString: sqlite3_column_text(statement, 0)))
+        }
+        let selected = columns.map { $0 == key ? "?1" : $0 == "uuid" ? "?2" : $0 }
+        return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(selected.joined(separator: ", ")) "
+            + "FROM \(table) WHERE \(key) = \(source)"
+    }
+    let statements = [
+        copy("sessions", key: "id", from: summary.session), copy("widgets", key: "session", from: summary.session),
+        copy("events", key: "session", from: summary.session),
+    ]
+    .map { sql -> OpaquePointer in
+        var statement: OpaquePointer?
+        precondition(sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, String(cString: sqlite3_errmsg(db)))
+        return statement!
+    }
+    defer { statements.forEach { sqlite3_finalize($0) } }
+    let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    sqlite3_exec(db, "BEGIN", nil, nil, nil)
+    for copy in 1..<Int64(sessions) {
+        for statement in statements {
+            sqlite3_bind_int64(statement, 1, summary.session + copy)
+            sqlite3_bind_text(statement, 2, UUID().uuidString.lowercased(), -1, transient)
+            precondition(sqlite3_step(statement) == SQLITE_DONE, String(cString: sqlite3_errmsg(db)))
+            sqlite3_reset(statement)
+        }
+    }
+    sqlite3_exec(db, "COMMIT", nil, nil, nil)
+    sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+    return (summary.callbacks, summary.events)
+}
+
+/// Seconds SQLite takes to copy every row of `source` into `target` (a new database with the
+/// schema), with the raw C API: one `INSERT … SELECT` per table, one transaction, committed. The
+/// floor of any copy of sessions between databases.
+func measureDatabaseCopy(from source: String, into target: String) throws -> Double {
+    _ = try AuditStore(path: target, access: .write)
+    let db = try openRaw(target)
+    defer { sqlite3_close_v2(db) }
+    let start = now()
+    let code = sqlite3_exec(
+        db,
+        """
+        ATTACH '\(source)' AS source;
+        BEGIN IMMEDIATE;
+        INSERT INTO sessions SELECT * FROM source.sessions;
+        INSERT INTO session_labels SELECT * FROM source.session_labels;
+        INSERT INTO callbacks SELECT * FROM source.callbacks;
+        INSERT INTO widgets SELECT * FROM source.widgets;
+        INSERT INTO events SELECT * FROM source.events;
+        COMMIT;
+        """, nil, nil, nil)
+    precondition(code == SQLITE_OK, String(cString: sqlite3_errmsg(db)))
+    return Double(now() - start) / 1e9
+}
+
+func openRaw(_ database: String) throws -> OpaquePointer {
+    var handle: OpaquePointer?
+    guard sqlite3_open_v2(database, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let db = handle else {
+        fatalError("cannot open \(database)")
+    }
+    sqlite3_exec(db, "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -131072", nil, nil, nil)
+    return db
+}
+
+/// Runs `auditctl` (built beside this benchmark) as a child of its own and returns its wall time,
+/// its own peak resident memory (from `wait4`, not the largest of all children so far) and its
+/// exit status. Its output goes nowhere.
+func spawnAuditctl(_ arguments: [String]) -> (seconds: Double, peakMB: Double, status: Int32) {
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        .appending(path: "auditctl").path
+    let argv = ([binary] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for descriptor in [STDOUT_FILENO, STDERR_FILENO] {
+        posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_WRONLY, 0)
+    }
+    let start = now()
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, binary, &actions, nil, argv, environ)
+    precondition(spawned == 0, "cannot run \(binary): \(String(cString: strerror(spawned)))")
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    let elapsed = Double(now() - start) / 1e9
+    let exited = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    return (elapsed, Double(usage.ru_maxrss) / 1024, exited)
+}
+
+/// Callbacks per second that one large session replays at in interaction mode (the figure
+/// `replay --all` is held against), and its callbacks.
+func measureLargeInteractionReplay(steps: Int, database: String) throws -> Double {
+    let summary = try ScenarioRunner.record(
+        try largeCheckout(steps: steps), delegate: "checkout.v1", registry: .examples, databasePath: database)
+    let replayer = Replayer(databasePath: database, registry: .examples, catalog: .builtIn)
+    let start = now()
+    let report = try replayer.replay(session: summary.session, delegate: "checkout.v1", mode: .interaction)
+    precondition(report.identical, "a replay against the recording delegate is identical")
+    return Double(summary.callbacks) / (Double(now() - start) / 1e9)
+}
