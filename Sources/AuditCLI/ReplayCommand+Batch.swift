@@ -1,4 +1,5 @@
 import AuditCore
+import Foundation
 
 extension Command {
     /// `replay --all`: every recorded session that is not a replay and finished (complete or
@@ -15,19 +16,24 @@ extension Command {
         let labels = try invocation.labels()
         let shard = try invocation.shard()
         let jobs = try invocation.jobs()
-        let sessions = try AuditStore(path: invocation.databasePath, access: .read).sessions().filter {
+        let outputPath = invocation.option("--output-db")
+        let input = try AuditStore(path: invocation.databasePath, access: .read)
+        let sessions = try input.sessions().filter {
             $0.replayOf == nil && ($0.status == "complete" || $0.status == "interrupted") && $0.has(labels)
                 && shard.map($0.isIn) != false
         }
+        // With --output-db, the sessions are copied there first and replayed there: --db is only read.
+        let replayed = try outputPath.map { try copySessions(sessions, of: input, into: $0) } ?? sessions.map(\.id)
         let replayer = Replayer(
-            databasePath: invocation.databasePath, registry: invocation.registry, catalog: invocation.catalog)
+            databasePath: outputPath ?? invocation.databasePath, registry: invocation.registry,
+            catalog: invocation.catalog)
         let output = invocation.output
         var results: [AuditValue] = []
         var total = BatchTotal()
         var junit = JUnitReport(name: "auditctl replay --all against \(delegate)")
         let started = ContinuousClock.now
         output.progress(total.progress(of: sessions.count, since: started, against: delegate))
-        replayer.replayAll(sessions.map(\.id), jobs: jobs) { job, id in
+        replayer.replayAll(replayed, jobs: jobs) { job, id in
             if let noiseRuns {
                 let filtered = try job.replay(session: id, delegate: delegate, mode: mode, noiseRuns: noiseRuns)
                 return BatchResult(filtered.regressions, noise: filtered.noise.count)
@@ -38,10 +44,14 @@ extension Command {
             let label =
                 "session \(session.id) (\(session.scenario.visiblyEscaped()), recorded with "
                 + "\(session.delegate.visiblyEscaped()))"
+            // Named by the session of --db, also when it was replayed from its copy in --output-db.
+            let name = "session \(session.id) (\(session.scenario), recorded with \(session.delegate))"
             switch outcome {
             case .success(let result):
                 total.count(result)
-                junit.cases.append(result.junit)
+                var testCase = result.junit
+                testCase.name = name
+                junit.cases.append(testCase)
                 results.append(
                     .object([
                         "recorded_session": .int(Int(session.id)), "candidate_session": .int(Int(result.candidate)),
@@ -62,7 +72,7 @@ extension Command {
                 total.failed += 1
                 junit.cases.append(
                     JUnitReport.Case(
-                        name: "session \(session.id) (\(session.scenario), recorded with \(session.delegate))",
+                        name: name,
                         className: "auditctl.replay.\(session.scenario)", error: "could not be replayed: \(error)"))
                 results.append(
                     .object([
@@ -101,6 +111,30 @@ extension Command {
             throw UsageError(message: "\(total.failed) of \(counted(sessions.count, "session")) could not be replayed")
         }
         return total.regressed > 0 ? ExitStatus.differences : ExitStatus.success
+    }
+
+    /// Copies `sessions` of `input` into the database at `path` (made when missing; sessions it
+    /// already holds, by UUID, are not copied again) and returns their ids there, in order.
+    private static func copySessions(_ sessions: [SessionSummary], of input: AuditStore, into path: String) throws
+        -> [Int64]
+    {
+        guard !isSameFile(path, input.path) else {
+            throw UsageError(message: "--output-db is the database replayed; give another file")
+        }
+        let output = try AuditStore(path: path, access: .write)
+        do {
+            _ = try output.importSessions { feed in try input.export(sessions: sessions.map(\.id), write: feed) }
+        } catch let error as SessionTransfer.ImportError {
+            throw UsageError(message: "\(path): \(error); nothing was copied")
+        }
+        var ids: [String: Int64] = [:]
+        for session in try output.sessions() { if let uuid = session.uuid { ids[uuid] = session.id } }
+        return try sessions.map { session in
+            guard let id = ids[try input.transferUUID(of: session)] else {
+                throw UsageError(message: "session \(session.id) was not copied into \(path)")
+            }
+            return id
+        }
     }
 
     /// What `replay --all` keeps of one replay: made on the job's thread, so the report itself

@@ -13,6 +13,10 @@ extension Command {
             .option("--shard", "I/N", "with --all: only the I-th of N disjoint parts of the sessions (by UUID)"),
             .option("--jobs", "N", "with --all: replay N sessions at a time (default: the machine's cores)"),
             .option(
+                "--output-db", "PATH",
+                "with --all: copy the sessions replayed into PATH and store the candidates there, leaving --db unchanged"
+            ),
+            .option(
                 "--noise-runs", "K",
                 "also replay K times against the recording delegate; differences seen there are noise"),
             HTMLOutput.option,
@@ -30,8 +34,8 @@ extension Command {
         guard invocation.option("--shard") == nil && invocation.option("--label") == nil else {
             throw UsageError(message: "--shard and --label choose among sessions: give them with --all")
         }
-        guard invocation.option("--jobs") == nil else {
-            throw UsageError(message: "--jobs replays sessions in parallel: give it with --all")
+        guard invocation.option("--jobs") == nil && invocation.option("--output-db") == nil else {
+            throw UsageError(message: "--jobs and --output-db are for replaying many sessions: give them with --all")
         }
         let id = try invocation.integer("--session")
         guard let delegate = invocation.option("--delegate") else {

@@ -76,9 +76,7 @@ extension Command {
             throw UsageError(message: "--into TARGET is required")
         }
         let sources = invocation.parsed.positionals
-        let targetPath = URL(fileURLWithPath: target).standardizedFileURL.resolvingSymlinksInPath().path
-        for source in sources
-        where URL(fileURLWithPath: source).standardizedFileURL.resolvingSymlinksInPath().path == targetPath {
+        for source in sources where isSameFile(source, target) {
             throw UsageError(message: "\(source) is the target itself; merge other databases into it")
         }
         // Every source is opened (and checked) before the target is touched.
@@ -108,6 +106,14 @@ extension Command {
         }
         if invocation.format == .json { invocation.output.line(AuditValue.array(results).json) }
         return ExitStatus.success
+    }
+}
+
+extension Command {
+    /// Whether two paths name the same file, links resolved.
+    static func isSameFile(_ first: String, _ second: String) -> Bool {
+        let resolved = { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path }
+        return resolved(first) == resolved(second)
     }
 }
 

@@ -88,6 +88,49 @@ struct ReplayBatchTests {
         #expect(replays == (1...7).map { "\($0)|3|complete|complete" }.joined(separator: "\n"))
     }
 
+    /// `--output-db`: the sessions replayed are copied into another database and their candidates
+    /// stored there; the database replayed is only read. Replaying into it again copies nothing twice.
+    @Test func replayAllIntoAnotherDatabaseLeavesTheInputAsItWas() throws {
+        let files = { try FileManager.default.contentsOfDirectory(atPath: sandbox.directory.path).sorted() }
+        let before = (try files(), try Data(contentsOf: URL(fileURLWithPath: sandbox.path("audit.sqlite"))))
+        for _ in 0..<2 {
+            let run = try sandbox.run([
+                "replay", "--all", "--delegate", "checkout.v2", "--output-db", "shard.sqlite", "--jobs", "1",
+            ])
+            #expect(run.status == 1, "\(run)")
+            #expect(
+                run.stdoutLines.first?.hasPrefix("session 1 (checkout, recorded with checkout.v1): REGRESSION") == true)
+        }
+        #expect(try files() == (before.0 + ["shard.sqlite", "shard.sqlite-recording"]).sorted())
+        #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.path("audit.sqlite"))) == before.1)
+        let stored = try ReliabilityTests.sqlite3(
+            sandbox.path("shard.sqlite"),
+            "SELECT coalesce(replay_of, 0), delegate, count(*) FROM sessions GROUP BY 1, 2 ORDER BY 1, 2")
+        #expect(stored == "0|checkout.v1|1\n0|checkout.v2|1\n1|checkout.v2|2\n2|checkout.v2|2")
+    }
+
+    @Test func aBadOutputDatabaseIsRefusedAndNothingIsWritten() throws {
+        let before = try Data(contentsOf: URL(fileURLWithPath: sandbox.path("audit.sqlite")))
+        expectError(
+            try sandbox.run(["replay", "--all", "--delegate", "checkout.v2", "--output-db", "./audit.sqlite"]),
+            "--output-db is the database replayed; give another file")
+        try FileManager.default.createSymbolicLink(
+            atPath: sandbox.path("link.sqlite"), withDestinationPath: sandbox.path("elsewhere.sqlite"))
+        expectError(
+            try sandbox.run(["replay", "--all", "--delegate", "checkout.v2", "--output-db", "link.sqlite"]),
+            startingWith: "cannot open link.sqlite")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.path("elsewhere.sqlite")))
+        try sandbox.write("notes.txt", "not a database")
+        expectError(
+            try sandbox.run(["replay", "--all", "--delegate", "checkout.v2", "--output-db", "notes.txt"]),
+            "cannot open notes.txt: file is not a database (14 bytes, shorter than a SQLite header)")
+        #expect(try String(contentsOfFile: sandbox.path("notes.txt"), encoding: .utf8) == "not a database")
+        expectError(
+            try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v2", "--output-db", "shard.sqlite"]),
+            "--jobs and --output-db are for replaying many sessions: give them with --all")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.path("audit.sqlite"))) == before)
+    }
+
     @Test(arguments: [
         (["--jobs", "0"], "--jobs takes a positive integer, not '0'"),
         (["--jobs", "two"], "--jobs takes a positive integer, not 'two'"),
@@ -98,7 +141,7 @@ struct ReplayBatchTests {
         expectError(try sandbox.run(["replay", "--all", "--delegate", "checkout.v2"] + jobs), message)
         expectError(
             try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v2", "--jobs", "2"]),
-            "--jobs replays sessions in parallel: give it with --all")
+            "--jobs and --output-db are for replaying many sessions: give them with --all")
         #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.path("audit.sqlite"))) == before)
     }
 

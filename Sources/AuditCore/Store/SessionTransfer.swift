@@ -37,7 +37,7 @@ extension AuditStore {
     public func export(sessions ids: [Int64]? = nil, write: (String) throws -> Void) throws {
         let all = try sessions().map { session in
             var session = session
-            if session.uuid == nil { session.uuid = try derivedUUID(of: session) }
+            session.uuid = try transferUUID(of: session)
             return session
         }
         let chosen =
@@ -89,6 +89,12 @@ extension AuditStore {
         } catch let error as SQLiteError {
             throw StoreError.sqlite(error)
         }
+    }
+
+    /// The UUID `session` travels with: its own, or for a session stored before UUIDs, the one
+    /// `export` derives for it (the same each time).
+    public func transferUUID(of session: SessionSummary) throws -> String {
+        try session.uuid ?? derivedUUID(of: session)
     }
 
     /// A version-5-shaped UUID made from a session's identity (its scenario's text, delegate,
