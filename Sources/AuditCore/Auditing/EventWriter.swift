@@ -140,6 +140,7 @@ final class EventWriter: @unchecked Sendable {
             }
         } catch {
             callbackIDs.removeAll()  // ids interned in the rolled-back transaction are gone
+            store.forgetInternedCallbacks()
             let operation =
                 ready > 0
                 ? "writing events \(nextSeq)–\(nextSeq + Int64(ready) - 1)" : "writing the session's widgets"

@@ -15,13 +15,27 @@ extension Replayer {
         /// recordings of few scenarios.
         let scenarios = ParsedScenarios()
 
+        /// When this job last checkpointed the WAL.
+        private var checkpointed = monotonicNanoseconds()
+
         init(_ replayer: Replayer) throws(StoreError) {
             self.replayer = replayer
             store = try AuditStore(path: replayer.databasePath, access: .write)
+            // Checkpoints about once a second, as a recorder's writer does, rather than SQLite's
+            // automatic one every thousand pages, each waiting for the disk.
+            try storeOperation { try store.prepareForRecording() }
+        }
+
+        /// Runs a passive checkpoint when the last is a second old (one that fails loses nothing).
+        private func checkpointNow() {
+            guard monotonicNanoseconds() - checkpointed > 1_000_000_000 else { return }
+            try? store.checkpoint(.passive)
+            checkpointed = monotonicNanoseconds()
         }
 
         /// `Replayer.replay(session:delegate:mode:)` through this job's connection.
         public func replay(session id: Int64, delegate delegateName: String, mode: ReplayMode) throws -> ReplayReport {
+            defer { checkpointNow() }
             let entry = try replayer.registry.entry(named: delegateName)
             return try replayer.replay(
                 session: id, candidate: entry.make, named: delegateName, mode: mode, through: self)
@@ -31,7 +45,9 @@ extension Replayer {
         public func replay(session id: Int64, delegate delegateName: String, mode: ReplayMode, noiseRuns: Int)
             throws -> NoiseFilteredReplay
         {
-            try replayer.replay(session: id, delegate: delegateName, mode: mode, noiseRuns: noiseRuns, through: self)
+            defer { checkpointNow() }
+            return try replayer.replay(
+                session: id, delegate: delegateName, mode: mode, noiseRuns: noiseRuns, through: self)
         }
 
         deinit { try? store.checkpoint(.truncate) }  // an untruncated WAL loses nothing

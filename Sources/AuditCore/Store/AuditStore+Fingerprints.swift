@@ -26,14 +26,14 @@ extension AuditStore {
             var shared: (from: Int64, through: Int64)?
             if hasSharedEvents {
                 shared =
-                    try connection.prepare("SELECT events_from, events_through FROM sessions WHERE id = ?").rows([
+                    try connection.cached("SELECT events_from, events_through FROM sessions WHERE id = ?").rows([
                         .integer(id)
                     ]) { row in row.isNull(0) ? nil : (from: row.int64(0), through: row.int64(1)) }.first ?? nil
             }
             var callbacks: [Int64: UInt64] = [:]
             // An input is identified by its name and widget (its row's protocol, the widget kind,
             // is '' in rows written before version 4).
-            let callbackRows = try connection.prepare(
+            let callbackRows = try connection.cached(
                 "SELECT id, kind, CASE kind WHEN 'input' THEN '' ELSE protocol END, name FROM callbacks"
             ).rows([]) {
                 row in
@@ -41,13 +41,13 @@ extension AuditStore {
             }
             for (callback, hash) in callbackRows { callbacks[callback] = hash }
             var widgets: [Int64: UInt64] = [:]
-            let widgetRows = try connection.prepare("SELECT id, path FROM widgets WHERE session = ?").rows([
+            let widgetRows = try connection.cached("SELECT id, path FROM widgets WHERE session = ?").rows([
                 .integer(id)
             ]) {
                 row in (row.int64(0), FNV1a().including(row, columns: 1...1).value)
             }
             for (widget, hash) in widgetRows { widgets[widget] = hash }
-            let read = try connection.prepare(
+            let read = try connection.cached(
                 """
                 SELECT seq, callback, widget, args, result, vetoed, implemented, parent_seq
                 FROM events WHERE session = ? AND seq <= ? ORDER BY seq

@@ -113,7 +113,7 @@ extension AuditStore {
 
     public func session(_ id: Int64) throws(StoreError) -> SessionSummary {
         let found = try storeOperation {
-            try connection.prepare("SELECT \(sessionSelect) FROM sessions WHERE id = ?").rows(
+            try connection.cached("SELECT \(sessionSelect) FROM sessions WHERE id = ?").rows(
                 [.integer(id)], readSession)
         }
         guard let session = found.first else { throw .unknownSession(id) }
@@ -124,7 +124,7 @@ extension AuditStore {
     /// text stored with the session it shares them with).
     public func scenarioSource(of id: Int64) throws(StoreError) -> String {
         let found = try storeOperation {
-            try connection.prepare(
+            try connection.cached(
                 hasSharedEvents
                     ? """
                     SELECT coalesce(shared.scenario_source, s.scenario_source)
@@ -187,7 +187,7 @@ extension AuditStore {
         return try storeOperation {
             OverridingCallbacks(
                 names: Set(
-                    try connection.prepare("SELECT protocol, name FROM callbacks WHERE answer = ?").rows(
+                    try connection.cached("SELECT protocol, name FROM callbacks WHERE answer = ?").rows(
                         [.text(AnswerKind.override.rawValue)]
                     ) { OverridingCallbacks.key($0.string(0) ?? "", $0.string(1) ?? "") }))
         }

@@ -69,7 +69,7 @@ extension AuditStore {
             var names = IDTable<StoredEvent.Name>()
             let unknown = StoredEvent.Name(kind: .callback, protocolName: nil, name: "", labels: [])
             let answer = hasAnswerKinds ? "answer" : "NULL"
-            for (id, name) in try connection.prepare(
+            for (id, name) in try connection.cached(
                 "SELECT id, kind, protocol, name, labels, \(answer) FROM callbacks"
             ).rows(
                 [],
@@ -93,7 +93,7 @@ extension AuditStore {
                 names[id] = name
             }
             var widgets = IDTable<StoredEvent.Widget>()
-            for (id, widget) in try connection.prepare("SELECT id, path, kind FROM widgets WHERE session = ?").rows(
+            for (id, widget) in try connection.cached("SELECT id, path, kind FROM widgets WHERE session = ?").rows(
                 [.integer(id)],
                 { ($0.int64(0), StoredEvent.Widget(path: $0.string(1) ?? "", kind: $0.string(2) ?? "")) })
             {
@@ -102,7 +102,7 @@ extension AuditStore {
             var parsed = ParsedJSONCache()
             var events: [StoredEvent] = []
             events.reserveCapacity(session.events)
-            let statement = try connection.prepare(
+            let statement = try connection.cached(
                 """
                 SELECT seq, callback, widget, args, result, parent_seq, vetoed, implemented
                 FROM events WHERE session = ? ORDER BY seq

@@ -10,7 +10,22 @@ extension AuditStore {
 
     /// The id of a callback or input name, inserting it the first time it is seen; a callback's
     /// answer kind is set to the descriptor's (the kind last recorded wins).
+    ///
+    /// Ids are remembered on this connection (a replay job interns the same names for every
+    /// session); a writer whose transaction rolled back calls `forgetInternedCallbacks()`, since
+    /// the names it interned there are gone.
     func internCallback(_ descriptor: CallbackDescriptor) throws -> Int64 {
+        let key = [descriptor.kind.rawValue, descriptor.protocolName, descriptor.name, descriptor.answer.rawValue]
+            .joined(separator: "\u{0}")
+        if let id = internedCallbacks[key] { return id }
+        let id = try insertCallback(descriptor)
+        internedCallbacks[key] = id
+        return id
+    }
+
+    func forgetInternedCallbacks() { internedCallbacks.removeAll() }
+
+    private func insertCallback(_ descriptor: CallbackDescriptor) throws -> Int64 {
         let values: [SQLValue] = [
             .text(descriptor.kind.rawValue), .text(descriptor.protocolName),
             .text(descriptor.name),

@@ -27,6 +27,8 @@ public final class AuditStore {
     /// The locks of the sessions this store records, by session, held until each is finished or
     /// the store closes (see `RecordingLock`).
     var recordingLocks: [Int64: RecordingLock] = [:]
+    /// Callback names interned through this connection, by kind, protocol, name and answer kind.
+    var internedCallbacks: [String: Int64] = [:]
     /// Whether `checkBeforeRecording` passed on this connection: a store that records many
     /// sessions (a replay job) checks the file once, before its first one.
     private var checkedBeforeRecording = false

@@ -108,7 +108,9 @@ final class Connection {
         try Statement(connection: self, sql: sql)
     }
 
-    /// A prepared statement kept for the connection's life and reused by SQL text.
+    /// A prepared statement kept for the connection's life and reused by SQL text: for the SQL a
+    /// store runs for every session (a replay job runs it thousands of times). Not re-entrant: its
+    /// rows are read, and it is reset, before the same SQL runs again.
     func cached(_ sql: String) throws -> Statement {
         if let statement = cache[sql] { return statement }
         let statement = try prepare(sql)
