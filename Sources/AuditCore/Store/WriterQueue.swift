@@ -17,7 +17,8 @@ import Foundation
 ///   lets ticket `t + 1` in.
 ///
 /// Every connection also holds a shared lock on byte 8 while it has the file open; the last one to
-/// close removes the file, as SQLite removes `-wal` and `-shm`.
+/// close removes the file, as SQLite removes `-wal` and `-shm`. Connections close one at a time,
+/// under an exclusive lock on byte 9, so of several closing at once the last still sees itself alone.
 ///
 /// The kernel drops every lock of a process that dies, so a crashed writer never blocks the line;
 /// one that dies while waiting lets its successor in early, which SQLite's own lock then orders.
@@ -32,6 +33,7 @@ final class WriterQueue {
     /// Where the guard, the open-file lock and the tickets' bytes are.
     private static let guardRange: (start: Int64, length: Int64) = (0, 8)
     private static let openByte: Int64 = 8
+    private static let closingByte: Int64 = 9
     private static let firstTicketByte: Int64 = 16
 
     let path: String
@@ -66,6 +68,10 @@ final class WriterQueue {
 
     deinit {
         if ticket != nil { endTurn() }
+        // Connections close one at a time (the closing byte): two closing at once would each see
+        // the other's shared lock and leave the file behind. Each drops its locks (by closing)
+        // before the next looks, so the last one finds none but its own.
+        _ = Self.lock(descriptor, F_WRLCK, at: Self.closingByte, length: 1, waiting: true)
         // Alone with the file (no other shared lock on the open byte): remove it while holding it
         // exclusively, so no one can join the removed file unnoticed.
         if Self.lock(descriptor, F_WRLCK, at: Self.openByte, length: 1, waiting: false) { unlink(path) }
