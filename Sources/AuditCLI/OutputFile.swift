@@ -1,9 +1,10 @@
 import Foundation
 
-/// Every file the command line writes besides the database (`--html`, `minimize --output`): checked
-/// before the command does anything, and written atomically — into a new temporary file beside it,
-/// created 0600 whatever the umask, flushed, then renamed over it — so the file is either the old
-/// one or the whole new one, readable by its owner only (it shows what the database holds).
+/// Every file the command line writes besides the database (`--html`, `minimize --output`,
+/// `export --output`): checked before the command does anything, and written atomically — into a
+/// new temporary file beside it, created 0600 whatever the umask, flushed, then renamed over it —
+/// so the file is either the old one or the whole new one, readable by its owner only (it shows
+/// what the database holds).
 ///
 /// Never through a link, and never over something that is not a plain file: a symbolic link at the
 /// path, a directory, a device or a FIFO is refused, so `--output` cannot be turned into a write to

@@ -33,7 +33,7 @@ struct ConcurrentRecordingTests {
 
     @Test func sixteenWritersAndFourReadersAllComplete() throws {
         let sandbox = try Sandbox()
-        // 3,000 taps, about 9,000 events: several transactions per writer, interleaved.
+        // 20,000 taps, about 60,000 events: several transactions per writer, interleaved.
         try sandbox.write("long.json", ReliabilityTests.longScenario(steps: 20_000))
         try sandbox.run(["record", "--scenario", "long.json", "--db", "reference.sqlite"]).expectSuccess()
         let expected = try AuditStore(path: sandbox.path("reference.sqlite"), access: .read).session(1).events

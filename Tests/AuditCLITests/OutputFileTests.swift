@@ -1,39 +1,49 @@
 import Foundation
 import Testing
 
-/// Every file the command line writes (`--html`, `minimize --output`) is made the same way: never
-/// through a symbolic link, never over something that is not a plain file, mode 0600 whatever the
-/// umask, and refused before the command does anything.
+/// Every file the command line writes (`--html`, `minimize --output`, `export --output`) is made
+/// the same way: never through a symbolic link, never over something that is not a plain file, mode
+/// 0600 whatever the umask, and refused before the command does anything.
 @Suite("Files the command line writes")
 struct OutputFileTests {
     static let minimize = ["minimize", "--session", "1", "--delegate", "checkout.v2", "--output"]
     static let report = ["report", "--session", "1", "--html"]
+    static let export = ["export", "--session", "1", "--output"]
 
-    @Test("a symbolic link is refused, and the file it points to is left alone", arguments: [minimize, report])
+    /// How the error line names what `command` writes.
+    static func what(_ command: [String]) -> String {
+        switch command[0] {
+        case "minimize": "the scenario"
+        case "export": "the export"
+        default: "the HTML page"
+        }
+    }
+
+    @Test("a symbolic link is refused, and the file it points to is left alone", arguments: [minimize, report, export])
     func aLinkIsNotWrittenThrough(_ command: [String]) throws {
         let sandbox = try Sandbox()
         try sandbox.recordExample()
         try sandbox.write("victim", "root:x:0:0:root:/root:/bin/bash\n")
         try FileManager.default.createSymbolicLink(atPath: sandbox.path("out"), withDestinationPath: "victim")
         let before = try #require(sandbox.bytes("audit.sqlite"))
-        let what = command[0] == "minimize" ? "the scenario" : "the HTML page"
         expectError(
             try sandbox.run(command + ["out"]),
-            "cannot write \(what) to out: it is a symbolic link (give the file's own path)")
+            "cannot write \(Self.what(command)) to out: it is a symbolic link (give the file's own path)")
         #expect(try String(contentsOfFile: sandbox.path("victim"), encoding: .utf8).hasPrefix("root:x:0:0"))
         #expect(sandbox.bytes("audit.sqlite") == before)
     }
 
-    @Test("a FIFO is refused", arguments: [minimize, report])
+    @Test("a FIFO is refused", arguments: [minimize, report, export])
     func aFIFOIsRefused(_ command: [String]) throws {
         let sandbox = try Sandbox()
         try sandbox.recordExample()
         #expect(mkfifo(sandbox.path("pipe"), 0o600) == 0)
-        let what = command[0] == "minimize" ? "the scenario" : "the HTML page"
-        expectError(try sandbox.run(command + ["pipe"]), "cannot write \(what) to pipe: it is not a regular file")
+        expectError(
+            try sandbox.run(command + ["pipe"]), "cannot write \(Self.what(command)) to pipe: it is not a regular file")
     }
 
-    @Test("a new file is made 0600 under umask 000, and an old one replaced whole", arguments: [minimize, report])
+    @Test(
+        "a new file is made 0600 under umask 000, and an old one replaced whole", arguments: [minimize, report, export])
     func modeAndReplacement(_ command: [String]) throws {
         let sandbox = try Sandbox()
         try sandbox.recordExample()

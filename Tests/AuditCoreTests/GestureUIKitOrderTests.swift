@@ -183,6 +183,38 @@ struct GestureUIKitOrderTests {
         #expect(fixture.dispatcher.activeRecognizers.isEmpty)
     }
 
+    // Rule 10 with rule 9: a recognizer disabled and re-enabled (the idiom) stays cancelled until
+    // the end of the next event, whose new finger it is not offered; then it is reset and leaves the
+    // sequence, and the next new finger, with the first one still down, is recognized again.
+    @Test func aRecognizerDisabledThenReEnabledIsResetAndRecognizesANewFinger() {
+        let fixture = GestureFixture()
+        let delegate = ScriptedGestureDelegate()
+        let press = fixture.add(LongPressGestureRecognizer(identifier: "press"), to: fixture.cell)
+        press.delegate = delegate
+        fixture.send([touch(.began, 50, 50, 0)])
+        fixture.dispatcher.advance(to: 0.6)
+        press.isEnabled = false
+        press.isEnabled = true
+        #expect(press.state == .cancelled)
+        #expect(fixture.dispatcher.activeRecognizers.map(\.identifier) == ["press"])  // still a member
+        fixture.send(tapEvents(at: Point(x: 60, y: 60), time: 0.7, id: 2))  // not offered: still cancelled
+        #expect(press.state == .possible)  // reset after that event
+        #expect(fixture.dispatcher.activeRecognizers.isEmpty)
+        fixture.send([touch(.began, 70, 70, 1, id: 3)])
+        fixture.dispatcher.advance(to: 1.6)
+        fixture.send([touch(.ended, 70, 70, 1.7, id: 3), touch(.ended, 50, 50, 1.8)])
+        #expect(
+            fixture.actions == [
+                "cell#press began @0.5", "cell#press cancelled @0.6", "cell#press began @1.5", "cell#press ended @1.7",
+            ])
+        #expect(
+            delegate.calls == [
+                "press.shouldReceive(1) true", "press.shouldBegin true", "press.shouldReceive(3) true",
+                "press.shouldBegin true",
+            ])
+        #expect(press.state == .possible)
+    }
+
     @Test func disablingAPossibleRecognizerFailsItAndReleasesThoseWaitingForIt() {
         let (fixture, delegate, single) = singleWaitingForDouble()
         let double = fixture.cell.gestureRecognizers[1]

@@ -106,6 +106,14 @@ struct ReplayTests {
         // confirm's shouldBegin is asked at its lift in both (#13 item 1).
         #expect(interaction.diff.counts[.onlyInB] == 8)
         #expect(interaction.diff.differences.count == 37)
+        // The arbiter-order artefact #13 item 1 removed: UIKit asks confirm's shouldBegin at its lift
+        // with either delegate, so no difference names it as only in the candidate. (It is recorded
+        // under that widget and callback, so the check is not vacuous.)
+        let confirmShouldBegin = { (event: TimelineEvent) in
+            event.widget == "checkout/pay#confirm" && event.callback == "gestureRecognizerShouldBegin(_:)"
+        }
+        #expect(try AuditStore(path: database, access: .read).timeline(of: session).contains(where: confirmShouldBegin))
+        #expect(!interaction.diff.differences.contains { $0.kind == .onlyInB && confirmShouldBegin($0.event) })
         let first = try #require(interaction.firstDivergence)
         #expect(first.difference.kind == .vetoChanged)
         #expect(first.difference.event.callback == "segmentedControl(_:shouldSelectSegmentAt:)")

@@ -4,8 +4,8 @@
 /// records "not implemented, default used". In UIKit `canPrevent`/`canBePreventedBy` are methods a
 /// recognizer subclass overrides (and private delegate methods); here they are delegate methods.
 public protocol GestureRecognizerDelegate: AnyObject {
-    /// Asked when the recognizer would leave `possible` (begin, or recognize if discrete), once
-    /// its failure requirements are met. Return false to make it fail.
+    /// Asked when the recognizer asks to leave `possible` (begin, or recognize if discrete),
+    /// before its failure requirements are resolved. Return false to make it fail.
     func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool
     /// Asked when a touch begins in the recognizer's view or a subview. Return false and the
     /// recognizer never sees that touch.
@@ -15,13 +15,13 @@ public protocol GestureRecognizerDelegate: AnyObject {
         _ gestureRecognizer: GestureRecognizer,
         shouldRecognizeSimultaneouslyWith otherGestureRecognizer: GestureRecognizer
     ) -> Bool
-    /// Return true to make this recognizer wait until the other fails. Asked once per pair per
-    /// touch sequence.
+    /// Return true to make this recognizer wait until the other fails. Asked once per pair each
+    /// time one of the two joins the touch sequence.
     func gestureRecognizer(
         _ gestureRecognizer: GestureRecognizer, shouldRequireFailureOf otherGestureRecognizer: GestureRecognizer
     ) -> Bool
     /// Return true to make the other recognizer wait until this one fails. Asked once per pair
-    /// per touch sequence.
+    /// each time one of the two joins the touch sequence.
     func gestureRecognizer(
         _ gestureRecognizer: GestureRecognizer, shouldBeRequiredToFailBy otherGestureRecognizer: GestureRecognizer
     ) -> Bool

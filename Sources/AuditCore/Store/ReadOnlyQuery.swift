@@ -13,8 +13,9 @@ public struct QueryResult: Sendable, Equatable {
 /// open (no `-wal` recovery, no create); `SQLITE_DBCONFIG_DEFENSIVE`; trusted schema off;
 /// `PRAGMA query_only`; no attached databases (`SQLITE_LIMIT_ATTACHED` 0, which also stops
 /// `VACUUM INTO`); an allow-list authorizer (SELECT, reads, recursive CTEs, functions other than
-/// `load_extension`, and only the pragmas that only read); exactly one statement, which
-/// `sqlite3_stmt_readonly` must call read-only; and a deadline through the progress handler.
+/// `load_extension` and `fts3_tokenizer`, and only the pragmas that only read); exactly one
+/// statement, which `sqlite3_stmt_readonly` must call read-only; and a deadline through the
+/// progress handler.
 ///
 /// Hostile SQL is bounded in size as well as in time: the statement's length, the depth of its
 /// expressions, the length of a LIKE or GLOB pattern and of any one value (`randomblob(1e9)`) are

@@ -44,7 +44,9 @@ open class GestureRecognizer {
     /// sequence knocks it out: cancelled if active, failed if still possible (its waiting request
     /// dropped) — UIKit's `isEnabled`: "If you change this property to false while a gesture
     /// recognizer is currently recognizing a gesture, the gesture recognizer transitions to a
-    /// cancelled state." Re-enabling it takes effect from the next sequence.
+    /// cancelled state." It stays finished until the end of the event or timer being delivered
+    /// (when set between events, of the next one), then is reset and leaves the sequence
+    /// (docs/gestures.md, rules 9 and 10): enabled again, it may join again on a new finger.
     public var isEnabled = true {
         didSet {
             if oldValue && !isEnabled { arbiter?.knockOutFromOutside(self) }
