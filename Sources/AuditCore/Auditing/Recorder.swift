@@ -12,10 +12,13 @@ import Synchronization
 /// the app, whose delegate calls go on unchanged.
 public final class Recorder: Sendable {
     public struct Options: Sendable {
-        /// Events per transaction; the writer also wakes when this many are waiting.
+        /// Events waiting that wake the writer before `flushInterval` has passed. The writer then
+        /// takes everything the queue holds (up to `capacity` events) and commits, in one
+        /// transaction, the whole contiguous run of `seq` it holds, with what a failed write left
+        /// pending: this is not a limit on a transaction's size.
         public var batchSize = 4_096
-        /// Longest time an event waits in memory before the writer commits it (the durability
-        /// window, together with the time of one batch write).
+        /// How often the writer wakes to take what is queued: while it keeps up, the longest an
+        /// event waits in memory (with one write's time, the durability window).
         public var flushInterval: TimeInterval = 0.05
         /// Events the queue holds before callers block until the writer catches up.
         public var capacity = 65_536
