@@ -87,7 +87,7 @@ extension Command {
             // One transaction per source: a source that fails adds nothing.
             let imported: SessionTransfer.Imported
             do {
-                imported = try into.importSessions { feed in try store.export(write: feed) }
+                imported = try into.mergeSessions(from: store)
             } catch let error as SessionTransfer.ImportError {
                 throw UsageError(message: "\(source): \(error); nothing of it was merged")
             }

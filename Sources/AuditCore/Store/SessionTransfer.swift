@@ -35,6 +35,11 @@ extension AuditStore {
     /// database of an older build, read as it is) is given one derived from what it holds, the
     /// same each time, so merging it twice still skips it the second time.
     public func export(sessions ids: [Int64]? = nil, write: (String) throws -> Void) throws {
+        try exportRecords(sessions: ids) { try write(orderedLine($0)) }
+    }
+
+    /// What `export` writes, each line as its fields in order, before they are made JSON text.
+    private func exportRecords(sessions ids: [Int64]?, emit: ([(String, AuditValue)]) throws -> Void) throws {
         let all = try sessions().map { session in
             var session = session
             session.uuid = try transferUUID(of: session)
@@ -48,8 +53,8 @@ extension AuditStore {
         do {
             for session in chosen {
                 let source = try scenarioSource(of: session.id)
-                try write(
-                    orderedLine([
+                try emit(
+                    ([
                         ("type", .string("session")), ("format", .int(SessionTransfer.format)),
                         ("uuid", session.uuid.map(AuditValue.string) ?? .null),
                         ("name", session.name.map(AuditValue.string) ?? .null), ("scenario", .string(session.scenario)),
@@ -63,29 +68,26 @@ extension AuditStore {
                         ("callbacks", .int(session.callbacks)), ("vetoes", .int(session.vetoes)),
                         ("failures", .int(session.failures)), ("scenario_source", .string(source)),
                     ]))
-                try connection.prepare("SELECT id, path, kind, parent FROM widgets WHERE session = ? ORDER BY id")
+                try connection.cached("SELECT id, path, kind, parent FROM widgets WHERE session = ? ORDER BY id")
                     .forEachRow([.integer(session.id)]) { row in
-                        try write(
-                            orderedLine(
-                                [("type", .string("widget"))]
-                                    + zip(
-                                        ["id", "path", "kind", "parent"], (0..<4).map { Self.exported(row.value($0)) }
-                                    )
-                                    .map { ($0, $1) }))
-                    }
-                try connection.prepare(Self.exportedEvents(answers: hasAnswerKinds)).forEachRow([.integer(session.id)])
-                {
-                    row in
-                    try write(
-                        orderedLine(
-                            [("type", .string("event"))]
+                        try emit(
+                            ([("type", .string("widget"))]
                                 + zip(
-                                    Self.eventFields, (0..<Self.eventFields.count).map { Self.exported(row.value($0)) }
+                                    ["id", "path", "kind", "parent"], (0..<4).map { Self.exported(row.value($0)) }
                                 )
                                 .map { ($0, $1) }))
+                    }
+                try connection.cached(Self.exportedEvents(answers: hasAnswerKinds)).forEachRow([.integer(session.id)]) {
+                    row in
+                    try emit(
+                        ([("type", .string("event"))]
+                            + zip(
+                                Self.eventFields, (0..<Self.eventFields.count).map { Self.exported(row.value($0)) }
+                            )
+                            .map { ($0, $1) }))
                 }
             }
-            try write(orderedLine([("type", .string("end")), ("sessions", .int(chosen.count))]))
+            try emit([("type", .string("end")), ("sessions", .int(chosen.count))])
         } catch let error as SQLiteError {
             throw StoreError.sqlite(error)
         }
@@ -165,6 +167,22 @@ extension AuditStore {
     public func importSessions(
         _ produce: (_ feed: (String) throws -> Void) throws -> Void
     ) throws -> SessionTransfer.Imported {
+        try importRecords { feed in
+            try withoutActuallyEscaping(feed) { feed in try produce { try feed(.line($0)) } }
+        }
+    }
+
+    /// Copies every session of `source` into this database, in one transaction, as exporting
+    /// them and importing the export would, without making the lines' JSON text: what `merge` does.
+    public func mergeSessions(from source: AuditStore) throws -> SessionTransfer.Imported {
+        try importRecords { feed in
+            try source.exportRecords(sessions: nil) { try feed(.fields(Dictionary($0) { first, _ in first })) }
+        }
+    }
+
+    private func importRecords(_ produce: (_ feed: (ImportRecord) throws -> Void) throws -> Void) throws
+        -> SessionTransfer.Imported
+    {
         var imported = SessionTransfer.Imported()
         try connection.transaction {
             var reader = ImportReader(store: self)
@@ -192,6 +210,12 @@ extension AuditStore {
     }
 }
 
+/// A line of an export: its text, or (from `mergeSessions`) the fields its text would hold.
+private enum ImportRecord {
+    case line(String)
+    case fields([String: AuditValue])
+}
+
 /// Reads an export line by line, checking each against the form, and stores what it reads.
 private struct ImportReader {
     let store: AuditStore
@@ -201,6 +225,8 @@ private struct ImportReader {
     var sessions = 0
     var ended = false
     var failure: String?
+    /// The ids of the callback names met so far, by kind, protocol and name.
+    var callbackIDs: [[SQLValue]: Int64] = [:]
 
     init(store: AuditStore) { self.store = store }
 
@@ -212,13 +238,17 @@ private struct ImportReader {
         return ended ? nil : "its end line"
     }
 
-    mutating func read(_ line: String, into imported: inout SessionTransfer.Imported) throws {
+    mutating func read(_ record: ImportRecord, into imported: inout SessionTransfer.Imported) throws {
         guard !ended else { return fail("a line after the end line") }
         let value: AuditValue
-        do {
-            value = try AuditValue(json: line)
-        } catch {
-            return fail("not a JSON object: \(error)")
+        switch record {
+        case .fields(let fields): value = .object(fields)
+        case .line(let line):
+            do {
+                value = try AuditValue(json: line)
+            } catch {
+                return fail("not a JSON object: \(error)")
+            }
         }
         guard case .object(let fields) = value, case .string(let type)? = fields["type"] else {
             return fail("expected an object with a \"type\"")
@@ -244,7 +274,12 @@ private struct ImportReader {
             guard current!.seen <= current!.expected else {
                 return fail("more events than the session line's \(current!.expected)")
             }
-            if let id = current!.id { try storeEvent(values, session: id) }
+            if let id = current!.id {
+                let name = Array(values[3...5])
+                let callback = try callbackIDs[name] ?? internCallback(values)
+                callbackIDs[name] = callback
+                try storeEvent(values, session: id, callback: callback)
+            }
         case "end":
             try finishSession()
             guard failure == nil else { return }
@@ -319,9 +354,8 @@ private struct ImportReader {
         current = (id, expected, 0)
     }
 
-    private func storeEvent(_ values: [SQLValue], session: Int64) throws {
-        // seq, t_ns, widget, kind, protocol, name, labels, answer, args, result, vetoed, implemented,
-        // duration_ns, parent_seq
+    /// The id of an event's callback name (`values` as in `storeEvent`), inserting it when new.
+    private func internCallback(_ values: [SQLValue]) throws -> Int64 {
         let connection = store.connection
         try connection.cached(
             """
@@ -329,10 +363,14 @@ private struct ImportReader {
             ON CONFLICT (kind, protocol, name) DO NOTHING
             """
         ).execute(Array(values[3...7]))
-        let callback =
-            try connection.scalarInt(
-                "SELECT id FROM callbacks WHERE kind = ? AND protocol = ? AND name = ?", Array(values[3...5])) ?? 0
-        try connection.cached(
+        return try connection.scalarInt(
+            "SELECT id FROM callbacks WHERE kind = ? AND protocol = ? AND name = ?", Array(values[3...5])) ?? 0
+    }
+
+    private func storeEvent(_ values: [SQLValue], session: Int64, callback: Int64) throws {
+        // seq, t_ns, widget, kind, protocol, name, labels, answer, args, result, vetoed, implemented,
+        // duration_ns, parent_seq
+        try store.connection.cached(
             """
             INSERT INTO events (session, seq, t_ns, widget, callback, args, result, vetoed, implemented, duration_ns,
                                 parent_seq)
