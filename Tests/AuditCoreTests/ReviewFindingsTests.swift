@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Testing
 
@@ -166,8 +167,9 @@ struct ReviewFindingsTests {
         #expect(recorder.finish().lostEvents > 0)
     }
 
-    /// A batch that fails (here: the file locked by another writer past the busy timeout) is
-    /// retried with the next one: no gap, and the session replays identically.
+    /// A batch that fails (the database busy past its timeout, made so by fault injection rather
+    /// than by holding the lock and hoping the writer tries meanwhile) is retried with the next
+    /// one: no gap, and the session replays identically.
     @Test func aFailedWriteIsRetriedWithoutAGap() throws {
         let s = try scenario(
             #"{"kind":"View","id":"r","children":[{"kind":"SegmentedControl","id":"c","segments":["a","b"],"selected":0}]}"#,
@@ -184,12 +186,10 @@ struct ReviewFindingsTests {
         try recorder.attach(to: root)
         let control = root.view(atPath: "r/c") as! SegmentedControl
         control.tapSegment(1)
-        Thread.sleep(forTimeInterval: 0.2)
-        let blocker = try Connection(path: database, mode: .readWrite(create: false))
-        try blocker.execute("BEGIN IMMEDIATE")
+        StoreFaults.inject(SQLITE_BUSY, at: database, times: 1, matching: "INSERT INTO events")
+        defer { StoreFaults.clear(database) }
         control.tapSegment(0)
-        Thread.sleep(forTimeInterval: 5.6)
-        try blocker.execute("COMMIT")
+        StoreFaults.wait(forFailures: 1, at: database)
         control.tapSegment(1)
         let summary = recorder.finish()
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
