@@ -3,14 +3,14 @@ import PackageDescription
 
 let package = Package(
     name: "auditctl",
+    // Synchronization (Mutex, Atomic) needs macOS 15 where there is one; Linux needs no minimum.
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "AuditCore", targets: ["AuditCore"]),
         .library(name: "AuditCLI", targets: ["AuditCLI"]),
         .library(name: "AuditTesting", targets: ["AuditTesting"]),
         .library(name: "AuditExamples", targets: ["AuditExamples"]),
         .executable(name: "auditctl", targets: ["auditctl"]),
-        .executable(name: "my-auditctl", targets: ["MyAuditctl"]),
-        .executable(name: "auditbench", targets: ["auditbench"]),
     ],
     targets: [
         .systemLibrary(
@@ -34,7 +34,8 @@ let package = Package(
         .target(name: "AuditTesting", dependencies: ["AuditCore"]),
         .executableTarget(name: "auditctl", dependencies: ["AuditCLI", "AuditExamples"]),
         // An example of a user's own runner: their delegates registered, the CLI's entry point called.
-        .executableTarget(name: "MyAuditctl", dependencies: ["AuditCLI", "AuditCore", "AuditExamples"]),
+        .executableTarget(
+            name: "my-auditctl", dependencies: ["AuditCLI", "AuditCore", "AuditExamples"], path: "Sources/MyAuditctl"),
         // Measures every performance figure against a baseline from the same run (the Performance article).
         .executableTarget(name: "auditbench", dependencies: ["AuditCore", "AuditExamples", "CSQLite"]),
         .target(

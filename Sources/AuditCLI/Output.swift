@@ -167,7 +167,7 @@ struct TableWriter {
     }
 }
 
-/// A JSON object whose keys keep the given order (the order SPEC.md shows them in).
+/// A JSON object whose keys keep the given order (the order the documentation shows them in).
 func orderedJSON(_ fields: [(String, AuditValue)]) -> String {
     "{" + fields.map { AuditValue.string($0.0).json + ":" + $0.1.json }.joined(separator: ",") + "}"
 }

@@ -213,7 +213,7 @@ struct FaultTests {
         let control = SegmentedControl(identifier: "c", segments: ["a", "b"], selectedSegmentIndex: 0)
         try recorder.attach(to: control)
         control.tapSegment(1)
-        try waitUntil { StoreFaults.failures(at: database) > 0 }
+        StoreFaults.wait(forFailures: 1, at: database)
         StoreFaults.clear(database)
         control.tapSegment(0)
         let summary = recorder.finish()

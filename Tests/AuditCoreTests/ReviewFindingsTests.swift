@@ -91,7 +91,7 @@ struct ReviewFindingsTests {
         return Log.calls
     }
 
-    /// SPEC §3: auditing never changes behaviour. SegmentedControl.select reads `proxy ?? delegate`
+    /// Auditing never changes behaviour. SegmentedControl.select reads `proxy ?? delegate`
     /// once; the proxy re-reads `delegate` per call.
     @Test func delegateReassignedInsideShouldSelect() throws {
         let plain = try run(audited: false)
@@ -148,7 +148,7 @@ struct ReviewFindingsTests {
         #expect(try AuditStore(path: database, access: .read).timeline(of: recorder.session).isEmpty)
     }
 
-    /// SPEC §4: seq from 1, contiguous. finish() while events are in progress stores no gap: what
+    /// Events are numbered from 1, contiguously. finish() while events are in progress stores no gap: what
     /// has no predecessor is lost and counted, and the session is interrupted.
     @Test func finishInsideACallbackLeavesNoGap() throws {
         let root = View(identifier: "root")

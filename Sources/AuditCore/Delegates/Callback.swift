@@ -292,3 +292,12 @@ public func delegateDefault<T>(_ value: T) -> T {
 public func delegateDefault() {
     ThreadContext.current.defaultUsed = true
 }
+
+extension CallbackDescriptor {
+    /// Declares an input of a widget kind.
+    public convenience init(input name: String, of widgetKind: String, arguments: [String]) {
+        self.init(
+            kind: .input, protocolName: widgetKind, name: name, argumentLabels: arguments, answer: .none,
+            defaultAnswer: "—")
+    }
+}

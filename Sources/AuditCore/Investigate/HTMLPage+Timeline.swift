@@ -11,8 +11,6 @@ extension HTMLPage {
         static let minimumLaneHeight = 34
         /// The width the columns share before the timeline scrolls sideways.
         static let fitWidth = 1060
-        static let overviewBuckets = 240
-        static let overviewHeight = 30
     }
 
     /// Vertical positions of each lane and of each side's block inside it.

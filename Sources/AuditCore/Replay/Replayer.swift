@@ -123,7 +123,3 @@ public struct Replayer: Sendable {
             failures: summary.lostEvents > 0 ? summary.failedWrites : 0, finishedRun: finishedRun, refused: refused)
     }
 }
-
-extension View {
-    var auditLinkID: Int32 { auditLink?.widget ?? 0 }
-}

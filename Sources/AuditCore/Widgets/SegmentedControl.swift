@@ -90,12 +90,3 @@ open class SegmentedControl: View {
 struct WeakSegmentedControlDelegate: WeakDelegateReference {
     weak var delegate: (any SegmentedControlDelegate)?
 }
-
-extension CallbackDescriptor {
-    /// Declares an input of a widget kind.
-    public convenience init(input name: String, of widgetKind: String, arguments: [String]) {
-        self.init(
-            kind: .input, protocolName: widgetKind, name: name, argumentLabels: arguments, answer: .none,
-            defaultAnswer: "—")
-    }
-}

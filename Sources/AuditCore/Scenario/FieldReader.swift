@@ -1,0 +1,126 @@
+/// Reads the fields of one JSON object, tracking the path for error messages and refusing fields
+/// it was not asked for (a typo is an error, not a silently ignored key).
+struct FieldReader {
+    let path: String
+    private let fields: [String: AuditValue]
+    private var used: Set<String> = []
+
+    init(_ value: AuditValue, at path: String) throws(ScenarioError) {
+        guard case .object(let fields) = value else {
+            throw ScenarioError(at: path.isEmpty ? "top level" : path, "expected an object")
+        }
+        self.path = path
+        self.fields = fields
+    }
+
+    func location(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    mutating func optional(_ key: String) -> AuditValue? {
+        used.insert(key)
+        return fields[key]
+    }
+
+    mutating func required(_ key: String) throws(ScenarioError) -> AuditValue {
+        guard let value = optional(key) else { throw ScenarioError(at: location(key), "missing required field") }
+        return value
+    }
+
+    mutating func string(_ key: String) throws(ScenarioError) -> String {
+        try Self.string(try required(key), at: location(key))
+    }
+
+    mutating func int(_ key: String) throws(ScenarioError) -> Int {
+        try Self.int(try required(key), at: location(key))
+    }
+
+    mutating func bool(_ key: String, default value: Bool) throws(ScenarioError) -> Bool {
+        guard let field = optional(key) else { return value }
+        guard case .bool(let flag) = field else { throw ScenarioError(at: location(key), "expected true or false") }
+        return flag
+    }
+
+    mutating func array(_ key: String) throws(ScenarioError) -> [AuditValue] {
+        guard case .array(let values) = try required(key) else {
+            throw ScenarioError(at: location(key), "expected an array")
+        }
+        return values
+    }
+
+    /// The fields no read has asked for yet, all marked as read: what a kind's own properties are.
+    mutating func remaining() -> [String: AuditValue] {
+        let rest = fields.filter { !used.contains($0.key) }
+        used.formUnion(rest.keys)
+        return rest
+    }
+
+    /// Fails on the first field that no read asked for.
+    func finish() throws(ScenarioError) {
+        if let unknown = fields.keys.filter({ !used.contains($0) }).sorted().first {
+            throw ScenarioError(at: location(unknown), "unknown field")
+        }
+    }
+
+    static func string(_ value: AuditValue, at location: String) throws(ScenarioError) -> String {
+        guard case .string(let text) = value else { throw ScenarioError(at: location, "expected a string") }
+        return text
+    }
+
+    static func int(_ value: AuditValue, at location: String) throws(ScenarioError) -> Int {
+        guard case .int(let number) = value else { throw ScenarioError(at: location, "expected an integer") }
+        return number
+    }
+
+    static func int(_ value: AuditValue, at location: String, atLeast minimum: Int) throws(ScenarioError) -> Int {
+        let number = try int(value, at: location)
+        guard number >= minimum else { throw ScenarioError(at: location, "must be at least \(minimum)") }
+        return number
+    }
+
+    /// `[a, b]`: two finite numbers (a size, an offset).
+    mutating func pair(_ key: String, nonNegative: Bool = false) throws(ScenarioError) -> (Double, Double) {
+        let values = try numbers(key, count: 2, shape: "[a, b]", nonNegative: nonNegative)
+        return (values[0], values[1])
+    }
+
+    /// `[x, y, width, height]`, width and height not negative.
+    mutating func quad(_ key: String) throws(ScenarioError) -> (Double, Double, Double, Double) {
+        let values = try numbers(key, count: 4, shape: "[x, y, width, height]", nonNegative: false)
+        guard values[2] >= 0, values[3] >= 0 else {
+            throw ScenarioError(at: location(key), "width and height must not be negative")
+        }
+        return (values[0], values[1], values[2], values[3])
+    }
+
+    private mutating func numbers(_ key: String, count: Int, shape: String, nonNegative: Bool) throws(ScenarioError)
+        -> [Double]
+    {
+        guard case .array(let values) = try required(key), values.count == count else {
+            throw ScenarioError(at: location(key), "expected \(shape)")
+        }
+        var numbers: [Double] = []
+        for (index, value) in values.enumerated() {
+            let number = try Self.number(value, at: "\(location(key))[\(index)]")
+            if nonNegative && number < 0 {
+                throw ScenarioError(at: "\(location(key))[\(index)]", "must not be negative")
+            }
+            numbers.append(number)
+        }
+        return numbers
+    }
+
+    /// The largest coordinate or size a scenario may give, so geometry stays finite.
+    static let maximumMagnitude = 10_000_000.0
+
+    static func number(_ value: AuditValue, at location: String) throws(ScenarioError) -> Double {
+        let number: Double
+        switch value {
+        case .int(let value): number = Double(value)
+        case .double(let value) where value.isFinite: number = value
+        default: throw ScenarioError(at: location, "expected a number")
+        }
+        guard abs(number) <= maximumMagnitude else {
+            throw ScenarioError(at: location, "must be between -\(Int(maximumMagnitude)) and \(Int(maximumMagnitude))")
+        }
+        return number
+    }
+}
