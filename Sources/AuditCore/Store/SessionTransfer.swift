@@ -39,7 +39,7 @@ extension AuditStore {
     }
 
     /// What `export` writes, each line as its fields in order, before they are made JSON text.
-    private func exportRecords(sessions ids: [Int64]?, emit: ([(String, AuditValue)]) throws -> Void) throws {
+    func exportRecords(sessions ids: [Int64]?, emit: ([(String, AuditValue)]) throws -> Void) throws {
         let all = try sessions().map { session in
             var session = session
             session.uuid = try transferUUID(of: session)
@@ -172,15 +172,7 @@ extension AuditStore {
         }
     }
 
-    /// Copies every session of `source` into this database, in one transaction, as exporting
-    /// them and importing the export would, without making the lines' JSON text: what `merge` does.
-    public func mergeSessions(from source: AuditStore) throws -> SessionTransfer.Imported {
-        try importRecords { feed in
-            try source.exportRecords(sessions: nil) { try feed(.fields(Dictionary($0) { first, _ in first })) }
-        }
-    }
-
-    private func importRecords(_ produce: (_ feed: (ImportRecord) throws -> Void) throws -> Void) throws
+    func importRecords(_ produce: (_ feed: (ImportRecord) throws -> Void) throws -> Void) throws
         -> SessionTransfer.Imported
     {
         var imported = SessionTransfer.Imported()
@@ -211,7 +203,7 @@ extension AuditStore {
 }
 
 /// A line of an export: its text, or (from `mergeSessions`) the fields its text would hold.
-private enum ImportRecord {
+enum ImportRecord {
     case line(String)
     case fields([String: AuditValue])
 }

@@ -1,0 +1,129 @@
+import Foundation
+
+extension AuditStore {
+    /// Copies every session of `source` into this database, in one transaction, as exporting
+    /// them and importing the export would: renumbered, labels and replay links kept, callback
+    /// names interned here, a session whose UUID this database holds skipped. What `merge` does.
+    ///
+    /// When `source` has this build's schema and its sessions keep their own events, the rows go
+    /// across with one `INSERT … SELECT` per table (the source attached to this connection); a
+    /// source of an older build, one with sessions that share events (isolated replays), or one
+    /// whose rows do not add up goes through the export's records instead, field by field.
+    public func mergeSessions(from source: AuditStore) throws -> SessionTransfer.Imported {
+        if let imported = try mergeRows(from: source) { return imported }
+        return try importRecords { feed in
+            try source.exportRecords(sessions: nil) { try feed(.fields(Dictionary($0) { first, _ in first })) }
+        }
+    }
+
+    /// The latest migration applied to this database.
+    private var schemaVersion: Int64? {
+        try? connection.scalarInt("SELECT max(version) FROM schema_migrations")
+    }
+
+    /// The sessions of `source` copied with SQL, or nil when they need the records' way.
+    func mergeRows(from source: AuditStore) throws -> SessionTransfer.Imported? {
+        guard source.schemaVersion == schemaVersion, source.hasSessionIdentity, source.hasSharedEvents else {
+            return nil
+        }
+        let sessions = try source.sessions()
+        let stored = try source.connection.prepare("SELECT session, count(*) FROM events GROUP BY session").rows {
+            ($0.int64(0), $0.int(1))
+        }
+        let rows = Dictionary(stored) { first, _ in first }
+        guard
+            try source.connection.scalarInt("SELECT count(*) FROM sessions WHERE events_from IS NOT NULL") == 0,
+            sessions.allSatisfy({ session in
+                session.uuid.flatMap(UUID.init(uuidString:)) != nil && rows[session.id, default: 0] == session.events
+            })
+        else { return nil }
+        do {
+            try connection.cached("ATTACH DATABASE ? AS merge_source").execute([.text(source.path)])
+        } catch {
+            return nil  // a source this connection cannot open (read-only media): the records' way
+        }
+        defer { try? connection.execute("DETACH DATABASE merge_source") }
+        return try connection.transaction { try copyRows(of: sessions, from: source) }
+    }
+
+    /// Inside the merge's transaction: the sessions' rows, then their widgets and events.
+    private func copyRows(of sessions: [SessionSummary], from source: AuditStore) throws -> SessionTransfer.Imported {
+        try connection.execute(
+            """
+            CREATE TEMP TABLE IF NOT EXISTS merge_sessions (old INTEGER PRIMARY KEY, new INTEGER NOT NULL);
+            CREATE TEMP TABLE IF NOT EXISTS merge_callbacks (old INTEGER PRIMARY KEY, new INTEGER NOT NULL);
+            DELETE FROM merge_sessions;
+            DELETE FROM merge_callbacks;
+            """)
+        defer { try? connection.execute("DROP TABLE temp.merge_sessions; DROP TABLE temp.merge_callbacks") }
+        var imported = SessionTransfer.Imported()
+        var expected = 0
+        let uuids = Dictionary(sessions.map { ($0.id, $0.uuid ?? "") }) { first, _ in first }
+        for session in sessions {
+            let uuid = session.uuid ?? ""
+            if try connection.scalarInt("SELECT count(*) FROM sessions WHERE uuid = ?", [.text(uuid)]) ?? 0 > 0 {
+                imported.skipped.append(uuid)
+                continue
+            }
+            let replayOf = try session.replayOf.flatMap { uuids[$0] }.flatMap { original in
+                try connection.scalarInt("SELECT id FROM sessions WHERE uuid = ?", [.text(original)])
+            }
+            try connection.cached(
+                """
+                INSERT INTO sessions (uuid, name, scenario, delegate, status, started_at, ended_at, replay_of,
+                                      replay_mode, event_count, input_count, callback_count, veto_count,
+                                      failure_count, scenario_source, owner_pid, owner_token)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)
+                """
+            ).execute([
+                .text(uuid), session.name.map(SQLValue.text) ?? .null, .text(session.scenario),
+                .text(session.delegate),
+                // A recording that is not running here any more did not finish, as `import` reads it.
+                .text(session.status == "recording" ? "interrupted" : session.status), .text(session.startedAt),
+                session.endedAt.map(SQLValue.text) ?? .null, replayOf.map(SQLValue.integer) ?? .null,
+                session.replayMode.map(SQLValue.text) ?? .null, .integer(Int64(session.events)),
+                .integer(Int64(session.inputs)), .integer(Int64(session.callbacks)),
+                .integer(Int64(session.vetoes)), .integer(Int64(session.failures)),
+                .text(try source.scenarioSource(of: session.id)),
+            ])
+            let id = connection.lastInsertRowID
+            try storeLabels(session.labels, of: id)
+            try connection.cached("INSERT INTO merge_sessions (old, new) VALUES (?, ?)").execute([
+                .integer(session.id), .integer(id),
+            ])
+            imported.sessions.append(id)
+            expected += session.events
+        }
+        // The callback names the copied events use, interned here, and what their ids became.
+        try connection.execute(
+            """
+            INSERT INTO callbacks (kind, protocol, name, labels, answer)
+            SELECT kind, protocol, name, labels, answer FROM merge_source.callbacks
+            WHERE id IN (SELECT DISTINCT callback FROM merge_source.events
+                         WHERE session IN (SELECT old FROM merge_sessions))
+            ORDER BY id
+            ON CONFLICT (kind, protocol, name) DO NOTHING;
+            INSERT INTO merge_callbacks (old, new)
+            SELECT s.id, t.id FROM merge_source.callbacks AS s
+            JOIN main.callbacks AS t ON t.kind = s.kind AND t.protocol IS s.protocol AND t.name = s.name;
+            INSERT INTO widgets (session, id, path, kind, parent)
+            SELECT m.new, w.id, w.path, w.kind, w.parent
+            FROM merge_source.widgets AS w JOIN merge_sessions AS m ON m.old = w.session;
+            INSERT INTO events (session, seq, t_ns, widget, callback, args, result, vetoed, implemented, duration_ns,
+                                parent_seq)
+            SELECT m.new, e.seq, e.t_ns, e.widget, c.new, e.args, e.result, e.vetoed, e.implemented, e.duration_ns,
+                   e.parent_seq
+            FROM merge_source.events AS e
+            JOIN merge_sessions AS m ON m.old = e.session
+            JOIN merge_callbacks AS c ON c.old = e.callback;
+            """)
+        let copied =
+            try connection.scalarInt(
+                "SELECT count(*) FROM events WHERE session IN (SELECT new FROM merge_sessions)") ?? 0
+        guard copied == expected else {
+            throw SessionTransfer.ImportError(
+                line: 0, reason: "\(copied) of the sessions' \(expected) events have a callback name the source holds")
+        }
+        return imported
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import SharedTestSupport
+import Testing
+
+@testable import AuditCore
+@testable import AuditExamples
+
+/// `AuditStore.mergeSessions(from:)`: rows copied with SQL where the source allows it, and what
+/// they become is what the export's records make of them, byte for byte.
+@Suite("Merging sessions")
+struct SessionMergeTests {
+    let folder = TemporaryDirectory()
+
+    /// A database of recordings with labels, interaction replays of some, and (when `isolated`)
+    /// an isolated replay, which shares its recording's events.
+    func source(isolated: Bool) throws -> String {
+        let path = folder.path("source-\(isolated).sqlite")
+        for (index, delegate) in ["checkout.v1", "checkout.v2", "tired"].enumerated() {
+            _ = try ScenarioRunner.record(
+                try ReplayTests.randomCheckout(seed: UInt64(index), count: 60), delegate: delegate,
+                registry: ReplayTests.registry, databasePath: path, labels: ["device": "d\(index)"])
+        }
+        let replayer = Replayer(databasePath: path, registry: ReplayTests.registry, catalog: .builtIn)
+        _ = try replayer.replay(session: 1, delegate: "checkout.v2", mode: .interaction)
+        _ = try replayer.replay(session: 3, delegate: "checkout.v1", mode: .interaction)
+        if isolated { _ = try replayer.replay(session: 2, delegate: "checkout.v1", mode: .isolated) }
+        return path
+    }
+
+    func exported(_ path: String) throws -> [String] {
+        var lines: [String] = []
+        try AuditStore(path: path, access: .read).export { lines.append($0) }
+        return lines
+    }
+
+    @Test(arguments: [false, true])
+    func theRowsCopiedAreWhatTheRecordsMake(isolated: Bool) throws {
+        let source = try AuditStore(path: try source(isolated: isolated), access: .read)
+        // A target that already holds one of the sessions, which both ways skip.
+        let targets = try (0..<2).map { index -> AuditStore in
+            let target = try AuditStore(path: folder.path("target-\(isolated)-\(index).sqlite"), access: .write)
+            _ = try target.importSessions { feed in
+                var lines: [String] = []
+                try source.export(sessions: [1]) { lines.append($0) }
+                for line in lines { try feed(line) }
+            }
+            return target
+        }
+        // Sessions that share events go the records' way; the others, SQL's.
+        let merged = try #require(
+            isolated ? try targets[0].mergeSessions(from: source) : try targets[0].mergeRows(from: source))
+        if isolated { #expect(try targets[0].mergeRows(from: source) == nil) }
+        let recorded = try targets[1].importRecords { feed in
+            try source.exportRecords(sessions: nil) { try feed(.fields(Dictionary($0) { first, _ in first })) }
+        }
+        #expect(merged == recorded)
+        #expect(merged.skipped.count == 1)
+        #expect(merged.sessions.count == (isolated ? 5 : 4))
+        #expect(try exported(targets[0].path) == exported(targets[1].path))
+        #expect(try exported(targets[0].path).count > 100)
+        // Merging again changes nothing.
+        #expect(try targets[0].mergeSessions(from: source).sessions.isEmpty)
+        #expect(try targets[0].sessions().count == (isolated ? 6 : 5))
+    }
+}
