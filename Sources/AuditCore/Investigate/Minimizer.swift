@@ -152,7 +152,7 @@ public struct Minimizer: Sendable {
             divergence: signature, tests: tests, cached: cached, unresolved: unresolved, stoppedAtBound: stoppedAtBound)
     }
 
-    private static func signature(_ difference: EventDifference) -> String {
+    static func signature(_ difference: EventDifference) -> String {
         let event = difference.event
         return "\(difference.kind.rawValue) at \(event.widget ?? "-") "
             + "\(event.protocolName.map { $0 + "." } ?? "")\(event.callback)"

@@ -1,0 +1,170 @@
+import Foundation
+
+/// Searches for a behaviour change nobody recorded: drives a delegate and a candidate with random
+/// valid inputs on a scenario's widget tree until their audited behaviour differs, then minimizes
+/// the run (`Minimizer`).
+///
+/// Each run builds the scenario's tree afresh and generates its steps one at a time while driving
+/// the delegate, so every step is valid in the state the ones before left: the widgets' kinds
+/// generate them (`WidgetKind.generators`), weighted, each checked as a scenario step is. The run
+/// is then recorded with a fresh delegate and a fresh candidate (which skips an input it cannot
+/// take, as in a replay) into a scratch database and the two sessions are diffed.
+///
+/// Run k draws from `ExplorationRandom(seed:run:)`, so the same seed gives the same runs; guided
+/// exploration also depends on the runs before, which the same seed repeats too. A time limit only
+/// decides how many runs there are.
+public struct Explorer: Sendable {
+    /// What to explore and how long.
+    public struct Options: Sendable {
+        public var seed: UInt64 = 1
+        /// Random steps per run (after `start`).
+        public var stepsPerRun = 20
+        /// The most runs.
+        public var runs = 200
+        /// Stop starting runs after this long (wall clock), when set.
+        public var timeLimit: Duration?
+        /// A factor on the generators' weights, by input name (`tapSegment`); 0 never generates it.
+        public var weights: [String: Double] = [:]
+        /// Steps every run starts with, such as a scenario's own (those that cannot run are left out).
+        public var start: [ScenarioStep] = []
+        /// Prefer runs that reach callback answer branches not seen yet (see `Explorer`'s guide).
+        public var guided = true
+        /// The most tests the minimizer runs.
+        public var maximumMinimizerTests = 500
+
+        public init() {}
+    }
+
+    /// A divergence found: the run, its steps and the minimal reproducer.
+    public struct Divergence: Sendable {
+        /// The run that diverged, from 1.
+        public var run: Int
+        /// The run's steps.
+        public var steps: [ScenarioStep]
+        /// The first difference: kind, widget and callback.
+        public var signature: String
+        /// The minimizer's result: the minimal steps and their scenario file.
+        public var minimized: Minimizer.Result
+    }
+
+    /// What exploring found.
+    public struct Result: Sendable {
+        /// Runs recorded (each with both delegates) and the steps they took.
+        public var runs = 0
+        public var steps = 0
+        /// Callback answer branches the delegate reached (a widget's callback allowed, vetoed, …).
+        public var branches = 0
+        /// Runs that reached a branch no run before had: the corpus `--save-corpus` stores.
+        public var corpus: [[ScenarioStep]] = []
+        /// Nil when no run diverged within the budget.
+        public var divergence: Divergence?
+    }
+
+    public var scenario: Scenario
+    public var registry: DelegateRegistry
+    public var options: Options
+
+    public init(scenario: Scenario, registry: DelegateRegistry, options: Options = Options()) {
+        self.scenario = scenario
+        self.registry = registry
+        self.options = options
+    }
+
+    /// Explores until `candidate` diverges from `delegate` or the budget is spent. `progress` is
+    /// told the runs and steps done after each run.
+    public func explore(
+        delegate delegateName: String, candidate candidateName: String,
+        progress: (_ runs: Int, _ steps: Int) -> Void = { _, _ in }
+    ) throws -> Result {
+        let delegate = try registry.entry(named: delegateName)
+        let candidate = try registry.entry(named: candidateName)
+        let scratch = FileManager.default.temporaryDirectory.appending(path: "auditctl-explore-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let database = scratch.appending(path: "scratch.sqlite").path
+        let started = ContinuousClock.now
+        var result = Result()
+        var seen: Set<String> = []
+        let generator = RunGenerator(scenario: scenario, options: options)
+        for run in 1...max(options.runs, 1) {
+            if let limit = options.timeLimit, run > 1, ContinuousClock.now - started >= limit { break }
+            var random = ExplorationRandom(seed: options.seed, run: run)
+            let steps = generator.steps(delegate: delegate.make, corpus: result.corpus, &random)
+            var runScenario = scenario
+            runScenario.steps = steps
+            let a: RecordingSummary
+            let b: RecordingSummary
+            do {
+                a = try ScenarioRunner.record(
+                    runScenario, delegate: delegate.make, named: delegate.name, databasePath: database)
+                b = try ScenarioRunner.record(
+                    runScenario, delegate: candidate.make, named: candidate.name, databasePath: database,
+                    invalid: .skip)
+            } catch is ScenarioError {
+                continue  // the delegate answered differently from its dry run: nothing to compare
+            }
+            result.runs += 1
+            result.steps += steps.count
+            let store = try AuditStore(path: database, access: .read)
+            let branches = try Self.branches(of: a.session, in: store, catalog: scenario.catalog)
+            if !branches.isSubset(of: seen) {
+                seen.formUnion(branches)
+                result.corpus.append(steps)
+            }
+            result.branches = seen.count
+            progress(result.runs, result.steps)
+            guard let first = ReplayReport.firstDifference(in: try store.diff(a.session, b.session)) else { continue }
+            let minimized = try Minimizer(databasePath: database, registry: registry, catalog: scenario.catalog)
+                .minimize(session: a.session, delegate: candidate.name, maximumTests: options.maximumMinimizerTests)
+            result.divergence = Divergence(
+                run: run, steps: steps, signature: Minimizer.signature(first), minimized: minimized)
+            break
+        }
+        return result
+    }
+
+    /// The answer branches session `id` reached, one string each (widget, callback, branch).
+    static func branches(of id: Int64, in store: AuditStore, catalog: WidgetCatalog) throws -> Set<String> {
+        var branches: Set<String> = []
+        for row in try store.coverage(sessions: [id], catalog: catalog).rows {
+            for (branch, count) in row.branches where count > 0 {
+                branches.insert("\(row.widget) \(row.protocolName).\(row.callback) \(branch)")
+            }
+        }
+        return branches
+    }
+}
+
+extension Explorer.Divergence {
+    /// Records the minimal reproducer with `delegate` and with `candidate` into the database at
+    /// `databasePath` (the candidate skipping inputs it cannot take, as in a replay), labelled
+    /// `explore=delegate` and `explore=candidate`: the two sessions `diff` compares.
+    public func record(
+        delegate: String, candidate: String, registry: DelegateRegistry, catalog: WidgetCatalog, databasePath: String
+    ) throws -> (delegate: RecordingSummary, candidate: RecordingSummary) {
+        let reproducer = try Scenario(data: Data(minimized.scenario.utf8), catalog: catalog)
+        let a = try ScenarioRunner.record(
+            reproducer, delegate: try registry.entry(named: delegate).make, named: delegate,
+            databasePath: databasePath, labels: ["explore": "delegate"])
+        let b = try ScenarioRunner.record(
+            reproducer, delegate: try registry.entry(named: candidate).make, named: candidate,
+            databasePath: databasePath, labels: ["explore": "candidate"], invalid: .skip)
+        return (a, b)
+    }
+}
+
+extension Explorer.Result {
+    /// Records each run of `corpus` with `delegate` into the database at `databasePath`, labelled
+    /// `explore=corpus`: the runs that reached new branches, as sessions a replay can check.
+    public func saveCorpus(
+        of scenario: Scenario, delegate: String, registry: DelegateRegistry, databasePath: String
+    ) throws -> [RecordingSummary] {
+        let entry = try registry.entry(named: delegate)
+        return try corpus.map { steps in
+            var run = scenario
+            run.steps = steps
+            return try ScenarioRunner.record(
+                run, delegate: entry.make, named: delegate, databasePath: databasePath, labels: ["explore": "corpus"])
+        }
+    }
+}
