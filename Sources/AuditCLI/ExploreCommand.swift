@@ -81,7 +81,8 @@ extension Command {
             "\(request.candidate) diverges from \(request.delegate) in run \(found.run) (after \(tried)): "
                 + found.signature)
         output.line(
-            "minimized its \(counted(found.steps.count, "step")) to \(counted(found.minimized.steps.count, "input")) "
+            "minimized the run's \(counted(found.minimized.originalCount, "recorded input")) to "
+                + "\(found.minimized.steps.count) "
                 + "in \(counted(found.minimized.tests, "test")); recorded the reproducer as session "
                 + "\(sessions.delegate.session) (\(request.delegate)) and session \(sessions.candidate.session) "
                 + "(\(request.candidate))")

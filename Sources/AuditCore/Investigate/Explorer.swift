@@ -155,16 +155,16 @@ extension Explorer.Divergence {
 
 extension Explorer.Result {
     /// Records each run of `corpus` with `delegate` into the database at `databasePath`, labelled
-    /// `explore=corpus`: the runs that reached new branches, as sessions a replay can check.
+    /// `explore=corpus` and named SCENARIO-explored: the runs that reached new branches, as
+    /// sessions a replay can check.
     public func saveCorpus(
         of scenario: Scenario, delegate: String, registry: DelegateRegistry, databasePath: String
     ) throws -> [RecordingSummary] {
         let entry = try registry.entry(named: delegate)
         return try corpus.map { steps in
-            var run = scenario
-            run.steps = steps
-            return try ScenarioRunner.record(
-                run, delegate: entry.make, named: delegate, databasePath: databasePath, labels: ["explore": "corpus"])
+            try ScenarioRunner.record(
+                try scenario.replacing(steps: steps, name: scenario.name + "-explored"), delegate: entry.make,
+                named: delegate, databasePath: databasePath, labels: ["explore": "corpus"])
         }
     }
 }

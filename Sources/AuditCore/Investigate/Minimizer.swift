@@ -156,7 +156,8 @@ public struct Minimizer: Sendable {
         }
         let steps = inputs(current).map { plan.steps[$0] }
         return Result(
-            steps: steps, originalCount: all.count, scenario: try Self.scenarioText(plan.scenario, steps: steps),
+            steps: steps, originalCount: all.count,
+            scenario: try plan.scenario.text(name: plan.scenario.name + "-minimized", steps: steps),
             divergence: signature, tests: tests, cached: cached, unresolved: unresolved, stoppedAtBound: stoppedAtBound)
     }
 
@@ -198,11 +199,4 @@ public struct Minimizer: Sendable {
             + "\(event.protocolName.map { $0 + "." } ?? "")\(event.callback)"
     }
 
-    /// The session's scenario file with its steps replaced and its name marked.
-    private static func scenarioText(_ scenario: Scenario, steps: [ScenarioStep]) throws -> String {
-        guard case .object(var fields) = try AuditValue(json: scenario.source) else { return scenario.source }
-        fields["name"] = .string(scenario.name + "-minimized")
-        fields["steps"] = .array(try steps.map { try AuditValue(json: $0.description) })
-        return AuditValue.object(fields).json
-    }
 }
