@@ -155,6 +155,9 @@ if wanted("text") {
         [perCharacter.last!.table / perCharacter.first!.table], goal: "≤ 1.1 (flat)", met: { value, _ in value <= 1.1 })
 }
 
+// 9. Exploration, guided against unguided (Exploration.swift)
+if wanted("explore") { try benchmarkExploration(quick: quick) }
+
 // Report
 let total = Double(now() - started) / 1e9
 print(

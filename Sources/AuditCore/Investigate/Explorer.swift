@@ -78,16 +78,21 @@ public struct Explorer: Sendable {
     ) throws -> Result {
         let delegate = try registry.entry(named: delegateName)
         let candidate = try registry.entry(named: candidateName)
-        let scratch = FileManager.default.temporaryDirectory.appending(path: "auditctl-explore-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let scratch = Self.scratchParent.appending(path: "auditctl-explore-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let database = scratch.appending(path: "scratch.sqlite").path
         let started = ContinuousClock.now
         var result = Result()
         var seen: Set<String> = []
         let generator = RunGenerator(scenario: scenario, options: options)
         for run in 1...max(options.runs, 1) {
             if let limit = options.timeLimit, run > 1, ContinuousClock.now - started >= limit { break }
+            // A fresh scratch database every `runsPerScratch` runs, so its size stays bounded.
+            let block = scratch.appending(path: "\((run - 1) / Self.runsPerScratch)")
+            if (run - 1) % Self.runsPerScratch == 0 {
+                try? FileManager.default.removeItem(at: scratch)
+                try FileManager.default.createDirectory(at: block, withIntermediateDirectories: true)
+            }
+            let database = block.appending(path: "scratch.sqlite").path
             var random = ExplorationRandom(seed: options.seed, run: run)
             let steps = generator.steps(delegate: delegate.make, corpus: result.corpus, &random)
             var runScenario = scenario
@@ -121,6 +126,21 @@ public struct Explorer: Sendable {
             break
         }
         return result
+    }
+
+    static let runsPerScratch = 100
+
+    /// Where scratch databases go: a memory file system when there is one (`/dev/shm` on Linux),
+    /// since nothing in them outlives the exploration, else the temporary directory.
+    static var scratchParent: URL {
+        let memory = "/dev/shm"
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: memory, isDirectory: &isDirectory), isDirectory.boolValue,
+            FileManager.default.isWritableFile(atPath: memory)
+        {
+            return URL(fileURLWithPath: memory)
+        }
+        return FileManager.default.temporaryDirectory
     }
 
     /// The answer branches session `id` reached, one string each (widget, callback, branch).
