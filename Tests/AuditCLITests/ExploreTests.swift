@@ -50,6 +50,18 @@ struct ExploreTests {
         #expect(try sandbox.listing() == ["checkout.json"])
     }
 
+    @Test("--time only bounds the runs: --runs decides how many when the time is long enough")
+    func timeAndRuns() throws {
+        let sandbox = try Sandbox()
+        try Self.copyCheckout(sandbox)
+        let run = try sandbox.run([
+            "explore", "--scenario", "checkout.json", "--candidate", "checkout.v1", "--runs", "3", "--steps", "5",
+            "--time", "1h",
+        ])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.hasPrefix("no divergence in 3 runs of up to 5 steps (15 steps in all, seed 1), "), "\(run)")
+    }
+
     @Test("--format json, and --save-corpus stores the runs that reached new branches")
     func jsonAndCorpus() throws {
         let sandbox = try Sandbox()

@@ -119,10 +119,19 @@ public struct Explorer: Sendable {
             result.branches = seen.count
             progress(result.runs, result.steps)
             guard let first = ReplayReport.firstDifference(in: try store.diff(a.session, b.session)) else { continue }
-            let minimized = try Minimizer(databasePath: database, registry: registry, catalog: scenario.catalog)
-                .minimize(session: a.session, delegate: candidate.name, maximumTests: options.maximumMinimizerTests)
-            result.divergence = Divergence(
-                run: run, steps: steps, signature: Minimizer.signature(first), minimized: minimized)
+            let signature = Minimizer.signature(first)
+            let minimized: Minimizer.Result
+            do {
+                minimized = try Minimizer(databasePath: database, registry: registry, catalog: scenario.catalog)
+                    .minimize(session: a.session, delegate: candidate.name, maximumTests: options.maximumMinimizerTests)
+            } catch is Minimizer.Failure {
+                // Replaying the recorded inputs did not diverge as the run did: the run is the reproducer.
+                minimized = Minimizer.Result(
+                    steps: steps, originalCount: steps.count,
+                    scenario: try scenario.text(name: scenario.name + "-explored", steps: steps), divergence: signature,
+                    tests: 0, cached: 0, unresolved: 0, stoppedAtBound: false)
+            }
+            result.divergence = Divergence(run: run, steps: steps, signature: signature, minimized: minimized)
             break
         }
         return result
