@@ -50,6 +50,27 @@ struct ExploreTests {
         #expect(try sandbox.listing() == ["checkout.json"])
     }
 
+    @Test("--format json on a divergence: the run, the reproducer and the two sessions stored")
+    func jsonDivergence() throws {
+        let sandbox = try Sandbox()
+        try Self.copyCheckout(sandbox)
+        let run = try sandbox.run([
+            "explore", "--scenario", "checkout.json", "--candidate", "checkout.v2", "--seed", "4", "--format", "json",
+        ])
+        #expect(run.status == 1, "\(run)")
+        let result = try decodeJSON(run.stdout)
+        #expect(result["diverged"] == .bool(true))
+        #expect(result["sessions"] == .array([.int(1), .int(2)]))
+        guard case .int(let minimal)? = result["minimal"], case .array(let steps)? = result["scenario"]?["steps"]
+        else { throw SandboxError(description: "\(run)") }
+        #expect(steps.count == minimal && (1...8).contains(minimal))
+        #expect(
+            result["divergence"]
+                == .string(
+                    "veto_changed at checkout/shipping SegmentedControlDelegate.segmentedControl(_:shouldSelectSegmentAt:)"
+                ))
+    }
+
     @Test("--time only bounds the runs: --runs decides how many when the time is long enough")
     func timeAndRuns() throws {
         let sandbox = try Sandbox()
@@ -154,6 +175,20 @@ struct ExploreTests {
         let foundAgain = try #require(try Self.explore(seed: 42, candidate: "checkout.v2").divergence)
         #expect(found.run == foundAgain.run && found.steps == foundAgain.steps)
         #expect(found.minimized.scenario == foundAgain.minimized.scenario)
+    }
+
+    @Test("runs start with the steps given, then add the random ones")
+    func startingSteps() throws {
+        let scenario = try Examples.checkout()
+        var options = Explorer.Options()
+        options.runs = 3
+        options.stepsPerRun = 5
+        options.start = scenario.steps
+        let result = try Explorer(scenario: scenario, registry: .examples, options: options)
+            .explore(delegate: "checkout.v1", candidate: "checkout.v1")
+        #expect(result.steps == 3 * (scenario.steps.count + 5))
+        let first = try #require(result.corpus.first)
+        #expect(Array(first.prefix(scenario.steps.count)) == scenario.steps)
     }
 
     @Test("every generated step is valid: the delegate records each run as generated")
