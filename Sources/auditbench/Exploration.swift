@@ -23,7 +23,7 @@ func measureExploration(steps: Int, seed: UInt64, guided: Bool) throws -> Explor
     return ExplorationFigures(stepsPerSecond: Double(result.steps) / seconds, branches: result.branches)
 }
 
-/// 9. Exploration: throughput (steps per second, both delegates driven and recorded, the runs
+/// Exploration: throughput (steps per second, both delegates driven and recorded, the runs
 /// diffed) and the answer branches reached after 1,000 and 10,000 steps, guided against unguided,
 /// each the median over seeds.
 @MainActor func benchmarkExploration(quick: Bool) throws {

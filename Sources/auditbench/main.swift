@@ -136,6 +136,9 @@ if wanted("query") {
     log("query plan:\n\(plan)")
 }
 
+// Exploration, guided against unguided (Exploration.swift)
+if wanted("explore") { try benchmarkExploration(quick: quick) }
+
 // 8. Text edits: what a typed character stores, which must not grow with the number of edits
 if wanted("text") {
     log("text…")
@@ -154,9 +157,6 @@ if wanted("text") {
         "text: bytes per typed character, \(counts.last!) ÷ \(counts.first!) edits", "×",
         [perCharacter.last!.table / perCharacter.first!.table], goal: "≤ 1.1 (flat)", met: { value, _ in value <= 1.1 })
 }
-
-// 9. Exploration, guided against unguided (Exploration.swift)
-if wanted("explore") { try benchmarkExploration(quick: quick) }
 
 // Report
 let total = Double(now() - started) / 1e9
