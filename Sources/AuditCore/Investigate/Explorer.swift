@@ -27,7 +27,8 @@ public struct Explorer: Sendable {
         public var weights: [String: Double] = [:]
         /// Steps every run starts with, such as a scenario's own (those that cannot run are left out).
         public var start: [ScenarioStep] = []
-        /// Prefer runs that reach callback answer branches not seen yet (see `Explorer`'s guide).
+        /// Prefer what reached callback answer branches not seen before: a run that reaches one
+        /// joins the corpus, and half the runs start with the beginning of a corpus run.
         public var guided = true
         /// The most tests the minimizer runs.
         public var maximumMinimizerTests = 500
