@@ -71,6 +71,23 @@ struct ExploreTests {
                 ))
     }
 
+    @Test("two processes with the same seed find the same run and write the same reproducer")
+    func sameSeedAcrossProcesses() throws {
+        var found: [AuditValue] = []
+        for _ in 0..<2 {
+            let sandbox = try Sandbox()
+            try Self.copyCheckout(sandbox)
+            let run = try sandbox.run([
+                "explore", "--scenario", "checkout.json", "--candidate", "checkout.v2", "--seed", "9", "--format",
+                "json",
+            ])
+            #expect(run.status == 1, "\(run)")
+            let result = try decodeJSON(run.stdout)
+            found.append(.array([result["run"] ?? .null, result["steps"] ?? .null, result["scenario"] ?? .null]))
+        }
+        #expect(found[0] == found[1])
+    }
+
     @Test("--time only bounds the runs: --runs decides how many when the time is long enough")
     func timeAndRuns() throws {
         let sandbox = try Sandbox()
