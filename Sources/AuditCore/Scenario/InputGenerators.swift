@@ -3,8 +3,8 @@ import Foundation
 /// How `explore` generates the built-in kinds' inputs (`WidgetKind+BuiltIn.swift` registers them).
 ///
 /// Every input a scenario can name is generated except the recorded forms of touches: `touch`
-/// (one event) and `timer` (a recognizer's timer) come out of the `touches` sequences generated
-/// here, which begin on a view that can receive them and follow a plausible path.
+/// (one event) and `gestureTimer` (a recognizer's timer) come out of the `touches` sequences
+/// generated here, which begin on a view that can receive them and follow a plausible path.
 enum InputGenerators {
     static let segmentedControl: [InputGenerator] = [
         .on(SegmentedControl.self, SegmentedControl.Inputs.tap, weight: 2) { control, random in
