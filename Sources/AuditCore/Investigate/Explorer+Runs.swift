@@ -25,8 +25,10 @@ struct RunGenerator {
             var steps: [ScenarioStep] = []
             var given = options.start
             if options.guided, !corpus.isEmpty, random.chance(0.5) {
+                // At most half the run comes from the parent: the rest explores on from where it got.
                 let parent = corpus.randomElement(using: &random)!
-                given = Array(parent.prefix(Int.random(in: options.start.count...parent.count, using: &random)))
+                let most = min(parent.count, options.start.count + options.stepsPerRun / 2)
+                given = Array(parent.prefix(Int.random(in: min(options.start.count, most)...most, using: &random)))
             }
             for step in given {
                 switch take(step, on: root) {

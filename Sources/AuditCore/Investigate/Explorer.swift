@@ -28,7 +28,8 @@ public struct Explorer: Sendable {
         /// Steps every run starts with, such as a scenario's own (those that cannot run are left out).
         public var start: [ScenarioStep] = []
         /// Prefer what reached callback answer branches not seen before: a run that reaches one
-        /// joins the corpus, and half the runs start with the beginning of a corpus run.
+        /// joins the corpus, and half the runs start with the beginning of a corpus run (at most
+        /// half their steps).
         public var guided = true
         /// The most tests the minimizer runs.
         public var maximumMinimizerTests = 500
