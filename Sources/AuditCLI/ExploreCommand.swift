@@ -15,6 +15,7 @@ extension Command {
             .option("--steps", "N", "random steps per run (default 20)"),
             .option("--runs", "K", "the most runs (default 200)"),
             .option("--time", "DURATION", "also stop starting runs after this long: 30s, 2m, 500ms"),
+            .option("--jobs", "N", "record N runs at once (default 1); the runs and what they find stay the same"),
             .option("--weight", "INPUT=W", "generate input INPUT W times as often (0: never); repeatable"),
             .flag("--start-with-steps", "start every run with the scenario's own steps"),
             .flag("--unguided", "draw every run afresh instead of preferring runs that reached new answer branches"),
@@ -125,6 +126,7 @@ private struct ExploreRequest {
         }
         options.stepsPerRun = try Self.count(invocation, "--steps", default: options.stepsPerRun, most: 10_000)
         options.runs = try Self.count(invocation, "--runs", default: options.runs, most: 10_000_000)
+        options.jobs = try Self.count(invocation, "--jobs", default: options.jobs, most: 64)
         if let text = invocation.option("--time") {
             guard let limit = Self.duration(text) else {
                 throw UsageError(message: "--time takes a duration such as 30s, 2m or 500ms, not '\(text)'")

@@ -137,6 +137,9 @@ struct ExploreTests {
             arguments: ["--scenario", "checkout.json", "--candidate", "checkout.v2", "--runs", "0"],
             message: "--runs takes an integer from 1 to 10000000, not '0'"),
         Mistake(
+            arguments: ["--scenario", "checkout.json", "--candidate", "checkout.v2", "--jobs", "0"],
+            message: "--jobs takes an integer from 1 to 64, not '0'"),
+        Mistake(
             arguments: ["--scenario", "checkout.json", "--candidate", "checkout.v2", "--seed", "-3"],
             message: "--seed takes a non-negative integer, not '-3'"),
         Mistake(
@@ -171,9 +174,12 @@ struct ExploreTests {
 
     // MARK: determinism
 
-    static func explore(seed: UInt64, candidate: String, guided: Bool = true) throws -> Explorer.Result {
+    static func explore(seed: UInt64, candidate: String, guided: Bool = true, jobs: Int = 1) throws
+        -> Explorer.Result
+    {
         var options = Explorer.Options()
         options.seed = seed
+        options.jobs = jobs
         options.runs = 12
         options.stepsPerRun = 15
         options.guided = guided
@@ -192,6 +198,17 @@ struct ExploreTests {
         let foundAgain = try #require(try Self.explore(seed: 42, candidate: "checkout.v2").divergence)
         #expect(found.run == foundAgain.run && found.steps == foundAgain.steps)
         #expect(found.minimized.scenario == foundAgain.minimized.scenario)
+    }
+
+    @Test("two jobs make the same runs and find the same divergence as one")
+    func jobsDoNotChangeRuns() throws {
+        let one = try Self.explore(seed: 42, candidate: "checkout.v1")
+        let two = try Self.explore(seed: 42, candidate: "checkout.v1", jobs: 2)
+        #expect(one.runs == two.runs && one.steps == two.steps && one.branches == two.branches)
+        #expect(one.corpus == two.corpus)
+        let found = try #require(try Self.explore(seed: 3, candidate: "checkout.v2").divergence)
+        let foundByTwo = try #require(try Self.explore(seed: 3, candidate: "checkout.v2", jobs: 2).divergence)
+        #expect(found.run == foundByTwo.run && found.minimized.scenario == foundByTwo.minimized.scenario)
     }
 
     @Test("runs start with the steps given, then add the random ones")

@@ -33,6 +33,9 @@ public struct Explorer: Sendable {
         public var guided = true
         /// The most tests the minimizer runs.
         public var maximumMinimizerTests = 500
+        /// Runs recorded at once, each on a thread and into a scratch database of its own; the
+        /// runs and what they find do not depend on it.
+        public var jobs = 1
 
         public init() {}
     }
@@ -74,6 +77,11 @@ public struct Explorer: Sendable {
 
     /// Explores until `candidate` diverges from `delegate` or the budget is spent. `progress` is
     /// told the runs and steps done after each run.
+    ///
+    /// Runs go in batches of `batchSize`: a batch's steps are generated from the corpus as it was
+    /// when the batch began, its runs recorded `options.jobs` at a time (each job into a scratch
+    /// database of its own), then taken in run order. So the runs, and the first that diverges,
+    /// are the same whatever the number of jobs.
     public func explore(
         delegate delegateName: String, candidate candidateName: String,
         progress: (_ runs: Int, _ steps: Int) -> Void = { _, _ in }
@@ -86,58 +94,61 @@ public struct Explorer: Sendable {
         var result = Result()
         var seen: Set<String> = []
         let generator = RunGenerator(scenario: scenario, options: options)
-        for run in 1...max(options.runs, 1) {
-            if let limit = options.timeLimit, run > 1, ContinuousClock.now - started >= limit { break }
-            // A fresh scratch database every `runsPerScratch` runs, so its size stays bounded.
-            let block = scratch.appending(path: "\((run - 1) / Self.runsPerScratch)")
-            if (run - 1) % Self.runsPerScratch == 0 {
+        var next = 1
+        while next <= max(options.runs, 1) {
+            if let limit = options.timeLimit, next > 1, ContinuousClock.now - started >= limit { break }
+            let batch = Array(next...min(next + Self.batchSize - 1, max(options.runs, 1)))
+            next += batch.count
+            // A fresh scratch folder every `runsPerScratch` runs, so the databases stay small.
+            let block = scratch.appending(path: "\((batch[0] - 1) / Self.runsPerScratch)")
+            if (batch[0] - 1) % Self.runsPerScratch == 0 {
                 try? FileManager.default.removeItem(at: scratch)
                 try FileManager.default.createDirectory(at: block, withIntermediateDirectories: true)
             }
-            let database = block.appending(path: "scratch.sqlite").path
-            var random = ExplorationRandom(seed: options.seed, run: run)
-            let steps = generator.steps(delegate: delegate.make, corpus: result.corpus, &random)
-            var runScenario = scenario
-            runScenario.steps = steps
-            let a: RecordingSummary
-            let b: RecordingSummary
-            do {
-                a = try ScenarioRunner.record(
-                    runScenario, delegate: delegate.make, named: delegate.name, databasePath: database)
-                b = try ScenarioRunner.record(
-                    runScenario, delegate: candidate.make, named: candidate.name, databasePath: database,
-                    invalid: .skip)
-            } catch is ScenarioError {
-                continue  // the delegate answered differently from its dry run: nothing to compare
+            let planned = batch.map { run in
+                var random = ExplorationRandom(seed: options.seed, run: run)
+                return generator.steps(delegate: delegate.make, corpus: result.corpus, &random)
             }
-            result.runs += 1
-            result.steps += steps.count
-            let store = try AuditStore(path: database, access: .read)
-            let branches = try Self.branches(of: a.session, in: store, catalog: scenario.catalog)
-            if !branches.isSubset(of: seen) {
-                seen.formUnion(branches)
-                result.corpus.append(steps)
+            let outcomes = try RunCheck(scenario: scenario, delegate: delegate, candidate: candidate)
+                .check(planned, jobs: max(options.jobs, 1), in: block)
+            for (run, outcome) in zip(batch, outcomes) {
+                guard let outcome else { continue }  // the delegate answered differently from its dry run
+                result.runs += 1
+                result.steps += outcome.steps.count
+                if !outcome.branches.isSubset(of: seen) {
+                    seen.formUnion(outcome.branches)
+                    result.corpus.append(outcome.steps)
+                }
+                result.branches = seen.count
+                progress(result.runs, result.steps)
+                guard let signature = outcome.divergence else { continue }
+                result.divergence = try divergence(run: run, outcome, signature: signature, candidate: candidate.name)
+                return result
             }
-            result.branches = seen.count
-            progress(result.runs, result.steps)
-            guard let first = ReplayReport.firstDifference(in: try store.diff(a.session, b.session)) else { continue }
-            let signature = Minimizer.signature(first)
-            let minimized: Minimizer.Result
-            do {
-                minimized = try Minimizer(databasePath: database, registry: registry, catalog: scenario.catalog)
-                    .minimize(session: a.session, delegate: candidate.name, maximumTests: options.maximumMinimizerTests)
-            } catch is Minimizer.Failure {
-                // Replaying the recorded inputs did not diverge as the run did: the run is the reproducer.
-                minimized = Minimizer.Result(
-                    steps: steps, originalCount: steps.count,
-                    scenario: try scenario.text(name: scenario.name + "-explored", steps: steps), divergence: signature,
-                    tests: 0, cached: 0, unresolved: 0, stoppedAtBound: false)
-            }
-            result.divergence = Divergence(run: run, steps: steps, signature: signature, minimized: minimized)
-            break
         }
         return result
     }
+
+    /// The divergence of run `run`, minimized.
+    private func divergence(run: Int, _ outcome: RunCheck.Outcome, signature: String, candidate: String) throws
+        -> Divergence
+    {
+        let minimized: Minimizer.Result
+        do {
+            minimized = try Minimizer(databasePath: outcome.database, registry: registry, catalog: scenario.catalog)
+                .minimize(session: outcome.session, delegate: candidate, maximumTests: options.maximumMinimizerTests)
+        } catch is Minimizer.Failure {
+            // Replaying the recorded inputs did not diverge as the run did: the run is the reproducer.
+            minimized = Minimizer.Result(
+                steps: outcome.steps, originalCount: outcome.steps.count,
+                scenario: try scenario.text(name: scenario.name + "-explored", steps: outcome.steps),
+                divergence: signature, tests: 0, cached: 0, unresolved: 0, stoppedAtBound: false)
+        }
+        return Divergence(run: run, steps: outcome.steps, signature: signature, minimized: minimized)
+    }
+
+    /// Runs generated at once from the same corpus, and checked together.
+    static let batchSize = 4
 
     static let runsPerScratch = 100
 
@@ -152,17 +163,6 @@ public struct Explorer: Sendable {
             return URL(fileURLWithPath: memory)
         }
         return FileManager.default.temporaryDirectory
-    }
-
-    /// The answer branches session `id` reached, one string each (widget, callback, branch).
-    static func branches(of id: Int64, in store: AuditStore, catalog: WidgetCatalog) throws -> Set<String> {
-        var branches: Set<String> = []
-        for row in try store.coverage(sessions: [id], catalog: catalog).rows {
-            for (branch, count) in row.branches where count > 0 {
-                branches.insert("\(row.widget) \(row.protocolName).\(row.callback) \(branch)")
-            }
-        }
-        return branches
     }
 }
 
