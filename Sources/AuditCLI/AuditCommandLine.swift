@@ -86,7 +86,8 @@ public struct AuditCommandLine: Sendable {
     }
 
     static let commands: [Command] = [
-        .record, .replay, .diff, .minimize, .sessions, .show, .search, .report, .coverage, .query, .export, .import,
+        .record, .replay, .diff, .minimize, .explore, .sessions, .show, .search, .report, .coverage, .query, .export,
+        .import,
         .merge,
         .prune,
         .delegates, .callbacks, .demo,

@@ -136,6 +136,9 @@ if wanted("query") {
     log("query plan:\n\(plan)")
 }
 
+// Exploration, guided against unguided (Exploration.swift)
+if wanted("explore") { try benchmarkExploration(quick: quick) }
+
 // 8. Text edits: what a typed character stores, which must not grow with the number of edits
 if wanted("text") {
     log("text…")

@@ -130,7 +130,7 @@ struct BadInputTests {
 
     static let everyCommand: [[String]] = [
         ["record", "--scenario", "checkout.json"], ["sessions"], ["show", "--session", "1"], ["query", "select 1"],
-        ["demo"],
+        ["demo"], ["explore", "--scenario", "checkout.json", "--candidate", "checkout.v2"],
     ]
 
     @Test("a file that is not a database is refused and left alone", arguments: everyCommand)

@@ -5,7 +5,7 @@ import Testing
 /// Help, database selection and usage mistakes, through the built `auditctl`.
 @Suite("auditctl command line")
 struct CommandLineTests {
-    static let commands = ["record", "sessions", "show", "query", "delegates", "callbacks", "demo"]
+    static let commands = ["record", "explore", "sessions", "show", "query", "delegates", "callbacks", "demo"]
 
     @Test("COMMAND --help and -h print the command's usage on stdout", arguments: commands)
     func commandHelp(command: String) throws {

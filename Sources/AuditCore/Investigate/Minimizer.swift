@@ -1,7 +1,9 @@
 import Foundation
 
 /// Finds a smallest sequence of a session's inputs on which a candidate delegate still diverges
-/// from the recording delegate in the same way (delta debugging, ddmin).
+/// from the recording delegate in the same way (delta debugging, ddmin). A touch sequence, from
+/// its first finger down to its last finger up, is kept or dropped whole, so every subsequence
+/// tried lifts the fingers it puts down, as a scenario file must.
 ///
 /// "The same way" is the first divergence's kind, widget, protocol and callback when the whole
 /// session is replayed. Each test records the candidate subsequence twice — with a fresh recording
@@ -70,6 +72,9 @@ public struct Minimizer: Sendable {
         func firstDivergence(_ indexes: [Int]) throws -> (Outcome, String?) {
             var scenario = plan.scenario
             scenario.steps = indexes.map { plan.steps[$0] }
+            // A finger that begins and never lifts, or lifts without beginning, makes a scenario
+            // file that `record` refuses: such a subsequence is no reproducer.
+            guard Self.fingersLift(scenario.steps) else { return (.unresolved, nil) }
             let a: RecordingSummary
             let b: RecordingSummary
             do {
@@ -96,6 +101,9 @@ public struct Minimizer: Sendable {
         var cached = 0
         var unresolved = 0
         var stoppedAtBound = false
+        // ddmin keeps or drops whole units: a touch sequence is one, so no subsequence leaves a finger down.
+        let units = Self.units(plan.steps)
+        func inputs(_ chosen: [Int]) -> [Int] { chosen.flatMap { units[$0] } }
         func test(_ indexes: [Int]) throws -> Outcome {
             if let known = cache[indexes] {
                 cached += 1
@@ -106,7 +114,7 @@ public struct Minimizer: Sendable {
                 return .unresolved
             }
             tests += 1
-            let (outcome, found) = try firstDivergence(indexes)
+            let (outcome, found) = try firstDivergence(inputs(indexes))
             // Diverging in another way does not reproduce this divergence.
             let result: Outcome = outcome == .diverges && found != signature ? .same : outcome
             if result == .unresolved { unresolved += 1 }
@@ -115,10 +123,10 @@ public struct Minimizer: Sendable {
         }
 
         // ddmin: try chunks, then complements; refine the granularity when neither fails.
-        var current = all
+        var current = Array(units.indices)
         var granularity = 2
         while current.count >= 2 && !stoppedAtBound {
-            progress(tests, current.count)
+            progress(tests, inputs(current).count)
             let size = Int((Double(current.count) / Double(granularity)).rounded(.up))
             let chunks = stride(from: 0, to: current.count, by: size).map {
                 Array(current[$0..<min(current.count, $0 + size)])
@@ -146,23 +154,49 @@ public struct Minimizer: Sendable {
                 granularity = min(granularity * 2, current.count)
             }
         }
-        let steps = current.map { plan.steps[$0] }
+        let steps = inputs(current).map { plan.steps[$0] }
         return Result(
-            steps: steps, originalCount: all.count, scenario: try Self.scenarioText(plan.scenario, steps: steps),
+            steps: steps, originalCount: all.count,
+            scenario: try plan.scenario.text(name: plan.scenario.name + "-minimized", steps: steps),
             divergence: signature, tests: tests, cached: cached, unresolved: unresolved, stoppedAtBound: stoppedAtBound)
     }
 
-    private static func signature(_ difference: EventDifference) -> String {
+    /// The inputs of `steps` in the units ddmin keeps or drops whole, by index: a touch sequence,
+    /// from its first finger down to its last finger up with the inputs between, is one unit (as a
+    /// scenario's `touches` step is); every other input is one.
+    static func units(_ steps: [ScenarioStep]) -> [[Int]] {
+        var units: [[Int]] = []
+        var down: Set<Int> = []
+        for (index, step) in steps.enumerated() {
+            if down.isEmpty { units.append([index]) } else { units[units.count - 1].append(index) }
+            guard step.definition === InputActions.touches[1],
+                let touch = step.arguments.first.flatMap({ ValueCoding<Touch>.touch.decode($0) })
+            else { continue }
+            switch touch.phase {
+            case .began: down.insert(touch.id)
+            case .moved: break
+            case .ended, .cancelled: down.remove(touch.id)
+            }
+        }
+        return units
+    }
+
+    /// Whether every touch of `steps` begins before it moves or ends, and ends, as a scenario file's must.
+    private static func fingersLift(_ steps: [ScenarioStep]) -> Bool {
+        var fingers = FingerTracker()
+        do {
+            for (index, step) in steps.enumerated() { try fingers.follow(step, index, at: "steps[\(index)]") }
+            try fingers.finish()
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    static func signature(_ difference: EventDifference) -> String {
         let event = difference.event
         return "\(difference.kind.rawValue) at \(event.widget ?? "-") "
             + "\(event.protocolName.map { $0 + "." } ?? "")\(event.callback)"
     }
 
-    /// The session's scenario file with its steps replaced and its name marked.
-    private static func scenarioText(_ scenario: Scenario, steps: [ScenarioStep]) throws -> String {
-        guard case .object(var fields) = try AuditValue(json: scenario.source) else { return scenario.source }
-        fields["name"] = .string(scenario.name + "-minimized")
-        fields["steps"] = .array(try steps.map { try AuditValue(json: $0.description) })
-        return AuditValue.object(fields).json
-    }
 }

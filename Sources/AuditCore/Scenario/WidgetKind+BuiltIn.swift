@@ -5,7 +5,8 @@ extension WidgetKind {
     /// so this kind also holds the recognizers' `timer` input and `GestureRecognizerDelegate`.
     public static let view = WidgetKind(
         name: "View", inputs: InputActions.touches, callbacks: GestureRecognizerCallbacks.invokers,
-        build: { fields, id, frame in { View(identifier: id, frame: frame) } }, describe: { _ in [:] })
+        build: { fields, id, frame in { View(identifier: id, frame: frame) } }, describe: { _ in [:] }
+    ).exploring(InputGenerators.touches)
 
     public static let segmentedControl = WidgetKind(
         name: "SegmentedControl", inputs: InputActions.segmentedControl, callbacks: SegmentedControlCallbacks.invokers,
@@ -37,7 +38,8 @@ extension WidgetKind {
                 "segments": .array(control.segments.map(AuditValue.string)),
                 "selected": .int(control.selectedSegmentIndex),
             ]
-        })
+        }
+    ).exploring(InputGenerators.segmentedControl)
 
     public static let textView = WidgetKind(
         name: "TextView", inputs: InputActions.textView, callbacks: TextViewCallbacks.invokers,
@@ -49,7 +51,8 @@ extension WidgetKind {
                 return view
             }
         },
-        describe: describeText)
+        describe: describeText
+    ).exploring(InputGenerators.textView)
 
     public static let noteTextView = WidgetKind(
         name: "NoteTextView", inputs: [], callbacks: TextViewCallbacks.invokers + NoteTextViewCallbacks.invokers,
@@ -92,7 +95,8 @@ extension WidgetKind {
                     "contentSize": .array([.double(scroll.contentSize.width), .double(scroll.contentSize.height)]),
                     "contentOffset": .array([.double(scroll.contentOffset.x), .double(scroll.contentOffset.y)]),
                 ])
-        })
+        }
+    ).exploring(InputGenerators.scrollView)
 
     /// `scrollsToTop` is described only when false, so a description without it reads as before.
     private static func describeScrollsToTop(_ view: ScrollView, _ fields: [String: AuditValue]) -> [String: AuditValue]
@@ -144,7 +148,8 @@ extension WidgetKind {
                     "rows": .array(table.rowsPerSection.map(AuditValue.int)), "rowHeight": .double(table.rowHeight),
                     "contentOffset": .array([.double(table.contentOffset.x), .double(table.contentOffset.y)]),
                 ])
-        })
+        }
+    ).exploring(InputGenerators.tableView)
 
     /// Bounds on sizes, so that no scenario can make a widget's geometry overflow.
     static let limits = (sections: 10_000, rowsPerSection: 1_000_000, rowHeight: 10_000.0)

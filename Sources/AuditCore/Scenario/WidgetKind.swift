@@ -29,6 +29,8 @@ public struct WidgetKind: Sendable {
     public let name: String
     /// The callbacks of the widget's delegate protocol, invocable by name in replay.
     public let callbacks: [CallbackInvoker]
+    /// How `explore` generates the kind's inputs (`exploring(_:)` adds to them).
+    public internal(set) var generators: [InputGenerator] = []
     let inputs: [InputAction]
     let build: Builder
     let describe: @Sendable (View) -> [String: AuditValue]

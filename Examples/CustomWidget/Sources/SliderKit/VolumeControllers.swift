@@ -1,7 +1,8 @@
 import AuditCore
 
-/// Every widget kind the slider's tools know: the package's own and the slider.
-public let catalog = WidgetCatalog.builtIn.adding(Slider.kind)
+/// Every widget kind the slider's tools know: the package's own and the slider, which `explore`
+/// drives with `Slider.generators`.
+public let catalog = WidgetCatalog.builtIn.adding(Slider.kind.exploring(Slider.generators))
 
 /// A volume control's delegate: refuses jumps of more than half the range, snaps to tenths,
 /// labels the value as a percentage ("muted" at 0), and keeps the history of changes.

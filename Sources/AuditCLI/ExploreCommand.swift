@@ -1,0 +1,188 @@
+import AuditCore
+import Foundation
+
+extension Command {
+    static let explore = Command(
+        name: "explore",
+        summary: "drive two delegates with random valid inputs until they diverge, then minimize the run",
+        arguments: "--scenario FILE --candidate NAME",
+        options: [
+            .option(
+                "--scenario", "FILE", "the widget tree to explore (its steps are not used unless --start-with-steps)"),
+            .option("--delegate", "NAME", "the reference delegate (default: the scenario's)"),
+            .option("--candidate", "NAME", "the delegate to compare with it"),
+            .option("--seed", "S", "the random seed: the same seed gives the same runs (default 1)"),
+            .option("--steps", "N", "random steps per run (default 20)"),
+            .option("--runs", "K", "the most runs (default 200)"),
+            .option("--time", "DURATION", "also stop starting runs after this long: 30s, 2m, 500ms"),
+            .option("--jobs", "N", "record N runs at once (default 1); the runs and what they find stay the same"),
+            .option("--weight", "INPUT=W", "generate input INPUT W times as often (0: never); repeatable"),
+            .flag("--start-with-steps", "start every run with the scenario's own steps"),
+            .flag("--unguided", "draw every run afresh instead of preferring runs that reached new answer branches"),
+            .flag("--save-corpus", "store the runs that reached new answer branches as sessions (explore=corpus)"),
+            .option("--output", "FILE", "write the minimal reproducer scenario here (default: standard output)"),
+        ],
+        positionals: 0...0, formats: [.text, .json]
+    ) { invocation in
+        let request = try ExploreRequest(invocation)
+        let output = invocation.output
+        let result = try Explorer(scenario: request.scenario, registry: invocation.registry, options: request.options)
+            .explore(delegate: request.delegate, candidate: request.candidate) { runs, steps in
+                output.progress("exploring: \(counted(runs, "run")), \(counted(steps, "step"))")
+            }
+        output.endProgress()
+        var corpus: [RecordingSummary] = []
+        if invocation.flag("--save-corpus") {
+            corpus = try result.saveCorpus(
+                of: request.scenario, delegate: request.delegate, registry: invocation.registry,
+                databasePath: invocation.databasePath)
+        }
+        let tried =
+            "\(counted(result.runs, "run")) of up to \(counted(request.options.stepsPerRun, "step")) "
+            + "(\(counted(result.steps, "step")) in all, seed \(request.options.seed)), "
+            + "\(counted(result.branches, "answer branch", "answer branches")) reached"
+        guard let found = result.divergence else {
+            if invocation.format == .json {
+                output.line(
+                    orderedJSON([
+                        ("diverged", .bool(false)), ("runs", .int(result.runs)), ("steps", .int(result.steps)),
+                        ("branches", .int(result.branches)), ("corpus", .array(corpus.map { .int(Int($0.session)) })),
+                    ]))
+            } else {
+                output.line("no divergence in \(tried)")
+                if !corpus.isEmpty { output.line("stored the corpus: \(sessionList(corpus))") }
+            }
+            return ExitStatus.success
+        }
+        let sessions = try found.record(
+            delegate: request.delegate, candidate: request.candidate, registry: invocation.registry,
+            catalog: invocation.catalog, databasePath: invocation.databasePath)
+        if let path = invocation.option("--output") {
+            try OutputFile.write(Data((found.minimized.scenario + "\n").utf8), to: path, what: "the scenario")
+        }
+        let diff = try AuditStore(path: invocation.databasePath, access: .read)
+            .diff(sessions.delegate.session, sessions.candidate.session)
+        if invocation.format == .json {
+            output.line(
+                orderedJSON([
+                    ("diverged", .bool(true)), ("run", .int(found.run)), ("runs", .int(result.runs)),
+                    ("steps", .int(result.steps)), ("run_steps", .int(found.steps.count)),
+                    ("minimal", .int(found.minimized.steps.count)), ("divergence", .string(found.signature)),
+                    (
+                        "sessions",
+                        .array([.int(Int(sessions.delegate.session)), .int(Int(sessions.candidate.session))])
+                    ),
+                    ("corpus", .array(corpus.map { .int(Int($0.session)) })),
+                    ("scenario", try AuditValue(json: found.minimized.scenario)),
+                    ("differences", .array(diff.differences.map(DifferenceOutput.json))),
+                ]))
+            return ExitStatus.differences
+        }
+        output.line(
+            "\(request.candidate) diverges from \(request.delegate) in run \(found.run) (after \(tried)): "
+                + found.signature)
+        output.line(
+            "minimized the run's \(counted(found.minimized.originalCount, "recorded input")) to "
+                + "\(found.minimized.steps.count) "
+                + "in \(counted(found.minimized.tests, "test")); recorded the reproducer as session "
+                + "\(sessions.delegate.session) (\(request.delegate)) and session \(sessions.candidate.session) "
+                + "(\(request.candidate))")
+        if !corpus.isEmpty { output.line("stored the corpus: \(sessionList(corpus))") }
+        if let path = invocation.option("--output") {
+            output.line("wrote the reproducer to \(path)")
+        } else {
+            output.line(found.minimized.scenario)
+        }
+        output.line()
+        printDiff(diff, to: output)
+        return ExitStatus.differences
+    }
+
+    private static func sessionList(_ sessions: [RecordingSummary]) -> String {
+        "\(counted(sessions.count, "session")) (\(sessions.map { String($0.session) }.joined(separator: ", ")))"
+    }
+}
+
+/// `explore`'s command line, checked before anything runs.
+private struct ExploreRequest {
+    let scenario: Scenario
+    let delegate: String
+    let candidate: String
+    let options: Explorer.Options
+
+    init(_ invocation: Invocation) throws {
+        guard let path = invocation.option("--scenario") else {
+            throw UsageError(message: "--scenario FILE is required")
+        }
+        guard let candidate = invocation.option("--candidate") else {
+            throw UsageError(message: "--candidate NAME is required")
+        }
+        var options = Explorer.Options()
+        if let text = invocation.option("--seed") {
+            guard let seed = UInt64(text) else {
+                throw UsageError(message: "--seed takes a non-negative integer, not '\(text)'")
+            }
+            options.seed = seed
+        }
+        options.stepsPerRun = try Self.count(invocation, "--steps", default: options.stepsPerRun, most: 10_000)
+        options.runs = try Self.count(invocation, "--runs", default: options.runs, most: 10_000_000)
+        options.jobs = try Self.count(invocation, "--jobs", default: options.jobs, most: 64)
+        if let text = invocation.option("--time") {
+            guard let limit = Self.duration(text) else {
+                throw UsageError(message: "--time takes a duration such as 30s, 2m or 500ms, not '\(text)'")
+            }
+            options.timeLimit = limit
+        }
+        for text in invocation.parsed.repeated["--weight"] ?? [] {
+            let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, let weight = Double(parts[1]), weight.isFinite, weight >= 0
+            else {
+                throw UsageError(message: "--weight takes INPUT=W with W a number of at least 0, not '\(text)'")
+            }
+            let known = Set(invocation.catalog.kinds.flatMap(\.generators).map(\.input))
+            guard known.contains(String(parts[0])) else {
+                throw UsageError(
+                    message: "--weight: no widget kind generates an input '\(parts[0])' "
+                        + "(generated: \(known.sorted().joined(separator: ", ")))")
+            }
+            options.weights[String(parts[0])] = weight
+        }
+        options.guided = !invocation.flag("--unguided")
+        let scenario = try Scenario(contentsOf: path, catalog: invocation.catalog)
+        if invocation.flag("--start-with-steps") { options.start = scenario.steps }
+        guard let delegate = invocation.option("--delegate") ?? scenario.delegate else {
+            throw RegistryError.noDelegate
+        }
+        _ = try invocation.registry.entry(named: delegate)
+        _ = try invocation.registry.entry(named: candidate)
+        // A database that exists is checked now, so a bad one fails before anything runs.
+        if FileManager.default.fileExists(atPath: invocation.databasePath) {
+            _ = try AuditStore(path: invocation.databasePath, access: .read)
+        }
+        self.scenario = scenario
+        self.delegate = delegate
+        self.candidate = candidate
+        self.options = options
+    }
+
+    private static func count(_ invocation: Invocation, _ name: String, default value: Int, most: Int)
+        throws(UsageError)
+        -> Int
+    {
+        guard let text = invocation.option(name) else { return value }
+        guard let count = Int(text), (1...most).contains(count) else {
+            throw UsageError(message: "\(name) takes an integer from 1 to \(most), not '\(text)'")
+        }
+        return count
+    }
+
+    /// `30s`, `2m`, `500ms`, `1h`.
+    static func duration(_ text: String) -> Duration? {
+        let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
+        for unit in units where text.hasSuffix(unit.suffix) {
+            guard let value = Double(text.dropLast(unit.suffix.count)), value.isFinite, value > 0 else { return nil }
+            return .milliseconds(Int64((value * unit.seconds * 1000).rounded()))
+        }
+        return nil
+    }
+}

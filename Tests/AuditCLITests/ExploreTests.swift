@@ -1,0 +1,235 @@
+import AuditCore
+import AuditExamples
+import Foundation
+import Testing
+
+/// `auditctl explore` end to end, and what its runs depend on: the seed and the run budget, never
+/// the time.
+@Suite("auditctl explore")
+struct ExploreTests {
+    /// Copies the shipped checkout (`Examples/checkout.json`) into the sandbox.
+    static func copyCheckout(_ sandbox: Sandbox) throws {
+        try FileManager.default.copyItem(
+            at: Sandbox.packageRoot.appending(path: "Examples/checkout.json"),
+            to: sandbox.directory.appending(path: "checkout.json"))
+    }
+
+    @Test("finds checkout.v2's change from the scenario's tree alone and writes a short reproducer")
+    func findsCheckoutV2() throws {
+        let sandbox = try Sandbox()
+        try Self.copyCheckout(sandbox)
+        let run = try sandbox.run([
+            "explore", "--scenario", "checkout.json", "--candidate", "checkout.v2", "--seed", "1", "--runs", "50",
+            "--output", "repro.json",
+        ])
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stdoutLines[0].hasPrefix("checkout.v2 diverges from checkout.v1 in run 1 "), "\(run)")
+        #expect(run.stdout.contains("wrote the reproducer to repro.json"))
+        #expect(run.stdout.contains("\nA = session 1 (checkout-minimized, checkout.v1, "), "\(run)")
+        // The reproducer is a scenario of a few steps; recorded with each delegate, the sessions differ.
+        let reproducer = try Scenario(contentsOf: sandbox.path("repro.json"), catalog: .builtIn)
+        #expect((1...8).contains(reproducer.steps.count), "\(reproducer.steps)")
+        #expect(try sandbox.run(["record", "--scenario", "repro.json"]).status == 0)
+        #expect(try sandbox.run(["record", "--scenario", "repro.json", "--delegate", "checkout.v2"]).status == 0)
+        #expect(try sandbox.run(["diff", "3", "4"]).status == 1)
+        // explore stored both sessions of the reproducer, labelled.
+        let sessions = try sandbox.run(["sessions", "--label", "explore=candidate", "--format", "csv"])
+        #expect(sessions.stdoutLines.count == 3, "\(sessions)")
+    }
+
+    @Test("no divergence: exit 0, the runs and steps tried, and nothing written")
+    func noDivergence() throws {
+        let sandbox = try Sandbox()
+        try Self.copyCheckout(sandbox)
+        let run = try sandbox.run([
+            "explore", "--scenario", "checkout.json", "--candidate", "checkout.v1", "--runs", "5", "--steps", "10",
+            "--output", "repro.json",
+        ])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.hasPrefix("no divergence in 5 runs of up to 10 steps (50 steps in all, seed 1), "), "\(run)")
+        #expect(try sandbox.listing() == ["checkout.json"])
+    }
+
+    @Test("--format json on a divergence: the run, the reproducer and the two sessions stored")
+    func jsonDivergence() throws {
+        let sandbox = try Sandbox()
+        try Self.copyCheckout(sandbox)
+        let run = try sandbox.run([
+            "explore", "--scenario", "checkout.json", "--candidate", "checkout.v2", "--seed", "4", "--format", "json",
+        ])
+        #expect(run.status == 1, "\(run)")
+        let result = try decodeJSON(run.stdout)
+        #expect(result["diverged"] == .bool(true))
+        #expect(result["sessions"] == .array([.int(1), .int(2)]))
+        guard case .int(let minimal)? = result["minimal"], case .array(let steps)? = result["scenario"]?["steps"]
+        else { throw SandboxError(description: "\(run)") }
+        #expect(steps.count == minimal && (1...8).contains(minimal))
+        #expect(
+            result["divergence"]
+                == .string(
+                    "veto_changed at checkout/shipping SegmentedControlDelegate.segmentedControl(_:shouldSelectSegmentAt:)"
+                ))
+    }
+
+    @Test("two processes with the same seed find the same run and write the same reproducer")
+    func sameSeedAcrossProcesses() throws {
+        var found: [AuditValue] = []
+        for _ in 0..<2 {
+            let sandbox = try Sandbox()
+            try Self.copyCheckout(sandbox)
+            let run = try sandbox.run([
+                "explore", "--scenario", "checkout.json", "--candidate", "checkout.v2", "--seed", "9", "--format",
+                "json",
+            ])
+            #expect(run.status == 1, "\(run)")
+            let result = try decodeJSON(run.stdout)
+            found.append(.array([result["run"] ?? .null, result["steps"] ?? .null, result["scenario"] ?? .null]))
+        }
+        #expect(found[0] == found[1])
+    }
+
+    @Test("--time only bounds the runs: --runs decides how many when the time is long enough")
+    func timeAndRuns() throws {
+        let sandbox = try Sandbox()
+        try Self.copyCheckout(sandbox)
+        let run = try sandbox.run([
+            "explore", "--scenario", "checkout.json", "--candidate", "checkout.v1", "--runs", "3", "--steps", "5",
+            "--time", "1h",
+        ])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.hasPrefix("no divergence in 3 runs of up to 5 steps (15 steps in all, seed 1), "), "\(run)")
+    }
+
+    @Test("--format json, and --save-corpus stores the runs that reached new branches")
+    func jsonAndCorpus() throws {
+        let sandbox = try Sandbox()
+        try Self.copyCheckout(sandbox)
+        let run = try sandbox.run([
+            "explore", "--scenario", "checkout.json", "--candidate", "checkout.v1", "--runs", "4", "--save-corpus",
+            "--format", "json",
+        ])
+        #expect(run.status == 0, "\(run)")
+        let result = try decodeJSON(run.stdout)
+        #expect(result["diverged"] == .bool(false))
+        #expect(result["runs"] == .int(4))
+        guard case .array(let corpus)? = result["corpus"] else { throw SandboxError(description: "\(run)") }
+        #expect(!corpus.isEmpty && corpus.count <= 4)
+        let stored = try sandbox.run(["sessions", "--label", "explore=corpus", "--format", "csv"])
+        #expect(stored.stdoutLines.count == corpus.count + 2, "\(stored)")
+    }
+
+    struct Mistake: Sendable, CustomStringConvertible {
+        var arguments: [String]
+        var message: String
+        var description: String { arguments.joined(separator: " ") }
+    }
+
+    static let mistakes = [
+        Mistake(arguments: [], message: "--scenario FILE is required"),
+        Mistake(arguments: ["--scenario", "checkout.json"], message: "--candidate NAME is required"),
+        Mistake(
+            arguments: ["--scenario", "missing.json", "--candidate", "checkout.v2"],
+            message: "cannot read scenario missing.json: no such file"),
+        Mistake(
+            arguments: ["--scenario", "checkout.json", "--candidate", "nope"],
+            message: "unknown delegate 'nope' (registered: checkout.v1, checkout.v2)"),
+        Mistake(
+            arguments: ["--scenario", "checkout.json", "--candidate", "checkout.v2", "--runs", "0"],
+            message: "--runs takes an integer from 1 to 10000000, not '0'"),
+        Mistake(
+            arguments: ["--scenario", "checkout.json", "--candidate", "checkout.v2", "--jobs", "0"],
+            message: "--jobs takes an integer from 1 to 64, not '0'"),
+        Mistake(
+            arguments: ["--scenario", "checkout.json", "--candidate", "checkout.v2", "--seed", "-3"],
+            message: "--seed takes a non-negative integer, not '-3'"),
+        Mistake(
+            arguments: ["--scenario", "checkout.json", "--candidate", "checkout.v2", "--time", "soon"],
+            message: "--time takes a duration such as 30s, 2m or 500ms, not 'soon'"),
+        Mistake(
+            arguments: ["--scenario", "checkout.json", "--candidate", "checkout.v2", "--weight", "tapSegment=lots"],
+            message: "--weight takes INPUT=W with W a number of at least 0, not 'tapSegment=lots'"),
+    ]
+
+    @Test("bad input: exit 2, one line on stderr, the database unchanged", arguments: mistakes)
+    func badInput(_ mistake: Mistake) throws {
+        let sandbox = try Sandbox()
+        try Self.copyCheckout(sandbox)
+        try sandbox.recordExample()
+        let before = sandbox.bytes("audit.sqlite")
+        let run = try sandbox.run(["explore"] + mistake.arguments + ["--output", "repro.json"])
+        expectError(run, mistake.message)
+        #expect(sandbox.bytes("audit.sqlite") == before)
+        #expect(!sandbox.exists("repro.json"))
+    }
+
+    @Test("a weight for an input no kind generates names the ones generated")
+    func unknownWeight() throws {
+        let sandbox = try Sandbox()
+        try Self.copyCheckout(sandbox)
+        let run = try sandbox.run([
+            "explore", "--scenario", "checkout.json", "--candidate", "checkout.v2", "--weight", "flick=2",
+        ])
+        expectError(run, startingWith: "--weight: no widget kind generates an input 'flick' (generated: beginDrag, ")
+    }
+
+    // MARK: determinism
+
+    static func explore(seed: UInt64, candidate: String, guided: Bool = true, jobs: Int = 1) throws
+        -> Explorer.Result
+    {
+        var options = Explorer.Options()
+        options.seed = seed
+        options.jobs = jobs
+        options.runs = 12
+        options.stepsPerRun = 15
+        options.guided = guided
+        return try Explorer(scenario: try Examples.checkout(), registry: .examples, options: options)
+            .explore(delegate: "checkout.v1", candidate: candidate)
+    }
+
+    @Test("the same seed gives the same runs; another seed other runs")
+    func sameSeedSameRuns() throws {
+        let first = try Self.explore(seed: 42, candidate: "checkout.v1")
+        let again = try Self.explore(seed: 42, candidate: "checkout.v1")
+        #expect(first.runs == 12 && first.steps == again.steps && first.branches == again.branches)
+        #expect(first.corpus == again.corpus)
+        #expect(try Self.explore(seed: 43, candidate: "checkout.v1").corpus != first.corpus)
+        let found = try #require(try Self.explore(seed: 42, candidate: "checkout.v2").divergence)
+        let foundAgain = try #require(try Self.explore(seed: 42, candidate: "checkout.v2").divergence)
+        #expect(found.run == foundAgain.run && found.steps == foundAgain.steps)
+        #expect(found.minimized.scenario == foundAgain.minimized.scenario)
+    }
+
+    @Test("two jobs make the same runs and find the same divergence as one")
+    func jobsDoNotChangeRuns() throws {
+        let one = try Self.explore(seed: 42, candidate: "checkout.v1")
+        let two = try Self.explore(seed: 42, candidate: "checkout.v1", jobs: 2)
+        #expect(one.runs == two.runs && one.steps == two.steps && one.branches == two.branches)
+        #expect(one.corpus == two.corpus)
+        let found = try #require(try Self.explore(seed: 3, candidate: "checkout.v2").divergence)
+        let foundByTwo = try #require(try Self.explore(seed: 3, candidate: "checkout.v2", jobs: 2).divergence)
+        #expect(found.run == foundByTwo.run && found.minimized.scenario == foundByTwo.minimized.scenario)
+    }
+
+    @Test("runs start with the steps given, then add the random ones")
+    func startingSteps() throws {
+        let scenario = try Examples.checkout()
+        var options = Explorer.Options()
+        options.runs = 3
+        options.stepsPerRun = 5
+        options.start = scenario.steps
+        let result = try Explorer(scenario: scenario, registry: .examples, options: options)
+            .explore(delegate: "checkout.v1", candidate: "checkout.v1")
+        #expect(result.steps == 3 * (scenario.steps.count + 5))
+        let first = try #require(result.corpus.first)
+        #expect(Array(first.prefix(scenario.steps.count)) == scenario.steps)
+    }
+
+    @Test("every generated step is valid: the delegate records each run as generated")
+    func generatedRunsAreValid() throws {
+        // A run whose steps could not all be recorded would not be counted.
+        let result = try Self.explore(seed: 7, candidate: "checkout.v1", guided: false)
+        #expect(result.runs == 12)
+        #expect(result.steps == 12 * 15)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+@testable import AuditCore
+@testable import AuditExamples
+
+/// The widget kinds' generators, as `explore` uses them: every input a scenario can name comes out,
+/// each valid where it is generated, with the Unicode and the gestures that matter.
+@Suite("Input generators")
+struct InputGeneratorTests {
+    /// The steps of `runs` runs of `count` steps on the shipped checkout, driven by `checkout.v1`.
+    static func generated(runs: Int, count: Int, weights: [String: Double] = [:]) throws -> [ScenarioStep] {
+        var options = Explorer.Options()
+        options.stepsPerRun = count
+        options.weights = weights
+        let generator = RunGenerator(scenario: try Examples.checkout(), options: options)
+        return (1...runs).flatMap { run in
+            var random = ExplorationRandom(seed: 5, run: run)
+            return generator.steps(delegate: { CheckoutDelegate(version: .v1) }, corpus: [], &random)
+        }
+    }
+
+    @Test("every input of every built-in kind is generated, except the recorded forms of touches")
+    func everyInput() throws {
+        let actions = Set(try Self.generated(runs: 20, count: 30).map(\.action))
+        let declared = Set(WidgetCatalog.builtIn.inputs.map(\.name)).subtracting(["touch", "gestureTimer"])
+        #expect(actions == declared)
+    }
+
+    @Test("typed text carries CJK, emoji and combining marks; touches hold long presses and several fingers")
+    func unicodeAndGestures() throws {
+        let steps = try Self.generated(runs: 20, count: 30)
+        let texts = steps.filter { $0.action == "typeText" || $0.action == "replaceText" }.compactMap {
+            if case .string(let text)? = $0.arguments.last { text } else { nil }
+        }
+        #expect(texts.contains { $0.contains("日本") || $0.contains("語") })
+        #expect(texts.contains { $0.unicodeScalars.contains { $0.properties.isEmojiPresentation } })
+        #expect(texts.contains { $0.unicodeScalars.contains { $0.value == 0x301 } })
+        let sequences = steps.filter { $0.action == "touches" }.compactMap { step -> [Touch]? in
+            guard case .array(let events)? = step.arguments.first else { return nil }
+            return events.compactMap { ValueCoding<Touch>.touch.decode($0) }
+        }
+        #expect(sequences.contains { ($0.last?.timestamp ?? 0) >= 0.5 && $0.count == 2 })  // a long press
+        #expect(sequences.contains { Set($0.map(\.id)).count == 2 })  // two fingers
+        #expect(sequences.contains { $0.count >= 4 && $0.contains { $0.phase == .moved } })  // a pan
+    }
+
+    @Test("a weight of 0 never generates the input; the same seed, the same steps")
+    func weightsAndSeeds() throws {
+        let steps = try Self.generated(runs: 5, count: 20, weights: ["touches": 0, "typeText": 0])
+        #expect(!steps.contains { $0.action == "touches" || $0.action == "typeText" })
+        #expect(try Self.generated(runs: 3, count: 20) == Self.generated(runs: 3, count: 20))
+    }
+
+    @Test("the random numbers are xoshiro256** seeded by SplitMix64, the same everywhere")
+    func randomNumbers() {
+        var random = ExplorationRandom(seed: 0)
+        let first = (0..<3).map { _ in random.next() }
+        var again = ExplorationRandom(seed: 0)
+        #expect((0..<3).map { _ in again.next() } == first)
+        var other = ExplorationRandom(seed: 0, run: 2)
+        #expect(other.next() != first[0])
+        var weighted = ExplorationRandom(seed: 1)
+        let picks = (0..<200).compactMap { _ in weighted.index(weightedBy: [0, 1, 0, 3]) }
+        #expect(picks.count == 200 && Set(picks) == [1, 3])
+        #expect(weighted.index(weightedBy: [0, 0]) == nil)
+    }
+}
