@@ -116,6 +116,13 @@ final class EventWriter: @unchecked Sendable {
         var ready = 0
         while ready < pending.count && pending[ready].seq == nextSeq + Int64(ready) { ready += 1 }
         var updated = counters
+        // Encoded before the transaction, so the database's write lock (which other writers wait
+        // for) is held only for the inserts.
+        var arguments = pending[..<ready].map { event in
+            var text = ""
+            event.arguments.appendJSON(to: &text)
+            return text
+        }
         do {
             try store.transaction {
                 if let source = pendingScenario { try store.updateScenarioSource(of: session, to: source) }
@@ -123,14 +130,10 @@ final class EventWriter: @unchecked Sendable {
                     try store.insertWidget(
                         session: session, id: widget.id, path: widget.path, kind: widget.kind, parent: widget.parent)
                 }
-                var text = ""
-                text.reserveCapacity(256)
-                for event in pending[..<ready] {
-                    text.removeAll(keepingCapacity: true)
-                    event.arguments.appendJSON(to: &text)
+                for (index, event) in pending[..<ready].enumerated() {
                     try store.insertEvent(
                         session: session, seq: event.seq, time: event.time, widget: event.widget,
-                        callback: try callbackID(event.descriptor), arguments: &text,
+                        callback: try callbackID(event.descriptor), arguments: &arguments[index],
                         answer: StoredAnswer(kind: event.descriptor.kind, result: event.result, flags: event.flags),
                         duration: event.duration, parent: event.parent)
                     updated.count(event)
