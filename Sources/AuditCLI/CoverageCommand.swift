@@ -8,6 +8,7 @@ extension Command {
         options: [
             .option("--session", "N", "only this session (default: every recording, not replays)"),
             .option("--label", "KEY=VALUE", "only recordings with this label; repeatable (all must match)"),
+            .option("--html", "FILE", "also write the coverage as one self-contained HTML page to FILE"),
         ],
         positionals: 0...0, formats: [.text, .json, .csv]
     ) { invocation in
@@ -18,6 +19,8 @@ extension Command {
             ? try store.sessions().filter { $0.replayOf == nil && $0.has(labels) }.map(\.id)
             : [try invocation.integer("--session")]
         let report = try store.coverage(sessions: ids, catalog: invocation.catalog)
+        // Every callback of every widget is a row: the tables are not cut at the timeline pages' 200.
+        try HTMLOutput.write(invocation) { HTMLTimeline.coverage(report, limits: .init(tableRows: 100_000)) }
         switch invocation.format {
         case .json: invocation.output.line(coverageJSON(report).json)
         case .csv: coverageTable(report).render(.csv, to: invocation.output)
