@@ -108,6 +108,11 @@ struct Command: Sendable {
     let options: [OptionSpec]
     let positionals: ClosedRange<Int>
     let formats: [Format]
+    /// What the command does, for its `--help`, a few lines of at most 100 characters.
+    var discussion = ""
+    /// Command lines that use it, without the program's name, for its `--help`; each is parsed by
+    /// a test against the options declared here, so they cannot drift.
+    var examples: [String] = []
     let run: @Sendable (Invocation) throws -> Int32
 
     var allOptions: [OptionSpec] {
@@ -130,9 +135,10 @@ struct Command: Sendable {
             usage: \(program) \(name)\(arguments.isEmpty ? "" : " " + arguments) [OPTIONS]
 
             \(summary)
-
+            \(discussion.isEmpty ? "" : "\n" + discussion + "\n")
             options:
             \(lines.joined(separator: "\n"))
+            \(examples.isEmpty ? "" : "\nexamples:\n" + examples.map { "  \(program) \($0)" }.joined(separator: "\n"))
             """
     }
 }

@@ -3,7 +3,15 @@ import AuditCore
 extension Command {
     static let delegates = Command(
         name: "delegates", summary: "list the registered delegate implementations", arguments: "", options: [],
-        positionals: 0...0, formats: [.text, .json, .csv]
+        positionals: 0...0, formats: [.text, .json, .csv],
+        discussion: """
+            Lists the delegate implementations this build registers, by the names record, replay and
+            explore take.
+            """,
+        examples: [
+            "delegates",
+            "delegates --format csv",
+        ]
     ) { invocation in
         Table(
             columns: ["name", "summary"],
@@ -14,7 +22,15 @@ extension Command {
 
     static let callbacks = Command(
         name: "callbacks", summary: "list every audited callback and input, with its veto semantics and default",
-        arguments: "", options: [], positionals: 0...0, formats: [.text, .json, .csv]
+        arguments: "", options: [], positionals: 0...0, formats: [.text, .json, .csv],
+        discussion: """
+            Lists every callback and input the registered widget kinds declare: its protocol, whether it
+            can veto or override, and the answer its default gives.
+            """,
+        examples: [
+            "callbacks",
+            "callbacks --format json",
+        ]
     ) { invocation in
         let rows = (invocation.catalog.callbacks + invocation.catalog.inputs).map { descriptor -> [AuditValue] in
             [

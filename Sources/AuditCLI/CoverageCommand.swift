@@ -10,7 +10,16 @@ extension Command {
             .option("--label", "KEY=VALUE", "only recordings with this label; repeatable (all must match)"),
             .option("--html", "FILE", "also write the coverage as one self-contained HTML page to FILE"),
         ],
-        positionals: 0...0, formats: [.text, .json, .csv]
+        positionals: 0...0, formats: [.text, .json, .csv],
+        discussion: """
+            Tells what the stored sessions cannot catch: every callback of every widget of their trees,
+            called or never called, the answers seen and missing, and the inputs that reach it.
+            """,
+        examples: [
+            "coverage",
+            "coverage --session 1 --format csv",
+            "coverage --label device=iPad --html coverage.html",
+        ]
     ) { invocation in
         let store = try AuditStore(path: invocation.databasePath, access: .read)
         let labels = try invocation.labels()

@@ -5,7 +5,15 @@ extension Command {
     static let demo = Command(
         name: "demo",
         summary: "record the shipped checkout example with checkout.v1, replay it against checkout.v2, show the report",
-        arguments: "", options: [], positionals: 0...0, formats: [.text, .json]
+        arguments: "", options: [], positionals: 0...0, formats: [.text, .json],
+        discussion: """
+            Records the shipped checkout example with checkout.v1, replays it against checkout.v2 and
+            prints the regression report: the quick start.
+            """,
+        examples: [
+            "demo",
+            "demo --db /tmp/demo.sqlite --format json",
+        ]
     ) { invocation in
         let scenario = try Examples.checkout()
         let recorded = try ScenarioRunner.record(

@@ -3,7 +3,16 @@ import AuditCore
 extension Command {
     static let diff = Command(
         name: "diff", summary: "compare two sessions event by event (times and durations ignored)", arguments: "A B",
-        options: [HTMLOutput.option], positionals: 2...2, formats: [.text, .json, .junit]
+        options: [HTMLOutput.option], positionals: 2...2, formats: [.text, .json, .junit],
+        discussion: """
+            Compares two sessions event by event, aligned, times and durations ignored: answers, vetoes,
+            arguments and events only on one side. Exit 1 when they differ.
+            """,
+        examples: [
+            "diff 1 2",
+            "diff 1 2 --format json",
+            "diff 1 2 --html diff.html",
+        ]
     ) { invocation in
         let ids = try invocation.parsed.positionals.map { text throws(UsageError) -> Int64 in
             guard let id = Int64(text), id > 0 else {

@@ -22,7 +22,18 @@ extension Command {
             .flag("--save-corpus", "store the runs that reached new answer branches as sessions (explore=corpus)"),
             .option("--output", "FILE", "write the minimal reproducer scenario here (default: standard output)"),
         ],
-        positionals: 0...0, formats: [.text, .json]
+        positionals: 0...0, formats: [.text, .json],
+        discussion: """
+            Drives the scenario's widget tree with random valid inputs, each widget kind generating its
+            own, under the delegate and the candidate alike, until the two diverge; then minimizes the run,
+            writes it as a scenario and stores both sessions. Exit 1 on a divergence, 0 when none was found
+            within the runs. The same seed gives the same runs.
+            """,
+        examples: [
+            "explore --scenario Examples/checkout.json --candidate checkout.v2",
+            "explore --scenario Examples/checkout.json --delegate checkout.v1 --candidate checkout.v2 --seed 7 --output repro.json",
+            "explore --scenario Examples/checkout.json --candidate checkout.v2 --runs 1000 --weight tapSegment=0",
+        ]
     ) { invocation in
         let request = try ExploreRequest(invocation)
         let output = invocation.output

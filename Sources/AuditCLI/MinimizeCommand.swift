@@ -12,7 +12,15 @@ extension Command {
             .option("--output", "FILE", "write the minimal scenario here (default: standard output)"),
             .option("--max-tests", "N", "stop after this many tests, each two recordings and a diff (default 500)"),
         ],
-        positionals: 0...0, formats: [.text, .json]
+        positionals: 0...0, formats: [.text, .json],
+        discussion: """
+            Shrinks a session whose replay against the delegate diverges to the fewest recorded inputs
+            that still diverge the same way (delta debugging), and writes them as a scenario.
+            """,
+        examples: [
+            "minimize --session 1 --delegate checkout.v2",
+            "minimize --session 1 --delegate checkout.v2 --output repro.json --max-tests 200",
+        ]
     ) { invocation in
         let id = try invocation.integer("--session")
         guard let delegate = invocation.option("--delegate") else {

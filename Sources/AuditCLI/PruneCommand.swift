@@ -11,7 +11,16 @@ extension Command {
             .option("--label", "KEY=VALUE", "delete sessions with this label; repeatable (all must match)"),
             .flag("--with-replays", "delete the replays of deleted sessions too (otherwise refuse)"),
         ],
-        positionals: 0...0, formats: [.text, .json]
+        positionals: 0...0, formats: [.text, .json],
+        discussion: """
+            Deletes the sessions chosen, with what only they use, and gives the space back; a recording
+            whose replays would be orphaned is kept unless --with-replays deletes them too.
+            """,
+        examples: [
+            "prune --keep-last 100",
+            "prune --before 2026-11-01 --with-replays",
+            "prune --label branch=old-feature",
+        ]
     ) { invocation in
         var criteria = PruneCriteria(labels: try invocation.labels(), withReplays: invocation.flag("--with-replays"))
         if invocation.option("--keep-last") != nil { criteria.keepLast = Int(try invocation.integer("--keep-last")) }

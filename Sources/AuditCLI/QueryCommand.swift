@@ -5,7 +5,16 @@ extension Command {
     static let query = Command(
         name: "query", summary: "run one read-only SQL statement (the timeline view, sessions, …)", arguments: "SQL",
         options: [.option("--timeout", "SECONDS", "stop the query after this long (default 10, at most 300)")],
-        positionals: 1...1, formats: [.table, .csv, .json, .text]
+        positionals: 1...1, formats: [.table, .csv, .json, .text],
+        discussion: """
+            Runs one read-only SQL statement on the database and prints its rows; writes, more than one
+            statement and functions that could reach outside are refused, and it stops at its deadline.
+            """,
+        examples: [
+            "query 'select callback, count(*) from timeline where vetoed group by 1'",
+            "query 'select id, delegate, status from sessions' --format csv",
+            "query 'select * from timeline where session = 1' --timeout 30 --format json",
+        ]
     ) { invocation in
         var deadline = ReadOnlyQuery.defaultDeadline
         if let text = invocation.option("--timeout") {

@@ -11,7 +11,17 @@ extension Command {
             .option("--name", "LABEL", "a label stored with the session"),
             .option("--label", "KEY=VALUE", "a label stored with the session (device, build, branch); repeatable"),
         ],
-        positionals: 0...0, formats: [.text, .json]
+        positionals: 0...0, formats: [.text, .json],
+        discussion: """
+            Runs the scenario's steps with the delegate (the scenario's own unless --delegate names
+            another) under audit and stores every callback, its arguments, answer and veto, as a new session.
+            A dry run comes first: a step that cannot run, or an unknown delegate, stores nothing.
+            """,
+        examples: [
+            "record --scenario Examples/checkout.json",
+            "record --scenario Examples/checkout.json --delegate checkout.v2 --label branch=main",
+            "record --scenario login.json --name 'after the fix' --db baselines.sqlite",
+        ]
     ) { invocation in
         guard let path = invocation.option("--scenario") else {
             throw UsageError(message: "--scenario FILE is required")

@@ -21,7 +21,18 @@ extension Command {
                 "also replay K times against the recording delegate; differences seen there are noise"),
             HTMLOutput.option,
         ],
-        positionals: 0...0, formats: [.text, .json, .junit]
+        positionals: 0...0, formats: [.text, .json, .junit],
+        discussion: """
+            Drives a recorded session's inputs again with another delegate and compares what it is asked
+            and answers with the recording. Interaction mode lets the candidate's answers steer the widgets;
+            --isolated gives the widgets the recorded answers and asks the candidate every recorded callback.
+            Exit 1 when the behaviour changed. --all replays every recording, --jobs at a time.
+            """,
+        examples: [
+            "replay --session 1 --delegate checkout.v2",
+            "replay --session 1 --delegate checkout.v2 --isolated --html replay.html",
+            "replay --all --delegate checkout.v2 --shard 2/4 --output-db shard.sqlite --format junit",
+        ]
     ) { invocation in
         let mode: ReplayMode = invocation.flag("--isolated") ? .isolated : .interaction
         let noiseRuns = invocation.option("--noise-runs") == nil ? nil : Int(try invocation.integer("--noise-runs"))

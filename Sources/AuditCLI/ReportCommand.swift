@@ -12,7 +12,16 @@ extension Command {
             .option("--shard", "I/N", "only the I-th of N disjoint parts of the sessions (by UUID), for CI jobs"),
             HTMLOutput.option,
         ],
-        positionals: 0...0, formats: [.text, .json, .csv]
+        positionals: 0...0, formats: [.text, .json, .csv],
+        discussion: """
+            Sums up sessions: callbacks by protocol and widget, veto rates, the answers left to the
+            defaults, the slowest calls; --html draws one session's timeline as a page.
+            """,
+        examples: [
+            "report",
+            "report --session 1 --html report.html",
+            "report --label branch=main --format json",
+        ]
     ) { invocation in
         let id = invocation.option("--session") == nil ? nil : try invocation.integer("--session")
         if invocation.option("--html") != nil && id == nil {

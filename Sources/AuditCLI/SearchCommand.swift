@@ -15,7 +15,16 @@ extension Command {
             .option("--until", "TIME", "sessions started before TIME (a date alone means up to its end)"),
             .option("--label", "KEY=VALUE", "only sessions with this label; repeatable (all must match)"),
         ],
-        positionals: 0...0, formats: [.text, .json, .csv]
+        positionals: 0...0, formats: [.text, .json, .csv],
+        discussion: """
+            Finds events across sessions by widget path, callback name (a glob), veto, kind and time,
+            one line each.
+            """,
+        examples: [
+            "search --vetoed yes",
+            "search --widget checkout/shipping --callback '*shouldSelect*'",
+            "search --session 1 --kind input --since 0.5 --format csv",
+        ]
     ) { invocation in
         let search = try eventSearch(invocation)
         let store = try AuditStore(path: invocation.databasePath, access: .read)

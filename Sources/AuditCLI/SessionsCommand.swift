@@ -5,7 +5,15 @@ extension Command {
         name: "sessions", summary: "list the recorded sessions", arguments: "",
         options: [.option("--label", "KEY=VALUE", "only sessions with this label; repeatable (all must match)")],
         positionals: 0...0,
-        formats: [.text, .json, .csv]
+        formats: [.text, .json, .csv],
+        discussion: """
+            Lists the sessions of the database, oldest first: their scenario, delegate, status, counts,
+            the session a replay replayed and the labels.
+            """,
+        examples: [
+            "sessions",
+            "sessions --label device=iPad --format csv",
+        ]
     ) { invocation in
         let store = try AuditStore(path: invocation.databasePath, access: .read)
         // The UUID is for machines (json, csv): 36 characters a person reads the id for instead.

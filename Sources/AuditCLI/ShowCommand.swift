@@ -4,7 +4,15 @@ import Foundation
 extension Command {
     static let show = Command(
         name: "show", summary: "one session's timeline, nested callbacks indented", arguments: "--session N",
-        options: [.option("--session", "N", "the session to show")], positionals: 0...0, formats: [.text, .json, .csv]
+        options: [.option("--session", "N", "the session to show")], positionals: 0...0, formats: [.text, .json, .csv],
+        discussion: """
+            Prints one session's events in order, each callback nested under the input or callback it
+            happened in, with its arguments, answer and veto.
+            """,
+        examples: [
+            "show --session 1",
+            "show --session 2 --format json",
+        ]
     ) { invocation in
         try showSession(
             try invocation.integer("--session"), invocation.databasePath, invocation.format, invocation.output)

@@ -9,7 +9,15 @@ extension Command {
             .option("--session", "N", "only this session (default: every session)"),
             .option("--output", "FILE", "write here (default: standard output)"),
         ],
-        positionals: 0...0, formats: [.text]
+        positionals: 0...0, formats: [.text],
+        discussion: """
+            Writes sessions as JSON Lines: a header line per session, one line per widget and event. The
+            file imports again byte for byte, so baselines can live in git.
+            """,
+        examples: [
+            "export --output baselines.jsonl",
+            "export --session 3 --output session-3.jsonl",
+        ]
     ) { invocation in
         let id = invocation.option("--session") == nil ? nil : try invocation.integer("--session")
         let store = try AuditStore(path: invocation.databasePath, access: .read)
@@ -28,7 +36,15 @@ extension Command {
 
     static let `import` = Command(
         name: "import", summary: "add the sessions of an export (JSON Lines) to the database", arguments: "FILE",
-        options: [], positionals: 1...1, formats: [.text, .json]
+        options: [], positionals: 1...1, formats: [.text, .json],
+        discussion: """
+            Adds the sessions of an export to the database in one transaction, renumbered; a session
+            already there (by UUID) is skipped, and a damaged file imports nothing.
+            """,
+        examples: [
+            "import baselines.jsonl",
+            "import baselines.jsonl --db fresh.sqlite --format json",
+        ]
     ) { invocation in
         let path = invocation.parsed.positionals[0]
         let lines = try LineReader(path: path)
@@ -70,7 +86,15 @@ extension Command {
         name: "merge", summary: "copy the sessions of other databases into one (shards, devices, branches)",
         arguments: "SOURCE... --into TARGET",
         options: [.option("--into", "TARGET", "the database to copy into (made when missing)")],
-        positionals: 1...1_000, formats: [.text, .json]
+        positionals: 1...1_000, formats: [.text, .json],
+        discussion: """
+            Copies every session of other databases into one, each source in one transaction: renumbered,
+            replay links kept, a session already there (by UUID) skipped. The collecting step of sharded CI.
+            """,
+        examples: [
+            "merge shard-1.sqlite shard-2.sqlite --into merged.sqlite",
+            "merge device-*.sqlite --into all.sqlite --format json",
+        ]
     ) { invocation in
         guard let target = invocation.option("--into"), !target.isEmpty else {
             throw UsageError(message: "--into TARGET is required")

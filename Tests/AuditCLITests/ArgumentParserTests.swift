@@ -119,3 +119,64 @@ struct ArgumentParserTests {
         #expect("\(UsageError(message: "option '--x' takes no value"))" == "option '--x' takes no value")
     }
 }
+
+/// Every command's `--help` stands alone: a discussion and examples, and every example is a
+/// command line its parser takes (options it declares, values where they need one, positionals
+/// in number, a format it writes), so help cannot drift from the options.
+@Suite("Help: discussion and examples")
+struct CommandHelpTests {
+    /// An example's words: spaces split them, single quotes group them (as a shell would).
+    static func words(_ line: String) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var quoted = false
+        for character in line {
+            if character == "'" {
+                quoted.toggle()
+            } else if character == " " && !quoted {
+                if !word.isEmpty { words.append(word) }
+                word = ""
+            } else {
+                word.append(character)
+            }
+        }
+        if !word.isEmpty { words.append(word) }
+        return words
+    }
+
+    @Test(arguments: AuditCommandLine.commands.map(\.name))
+    func everyExampleParses(_ name: String) throws {
+        let command = try #require(AuditCommandLine.commands.first { $0.name == name })
+        #expect(!command.discussion.isEmpty)
+        #expect((2...3).contains(command.examples.count), "\(command.examples)")
+        #expect(command.discussion.split(separator: "\n").allSatisfy { $0.count <= 100 })
+        for example in command.examples {
+            let words = Self.words(example)
+            #expect(words.first == name, "\(example)")
+            let parsed = try parseArguments(
+                Array(words.dropFirst()), options: command.allOptions, positionals: command.positionals,
+                command: name)
+            if let format = parsed.options["--format"] {
+                #expect(command.formats.map(\.rawValue).contains(format), "\(example)")
+            }
+        }
+        let help = command.help("auditctl")
+        #expect(help.contains("\n\n" + command.discussion + "\n"))
+        for example in command.examples { #expect(help.contains("\n  auditctl \(example)")) }
+    }
+
+    /// The command-line reference article is checked against the same declarations: it names every
+    /// command and every option each one declares.
+    @Test func theReferenceNamesEveryCommandAndOption() throws {
+        let reference = try String(
+            contentsOf: Sandbox.packageRoot.appendingPathComponent(
+                "Sources/AuditCore/AuditCore.docc/CommandLineReference.md"),
+            encoding: .utf8)
+        for command in AuditCommandLine.commands {
+            #expect(reference.contains("`\(command.name)"), "\(command.name)")
+            for option in command.options {
+                #expect(reference.contains(option.name), "\(command.name) \(option.name)")
+            }
+        }
+    }
+}
