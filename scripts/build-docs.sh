@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # Usage: scripts/build-docs.sh [OUTPUT]
 #
-# Builds the documentation catalog Sources/AuditCore/AuditCore.docc (the articles and the landing
-# page) with `docc convert` into OUTPUT (default .build/docs), and fails on any warning.
-#
-# The catalog holds articles only. Its landing page is titled ``AuditCore``, which DocC resolves
-# against a symbol graph; rather than extracting the module's whole API, the script gives DocC an
-# empty symbol graph of the module, so the build documents the articles and nothing else.
+# Builds the documentation catalogs — Sources/AuditCore/AuditCore.docc (the articles and the
+# landing page) and Sources/AuditTesting/AuditTesting.docc — with `docc convert` into OUTPUT
+# (default .build/docs, one folder per module), against the modules' symbol graphs (`swift build
+# -Xswiftc -emit-symbol-graph`, in a build folder of its own so the usual build is not redone), and
+# fails on any warning: a broken symbol link, a parameter left undocumented, a missing article.
 #
 # Exit status: 0 built without a warning, 1 a warning or an error, 2 bad setup (no docc).
 set -euo pipefail
@@ -26,33 +25,37 @@ if [ -z "$docc" ]; then
     exit 2
 fi
 
-symbols="$root/.build/docs-symbol-graph"
-rm -rf "$symbols"
+# Kept with the build folder: an incremental build writes the graphs of the modules it compiles
+# again, and leaves the others as they are.
+symbols="$root/.build/docs-build/symbol-graphs"
 mkdir -p "$symbols"
-cat >"$symbols/AuditCore.symbols.json" <<'JSON'
-{
-  "metadata": { "formatVersion": { "major": 0, "minor": 6, "patch": 0 }, "generator": "scripts/build-docs.sh" },
-  "module": { "name": "AuditCore", "platform": { "operatingSystem": { "name": "linux" } } },
-  "symbols": [],
-  "relationships": []
-}
-JSON
+swift build --package-path "$root" --scratch-path "$root/.build/docs-build" --target AuditTesting \
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$symbols" >/dev/null
 
 rm -rf "$output"
+mkdir -p "$output"
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-status=0
-"$docc" convert "$root/Sources/AuditCore/AuditCore.docc" \
-    --additional-symbol-graph-dir "$symbols" \
-    --fallback-display-name AuditCore \
-    --fallback-bundle-identifier org.auditctl.AuditCore \
-    --output-path "$output" \
-    --warnings-as-errors >"$log" 2>&1 || status=$?
-# --warnings-as-errors already fails on a warning; the log is checked too, so that a diagnostic
-# DocC prints without failing (a note raised to a warning in a later version) fails the build.
-if [ "$status" -ne 0 ] || grep -Eiq '(^|[^a-z])(warning|error):' "$log"; then
-    cat "$log" >&2
-    echo "build-docs: FAILED: docc reported the diagnostics above" >&2
-    exit 1
-fi
-echo "build-docs: OK: $(find "$output/data/documentation" -name '*.json' | wc -l) pages in ${output#"$root"/}"
+graphs=$(mktemp -d)
+trap 'rm -rf "$log" "$graphs"' EXIT
+pages=0
+for module in AuditCore AuditTesting; do
+    # The module's own graph and its extensions of other modules; not those of its dependencies.
+    rm -rf "${graphs:?}"/*
+    cp "$symbols/$module".symbols.json "$symbols/$module"@*.symbols.json "$graphs/" 2>/dev/null || true
+    status=0
+    "$docc" convert "$root/Sources/$module/$module.docc" \
+        --additional-symbol-graph-dir "$graphs" \
+        --fallback-display-name "$module" \
+        --fallback-bundle-identifier "org.auditctl.$module" \
+        --output-path "$output/$module" \
+        --warnings-as-errors >"$log" 2>&1 || status=$?
+    # --warnings-as-errors already fails on a warning; the log is checked too, so that a diagnostic
+    # DocC prints without failing (a note raised to a warning in a later version) fails the build.
+    if [ "$status" -ne 0 ] || grep -Eiq '(^|[^a-z])(warning|error):' "$log"; then
+        cat "$log" >&2
+        echo "build-docs: FAILED: docc reported the diagnostics above for $module" >&2
+        exit 1
+    fi
+    pages=$((pages + $(find "$output/$module/data/documentation" -name '*.json' | wc -l)))
+done
+echo "build-docs: OK: $pages pages in ${output#"$root"/} (AuditCore, AuditTesting)"

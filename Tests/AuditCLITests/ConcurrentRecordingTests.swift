@@ -1,12 +1,7 @@
 import AuditCore
 import Foundation
+import SharedTestSupport
 import Testing
-
-extension Tag {
-    /// Tests that run many processes or long recordings (a minute or more on two cores); the fast
-    /// loop leaves them out: `swift test --skip ConcurrentRecordingTests`.
-    @Tag static var slow: Self
-}
 
 /// Many `auditctl record` processes write one database at once while readers loop over it: every
 /// writer waits its turn (`WriterQueue`) and completes, and readers never hold a writer up.

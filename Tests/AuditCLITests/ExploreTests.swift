@@ -1,11 +1,12 @@
 import AuditCore
 import AuditExamples
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// `auditctl explore` end to end, and what its runs depend on: the seed and the run budget, never
 /// the time.
-@Suite("auditctl explore")
+@Suite("auditctl explore", .tags(.slow))
 struct ExploreTests {
     /// Copies the shipped checkout (`Examples/checkout.json`) into the sandbox.
     static func copyCheckout(_ sandbox: Sandbox) throws {

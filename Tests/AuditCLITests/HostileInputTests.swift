@@ -1,12 +1,13 @@
 import AuditCore
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// Hostile input, each case a test: exit status 2, one clear line on stderr, and the database left
 /// exactly as it was. The three tables below (scenarios, databases, queries) and the permission and
 /// memory tests are the figure "hostile inputs tried and handled"; `BadInputTests` and
 /// `QueryTests` hold the everyday mistakes and the escapes of the query guard.
-@Suite("Hostile input: exit 2, one line, nothing changed")
+@Suite("Hostile input: exit 2, one line, nothing changed", .tags(.slow))
 struct HostileInputTests {
     // MARK: scenarios
 

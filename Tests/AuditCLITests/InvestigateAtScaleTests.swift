@@ -6,7 +6,7 @@ import Testing
 /// The investigation commands on a generated database of several thousand-step sessions (the
 /// example has 151 events), checked against each other: what `report` counts is what `search`
 /// finds and what `sessions` stored; `replay --all` and `minimize` find the planted change.
-@Suite("Investigation at scale")
+@Suite("Investigation at scale", .tags(.slow))
 struct InvestigateAtScaleTests {
     let sandbox: Sandbox
     static let steps = 3_000

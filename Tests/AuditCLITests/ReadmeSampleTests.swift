@@ -9,11 +9,14 @@ struct ReadmeSampleTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     static let catalog = "Sources/AuditCore/AuditCore.docc"
+    static let catalogs = [catalog, "Sources/AuditTesting/AuditTesting.docc"]
 
-    /// README.md and every article of the catalog, by their paths from the package root.
+    /// README.md and every article of the catalogs, by their paths from the package root.
     static func documents() throws -> [String] {
-        let articles = try FileManager.default.contentsOfDirectory(atPath: root.appending(path: catalog).path)
-            .filter { $0.hasSuffix(".md") }.sorted().map { "\(catalog)/\($0)" }
+        let articles = try catalogs.flatMap { catalog in
+            try FileManager.default.contentsOfDirectory(atPath: root.appending(path: catalog).path)
+                .filter { $0.hasSuffix(".md") }.sorted().map { "\(catalog)/\($0)" }
+        }
         return ["README.md"] + articles
     }
 
@@ -57,5 +60,34 @@ struct ReadmeSampleTests {
         let article = try String(
             contentsOf: Self.root.appending(path: "\(Self.catalog)/Gestures.md"), encoding: .utf8)
         #expect(article == contract, "copy docs/gestures.md to \(Self.catalog)/Gestures.md")
+    }
+
+    /// The fast loop skips exactly the suites tagged `.slow`: `swift test --skip` matches names,
+    /// not tags, so `scripts/test-fast.sh` lists them, and this keeps the list and the tags equal.
+    @Test func theFastLoopSkipsExactlyTheSlowSuites() throws {
+        var tagged: Set<String> = []
+        for folder in ["Tests/AuditCLITests", "Tests/AuditCoreTests"] {
+            for file in try FileManager.default.contentsOfDirectory(atPath: Self.root.appending(path: folder).path) {
+                let lines = try String(contentsOf: Self.root.appending(path: "\(folder)/\(file)"), encoding: .utf8)
+                    .split(separator: "\n", omittingEmptySubsequences: false)
+                for (index, line) in lines.enumerated() where line.hasPrefix("@Suite(") && line.contains(".tags(.slow)")
+                {
+                    let declaration = lines[(index + 1)...].first {
+                        $0.hasPrefix("struct ") || $0.hasPrefix("final class ")
+                    }
+                    if let name = declaration?.split(separator: " ").dropFirst(declaration!.hasPrefix("final") ? 2 : 1)
+                        .first
+                    {
+                        tagged.insert(String(name))
+                    }
+                }
+            }
+        }
+        let script = try String(contentsOf: Self.root.appending(path: "scripts/test-fast.sh"), encoding: .utf8)
+        let listed = script.split(separator: "\n").first { $0.hasPrefix("slow='") }.map {
+            Set($0.dropFirst("slow='".count).dropLast().split(separator: "|").map(String.init))
+        }
+        #expect(tagged.count >= 10)
+        #expect(listed == tagged)
     }
 }

@@ -11,7 +11,7 @@ import Testing
 /// The built `auditctl` under stress: killed mid-recording, two recordings into one database, reads
 /// while a recording runs, the directory made read-only, the database deleted, a full disk, and
 /// the files' permissions. `scripts/kill-harness.sh` is the long form of the first test.
-@Suite("Reliability: kill -9, concurrent processes, faults, permissions")
+@Suite("Reliability: kill -9, concurrent processes, faults, permissions", .tags(.slow))
 struct ReliabilityTests {
     /// The two-control checkout with `count` taps, alternating controls and segments: 2 to 4 events
     /// a tap with `checkout.v1`, about 30,000 events per 10,000 taps.
@@ -300,7 +300,7 @@ extension Run {
 }
 
 /// The command line in this process, where a store fault can be injected.
-@Suite("Reliability: faults under the command line")
+@Suite("Reliability: faults under the command line", .tags(.slow))
 struct CommandLineFaultTests {
     /// Runs `auditctl arguments` in this process; returns the exit status, stdout and stderr.
     static func run(_ arguments: [String]) -> (status: Int32, out: String, error: String) {

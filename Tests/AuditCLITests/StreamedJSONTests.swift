@@ -9,7 +9,7 @@ import Testing
 /// `show --format json` and `diff --format json` write their JSON as they read it, byte for byte
 /// what they wrote when they built it whole (the goldens in `Tests/Fixtures/golden/` were written
 /// by that build, before the output was streamed).
-@Suite("Streamed JSON output")
+@Suite("Streamed JSON output", .tags(.slow))
 struct StreamedJSONTests {
     /// Session 1: the small checkout with checkout.v1; session 2: its replay with checkout.v2 (which
     /// vetoes, so the diff has differences); session 3: the same tree with no steps. Times, durations and dates are then set to fixed values,

@@ -1,11 +1,12 @@
 import AuditCore
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// What recording text costs on the worst files the scenario limits admit: the database grows with
 /// what was typed and memory stays bounded, where storing each input's whole text made both grow
 /// with the square of the edits (a file just under 8 MiB made a 550 MB database).
-@Suite("Recording text: storage and memory on the worst files")
+@Suite("Recording text: storage and memory on the worst files", .tags(.slow))
 struct TextGrowthTests {
     /// A scenario of one text view and `steps`, at most `Scenario.maximumFileSize` bytes.
     static func scenario(_ steps: [String]) -> String {

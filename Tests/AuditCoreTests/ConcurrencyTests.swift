@@ -7,7 +7,7 @@ import Testing
 
 /// Several threads drive widget trees of their own under one recorder, as an app whose screens
 /// live on different threads would.
-@Suite("Concurrency: many threads, one recorder")
+@Suite("Concurrency: many threads, one recorder", .tags(.slow))
 struct ConcurrencyTests {
     let folder = TemporaryDirectory()
     var database: String { folder.path("audit.sqlite") }

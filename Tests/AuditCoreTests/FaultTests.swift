@@ -11,7 +11,7 @@ import Testing
 ///
 /// Most faults are injected at the store layer (`StoreFaults`), which fails SQLite writes with the
 /// code a real fault gives; a real full disk is a small tmpfs, mounted when the tests may (root).
-@Suite("Faults: full disk, read-only file system, deleted database")
+@Suite("Faults: full disk, read-only file system, deleted database", .tags(.slow))
 struct FaultTests {
     let folder = TemporaryDirectory()
     var database: String { folder.path("audit.sqlite") }

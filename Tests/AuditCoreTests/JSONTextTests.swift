@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -7,7 +8,7 @@ import Testing
 /// placed within the quotation marks, except for the characters that MUST be escaped: quotation
 /// mark, reverse solidus, and the control characters (U+0000 through U+001F)"), and reads back
 /// as the same scalars through SQLite's JSON functions and through our parser.
-@Suite("JSON text: every Unicode scalar, every double")
+@Suite("JSON text: every Unicode scalar, every double", .tags(.slow))
 struct JSONTextTests {
     let folder = TemporaryDirectory()
 

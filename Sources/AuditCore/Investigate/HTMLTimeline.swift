@@ -39,8 +39,10 @@ public enum HTMLTimeline {
     /// The page for one session: its timeline, then the tables of `auditctl report` (callbacks by
     /// protocol and widget, veto rates, defaults, slowest calls).
     ///
-    /// - Parameter events: the session's events in `seq` order, as `AuditStore.timeline(of:)`
-    ///   reads them.
+    /// - Parameters:
+    ///   - session: the session, as ``AuditStore/session(_:)`` reads it.
+    ///   - events: the session's events in `seq` order, as ``AuditStore/timeline(of:)`` reads them.
+    ///   - limits: how much the page draws and lists.
     public static func report(session: SessionSummary, events: [TimelineEvent], limits: Limits = .standard)
         -> String
     {
@@ -66,10 +68,13 @@ public enum HTMLTimeline {
     /// difference highlighted in its kind's colour, and the list of differences below.
     ///
     /// - Parameters:
+    ///   - diff: the two sessions' comparison, as ``AuditStore/diff(_:_:)`` makes it.
     ///   - eventsA: session A's events in `seq` order; only the first `diff.eventsA` are used (a
     ///     replay of an interrupted session compares its recorded part).
+    ///   - eventsB: session B's events in `seq` order.
     ///   - labels: what the two sides are called: "A" and "B", or "recorded" and "candidate".
     ///   - heading: the page's first line, such as "Replay of session 1 against checkout.v2".
+    ///   - limits: how much the page draws and lists.
     public static func comparison(
         _ diff: SessionDiff, eventsA: [TimelineEvent], eventsB: [TimelineEvent], labels: (a: String, b: String),
         heading: String, limits: Limits = .standard
