@@ -4,6 +4,7 @@ import SharedTestSupport
 import Testing
 
 @testable import AuditCore
+@testable import AuditExamples
 
 /// How a recording ends: what is still pending when `finish()` is called is tried again as
 /// patiently as while recording, marking the session finished too, and a session that could not be
@@ -159,5 +160,77 @@ struct FinishingTests {
         #expect(summary.lostEvents == 30)
         #expect(summary.status == "interrupted")
         #expect(summary.lastError == "writing events 1–30 failed: database or disk is full")
+    }
+}
+
+extension FinishingTests {
+    /// Events captured after finish() are dropped and counted, not kept in memory.
+    @Test func eventsAfterFinishAreDroppedAndCounted() throws {
+        let root = View(identifier: "root")
+        let control = SegmentedControl(identifier: "c", segments: ["a", "b"], selectedSegmentIndex: 0)
+        root.addSubview(control)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: root)
+        recorder.finish()
+        for i in 0..<10_000 { control.tapSegment(i % 2) }
+        // Each tap is an input and (for a change) two callbacks; none is kept.
+        #expect(recorder.queue.counts.late >= 10_000)
+        #expect(try AuditStore(path: database, access: .read).timeline(of: recorder.session).isEmpty)
+    }
+
+    /// Events are numbered from 1, contiguously. finish() while events are in progress stores no gap: what
+    /// has no predecessor is lost and counted, and the session is interrupted.
+    @Test func finishInsideACallbackLeavesNoGap() throws {
+        let root = View(identifier: "root")
+        let control = SegmentedControl(identifier: "c", segments: ["a", "b"], selectedSegmentIndex: 0)
+        root.addSubview(control)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        let delegate = LoggingDelegate()
+        delegate.onDidSelect = { _, _ in recorder.finish() }
+        control.delegate = delegate
+        try recorder.attach(to: root)
+        control.tapSegment(1)
+        let events = try AuditStore(path: database, access: .read).timeline(of: recorder.session)
+        let status = try AuditStore(path: database, access: .read).session(recorder.session).status
+        #expect(events.map(\.seq) == Array(1...Int64(max(events.count, 1))).prefix(events.count).map { $0 })
+        #expect(status == "interrupted")
+        #expect(recorder.finish().lostEvents > 0)
+    }
+
+    /// A batch that fails (the database busy past its timeout, made so by fault injection rather
+    /// than by holding the lock and hoping the writer tries meanwhile) is retried with the next
+    /// one: no gap, and the session replays identically.
+    @Test func aFailedWriteIsRetriedWithoutAGap() throws {
+        let s = try inlineScenario(
+            #"{"kind":"View","id":"r","children":[{"kind":"SegmentedControl","id":"c","segments":["a","b"],"selected":0}]}"#,
+            #"{"action":"tapSegment","widget":"r/c","segment":1}"#)
+        var options = Recorder.Options()
+        options.flushInterval = 0.01
+        let recorder = try Recorder(
+            databasePath: database,
+            session: NewSession(name: "x", scenario: "s", scenarioSource: s.source, delegate: "checkout.v1"),
+            catalog: .builtIn, options: options)
+        let delegate = CheckoutDelegate(version: .v1)
+        let root = s.root.build()
+        root.visit { $0.adoptDelegate(delegate) }
+        try recorder.attach(to: root)
+        let control = root.view(atPath: "r/c") as! SegmentedControl
+        control.tapSegment(1)
+        StoreFaults.inject(SQLITE_BUSY, at: database, times: 1, matching: "INSERT INTO events")
+        defer { StoreFaults.clear(database) }
+        control.tapSegment(0)
+        StoreFaults.wait(forFailures: 1, at: database)
+        control.tapSegment(1)
+        let summary = recorder.finish()
+        let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
+        #expect(summary.failedWrites >= 1, "the locked write failed once")
+        #expect(summary.lostEvents == 0)
+        #expect(events.map(\.seq) == Array(1...Int64(events.count)), "seqs \(events.map(\.seq))")
+        let report = try Replayer(databasePath: database, registry: .examples, catalog: .builtIn).replay(
+            session: summary.session, delegate: "checkout.v1", mode: .interaction)
+        #expect(
+            report.identical,
+            "\(report.cutShort ?? "") \(report.diff.differences.map { "\($0.kind) #\($0.event.seq) \($0.event.callback)" })"
+        )
     }
 }

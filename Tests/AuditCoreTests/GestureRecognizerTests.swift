@@ -344,3 +344,18 @@ final class ScriptedGestureDelegate: GestureRecognizerDelegate {
             canBePrevented(gestureRecognizer, preventingGestureRecognizer))
     }
 }
+
+@Suite("Touches hold no views")
+struct TouchLeakTests {
+    /// The dispatcher (owned by the root) keeps the bound view of a finger that is down strongly.
+    @Test func rootWithAFingerDownIsNotLeaked() {
+        weak var weakRoot: View?
+        do {
+            let root = View(identifier: "root", frame: Rect(x: 0, y: 0, width: 100, height: 100))
+            root.addGestureRecognizer(TapGestureRecognizer(identifier: "tap"))
+            root.touchDispatcher.send(Touch(id: 1, x: 10, y: 10, phase: .began, timestamp: 0))
+            weakRoot = root
+        }
+        #expect(weakRoot == nil, "the dispatcher kept the root alive")
+    }
+}

@@ -158,3 +158,27 @@ struct IsolatedReplayTests {
         #expect(try AuditStore(path: database, access: .read).sessions() == before)
     }
 }
+
+/// A text delegate that keeps the text at most 3 characters, reading the view's text.
+final class MaxThree: TextViewDelegate {
+    func textView(_ textView: TextView, shouldChangeTextIn range: TextRange, replacementText text: String) -> Bool {
+        textView.text.count - range.length + text.count <= 3
+    }
+}
+
+extension IsolatedReplayTests {
+    /// ReplayModes: isolated mode shows a delegate its text view's text and selection as the recording saw them.
+    @Test func isolatedReplayOfSameTextDelegateIsIdentical() throws {
+        let s = try inlineScenario(
+            #"{"kind":"View","id":"r","children":[{"kind":"TextView","id":"t"}]}"#,
+            #"{"action":"typeText","widget":"r/t","text":"ab"},{"action":"typeText","widget":"r/t","text":"cd"}"#)
+        let session = try ScenarioRunner.record(s, delegate: { MaxThree() }, named: "max3", databasePath: database)
+            .session
+        let replayer = Replayer(databasePath: database, registry: .examples, catalog: .builtIn)
+        let interaction = try replayer.replay(
+            session: session, candidate: { MaxThree() }, named: "max3", mode: .interaction)
+        #expect(interaction.identical)
+        let isolated = try replayer.replay(session: session, candidate: { MaxThree() }, named: "max3", mode: .isolated)
+        #expect(isolated.identical, "\(isolated.diff.differences.map { "\($0.kind) \($0.event.callback)" })")
+    }
+}

@@ -136,3 +136,64 @@ struct ScenarioTests {
         }
     }
 }
+
+@Suite("Scenarios that could crash a run are refused")
+struct ScenarioBoundsTests {
+    static let base = #"{"kind":"View","id":"r","frame":[0,0,300,300],"children":[CHILD]}"#
+
+    @Test(arguments: [
+        (
+            #"{"kind":"View","id":"v","gestures":[{"kind":"TapGestureRecognizer","id":"t","requireToFail":["r/v#t"]}]}"#,
+            "root.children[0].gestures[0].requireToFail[0]"
+        ),
+        (#"{"kind":"TableView","id":"t","rows":[9223372036854775807,1]}"#, "root.children[0].rows[0]"),
+        (#"{"kind":"TableView","id":"t","rows":[1],"rowHeight":1e308}"#, "root.children[0].rowHeight"),
+        (#"{"kind":"ScrollView","id":"s","contentSize":[1e300,10]}"#, "root.children[0].contentSize[0]"),
+    ])
+    func refusedWithItsPath(child: String, location: String) {
+        let text = #"{"name":"s","root":\#(Self.base.replacingOccurrences(of: "CHILD", with: child)),"steps":[]}"#
+        #expect {
+            try Scenario(data: Data(text.utf8), catalog: .builtIn)
+        } throws: { error in
+            (error as? ScenarioError)?.location == location
+        }
+    }
+
+    @Test func aTouchSequenceAtAnInfiniteTimeIsRefusedBeforeItRuns() throws {
+        let text = #"""
+            {"name":"s","root":{"kind":"View","id":"r","frame":[0,0,300,300]},"steps":[
+              {"action":"touches","widget":"r","events":[{"id":1,"phase":"began","x":1,"y":1,"t":1e308},
+                                                        {"id":1,"phase":"ended","x":1,"y":1,"t":1.5e308}]}]}
+            """#
+        // A time the nanosecond clock cannot hold is refused when the file is read (VirtualTime).
+        #expect {
+            try Scenario(data: Data(text.utf8), catalog: .builtIn)
+        } throws: { error in
+            (error as? ScenarioError)?.location == "steps[0].events"
+        }
+    }
+
+    @Test func aTimerBetweenTouchesAndAnotherStepReplaysIdentically() throws {
+        let text = #"""
+            {"name":"t","root":{"kind":"View","id":"root","frame":[0,0,300,300],"children":[
+             {"kind":"SegmentedControl","id":"seg","frame":[0,0,300,30],"segments":["a","b"],"selected":0},
+             {"kind":"View","id":"pay","frame":[0,100,300,50],"gestures":[
+               {"kind":"TapGestureRecognizer","id":"one","requireToFail":["root/pay#two"]},
+               {"kind":"TapGestureRecognizer","id":"two","taps":2}]}]},
+             "steps":[{"action":"touches","widget":"root","events":[{"id":1,"phase":"began","x":10,"y":120,"t":0},
+                                                                     {"id":1,"phase":"ended","x":10,"y":120,"t":0.05}]},
+                      {"action":"tapSegment","widget":"root/seg","segment":1}]}
+            """#
+        let folder = TemporaryDirectory()
+        let database = folder.path("a.sqlite")
+        let session = try ScenarioRunner.record(
+            try Scenario(data: Data(text.utf8), catalog: .builtIn), delegate: "checkout.v1", registry: .examples,
+            databasePath: database
+        ).session
+        for mode in [ReplayMode.interaction, .isolated] {
+            let report = try Replayer(databasePath: database, registry: .examples, catalog: .builtIn).replay(
+                session: session, delegate: "checkout.v1", mode: mode)
+            #expect(report.identical, "\(mode): \(report.diff.differences)")
+        }
+    }
+}

@@ -520,3 +520,36 @@ func runRandomTableInputs(seed: UInt64, count: Int, recorder: Recorder?) -> (cal
     let selected = table.indexPathForSelectedRow.map(String.init(describing:)) ?? "none"
     return (delegate.calls, "\(table.contentOffset.text) \(table.isDragging) \(selected)")
 }
+
+final class ThreeIndexes: TableViewDelegate {
+    func tableView(_ tableView: TableView, willSelectRowAt indexPath: IndexPath) -> IndexPath? {
+        IndexPath(indexes: [0, 0, 0])
+    }
+}
+
+@Suite("Index paths that are not rows")
+struct IndexPathAnswerTests {
+    @Test func willSelectWithThreeIndexesUnauditedIsANoOp() throws {
+        let table = TableView(identifier: "t", rowsPerSection: [2])
+        let delegate = ThreeIndexes()
+        table.delegate = delegate
+        table.tapRow(IndexPath(row: 0, section: 0))
+        #expect(table.indexPathForSelectedRow == nil)
+    }
+
+    @Test func willSelectWithThreeIndexesAuditedIsANoOpToo() throws {
+        let folder = TemporaryDirectory()
+        let root = View(identifier: "root")
+        let table = TableView(identifier: "t", rowsPerSection: [2])
+        root.addSubview(table)
+        let delegate = ThreeIndexes()
+        table.delegate = delegate
+        let recorder = try Recorder(databasePath: folder.path("a.sqlite"), session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: root)
+        table.tapRow(IndexPath(row: 0, section: 0))
+        let session = recorder.finish().session
+        #expect(table.indexPathForSelectedRow == nil)
+        let events = try AuditStore(path: folder.path("a.sqlite"), access: .read).timeline(of: session)
+        #expect(events.contains { $0.result == "[0,0,0]" && $0.vetoed == true })
+    }
+}

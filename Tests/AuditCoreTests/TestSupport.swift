@@ -127,3 +127,8 @@ func runRandomInputs(seed: UInt64, count: Int, recorder: Recorder?) -> (calls: [
     }
     return (delegate.calls, [first.selectedSegmentIndex, second.selectedSegmentIndex])
 }
+
+/// A scenario of one root (JSON text) and steps (the JSON objects of the `steps` array, joined).
+func inlineScenario(_ root: String, _ steps: String) throws -> Scenario {
+    try Scenario(data: Data(#"{"name":"s","root":\#(root),"steps":[\#(steps)]}"#.utf8), catalog: .builtIn)
+}
