@@ -407,7 +407,13 @@ struct HostileInputTests {
         if getuid() != 0 { return [] }
         let setpriv = "/usr/bin/setpriv"
         guard FileManager.default.isExecutableFile(atPath: setpriv) else { return nil }
-        return [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+        // Under `swift test --enable-code-coverage` the binary writes a profile where the tests'
+        // user can write and `nobody` cannot, and says so on stderr: it writes to /tmp instead
+        // (those runs are left out of the coverage figure).
+        return [
+            "/usr/bin/env", "LLVM_PROFILE_FILE=/tmp/auditctl-unprivileged-%p.profraw", setpriv, "--reuid=65534",
+            "--regid=65534", "--clear-groups",
+        ]
     }()
 
     /// Lets the unprivileged user reach the sandbox's working directory (and write in it when asked).

@@ -44,7 +44,7 @@ public struct ReplayReport: Sendable {
     public var recorded: SessionSummary { diff.a }
     public var candidate: SessionSummary { diff.b }
 
-    /// The difference `firstDivergence` names.
+    /// The difference `firstDivergence` names: the first callback difference, else the first.
     static func firstDifference(in diff: SessionDiff) -> EventDifference? {
         diff.differences.first(where: { $0.event.kind == .callback }) ?? diff.differences.first
     }
@@ -54,4 +54,14 @@ public struct ReplayReport: Sendable {
 public struct Divergence: Sendable {
     public var difference: EventDifference
     public var input: TimelineEvent?
+
+    /// The first divergence of `diff` (`ReplayReport.firstDifference`) with the top-level input it
+    /// happened under, read through `store`; nil when `diff` has none.
+    init?(of diff: SessionDiff, in store: AuditStore) throws {
+        guard let first = ReplayReport.firstDifference(in: diff) else { return nil }
+        difference = first
+        input =
+            try first.a.map { try store.topLevelInput(of: $0, in: diff.a.id) }
+            ?? first.b.map { try store.topLevelInput(of: $0, in: diff.b.id) } ?? nil
+    }
 }

@@ -67,13 +67,7 @@ extension Replayer {
         regressions.diff.differences = report.diff.differences.filter { !noiseKeys.contains(DifferenceKey($0)) }
         let noise = report.diff.differences.filter { noiseKeys.contains(DifferenceKey($0)) }
         if !noise.isEmpty {
-            regressions.firstDivergence = nil
-            if let first = ReplayReport.firstDifference(in: regressions.diff) {
-                let input =
-                    try first.a.map { try reading.topLevelInput(of: $0, in: id) }
-                    ?? first.b.map { try reading.topLevelInput(of: $0, in: report.candidate.id) }
-                regressions.firstDivergence = Divergence(difference: first, input: input ?? nil)
-            }
+            regressions.firstDivergence = try Divergence(of: regressions.diff, in: reading)
         }
         return NoiseFilteredReplay(
             report: report, regressions: regressions, noise: noise, baselineRuns: noiseRuns,

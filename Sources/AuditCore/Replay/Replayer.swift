@@ -62,13 +62,7 @@ public struct Replayer: Sendable {
         let diff =
             try run.map { try store.diff(id, stored.session, found: $0.found, events: plan.events.count) }
             ?? store.diff(id, stored.session, upTo: last)
-        var divergence: Divergence?
-        if let first = ReplayReport.firstDifference(in: diff) {
-            let input =
-                try first.a.map { try store.topLevelInput(of: $0, in: id) }
-                ?? first.b.map { try store.topLevelInput(of: $0, in: stored.session) }
-            divergence = Divergence(difference: first, input: input ?? nil)
-        }
+        let divergence = try Divergence(of: diff, in: store)
         return ReplayReport(
             mode: mode, diff: diff, inputsReplayed: plan.steps.count - stored.skipped.count,
             inputsSkipped: stored.skipped.count, cutShort: plan.cutShort,

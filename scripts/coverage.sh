@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Line coverage of the package's sources by the whole test suite: runs `swift test
+# --enable-code-coverage`, merges the profiles (the test process's, the `auditctl` processes' it
+# ran, and those of the runs as another user, written to /tmp), and prints the total of the
+# toolchain's `llvm-cov report` over Sources/ (the benchmark and the build plugin left out).
+# Fails when the tests fail or the figure falls under FLOOR percent.
+#
+#   scripts/coverage.sh [FLOOR]     (default 93.5)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+floor=${1:-93.5}
+bin="$(dirname "$(readlink -f "$(command -v swift)")")"
+rm -f /tmp/auditctl-unprivileged-*.profraw
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+swift test --enable-code-coverage >"$log" 2>&1 || { tail -40 "$log" >&2; echo "coverage: the tests failed" >&2; exit 1; }
+debug="$(swift build --show-bin-path)"
+profiles=("$debug"/codecov/*.profraw)
+for file in /tmp/auditctl-unprivileged-*.profraw; do [ -e "$file" ] && profiles+=("$file"); done
+"$bin/llvm-profdata" merge -sparse "${profiles[@]}" -o "$debug/codecov/merged.profdata"
+total=$("$bin/llvm-cov" report "$debug/auditctlPackageTests.xctest" -object "$debug/auditctl" \
+    -object "$debug/my-auditctl" -instr-profile "$debug/codecov/merged.profdata" \
+    -ignore-filename-regex='(/Tests/|/\.build/|/Examples/|/Sources/auditbench/|/Sources/EmbedFiles/|/Plugins/)' |
+    awk '$1 == "TOTAL" { print $10 }')
+rm -f /tmp/auditctl-unprivileged-*.profraw
+echo "coverage: ${total} of the lines of Sources/ (floor ${floor}%)"
+awk -v total="${total%\%}" -v floor="$floor" 'BEGIN { exit !(total + 0 >= floor + 0) }' || {
+    echo "coverage: ${total} is under the floor of ${floor}%" >&2
+    exit 1
+}
