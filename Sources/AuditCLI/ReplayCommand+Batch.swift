@@ -123,7 +123,7 @@ extension Command {
         }
         let output = try AuditStore(path: path, access: .write)
         do {
-            _ = try output.importSessions { feed in try input.export(sessions: sessions.map(\.id), write: feed) }
+            _ = try output.mergeSessions(from: input, sessions: sessions.map(\.id))
         } catch let error as SessionTransfer.ImportError {
             throw UsageError(message: "\(path): \(error); nothing was copied")
         }
@@ -174,9 +174,7 @@ extension Command {
         /// The progress line: sessions done, regressions so far, the rate and the time left.
         func progress(of sessions: Int, since start: ContinuousClock.Instant, against delegate: String) -> String {
             let done = identical + regressed + failed
-            let elapsed =
-                Double((ContinuousClock.now - start).components.attoseconds) / 1e18
-                + Double((ContinuousClock.now - start).components.seconds)
+            let elapsed = (ContinuousClock.now - start) / .seconds(1)
             let rate = elapsed > 0 ? Double(done) / elapsed : 0
             let left = rate > 0 ? Int((Double(sessions - done) / rate).rounded(.up)) : 0
             return "replaying against \(delegate): \(done)/\(sessions) sessions, "

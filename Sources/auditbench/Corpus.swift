@@ -107,15 +107,3 @@ func spawnAuditctl(_ arguments: [String]) -> (seconds: Double, peakMB: Double, s
     let exited = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     return (elapsed, Double(usage.ru_maxrss) / 1024, exited)
 }
-
-/// Callbacks per second that one large session replays at in interaction mode (the figure
-/// `replay --all` is held against), and its callbacks.
-func measureLargeInteractionReplay(steps: Int, database: String) throws -> Double {
-    let summary = try ScenarioRunner.record(
-        try largeCheckout(steps: steps), delegate: "checkout.v1", registry: .examples, databasePath: database)
-    let replayer = Replayer(databasePath: database, registry: .examples, catalog: .builtIn)
-    let start = now()
-    let report = try replayer.replay(session: summary.session, delegate: "checkout.v1", mode: .interaction)
-    precondition(report.identical, "a replay against the recording delegate is identical")
-    return Double(summary.callbacks) / (Double(now() - start) / 1e9)
-}

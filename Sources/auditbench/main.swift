@@ -187,7 +187,7 @@ if wanted("corpus") {
             precondition(run.status == 0, "every session of the corpus replays identically")
             jobRates[jobs]!.append(Double(count * perSession.callbacks) / run.seconds)
         }
-        single.append(try measureLargeInteractionReplay(steps: sized(100_000), database: freshDatabase()))
+        single.append(try measureReplay(steps: sized(100_000), database: freshDatabase()).interaction)
     }
     add(
         "replay --all --jobs 1, \(count) sessions", "callbacks/s", jobRates[1]!, baseline: single,

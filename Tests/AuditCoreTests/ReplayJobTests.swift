@@ -82,6 +82,30 @@ struct ReplayJobTests {
         let ids = Mutex<[Int64]>([])
     }
 
+    /// At most 2 × jobs sessions are running or waiting to be delivered, however slow the delivery
+    /// (the first delivery waits until the window's last session has started).
+    @Test(arguments: [1, 3])
+    func sessionsInFlightAreBoundedByTheJobs(jobs: Int) throws {
+        _ = try AuditStore(path: database, access: .write)
+        let started = Finished()
+        let secondStarted = DispatchSemaphore(value: 0)
+        let window = 2 * jobs
+        var delivered = 0
+        replayer.replayAll((1...40).map(Int64.init), jobs: jobs) { _, id in
+            started.ids.withLock { $0.append(id) }
+            if id == Int64(window) { secondStarted.signal() }
+            return id
+        } deliver: { index, outcome in
+            if index == 0 { secondStarted.wait() }
+            // Running or waiting: taken, and neither delivered before nor being delivered now.
+            let inFlight = started.ids.withLock { $0.count } - delivered - 1
+            #expect(inFlight <= window, "\(inFlight) sessions running or waiting to be delivered")
+            #expect((try? outcome.get()) == Int64(index + 1))
+            delivered += 1
+        }
+        #expect(delivered == 40)
+    }
+
     /// A job's recordings take no lock file descriptor past their session: a batch far longer than
     /// the descriptors a process may hold would otherwise fail.
     @Test func aJobReleasesEachSessionsLockWhenItFinishes() throws {

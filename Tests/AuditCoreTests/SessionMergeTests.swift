@@ -49,7 +49,13 @@ struct SessionMergeTests {
         // Sessions that share events go the records' way; the others, SQL's.
         let merged = try #require(
             isolated ? try targets[0].mergeSessions(from: source) : try targets[0].mergeRows(from: source))
-        if isolated { #expect(try targets[0].mergeRows(from: source) == nil) }
+        if isolated {
+            #expect(try targets[0].mergeRows(from: source) == nil)
+            // Chosen sessions that keep their own events still go SQL's way (replay --all --output-db).
+            let fresh = try AuditStore(path: folder.path("chosen.sqlite"), access: .write)
+            #expect(try fresh.mergeRows(from: source, sessions: [1, 3])?.sessions == [1, 2])
+            #expect(try exported(fresh.path).filter { $0.contains(#""type":"session""#) }.count == 2)
+        }
         let recorded = try targets[1].importRecords { feed in
             try source.exportRecords(sessions: nil) { try feed(.fields(Dictionary($0) { first, _ in first })) }
         }

@@ -1,18 +1,21 @@
 import Foundation
 
 extension AuditStore {
-    /// Copies every session of `source` into this database, in one transaction, as exporting
-    /// them and importing the export would: renumbered, labels and replay links kept, callback
-    /// names interned here, a session whose UUID this database holds skipped. What `merge` does.
+    /// Copies sessions `ids` of `source` (every session when nil) into this database, in one
+    /// transaction, as exporting them and importing the export would: renumbered, labels and replay
+    /// links kept, callback names interned here, a session whose UUID this database holds skipped.
+    /// What `merge` and `replay --all --output-db` do.
     ///
     /// When `source` has this build's schema and its sessions keep their own events, the rows go
     /// across with one `INSERT … SELECT` per table (the source attached to this connection); a
     /// source of an older build, one with sessions that share events (isolated replays), or one
     /// whose rows do not add up goes through the export's records instead, field by field.
-    public func mergeSessions(from source: AuditStore) throws -> SessionTransfer.Imported {
-        if let imported = try mergeRows(from: source) { return imported }
+    public func mergeSessions(from source: AuditStore, sessions ids: [Int64]? = nil) throws
+        -> SessionTransfer.Imported
+    {
+        if let imported = try mergeRows(from: source, sessions: ids) { return imported }
         return try importRecords { feed in
-            try source.exportRecords(sessions: nil) { try feed(.fields(Dictionary($0) { first, _ in first })) }
+            try source.exportRecords(sessions: ids) { try feed(.fields(Dictionary($0) { first, _ in first })) }
         }
     }
 
@@ -22,20 +25,24 @@ extension AuditStore {
     }
 
     /// The sessions of `source` copied with SQL, or nil when they need the records' way.
-    func mergeRows(from source: AuditStore) throws -> SessionTransfer.Imported? {
+    func mergeRows(from source: AuditStore, sessions ids: [Int64]? = nil) throws -> SessionTransfer.Imported? {
         guard source.schemaVersion == schemaVersion, source.hasSessionIdentity, source.hasSharedEvents else {
             return nil
         }
-        let sessions = try source.sessions()
+        let wanted = ids.map(Set.init)
+        let sessions = try source.sessions().filter { wanted?.contains($0.id) ?? true }
         let stored = try source.connection.prepare("SELECT session, count(*) FROM events GROUP BY session").rows {
             ($0.int64(0), $0.int(1))
         }
         let rows = Dictionary(stored) { first, _ in first }
+        let sharing = Set(
+            try source.connection.prepare("SELECT id FROM sessions WHERE events_from IS NOT NULL").rows { $0.int64(0) })
         guard
-            try source.connection.scalarInt("SELECT count(*) FROM sessions WHERE events_from IS NOT NULL") == 0,
             sessions.allSatisfy({ session in
-                session.uuid.flatMap(UUID.init(uuidString:)) != nil && rows[session.id, default: 0] == session.events
-            })
+                !sharing.contains(session.id) && session.uuid.flatMap(UUID.init(uuidString:)) != nil
+                    && rows[session.id, default: 0] == session.events
+            }),
+            sessions.count == ids?.count ?? sessions.count
         else { return nil }
         do {
             try connection.cached("ATTACH DATABASE ? AS merge_source").execute([.text(source.path)])
