@@ -128,6 +128,35 @@ struct RunnerTests {
             vetoes.count == 1 && vetoes.allSatisfy { $0.contains(#"slider(_:shouldBeginTrackingTo:) {"value":0.95}"#) })
     }
 
+    /// The corpus commands work on the slider as on the built-in widgets: sessions replayed two at
+    /// a time into a database of their own (the recordings' file left as it was), merged, and their
+    /// coverage drawn as a page.
+    @Test func corpusCommandsWorkOnTheSlider() throws {
+        for delegate in ["volume.v1", "volume.v1", "volume.v2"] {
+            #expect(try slider("record", "--scenario", scenarioPath, "--delegate", delegate).status == 0)
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: database))
+        let replayed = try slider(
+            "replay", "--all", "--delegate", "volume.v2", "--jobs", "2", "--output-db", folder.path("shard.sqlite"))
+        #expect(replayed.status == 1, "\(replayed)")
+        #expect(
+            replayed.lines.map { $0.replacing(/; stored as session \d+$/, with: "") } == [
+                "session 1 (volume, recorded with volume.v1): REGRESSION, 11 differences",
+                "session 2 (volume, recorded with volume.v1): REGRESSION, 11 differences",
+                "session 3 (volume, recorded with volume.v2): identical (26 events)",
+                "total: 3 sessions replayed against volume.v2: 1 identical, 2 with regressions (22 differences)",
+            ], "\(replayed)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before)
+        let merged = try run(
+            ["merge", folder.path("shard.sqlite"), "--into", folder.path("merged.sqlite")], in: folder)
+        #expect(merged.status == 0 && merged.stdout.contains("merged 6 sessions"), "\(merged)")
+        let coverage = try run(
+            ["coverage", "--db", folder.path("merged.sqlite"), "--html", folder.path("coverage.html")], in: folder)
+        #expect(coverage.status == 0, "\(coverage)")
+        let page = try String(contentsOfFile: folder.path("coverage.html"), encoding: .utf8)
+        #expect(page.contains("screen/volume") && page.contains("SliderDelegate.slider(_:proposedValue:)"))
+    }
+
     @Test func anUnknownDelegateIsAnError() throws {
         let record = try slider("record", "--scenario", scenarioPath, "--delegate", "volume.v3")
         #expect(record.status == 2)
