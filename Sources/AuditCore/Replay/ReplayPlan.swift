@@ -29,14 +29,19 @@ struct ReplayPlan {
         try self.init(session: id, store: AuditStore(path: databasePath, access: .read), catalog: catalog)
     }
 
-    /// The plan of session `id`, read through `store`. With `scenarios` (a replay job's), the
-    /// stored scenario is parsed once for every session that stores the same text; without, it is
-    /// parsed on another core while the events are read here.
+    /// The plan of session `id`, read through `store`. With `scenarios` (a replay job's, whose
+    /// sessions are the parallel work), the stored scenario is parsed once for every session that
+    /// stores the same text, and the events are read here. Without, the events are read on
+    /// another core while the scenario is parsed here, and the plan is built from each chunk of
+    /// events as it comes.
     init(session id: Int64, store: AuditStore, catalog: WidgetCatalog, scenarios: ParsedScenarios? = nil) throws {
         session = try store.session(id)
         if let original = session.replayOf { throw ReplayError.replayOfReplay(session: id, of: original) }
         let source = try store.scenarioSource(of: id)
-        let parse = { @Sendable () -> Result<Scenario, ScenarioError> in
+        let interrupted = session.status == "interrupted"
+        let feed = scenarios == nil && !interrupted ? EventFeed(session: id, store: store) : nil
+        defer { feed?.stop() }
+        let parse = { () -> Result<Scenario, ScenarioError> in
             Result { () throws(ScenarioError) in
                 guard !source.isEmpty, source != "{}" else {
                     throw ScenarioError(at: "", "it was recorded in code before its widget tree was stored")
@@ -44,136 +49,153 @@ struct ReplayPlan {
                 return try Scenario(data: Data(source.utf8), includingSteps: false, catalog: catalog)
             }
         }
-        let parsing = scenarios == nil ? Background(parse) : nil
-        let read = Result { () throws(StoreError) in try store.storedEvents(of: id) }
-        switch parsing?.value ?? scenarios!.scenario(source, parse) {
+        switch scenarios?.scenario(source, parse) ?? parse() {
         case .success(let value): scenario = value
         case .failure(let error): throw ReplayError.noScenario(session: id, reason: error.description)
         }
-        var events = try read.get()
+        var builder = try Builder(session: id, tree: scenario.root.build(), catalog: catalog)
         var cutShort: String?
-        if session.status == "interrupted" {
-            // The last input may have been cut off mid-way: replay and compare only the inputs
-            // before it, whose events are complete.
-            let lastInput = events.last { $0.kind == .input && $0.parent == nil }
-            let kept = events.prefix { $0.seq < (lastInput?.seq ?? 1) }
-            let inputs = kept.filter { $0.kind == .input && $0.parent == nil }.count
-            cutShort =
-                "session \(id) is interrupted: its recording stops at event \(events.last?.seq ?? 0); "
-                + "replayed the \(inputs) input\(inputs == 1 ? "" : "s") recorded completely (events 1–\(kept.last?.seq ?? 0))"
-            events = Array(kept)
-            if inputs == 0 { throw ReplayError.nothingRecorded(session: id) }
+        if let feed {
+            while let chunk = try feed.next() { try builder.add(chunk) }
+        } else {
+            var events = try store.storedEvents(of: id)
+            if interrupted {
+                // The last input may have been cut off mid-way: replay and compare only the inputs
+                // before it, whose events are complete.
+                let lastInput = events.last { $0.kind == .input && $0.parent == nil }
+                let kept = events.prefix { $0.seq < (lastInput?.seq ?? 1) }
+                let inputs = kept.filter { $0.kind == .input && $0.parent == nil }.count
+                cutShort =
+                    "session \(id) is interrupted: its recording stops at event \(events.last?.seq ?? 0); "
+                    + "replayed the \(inputs) input\(inputs == 1 ? "" : "s") recorded completely (events 1–\(kept.last?.seq ?? 0))"
+                events = Array(kept)
+                if inputs == 0 { throw ReplayError.nothingRecorded(session: id) }
+            }
+            try builder.add(events)
         }
-        self.events = events
         self.cutShort = cutShort
+        events = builder.events
+        widgetIDs = builder.widgetIDs
+        delegateInputs = builder.delegateInputs
+        steps = builder.steps
+        invokers = builder.invokers
+        inputs = builder.inputs
+        callbacks = builder.callbacks
+    }
 
-        let tree = scenario.root.build()
-        try Self.refuseSecureText(in: tree, events: events, session: id)
+    /// Builds a plan's steps and look-ups from its events, in order, a chunk at a time.
+    private struct Builder {
+        let session: Int64
+        let tree: View
+        let catalog: WidgetCatalog
+        /// The paths of the tree's secure text views.
+        let securePaths: Set<String>
+        var events: [StoredEvent] = []
         var steps: [ScenarioStep] = []
         var invokers: [CallbackInvoker?] = []
         var inputs: [CallbackDescriptor?] = []
-        invokers.reserveCapacity(events.count)
-        inputs.reserveCapacity(events.count)
+        var callbacks = 0
+        var widgetIDs: [String: Int32] = [:]
+        var delegateInputs: [Int: ScenarioStep] = [:]
         // Found once per stored name, not once per event.
         var foundInvokers = IDTable<CallbackInvoker>()
         // By widget id: the tree is not driven here, so each id keeps its object.
         var objects = IDTable<AnyObject?>()
         // By widget id, then name id: input names belong to widget kinds.
         var foundInputs = IDTable<IDTable<InputAction>>()
-        var widgetIDs: [String: Int32] = [:]
-        var delegateInputs: [Int: ScenarioStep] = [:]
-        let first = events.first?.seq ?? 1
-        for (index, event) in events.enumerated() {
+
+        /// A secure text view's text is stored only as a keyed hash, which cannot be typed or set
+        /// again: a session where one starts with a text, or that types into one, is not replayed.
+        init(session: Int64, tree: View, catalog: WidgetCatalog) throws {
+            self.session = session
+            self.tree = tree
+            self.catalog = catalog
+            var secure: [(path: String, text: String)] = []
+            tree.visit { view in
+                if let textView = view as? TextView, textView.isSecureTextEntry {
+                    secure.append((view.path, textView.text))
+                }
+            }
+            if let view = secure.first(where: { !$0.text.isEmpty }) {
+                throw ReplayError.secureText(session: session, widget: view.path, seq: nil)
+            }
+            securePaths = Set(secure.map(\.path))
+        }
+
+        /// Adds the next events, in `seq` order.
+        mutating func add(_ chunk: [StoredEvent]) throws {
+            let start = events.count
+            events += chunk
+            invokers.reserveCapacity(events.count)
+            inputs.reserveCapacity(events.count)
+            for index in start..<events.count { try add(events[index], at: index) }
+        }
+
+        private mutating func add(_ event: StoredEvent, at index: Int) throws {
             if let path = event.widget, objects[event.widgetID] == nil {
                 widgetIDs[path] = Int32(truncatingIfNeeded: event.widgetID)
                 objects[event.widgetID] = .some(tree.auditedObject(atPath: path))
             }
-            if event.kind == .input {
-                // Input names belong to widget kinds (a slider's drag is not a scroll view's), so
-                // the declaration is the one the widget at the event's path takes.
-                let path = event.widget ?? ""
-                // A widget missing from the initial tree was added during the session (by a
-                // delegate): its input is found by the widget's recorded kind, and checked when
-                // replay reaches it.
-                let object = objects[event.widgetID] ?? nil
-                let definition: InputAction
-                if let found = foundInputs[event.widgetID]?[event.callbackID] {
-                    definition = found
-                } else {
-                    let resolved: InputAction? =
-                        object.map { catalog.input(named: event.callback, for: $0) }
-                        ?? catalog.input(named: event.callback, kind: event.widgetKind ?? "")
-                    guard let resolved else {
-                        throw ReplayError.unknownCallback(session: id, seq: event.seq, name: event.callback)
-                    }
-                    definition = resolved
-                    foundInputs[event.widgetID, default: IDTable()][event.callbackID] = resolved
-                }
-                let descriptor = definition.descriptor
-                inputs.append(descriptor)
-                invokers.append(nil)
-                // Nested inputs are consequences of other events: replaying the top-level ones (touches
-                // and timers at their times included) brings them about again. Those a delegate made
-                // are kept as steps too, for the isolated mode.
-                let madeByDelegate = event.parent.map { Int($0 - first) }.map {
-                    events.indices.contains($0) && events[$0].kind == .callback
-                }
-                guard event.parent == nil || madeByDelegate == true else { continue }
-                let step: ScenarioStep
-                do {
-                    step = try ScenarioStep(
-                        recorded: definition, widget: path, arguments: event.arguments, object: object,
-                        at: "input \(event.seq)")
-                } catch {
-                    throw ReplayError.unreplayableInput(session: id, seq: event.seq, reason: error.message)
-                }
-                if event.parent == nil { steps.append(step) } else { delegateInputs[index] = step }
-            } else {
+            guard event.kind == .input else {
                 guard
                     let invoker = foundInvokers[event.callbackID]
                         ?? catalog.invoker(protocolName: event.protocolName ?? "", name: event.callback)
                 else {
                     let name = "\(event.protocolName ?? "").\(event.callback)"
-                    throw ReplayError.unknownCallback(session: id, seq: event.seq, name: name)
+                    throw ReplayError.unknownCallback(session: session, seq: event.seq, name: name)
                 }
                 foundInvokers[event.callbackID] = invoker
                 invokers.append(invoker)
                 inputs.append(nil)
+                callbacks += 1
+                return
             }
-        }
-        self.widgetIDs = widgetIDs
-        self.delegateInputs = delegateInputs
-        self.steps = steps
-        self.invokers = invokers
-        self.inputs = inputs
-        callbacks = invokers.count(where: { $0 != nil })
-    }
-
-    /// A secure text view's text is stored only as a keyed hash, which cannot be typed or set
-    /// again: a session that typed into one, or where one starts with a text, is not replayed.
-    private static func refuseSecureText(in tree: View, events: [StoredEvent], session: Int64) throws {
-        var secure: [(path: String, text: String)] = []
-        tree.visit { view in
-            if let textView = view as? TextView, textView.isSecureTextEntry {
-                secure.append((view.path, textView.text))
+            // Input names belong to widget kinds (a slider's drag is not a scroll view's), so the
+            // declaration is the one the widget at the event's path takes.
+            let path = event.widget ?? ""
+            if !securePaths.isEmpty, securePaths.contains(path),
+                event.callback == TextView.Inputs.type.name || event.callback == TextView.Inputs.replace.name
+            {
+                throw ReplayError.secureText(session: session, widget: path, seq: event.seq)
             }
-        }
-        if let view = secure.first(where: { !$0.text.isEmpty }) {
-            throw ReplayError.secureText(session: session, widget: view.path, seq: nil)
-        }
-        let typing: Set = [TextView.Inputs.type.name, TextView.Inputs.replace.name]
-        let paths = Set(secure.map(\.path))
-        if !paths.isEmpty,
-            let event = events.first(where: {
-                $0.kind == .input && typing.contains($0.callback) && paths.contains($0.widget ?? "")
-            })
-        {
-            throw ReplayError.secureText(session: session, widget: event.widget ?? "", seq: event.seq)
+            // A widget missing from the initial tree was added during the session (by a delegate):
+            // its input is found by the widget's recorded kind, and checked when replay reaches it.
+            let object = objects[event.widgetID] ?? nil
+            let definition: InputAction
+            if let found = foundInputs[event.widgetID]?[event.callbackID] {
+                definition = found
+            } else {
+                let resolved: InputAction? =
+                    object.map { catalog.input(named: event.callback, for: $0) }
+                    ?? catalog.input(named: event.callback, kind: event.widgetKind ?? "")
+                guard let resolved else {
+                    throw ReplayError.unknownCallback(session: session, seq: event.seq, name: event.callback)
+                }
+                definition = resolved
+                foundInputs[event.widgetID, default: IDTable()][event.callbackID] = resolved
+            }
+            inputs.append(definition.descriptor)
+            invokers.append(nil)
+            // Nested inputs are consequences of other events: replaying the top-level ones (touches
+            // and timers at their times included) brings them about again. Those a delegate made are
+            // kept as steps too, for the isolated mode.
+            let madeByDelegate = event.parent.map { Int($0 - (events.first?.seq ?? 1)) }.map {
+                events.indices.contains($0) && events[$0].kind == .callback
+            }
+            guard event.parent == nil || madeByDelegate == true else { return }
+            let step: ScenarioStep
+            do {
+                step = try ScenarioStep(
+                    recorded: definition, widget: path, arguments: event.arguments, object: object,
+                    at: "input \(event.seq)")
+            } catch {
+                throw ReplayError.unreplayableInput(session: session, seq: event.seq, reason: error.message)
+            }
+            if event.parent == nil { steps.append(step) } else { delegateInputs[index] = step }
         }
     }
 }
 
-/// Work done on a thread of the global queue; `value` waits for it.
 /// Scenarios parsed from their stored text, kept for the sessions that store the same text (a
 /// few dozen different texts at most: beyond, the oldest are dropped).
 final class ParsedScenarios {
@@ -191,21 +213,63 @@ final class ParsedScenarios {
     }
 }
 
-final class Background<Value: Sendable>: Sendable {
-    private let result = Mutex<Value?>(nil)
-    private let done = DispatchSemaphore(value: 0)
+/// A session's events read on a thread of the global queue, handed over a chunk at a time.
+///
+/// The reader has `store` to itself until it is done: its owner leaves the store alone between
+/// making the feed and `stop()` (SQLite's connections are opened for one thread at a time).
+final class EventFeed: @unchecked Sendable {
+    // @unchecked: `store` is used by the reader only, until `done` is signalled; the chunks and
+    // the end cross threads under `state`'s lock.
+    private struct State {
+        var chunks: [[StoredEvent]] = []
+        var end: Result<Void, StoreError>?
+        var stopping = false
+    }
 
-    init(_ work: @escaping @Sendable () -> Value) {
+    static let chunkSize = 8_192
+    private let state = Mutex(State())
+    /// Signalled once for each chunk and once at the end.
+    private let available = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+    private let store: AuditStore
+    private var finished = false
+
+    init(session: Int64, store: AuditStore) {
+        self.store = store
         DispatchQueue.global().async { [self] in
-            let value = work()
-            result.withLock { $0 = value }
+            let end = Result { () throws(StoreError) in
+                try self.store.storedEvents(of: session, inChunksOf: Self.chunkSize) { chunk in
+                    let going = state.withLock { state in
+                        state.chunks.append(chunk)
+                        return !state.stopping
+                    }
+                    available.signal()
+                    return going
+                }
+            }
+            state.withLock { $0.end = end }
+            available.signal()
             done.signal()
         }
     }
 
-    /// The work's result, once it is done (read it once).
-    var value: Value {
+    /// The next chunk, waiting for it; nil after the last. Throws what the read threw.
+    func next() throws(StoreError) -> [StoredEvent]? {
+        guard !finished else { return nil }
+        available.wait()
+        let (chunk, end) = state.withLock { state in
+            state.chunks.isEmpty ? (nil, state.end) : (state.chunks.removeFirst(), nil)
+        }
+        if let chunk { return chunk }
+        finished = true
+        try end?.get()
+        return nil
+    }
+
+    /// Asks the reader to stop after its current chunk, and waits until it has let go of the store.
+    func stop() {
+        state.withLock { $0.stopping = true }
         done.wait()
-        return result.withLock { $0! }
+        done.signal()  // a second stop() returns at once
     }
 }

@@ -40,10 +40,9 @@ struct StoredEvent: Sendable {
     let widgetID: Int64
     let name: Name
     let widgetRow: Widget?
-    /// In label order.
+    /// An input's arguments, in label order. A callback's are not read: replay asks the live
+    /// widget's, and compares answers only.
     let arguments: [AuditValue]
-    /// nil for a void callback (SQL NULL).
-    let result: AuditValue?
     let parent: Int64?
     /// The answer as stored, for comparing a candidate's answer byte for byte.
     let answer: StoredAnswer
@@ -55,17 +54,33 @@ struct StoredEvent: Sendable {
     var widget: String? { widgetRow?.path }
     var widgetKind: String? { widgetRow?.kind }
 
-    /// The arguments as the object the `timeline` view shows.
-    var argumentObject: AuditValue {
-        .object(Dictionary(zip(labels, arguments).map { ($0, $1) }) { first, _ in first })
+    /// The result as a value (nil for a void callback), parsed when asked: replay needs it only
+    /// where a candidate's answer differs from the recorded one.
+    var result: AuditValue? {
+        switch answer.result {
+        case .none: nil
+        case .flag(let answer): .bool(answer)
+        case .json(let text): (try? AuditValue(json: text)) ?? .null
+        }
     }
 }
 
 extension AuditStore {
     /// Every event of session `id`, in `seq` order, read from the compact tables.
     func storedEvents(of id: Int64) throws(StoreError) -> [StoredEvent] {
+        var events: [StoredEvent] = []
+        try storedEvents(of: id, inChunksOf: .max) { chunk in
+            events = chunk
+            return true
+        }
+        return events
+    }
+
+    /// Session `id`'s events in `seq` order, handed to `deliver` `size` at a time (the last chunk
+    /// may be shorter) as they are read; reading stops early when `deliver` returns false.
+    func storedEvents(of id: Int64, inChunksOf size: Int, _ deliver: ([StoredEvent]) -> Bool) throws(StoreError) {
         let session = try session(id)
-        return try storeOperation {
+        try storeOperation {
             var names = IDTable<StoredEvent.Name>()
             let unknown = StoredEvent.Name(kind: .callback, protocolName: nil, name: "", labels: [])
             let answer = hasAnswerKinds ? "answer" : "NULL"
@@ -100,8 +115,9 @@ extension AuditStore {
                 widgets[id] = widget
             }
             var parsed = ParsedJSONCache()
-            var events: [StoredEvent] = []
-            events.reserveCapacity(session.events)
+            var remaining = session.events
+            var chunk: [StoredEvent] = []
+            chunk.reserveCapacity(min(size, remaining))
             let statement = try connection.cached(
                 """
                 SELECT seq, callback, widget, args, result, parent_seq, vetoed, implemented
@@ -110,9 +126,14 @@ extension AuditStore {
             defer { statement.reset() }
             statement.bind([.integer(id)])
             while try statement.step() {
-                events.append(Self.storedEvent(statement, names: names, unknown: unknown, widgets: widgets, &parsed))
+                chunk.append(Self.storedEvent(statement, names: names, unknown: unknown, widgets: widgets, &parsed))
+                guard chunk.count == size else { continue }
+                guard deliver(chunk) else { return }
+                remaining -= size
+                chunk = []
+                chunk.reserveCapacity(min(size, max(remaining, 0)))
             }
-            return events
+            if !chunk.isEmpty { _ = deliver(chunk) }
         }
     }
 
@@ -120,32 +141,23 @@ extension AuditStore {
         _ row: Statement, names: IDTable<StoredEvent.Name>, unknown: StoredEvent.Name,
         widgets: IDTable<StoredEvent.Widget>, _ parsed: inout ParsedJSONCache
     ) -> StoredEvent {
-        let arguments = row.withBytes(3) { bytes in
-            if case .array(let values)? = parsed.value(of: bytes).value { return values }
-            return []
+        let name = names[row.int64(1)] ?? unknown
+        var arguments: [AuditValue] = []
+        if name.kind == .input, case .array(let values)? = row.withBytes(3, { parsed.value(of: $0).value }) {
+            arguments = values
         }
-        let result: AuditValue?
         let stored: StoredResult
         switch row.type(4) {
-        case SQLITE_NULL:
-            result = nil
-            stored = .none
-        case SQLITE_INTEGER:
-            result = .bool(row.int64(4) != 0)
-            stored = .flag(row.int64(4) != 0)
-        default:
-            let (value, text) = row.withBytes(4) { parsed.value(of: $0) }
-            result = value ?? .null
-            stored = .json(text)
+        case SQLITE_NULL: stored = .none
+        case SQLITE_INTEGER: stored = .flag(row.int64(4) != 0)
+        default: stored = .json(row.withBytes(4) { parsed.text(of: $0) })
         }
         return StoredEvent(
-            seq: row.int64(0), callbackID: row.int64(1), widgetID: row.int64(2), name: names[row.int64(1)] ?? unknown,
-            widgetRow: widgets[row.int64(2)], arguments: arguments, result: result,
-            parent: row.isNull(5) ? nil : row.int64(5),
+            seq: row.int64(0), callbackID: row.int64(1), widgetID: row.int64(2), name: name,
+            widgetRow: widgets[row.int64(2)], arguments: arguments, parent: row.isNull(5) ? nil : row.int64(5),
             answer: StoredAnswer(
                 result: stored, vetoed: row.isNull(6) ? nil : row.int64(6) != 0,
-                implemented: row.isNull(7) ? nil : row.int64(7) != 0,
-                isOverride: !row.isNull(6) && (names[row.int64(1)] ?? unknown).isOverride))
+                implemented: row.isNull(7) ? nil : row.int64(7) != 0, isOverride: !row.isNull(6) && name.isOverride))
     }
 }
 
@@ -179,5 +191,10 @@ struct ParsedJSONCache {
             count += 1
         }
         return (entry.value, entry.text)
+    }
+
+    /// The text of `bytes`: a short one is made in place, a longer one shared with its repeats.
+    mutating func text(of bytes: UnsafeRawBufferPointer) -> String {
+        bytes.count <= 15 ? String(decoding: bytes, as: UTF8.self) : value(of: bytes).text
     }
 }

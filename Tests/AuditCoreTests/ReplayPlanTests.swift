@@ -1,0 +1,87 @@
+import Foundation
+import SharedTestSupport
+import Testing
+
+@testable import AuditCore
+@testable import AuditExamples
+
+/// A replay's plan, read two ways: in one go (a replay job's way), and from chunks of events read
+/// on another thread while the plan is built (a single replay's way). Both give the same plan,
+/// and a problem found mid-way stops the reader and leaves the store usable.
+@Suite("Replay plan")
+struct ReplayPlanTests {
+    let folder = TemporaryDirectory()
+    var database: String { folder.path("audit.sqlite") }
+
+    /// A recorded checkout long enough for its events to span three chunks or more.
+    func recordLongSession() throws -> (session: Int64, events: Int) {
+        let scenario = try ReplayTests.randomCheckout(seed: 7, count: EventFeed.chunkSize + 1_000)
+        let summary = try ScenarioRunner.record(
+            scenario, delegate: "checkout.v2", registry: ReplayTests.registry, databasePath: database)
+        try #require(summary.events > 2 * EventFeed.chunkSize)
+        return (summary.session, summary.events)
+    }
+
+    @Test func eventsAreDeliveredInChunksInOrderAndReadingStopsWhenAsked() throws {
+        let (session, count) = try recordLongSession()
+        let store = try AuditStore(path: database, access: .read)
+        let whole = try store.storedEvents(of: session)
+        #expect(whole.count == count)
+        var chunks: [[StoredEvent]] = []
+        try store.storedEvents(of: session, inChunksOf: 5_000) { chunk in
+            chunks.append(chunk)
+            return true
+        }
+        #expect(chunks.dropLast().allSatisfy { $0.count == 5_000 })
+        #expect(chunks.last?.count == count - 5_000 * (chunks.count - 1))
+        #expect(chunks.joined().map(\.seq) == whole.map(\.seq))
+        #expect(chunks.joined().map(\.answer) == whole.map(\.answer))
+
+        var delivered = 0
+        try store.storedEvents(of: session, inChunksOf: 5_000) { _ in
+            delivered += 1
+            return false
+        }
+        #expect(delivered == 1)
+        // The statement was reset: the store reads the session again from its start.
+        #expect(try store.storedEvents(of: session).map(\.seq) == whole.map(\.seq))
+    }
+
+    @Test func aPlanBuiltFromChunksEqualsOneBuiltInOneGo() throws {
+        let (session, _) = try recordLongSession()
+        let store = try AuditStore(path: database, access: .read)
+        let streamed = try ReplayPlan(session: session, store: store, catalog: .builtIn)
+        let whole = try ReplayPlan(session: session, store: store, catalog: .builtIn, scenarios: ParsedScenarios())
+        #expect(streamed.events.map(\.seq) == whole.events.map(\.seq))
+        #expect(streamed.events.map(\.answer) == whole.events.map(\.answer))
+        #expect(streamed.steps == whole.steps)
+        #expect(streamed.steps.count == EventFeed.chunkSize + 1_000)
+        #expect(streamed.callbacks == whole.callbacks)
+        #expect(streamed.widgetIDs == whole.widgetIDs)
+        #expect(streamed.delegateInputs == whole.delegateInputs)
+        #expect(zip(streamed.invokers, whole.invokers).allSatisfy { $0?.descriptor === $1?.descriptor })
+        #expect(zip(streamed.inputs, whole.inputs).allSatisfy { $0 === $1 })
+        let report = try Replayer(databasePath: database, registry: ReplayTests.registry, catalog: .builtIn)
+            .replay(session: session, delegate: "checkout.v2", mode: .isolated)
+        #expect(report.identical)
+    }
+
+    /// An input whose stored arguments no longer fit its declaration, in the third chunk: the plan
+    /// names it while the reader may still be reading, and the store can be used at once.
+    @Test func aBadInputInALaterChunkIsNamedAndTheStoreStaysUsable() throws {
+        let (session, count) = try recordLongSession()
+        let seq = try #require(
+            try AuditStore(path: database, access: .read).storedEvents(of: session).first {
+                $0.seq > Int64(2 * EventFeed.chunkSize) && $0.kind == .input && $0.parent == nil
+            }?.seq)
+        try sqlite(database, "UPDATE events SET args = '[\"three\"]' WHERE session = \(session) AND seq = \(seq)")
+        let store = try AuditStore(path: database, access: .read)
+        #expect {
+            try ReplayPlan(session: session, store: store, catalog: .builtIn)
+        } throws: { error in
+            guard case ReplayError.unreplayableInput(session, seq, _) = error else { return false }
+            return true
+        }
+        #expect(try store.storedEvents(of: session).count == count)
+    }
+}
