@@ -9,9 +9,9 @@ import Testing
 @Suite("Recording text: storage and memory on the worst files", .tags(.slow))
 struct TextGrowthTests {
     /// A scenario of one text view and `steps`, at most `Scenario.maximumFileSize` bytes.
-    static func scenario(_ steps: [String]) -> String {
+    static func scenario(_ steps: [String], secure: Bool = false) -> String {
         #"{"name":"text","delegate":"checkout.v1","root":{"kind":"View","id":"r","children":["#
-            + #"{"kind":"TextView","id":"t"}]},"steps":["# + steps.joined(separator: ",") + "]}"
+            + #"{"kind":"TextView","id":"t","secure":\#(secure)}]},"steps":["# + steps.joined(separator: ",") + "]}"
     }
 
     static func typing(_ text: String) -> String { #"{"action":"typeText","widget":"r/t","text":"\#(text)"}"# }
@@ -24,6 +24,8 @@ struct TextGrowthTests {
         let name: String
         /// How many of the longest typings come first; then single characters fill the file up.
         let longTypings: Int
+        /// Whether the text view is secure (its text recorded as a keyed hash).
+        var secure = false
         var testDescription: String { name }
 
         var source: String {
@@ -32,7 +34,7 @@ struct TextGrowthTests {
             let room = Scenario.maximumFileSize - TextGrowthTests.scenario(steps).utf8.count
             let count = min(Scenario.maximumSteps - longTypings, room / (short.utf8.count + 1))
             steps += Array(repeating: short, count: max(0, count))
-            return TextGrowthTests.scenario(steps)
+            return TextGrowthTests.scenario(steps, secure: secure)
         }
     }
 
@@ -41,6 +43,8 @@ struct TextGrowthTests {
         WorstFile(name: "the longest text, typed 64 KiB at a time", longTypings: 127),
         // A long text, then as many single-character edits as fit: each is an input over a 4 MB text.
         WorstFile(name: "a 3.9 MB text, then 80,000 single characters", longTypings: 60),
+        // The same, secure: its keyed hash is extended by what is typed, not made again each time.
+        WorstFile(name: "a 3.9 MB secure text, then 80,000 single characters", longTypings: 60, secure: true),
     ]
 
     @Test(
@@ -65,6 +69,7 @@ struct TextGrowthTests {
         let stored = ["audit.sqlite", "audit.sqlite-wal"].compactMap { sandbox.bytes($0)?.count }.reduce(0, +)
         #expect(stored < 4 * size + 512 * steps, "\(stored) bytes for \(steps) steps of a \(size)-byte file")
         let longestResult = try ReliabilityTests.sqlite3(database, "SELECT max(length(result)) FROM events")
-        #expect((Int(longestResult) ?? .max) < 128)
+        // A secure text's hash is a keyed one, 76 characters against the digest's 16.
+        #expect((Int(longestResult) ?? .max) < (file.secure ? 192 : 128))
     }
 }

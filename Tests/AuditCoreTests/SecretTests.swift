@@ -36,6 +36,61 @@ struct SecretTests {
         #expect(SHA256.hexadecimal(SHA256.hmac(key: key, message: message)) == expected)
     }
 
+    /// FIPS 180-4's examples, a message of every length across two block boundaries given in
+    /// random pieces, and HMAC given in pieces: a stream gives what one call on the whole gives.
+    @Test func aDigestGivenInPiecesIsTheDigestOfTheWhole() {
+        #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(
+            SHA256.hex(repeatElement(UInt8(ascii: "a"), count: 1_000_000))
+                == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        var random = SeededGenerator(seed: 12)
+        let key = (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }
+        for length in 0...130 {
+            let message = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
+            var stream = SHA256.Stream()
+            var hmac = SHA256.HMAC(key: key)
+            var start = 0
+            while start < length {
+                let end = min(length, start + Int.random(in: 0...70, using: &random))
+                stream.update(message[start..<end])
+                hmac.update(message[start..<end])
+                start = end
+            }
+            #expect(stream.finalized() == SHA256.digest(message), "length \(length)")
+            #expect(hmac.finalized() == SHA256.hmac(key: key, message: message), "length \(length)")
+        }
+    }
+
+    /// A secure view typed into at its end hashes only what is typed: hashing the whole text at
+    /// each edit took time in the square of the edits (hours on the worst file the limits admit).
+    /// An edit elsewhere hashes the text once more. Every recorded value is the text's hash.
+    @Test func aSecureViewHashesWhatIsTypedNotTheWholeTextAtEachEdit() throws {
+        let long = String(repeating: "请", count: 300_000)
+        let root = View(identifier: "r")
+        let password = TextView(identifier: "p", text: long)
+        password.isSecureTextEntry = true
+        root.addSubview(password)
+        let hasher = try SecretHasher(databasePath: database)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        recorder.useSecrets(hasher)
+        try recorder.attach(to: root)
+        for _ in 0..<2_000 { password.type("a") }
+        #expect(password.secureBytesHashed == long.utf8.count + 2_000)
+        let typed = password.text
+        password.replace(TextRange(location: 0, length: 1), with: "b")
+        #expect(password.secureBytesHashed == long.utf8.count + 2_000 + password.text.utf8.count)
+        let summary = recorder.finish()
+        let results = try AuditStore(path: database, access: .read).timeline(of: summary.session)
+            .filter { $0.kind == .input && ($0.callback == "typeText" || $0.callback == "replaceText") }
+            .map { $0.result ?? "" }
+        #expect(results.count == 2_001)
+        #expect(results[1_999].contains(hasher.hash(typed)))
+        #expect(results[2_000].contains(hasher.hash(password.text)))
+    }
+
     /// Every file SQLite may keep for the database: itself, its WAL, a rollback journal, the shm.
     func databaseFiles() -> [String: Data] {
         var files: [String: Data] = [:]

@@ -31,7 +31,19 @@ public struct SecretHasher: Sendable {
 
     /// The value recorded in place of `text`.
     public func hash(_ text: String) -> String {
-        Self.prefix + SHA256.hexadecimal(SHA256.hmac(key: key, message: Array(text.utf8)))
+        Self.value(of: hmac(of: text))
+    }
+
+    /// The HMAC of `text` so far, to be extended with what is appended to it.
+    func hmac(of text: String) -> SHA256.HMAC {
+        var hmac = SHA256.HMAC(key: key)
+        hmac.update(text.utf8)
+        return hmac
+    }
+
+    /// The value recorded in place of the text `hmac` has been given.
+    static func value(of hmac: SHA256.HMAC) -> String {
+        prefix + SHA256.hexadecimal(hmac.finalized())
     }
 }
 

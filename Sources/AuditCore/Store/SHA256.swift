@@ -13,26 +13,88 @@ enum SHA256 {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
+    private static let initialState: [UInt32] = [
+        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
+    ]
+
     /// The digest of `bytes` as 32 bytes.
-    static func digest<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [UInt8] {
-        var state: [UInt32] = [
-            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
-        ]
-        var message = Array(bytes)
-        let bitLength = UInt64(message.count) * 8
-        message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) {
-            message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+    static func digest<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> [UInt8] {
+        var stream = Stream()
+        stream.update(bytes)
+        return stream.finalized()
+    }
+
+    /// The digest of `bytes` in lowercase hexadecimal.
+    static func hex<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+        hexadecimal(digest(bytes))
+    }
+
+    /// HMAC-SHA256 of `message` under `key` (RFC 2104): 32 bytes.
+    static func hmac<Message: Sequence<UInt8>>(key: [UInt8], message: Message) -> [UInt8] {
+        var hmac = HMAC(key: key)
+        hmac.update(message)
+        return hmac.finalized()
+    }
+
+    /// SHA-256 of a message given a piece at a time. A copy goes on from where it was copied, so
+    /// the digest of a text and of that text with more appended costs only what was appended.
+    struct Stream: Sendable {
+        private var state = SHA256.initialState
+        /// The bytes of the block not yet full.
+        private var block: [UInt8] = []
+        private var byteCount: UInt64 = 0
+
+        init() { block.reserveCapacity(64) }
+
+        mutating func update<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+            for byte in bytes {
+                block.append(byte)
+                if block.count == 64 {
+                    SHA256.compress(&state, block)
+                    block.removeAll(keepingCapacity: true)
+                }
+                byteCount += 1
+            }
         }
 
-        var w = [UInt32](repeating: 0, count: 64)
-        for blockStart in stride(from: 0, to: message.count, by: 64) {
+        /// The digest of everything given so far (this stream can still be updated).
+        func finalized() -> [UInt8] {
+            var last = self
+            let bitLength = byteCount * 8
+            last.update(CollectionOfOne(0x80))
+            while last.block.count != 56 { last.update(CollectionOfOne(0)) }
+            last.update(stride(from: 56, through: 0, by: -8).map { UInt8(truncatingIfNeeded: bitLength >> UInt64($0)) })
+            return last.state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) } }
+        }
+    }
+
+    /// HMAC-SHA256 of a message given a piece at a time, under one key; a key longer than the
+    /// 64-byte block is hashed first, as the RFC says.
+    struct HMAC: Sendable {
+        private var inner = Stream()
+        private let outerPad: [UInt8]
+
+        init(key: [UInt8]) {
+            var block = key.count > 64 ? SHA256.digest(key) : key
+            block += [UInt8](repeating: 0, count: 64 - block.count)
+            inner.update(block.lazy.map { $0 ^ 0x36 })
+            outerPad = block.map { $0 ^ 0x5c }
+        }
+
+        mutating func update<Bytes: Sequence<UInt8>>(_ bytes: Bytes) { inner.update(bytes) }
+
+        /// The HMAC of everything given so far, 32 bytes (this one can still be updated).
+        func finalized() -> [UInt8] { SHA256.digest(outerPad + inner.finalized()) }
+    }
+
+    /// Mixes one 64-byte block into `state`.
+    private static func compress(_ state: inout [UInt32], _ block: [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
             for i in 0..<16 {
-                let at = blockStart + i * 4
+                let at = i * 4
                 w[i] =
-                    UInt32(message[at]) << 24 | UInt32(message[at + 1]) << 16 | UInt32(message[at + 2]) << 8
-                    | UInt32(message[at + 3])
+                    UInt32(block[at]) << 24 | UInt32(block[at + 1]) << 16 | UInt32(block[at + 2]) << 8
+                    | UInt32(block[at + 3])
             }
             for i in 16..<64 {
                 let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
@@ -51,23 +113,8 @@ enum SHA256 {
                 let t2 = s0 &+ majority
                 (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
             }
-            for (i, value) in [a, b, c, d, e, f, g, h].enumerated() { state[i] = state[i] &+ value }
+            for (i, value) in [a, b, c, d, e, f, g, h].enumerated() { state[i] &+= value }
         }
-        return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) } }
-    }
-
-    /// The digest of `bytes` in lowercase hexadecimal.
-    static func hex<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
-        hexadecimal(digest(bytes))
-    }
-
-    /// HMAC-SHA256 of `message` under `key` (RFC 2104): 32 bytes. A key longer than the 64-byte
-    /// block is hashed first, as the RFC says.
-    static func hmac<Message: Collection<UInt8>>(key: [UInt8], message: Message) -> [UInt8] {
-        var block = key.count > 64 ? digest(key) : key
-        block += [UInt8](repeating: 0, count: 64 - block.count)
-        let inner = digest(block.map { $0 ^ 0x36 } + Array(message))
-        return digest(block.map { $0 ^ 0x5c } + inner)
     }
 
     /// `bytes` in lowercase hexadecimal.

@@ -23,7 +23,7 @@ extension TextView {
     /// The digest of the text as it is recorded: a keyed hash when the view is secure and audited.
     private func recordedHash() -> String {
         guard isSecureTextEntry, let link = auditLink else { return digest.hexadecimal }
-        return link.secrets.hash(text)
+        return secureHash(by: link.secrets)
     }
 
     /// A state recorded by earlier builds (`{"editing": B, "selection": {…}, "text": "…"}`, the

@@ -82,6 +82,23 @@ open class TextView: View {
         digestOfText = digest
         return digest
     }
+    /// For a secure view under audit: the keyed hash of `text` under the key it was made with,
+    /// extended and remade as `digestOfText` is (hashing the whole text at each of n edits would
+    /// take time in n²).
+    private var secureHashOfText: (key: [UInt8], hmac: SHA256.HMAC)?
+    /// The bytes of text `secureHash(by:)` has hashed so far (for tests: it grows with the edits,
+    /// not with the text at each edit).
+    private(set) var secureBytesHashed = 0
+    /// The value recorded in place of `text` by `hasher`.
+    func secureHash(by hasher: SecretHasher) -> String {
+        if let secureHashOfText, secureHashOfText.key == hasher.key {
+            return SecretHasher.value(of: secureHashOfText.hmac)
+        }
+        let hmac = hasher.hmac(of: text)
+        secureBytesHashed += text.utf8.count
+        secureHashOfText = (hasher.key, hmac)
+        return SecretHasher.value(of: hmac)
+    }
 
     /// The text's length in UTF-16 units, kept as the text changes: counting the units of a long
     /// text that is not ASCII reads all of it.
@@ -238,7 +255,16 @@ open class TextView: View {
         text.replaceSubrange(start..<text.utf16.index(start, offsetBy: range.length), with: replacement)
         utf16Length += replacement.utf16.count - range.length
         revision += 1
-        if appends { digestOfText?.append(replacement) } else { digestOfText = nil }
+        if appends {
+            digestOfText?.append(replacement)
+            if secureHashOfText != nil {
+                secureHashOfText?.hmac.update(replacement.utf8)
+                secureBytesHashed += replacement.utf8.count
+            }
+        } else {
+            digestOfText = nil
+            secureHashOfText = nil
+        }
         let caret = TextRange.caret(at: boundary(atOrAfter: range.location + replacement.utf16.count))
         let selectionMoved = caret != selectedRange
         selectedRange = caret
