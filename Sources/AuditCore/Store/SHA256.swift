@@ -64,7 +64,8 @@ enum SHA256 {
             last.update(CollectionOfOne(0x80))
             while last.block.count != 56 { last.update(CollectionOfOne(0)) }
             last.update(stride(from: 56, through: 0, by: -8).map { UInt8(truncatingIfNeeded: bitLength >> UInt64($0)) })
-            return last.state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) } }
+            return last.state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) }
+            }
         }
     }
 
