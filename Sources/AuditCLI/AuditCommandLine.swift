@@ -61,8 +61,7 @@ public struct AuditCommandLine: Sendable {
     }
 
     private func fail(_ message: String, _ output: Output) -> Int32 {
-        let line = message.split(whereSeparator: \.isNewline).joined(separator: " ")
-        output.diagnostic("\(programName): error: \(line)")
+        output.diagnostic("\(programName): error: \(message.asOneVisibleLine)")
         return ExitStatus.failure
     }
 

@@ -204,3 +204,13 @@ extension SQLValue {
         }
     }
 }
+
+extension String {
+    /// The text as one line of a diagnostic: its line breaks made spaces, and every other character
+    /// a terminal would not show as itself (control, bidi and invisible ones, in a file name, a
+    /// widget id or a stored name that an error quotes) escaped visibly; backslashes stay, since
+    /// messages name escapes (`invalid \u escape`).
+    var asOneVisibleLine: String {
+        split(whereSeparator: \.isNewline).joined(separator: " ").visiblyEscaped(doublingBackslashes: false)
+    }
+}

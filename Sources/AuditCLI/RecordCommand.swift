@@ -69,8 +69,7 @@ extension Command {
                 : summary.events == 0
                     ? "kept no events and lost \(summary.lostEvents)"
                     : "kept its first \(counted(summary.events, "event")) and lost \(summary.lostEvents)"
-            let failure = (summary.lastError ?? "no write failed").split(whereSeparator: \.isNewline)
-                .joined(separator: " ")
+            let failure = (summary.lastError ?? "no write failed").asOneVisibleLine
             invocation.output.diagnostic(
                 "\(invocation.programName): error: session \(summary.session) is interrupted: \(kept); "
                     + "\(counted(summary.failedWrites, "write")) failed (\(finishing)), the last: \(failure)")

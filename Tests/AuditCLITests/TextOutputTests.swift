@@ -171,6 +171,25 @@ struct TextOutputTests {
         #expect("a\\u{200B}".visiblyEscaped() == "a\\\\u{200B}")
     }
 
+    /// An error quotes a widget id and a file name as the user wrote them: a terminal escape, a bidi
+    /// override or a line break in either is shown escaped on the one line, never acted on.
+    @Test func anErrorLineShowsHiddenCharactersEscaped() throws {
+        let sandbox = try Sandbox()
+        let hostile = "t\u{1B}[2J\u{202E}v"
+        var scenario = Self.scenario(texts: ["x"])
+        scenario = scenario.replacingOccurrences(
+            of: #""widget":"r/tv","text""#, with: #""widget":\#(AuditValue.string("r/" + hostile).json),"text""#)
+        let file = "bad\u{202E}\tname.json"
+        try sandbox.write(file, scenario)
+        let run = try sandbox.run(["record", "--scenario", file])
+        #expect(run.status == 2, "\(run)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run)")
+        #expect(run.stderr.contains("r/t\\u{1B}[2J\\u{202E}v"), "\(run)")
+        #expect(run.stderr.contains("bad\\u{202E}\\tname.json"), "\(run)")
+        #expect(!run.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" || $0 == "\t" })
+        #expect(!sandbox.exists("audit.sqlite"))
+    }
+
     @Test func wideCharactersAlignByDisplayWidth() throws {
         let sandbox = try Sandbox()
         try record(sandbox, Self.scenario(texts: ["x"]), name: "价格表")

@@ -16,14 +16,16 @@ extension String {
     /// joins them into one picture.
     /// With `json: true` the text is JSON (a recorded `args` or `result`): its backslashes are
     /// its own escapes and stay, and characters are escaped as JSON does (`\u202e`), so the text
-    /// is still the same JSON.
-    package func visiblyEscaped(json: Bool = false) -> String {
-        guard unicodeScalars.contains(where: { (!json && $0 == "\\") || Self.isHidden($0) }) else { return self }
+    /// is still the same JSON. With `doublingBackslashes: false` (a diagnostic, whose own text
+    /// names escapes such as `\u`) backslashes stay as they are.
+    package func visiblyEscaped(json: Bool = false, doublingBackslashes: Bool = true) -> String {
+        let doubling = !json && doublingBackslashes
+        guard unicodeScalars.contains(where: { (doubling && $0 == "\\") || Self.isHidden($0) }) else { return self }
         let scalars = Array(unicodeScalars)
         var text = ""
         text.reserveCapacity(utf8.count + 16)
         for (index, scalar) in scalars.enumerated() {
-            if scalar == "\\" && !json {
+            if scalar == "\\" && doubling {
                 text += "\\\\"
                 continue
             }
