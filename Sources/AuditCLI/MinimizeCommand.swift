@@ -46,7 +46,8 @@ extension Command {
         let summary =
             "minimized \(counted(result.originalCount, "input")) to \(result.steps.count) in "
             + "\(counted(result.tests, "test")) (\(result.cached) answered from the cache, \(result.unresolved) unresolved"
-            + (result.stoppedAtBound ? ", stopped at the bound" : "") + "); divergence: \(result.divergence.visiblyEscaped())"
+            + (result.stoppedAtBound ? ", stopped at the bound" : "")
+            + "); divergence: \(result.divergence.visiblyEscaped())"
         if invocation.format == .json {
             output.line(
                 orderedJSON([
