@@ -62,7 +62,7 @@ extension Command {
             invocation.output.line(String(summary.session))
         }
         let finishing = "finishing took \(seconds(summary.secondsFinishing))"
-        guard summary.status == "complete" else {
+        guard summary.status == .complete else {
             let kept =
                 summary.lostEvents == 0
                 ? "kept all \(counted(summary.events, "event"))"

@@ -19,7 +19,7 @@ extension Command {
         let outputPath = invocation.option("--output-db")
         let input = try AuditStore(path: invocation.databasePath, access: .read)
         let sessions = try input.sessions().filter {
-            $0.replayOf == nil && ($0.status == "complete" || $0.status == "interrupted") && $0.has(labels)
+            $0.replayOf == nil && $0.status != .recording && $0.has(labels)
                 && shard.map($0.isIn) != false
         }
         // With --output-db, the sessions are copied there first and replayed there: --db is only read.

@@ -26,7 +26,7 @@ extension Command {
             rows: try store.sessions().filter(invocation.matchesLabels).map { session in
                 [
                     .int(Int(session.id)), session.name.map(AuditValue.string) ?? .null, .string(session.scenario),
-                    .string(session.delegate), .string(session.status), .string(session.startedAt),
+                    .string(session.delegate), .string(session.status.rawValue), .string(session.startedAt),
                     .int(session.events),
                     .int(session.callbacks), .int(session.vetoes), session.replayOf.map { .int(Int($0)) } ?? .null,
                     session.labels.isEmpty

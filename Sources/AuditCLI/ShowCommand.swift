@@ -79,7 +79,7 @@ extension Command {
         .object([
             "id": .int(Int(session.id)), "name": session.name.map(AuditValue.string) ?? .null,
             "scenario": .string(session.scenario), "delegate": .string(session.delegate),
-            "status": .string(session.status),
+            "status": .string(session.status.rawValue),
             "started_at": .string(session.startedAt), "ended_at": session.endedAt.map(AuditValue.string) ?? .null,
             "replay_of": session.replayOf.map { .int(Int($0)) } ?? .null, "events": .int(session.events),
             "inputs": .int(session.inputs), "callbacks": .int(session.callbacks), "vetoes": .int(session.vetoes),

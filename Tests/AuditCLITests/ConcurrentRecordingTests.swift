@@ -57,7 +57,7 @@ struct ConcurrentRecordingTests {
         let sessions = try store.sessions().filter { $0.id > 1 }
         #expect(sessions.count == Self.writers)
         for session in sessions {
-            #expect(session.status == "complete")
+            #expect(session.status == .complete)
             #expect(session.events == expected)
             #expect(session.failures == 0)
             #expect(try store.timeline(of: session.id).map(\.seq) == Array(1...Int64(expected)))

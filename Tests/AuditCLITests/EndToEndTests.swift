@@ -39,7 +39,7 @@ struct EndToEndTests {
         let session = try #require(sessions.first)
         #expect(session.scenario == "checkout")
         #expect(session.delegate == "checkout.v1")
-        #expect(session.status == "complete")
+        #expect(session.status == .complete)
         #expect(session.name == nil)
         #expect(session.events == Self.exampleEvents)
         #expect(session.inputs == Self.exampleInputs)
@@ -85,7 +85,7 @@ struct EndToEndTests {
         #expect(runs.map(\.status) == [0, 0, 0, 0], "\(runs)")
         #expect(Set(runs.map(\.stdout)) == ["1\n", "2\n", "3\n", "4\n"])
         let sessions = try AuditStore(path: sandbox.path("audit.sqlite"), access: .read).sessions()
-        #expect(sessions.map(\.status) == Array(repeating: "complete", count: 4))
+        #expect(sessions.map(\.status) == Array(repeating: .complete, count: 4))
         #expect(sessions.map(\.events) == Array(repeating: Self.exampleEvents, count: 4))
     }
 

@@ -74,7 +74,7 @@ struct ReliabilityTests {
             #expect(try Self.sqlite3(database, storedStatus) == "recording")
             let store = try AuditStore(path: database, access: .read)
             // Readers see at once that the recording process is gone.
-            #expect(try store.session(session).status == "interrupted")
+            #expect(try store.session(session).status == .interrupted)
             let seqs = try store.timeline(of: session).map(\.seq)
             #expect(seqs.count >= threshold)
             #expect(seqs == Array(1...Int64(seqs.count)), "holes in seq after kill \(index + 1)")
@@ -101,7 +101,7 @@ struct ReliabilityTests {
         #expect(Set(runs.map(\.stdout)) == ["1\n", "2\n"])
         let store = try AuditStore(path: sandbox.path("audit.sqlite"), access: .read)
         let sessions = try store.sessions()
-        #expect(sessions.map(\.status) == ["complete", "complete"])
+        #expect(sessions.map(\.status) == [.complete, .complete])
         #expect(sessions.map(\.events) == [expected, expected])
         for session in sessions {
             #expect(try store.timeline(of: session.id).map(\.seq) == Array(1...Int64(expected)))
@@ -129,7 +129,7 @@ struct ReliabilityTests {
 
         let recording = try sandbox.finish(launched, timeout: .seconds(180))
         #expect(recording.status == 0, "\(recording)")
-        #expect(try AuditStore(path: database, access: .read).session(1).status == "complete")
+        #expect(try AuditStore(path: database, access: .read).session(1).status == .complete)
     }
 
     @Test func aDatabaseDeletedMidRecordingExitsTwoSayingWhatWasLost() throws {
@@ -171,7 +171,7 @@ struct ReliabilityTests {
         chmod(sandbox.directory.path, 0o777)
         #expect(run.status == 0, "\(run)")
         let session = try AuditStore(path: database, access: .read).session(1)
-        #expect(session.status == "complete")
+        #expect(session.status == .complete)
         #expect(session.events == expected)
     }
 
@@ -349,7 +349,7 @@ struct CommandLineFaultTests {
                     #/recorded session 2: 23 events .* waited [\d.]+ s for the database\nnote: 2 writes failed and succeeded when tried again \(finishing took [\d.]+ s\); nothing was lost\n/#
             ) != nil, "\(run.error)")
         let session = try AuditStore(path: database, access: .read).session(2)
-        #expect(session.status == "complete")
+        #expect(session.status == .complete)
         #expect(session.failures == 2)
     }
 

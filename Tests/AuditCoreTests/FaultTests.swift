@@ -86,7 +86,7 @@ struct FaultTests {
         #expect(summary.events > 0)
         #expect(summary.events + summary.lostEvents == total)
         #expect(summary.lastError?.contains(fault.message) == true, "\(summary.lastError ?? "nil")")
-        #expect(summary.status == "interrupted")
+        #expect(summary.status == .interrupted)
         // What was committed before the fault is a hole-free prefix.
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
         #expect(events.map(\.seq) == Array(stride(from: 1, through: Int64(summary.events), by: 1)))
@@ -94,10 +94,10 @@ struct FaultTests {
         // process lives; once it is gone, readers see `interrupted` and the next process that opens
         // the database to write stores it.
         let storedStatus = "SELECT status FROM sessions WHERE id = \(summary.session)"
-        #expect(try AuditStore(path: database, access: .read).session(summary.session).status == "recording")
+        #expect(try AuditStore(path: database, access: .read).session(summary.session).status == .recording)
         StoreFaults.clear(database)
         try sqlite(database, "UPDATE sessions SET owner_pid = 999999999 WHERE id = \(summary.session)")
-        #expect(try AuditStore(path: database, access: .read).session(summary.session).status == "interrupted")
+        #expect(try AuditStore(path: database, access: .read).session(summary.session).status == .interrupted)
         #expect(try Connection(path: database, mode: .readOnly).scalarText(storedStatus) == "recording")
         _ = try AuditStore(path: database, access: .write)
         #expect(try Connection(path: database, mode: .readOnly).scalarText(storedStatus) == "interrupted")
@@ -133,10 +133,10 @@ struct FaultTests {
         #expect(summary.failedWrites > 0)
         #expect(summary.lostEvents == 0)
         #expect(summary.events == total)
-        #expect(summary.status == "complete")
+        #expect(summary.status == .complete)
         let store = try AuditStore(path: database, access: .read)
         let stored = try store.session(summary.session)
-        #expect(stored.status == "complete")
+        #expect(stored.status == .complete)
         #expect(stored.failures == summary.failedWrites)
         #expect(stored.events == summary.events)
         // The events of the failed batches are missing, and only they: the stored seqs are 1...N
@@ -170,7 +170,7 @@ struct FaultTests {
         #expect(summary.failedWrites > 0)
         #expect(summary.lostEvents > 0)
         #expect(summary.lastError?.contains("was deleted or replaced while it was open") == true)
-        #expect(summary.status == "interrupted")
+        #expect(summary.status == .interrupted)
         #expect(!FileManager.default.fileExists(atPath: database))
     }
 
@@ -198,7 +198,7 @@ struct FaultTests {
         #expect(summary.lostEvents > 0)
         #expect(summary.events + summary.lostEvents == total)
         #expect(summary.lastError?.contains("database or disk is full") == true, "\(summary.lastError ?? "nil")")
-        #expect(summary.status == "interrupted")
+        #expect(summary.status == .interrupted)
         let connection = try Connection(path: database, mode: .readWrite(create: false))
         #expect(try connection.scalarText("PRAGMA integrity_check") == "ok")
         #expect(try connection.scalarInt("SELECT count(*) FROM events") == Int64(summary.events))

@@ -62,7 +62,7 @@ struct FinishingTests {
         #expect(summary.lostEvents == 0)
         #expect(summary.events == 30)
         #expect(summary.failedWrites == 3)
-        #expect(summary.status == "complete" && summary.statusWritten)
+        #expect(summary.status == .complete && summary.statusWritten)
         #expect(summary.lastError == "writing events 1–30 failed: database or disk is full")
         let (status, failures, seqs) = try stored(summary)
         #expect(status == "complete")
@@ -79,7 +79,7 @@ struct FinishingTests {
         defer { StoreFaults.clear(database) }
         #expect(summary.lostEvents == 0)
         #expect(summary.failedWrites == 5)
-        #expect(summary.status == "complete")
+        #expect(summary.status == .complete)
         #expect(summary.lastError == "writing events 1–30 failed: database is locked")
         #expect(summary.secondsFinishing > 0)
         #expect(try stored(summary).seqs == Array(1...30))
@@ -100,7 +100,7 @@ struct FinishingTests {
         released.wait()
         #expect(summary.lostEvents == 0)
         #expect(summary.failedWrites >= 4)
-        #expect(summary.status == "complete")
+        #expect(summary.status == .complete)
         let (status, failures, seqs) = try stored(summary)
         #expect(status == "complete")
         #expect(failures == Int64(summary.failedWrites))
@@ -115,7 +115,7 @@ struct FinishingTests {
         StoreFaults.clear(database)
         #expect(summary.lostEvents == 0)
         #expect(summary.events == 30)
-        #expect(summary.status == "interrupted")
+        #expect(summary.status == .interrupted)
         #expect(!summary.statusWritten)
         #expect(summary.failedWrites == EventWriter.maximumAttempts)
         #expect(summary.lastError == "marking the session complete failed: database or disk is full")
@@ -130,7 +130,7 @@ struct FinishingTests {
             StoreFaults.inject(SQLITE_FULL, at: database, times: 2, matching: "SET status")
         }
         defer { StoreFaults.clear(database) }
-        #expect(summary.status == "complete" && summary.statusWritten)
+        #expect(summary.status == .complete && summary.statusWritten)
         #expect(summary.failedWrites == 2)
         #expect(summary.lastError == "marking the session complete failed: database or disk is full")
         let (status, failures, _) = try stored(summary)
@@ -158,7 +158,7 @@ struct FinishingTests {
         // the write that lost the events.
         #expect(summary.failedWrites == EventWriter.maximumAttempts + 1)
         #expect(summary.lostEvents == 30)
-        #expect(summary.status == "interrupted")
+        #expect(summary.status == .interrupted)
         #expect(summary.lastError == "writing events 1–30 failed: database or disk is full")
     }
 }
@@ -193,7 +193,7 @@ extension FinishingTests {
         let events = try AuditStore(path: database, access: .read).timeline(of: recorder.session)
         let status = try AuditStore(path: database, access: .read).session(recorder.session).status
         #expect(events.map(\.seq) == Array(1...Int64(max(events.count, 1))).prefix(events.count).map { $0 })
-        #expect(status == "interrupted")
+        #expect(status == .interrupted)
         #expect(recorder.finish().lostEvents > 0)
     }
 

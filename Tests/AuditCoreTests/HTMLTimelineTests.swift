@@ -8,7 +8,7 @@ import Testing
 struct HTMLTimelineTests {
     static func session(_ id: Int64, events: Int) -> SessionSummary {
         SessionSummary(
-            id: id, name: nil, scenario: "generated", delegate: "checkout.v1", status: "complete",
+            id: id, name: nil, scenario: "generated", delegate: "checkout.v1", status: .complete,
             startedAt: "2026-11-30T00:00:00.000Z", endedAt: nil, replayOf: nil, replayMode: nil, events: events,
             inputs: 0, callbacks: 0, vetoes: 0, failures: 0)
     }

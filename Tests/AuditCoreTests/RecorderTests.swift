@@ -148,7 +148,7 @@ struct RecorderTests {
         #expect(events.map(\.seq) == Array(1...Int64(events.count)))
         #expect(events.count == summary.events)
         let stored = try AuditStore(path: database, access: .read).session(summary.session)
-        #expect(stored.status == "complete")
+        #expect(stored.status == .complete)
         #expect(stored.events == summary.events)
     }
 
@@ -165,7 +165,7 @@ struct RecorderTests {
         try sqlite(database, "UPDATE sessions SET status = 'recording', owner_pid = 999999999 WHERE id = \(session)")
         let storedStatus = "SELECT status FROM sessions WHERE id = \(session)"
         // Readers see at once that its process is gone; the file changes at the next write.
-        #expect(try AuditStore(path: database, access: .read).session(session).status == "interrupted")
+        #expect(try AuditStore(path: database, access: .read).session(session).status == .interrupted)
         #expect(try Connection(path: database, mode: .readOnly).scalarText(storedStatus) == "recording")
         _ = try AuditStore(path: database, access: .write)
         #expect(try Connection(path: database, mode: .readOnly).scalarText(storedStatus) == "interrupted")
@@ -174,8 +174,8 @@ struct RecorderTests {
     @Test func aLiveRecordingIsNotMarkedInterrupted() throws {
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         _ = try AuditStore(path: database, access: .write)
-        #expect(try AuditStore(path: database, access: .read).session(recorder.session).status == "recording")
+        #expect(try AuditStore(path: database, access: .read).session(recorder.session).status == .recording)
         recorder.finish()
-        #expect(try AuditStore(path: database, access: .read).session(recorder.session).status == "complete")
+        #expect(try AuditStore(path: database, access: .read).session(recorder.session).status == .complete)
     }
 }

@@ -14,14 +14,14 @@ struct RecordingLockTests {
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         // As a reader in another PID namespace sees it: no process here has the recorder's id.
         try sqlite(database, "UPDATE sessions SET owner_pid = 999999999 WHERE id = \(recorder.session)")
-        #expect(try AuditStore(path: database, access: .read).session(recorder.session).status == "recording")
+        #expect(try AuditStore(path: database, access: .read).session(recorder.session).status == .recording)
         // A writer does not mark it interrupted either.
         _ = try AuditStore(path: database, access: .write)
         #expect(
             try Connection(path: database, mode: .readOnly).scalarText(
                 "SELECT status FROM sessions WHERE id = \(recorder.session)") == "recording")
-        #expect(recorder.finish().status == "complete")
-        #expect(try AuditStore(path: database, access: .read).session(recorder.session).status == "complete")
+        #expect(recorder.finish().status == .complete)
+        #expect(try AuditStore(path: database, access: .read).session(recorder.session).status == .complete)
     }
 
     @Test func theLockIsTheSessionsAndOnlyWhileItsStoreIsOpen() throws {

@@ -49,7 +49,7 @@ struct ReplayJobTests {
             let batched = try #require(batched[index])
             #expect(batched.identical == report.identical)
             #expect(batched.diff.differences.map(DifferenceKey.init) == report.diff.differences.map(DifferenceKey.init))
-            #expect(batched.candidate.status == "complete")
+            #expect(batched.candidate.status == .complete)
             #expect(batched.candidate.replayOf == sessions[index])
             #expect(try storedEvents(of: batched.candidate.id) == storedEvents(of: report.candidate.id))
         }
@@ -117,7 +117,7 @@ struct ReplayJobTests {
                     recordingInline: store, session: NewSession(scenario: "s", scenarioSource: "x", delegate: "d"),
                     catalog: .builtIn)
                 #expect(store.recordingLocks.count == 1)
-                #expect(recorder.finish().status == "complete")
+                #expect(recorder.finish().status == .complete)
                 #expect(store.recordingLocks.isEmpty, "session \(id)")
             }
         }

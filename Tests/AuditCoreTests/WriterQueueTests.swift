@@ -93,7 +93,7 @@ struct WriterQueueTests {
         try recorder.attach(to: control)
         control.tapSegment(1)
         #expect(FileManager.default.fileExists(atPath: database + "-writers"))
-        #expect(recorder.finish().status == "complete")
+        #expect(recorder.finish().status == .complete)
         #expect(!FileManager.default.fileExists(atPath: database + "-writers"))
     }
 
@@ -105,6 +105,6 @@ struct WriterQueueTests {
         #expect(FileManager.default.contents(atPath: target) == Data("keep".utf8))
         // Recording goes on without the queue.
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
-        #expect(recorder.finish().status == "complete")
+        #expect(recorder.finish().status == .complete)
     }
 }

@@ -77,7 +77,7 @@ final class EventWriter: @unchecked Sendable {
         lostEvents += pending.count
         pending.removeAll()
         // Failures that a later try made good leave the session whole: only a loss interrupts it.
-        let status = lostEvents == 0 ? "complete" : "interrupted"
+        let status: SessionStatus = lostEvents == 0 ? .complete : .interrupted
         let lossError = lostEvents > 0 ? lastError : nil  // the write that lost events says the most
         let statusWritten = patiently("marking the session \(status)") {
             var final = counters
@@ -92,7 +92,7 @@ final class EventWriter: @unchecked Sendable {
         let summary = RecordingSummary(
             session: session, events: counters.events, inputs: counters.inputs, callbacks: counters.callbacks,
             vetoes: counters.vetoes, failedWrites: failedWrites, lostEvents: lostEvents, lastError: lastError,
-            timesBlocked: 0, status: statusWritten ? status : "interrupted", statusWritten: statusWritten,
+            timesBlocked: 0, status: statusWritten ? status : .interrupted, statusWritten: statusWritten,
             secondsWaitedForDatabase: waited, secondsFinishing: finishing)
         result.withLock { $0 = summary }
     }

@@ -362,7 +362,7 @@ public struct RecordingSummary: Sendable, Equatable {
     /// How often a caller waited because the queue was full.
     public var timesBlocked: Int
     /// `complete`, or `interrupted` when events were lost or the final status could not be written.
-    public var status: String
+    public var status: SessionStatus
     /// Whether `status` is written in the database. When it is not (the disk full at the end), the
     /// session's row still says `recording`, which readers show as `interrupted` once the process
     /// is gone and the next process that opens the database to write stores.

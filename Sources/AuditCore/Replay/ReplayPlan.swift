@@ -38,7 +38,7 @@ struct ReplayPlan {
         session = try store.session(id)
         if let original = session.replayOf { throw ReplayError.replayOfReplay(session: id, of: original) }
         let source = try store.scenarioSource(of: id)
-        let interrupted = session.status == "interrupted"
+        let interrupted = session.status == .interrupted
         let feed = scenarios == nil && !interrupted ? EventFeed(session: id, store: store) : nil
         defer { feed?.stop() }
         let parse = { () -> Result<Scenario, ScenarioError> in

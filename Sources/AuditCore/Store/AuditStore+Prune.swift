@@ -75,7 +75,7 @@ extension AuditStore {
             guard criteria.withReplays else { throw PruneError.wouldOrphan(replays: replays.sorted()) }
             chosen.formUnion(replays)
         }
-        if let live = all.first(where: { chosen.contains($0.id) && $0.status == "recording" }) {
+        if let live = all.first(where: { chosen.contains($0.id) && $0.status == .recording }) {
             throw PruneError.recording(session: live.id)
         }
         let deleted = chosen.sorted()

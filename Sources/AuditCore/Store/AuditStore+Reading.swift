@@ -7,7 +7,7 @@ public struct SessionSummary: Sendable, Equatable {
     /// `recording`, `complete` or `interrupted`. A session still marked `recording` whose
     /// recording process is gone reads as `interrupted`, even before a process that opens the
     /// database to write (which stores it) comes by, or when none can (a full disk).
-    public var status: String
+    public var status: SessionStatus
     public var startedAt: String
     public var endedAt: String?
     public var replayOf: Int64?
@@ -212,9 +212,9 @@ extension AuditStore {
     }
 
     private func readSession(_ row: Statement) -> SessionSummary {
-        var status = row.string(4) ?? ""
-        if status == "recording", !isRecording(session: row.int64(0), pid: row.int64(14), startTicks: row.int64(15)) {
-            status = "interrupted"
+        var status = SessionStatus(stored: row.string(4))
+        if status == .recording, !isRecording(session: row.int64(0), pid: row.int64(14), startTicks: row.int64(15)) {
+            status = .interrupted
         }
         return SessionSummary(
             id: row.int64(0), name: row.string(1), scenario: row.string(2) ?? "", delegate: row.string(3) ?? "",

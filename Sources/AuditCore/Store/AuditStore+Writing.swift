@@ -123,12 +123,12 @@ extension AuditStore {
     }
 
     /// Closes a session: its final status and counters, in one transaction.
-    func finishSession(_ session: Int64, status: String, counters: SessionCounters) throws {
+    func finishSession(_ session: Int64, status: SessionStatus, counters: SessionCounters) throws {
         try connection.transaction {
             try updateCounters(session: session, counters)
             try connection.cached(
                 "UPDATE sessions SET status = ?, ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?"
-            ).execute([.text(status), .integer(session)])
+            ).execute([.text(status.rawValue), .integer(session)])
         }
         recordingLocks[session] = nil  // finished: no longer recording
     }

@@ -58,7 +58,7 @@ extension AuditStore {
                         ("type", .string("session")), ("format", .int(SessionTransfer.format)),
                         ("uuid", session.uuid.map(AuditValue.string) ?? .null),
                         ("name", session.name.map(AuditValue.string) ?? .null), ("scenario", .string(session.scenario)),
-                        ("delegate", .string(session.delegate)), ("status", .string(session.status)),
+                        ("delegate", .string(session.delegate)), ("status", .string(session.status.rawValue)),
                         ("started_at", .string(session.startedAt)),
                         ("ended_at", session.endedAt.map(AuditValue.string) ?? .null),
                         ("replay_of", session.replayOf.flatMap { uuids[$0] }.map(AuditValue.string) ?? .null),
