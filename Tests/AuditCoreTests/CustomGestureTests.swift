@@ -18,7 +18,9 @@ final class SwipeGestureRecognizer: GestureRecognizer {
     override func touchMoved(_ touch: Touch) {}
     override func touchEnded(_ touch: Touch) {
         guard let start else { return transition(to: .failed) }
-        transition(to: abs(touch.location.x - start.x) >= minimumDistance ? .recognized : .failed)
+        // Compared as the built-in recognizers compare, in micro-points: exactly `minimumDistance` counts.
+        let swiped = abs(TouchDistance.translation(from: start, to: touch.location).x)
+        transition(to: swiped >= TouchDistance.micropoints(minimumDistance) ? .recognized : .failed)
     }
     override func touchCancelled(_ touch: Touch) { transition(to: .failed) }
     override func reset() {

@@ -8,6 +8,8 @@ open class LongPressGestureRecognizer: GestureRecognizer {
     /// How long the finger must be down, in nanoseconds. Held exactly this long, it begins: the
     /// timer fires before a lift at the same instant.
     public var minimumPressDurationNanoseconds: Int64 = 500_000_000
+    /// How far, in points, the finger may move before the press begins: a move of exactly this
+    /// far is within it, measured in micro-points (`TouchDistance`).
     public var allowableMovement = 10.0
     /// The finger it follows, and where it touched down.
     private var finger: (id: Int, start: Point)?
@@ -39,7 +41,7 @@ open class LongPressGestureRecognizer: GestureRecognizer {
         guard let finger, finger.id == touch.id else { return }
         if pressing {
             transition(to: .changed)
-        } else if distance(finger.start, touch.location) > allowableMovement {
+        } else if TouchDistance.distance(from: finger.start, to: touch.location, exceeds: allowableMovement) {
             transition(to: .failed)
         }
     }

@@ -5,6 +5,8 @@
 /// move is a change, and lifting ends it. Lifting before it began fails it. `translation` is measured from the
 /// touch-down point; `velocity` is the last move's, in points per second.
 open class PanGestureRecognizer: GestureRecognizer {
+    /// How far, in points, the finger must move along one axis for the pan to begin: a move of
+    /// exactly this far does, measured in micro-points (`TouchDistance`).
     public var minimumTranslation = 10.0
     public private(set) var translation = Point(x: 0, y: 0)
     public private(set) var velocity = Point(x: 0, y: 0)
@@ -31,13 +33,14 @@ open class PanGestureRecognizer: GestureRecognizer {
     }
 
     open override func touchMoved(_ touch: Touch) {
-        guard follow(touch) else { return }
+        guard let start = finger?.start, follow(touch) else { return }
         if panning {
             transition(to: .changed)
-        } else if abs(translation.x) >= minimumTranslation || abs(translation.y) >= minimumTranslation {
+        } else if TouchDistance.translation(from: start, to: touch.location, reaches: minimumTranslation) {
             // Per axis, not the straight-line length: a move of (8, 8) does not begin a 10 pt pan.
             // Observed UIKit behaviour (issue #13, item 9); Apple documents neither the threshold
-            // nor how it is measured (docs/gestures.md, "The built-in recognizers").
+            // nor how it is measured (docs/gestures.md, "The built-in recognizers"). Measured in
+            // micro-points, not from `translation`'s rounded `Double`s (`TouchDistance`).
             panning = true
             transition(to: .began)
         }

@@ -12,7 +12,8 @@ open class TapGestureRecognizer: GestureRecognizer {
     /// documents no value and has no public property for it; its tap recognizer's archiving
     /// (`UITapRecognizer encodeWithCoder:` in UIKitCore, read from its disassembly) leaves out an
     /// `allowableMovement` equal to 45.0, its initial value (docs/gestures.md, "The built-in
-    /// recognizers"). A long press's documented default stays 10.
+    /// recognizers"). A long press's documented default stays 10. A move of exactly this far is
+    /// within it, measured in micro-points (`TouchDistance`).
     public var allowableMovement = 45.0
     /// How long a tap may last, in nanoseconds: a finger still down when it is reached fails it.
     public var maximumTapDurationNanoseconds: Int64 = 750_000_000
@@ -52,13 +53,17 @@ open class TapGestureRecognizer: GestureRecognizer {
     }
 
     open override func touchMoved(_ touch: Touch) {
-        guard let start, distance(start, touch.location) > allowableMovement else { return }
+        guard let start, TouchDistance.distance(from: start, to: touch.location, exceeds: allowableMovement) else {
+            return
+        }
         transition(to: .failed)
     }
 
     open override func touchEnded(_ touch: Touch) {
         guard let start else { return }
-        if distance(start, touch.location) > allowableMovement { return transition(to: .failed) }
+        if TouchDistance.distance(from: start, to: touch.location, exceeds: allowableMovement) {
+            return transition(to: .failed)
+        }
         self.start = nil
         tapsCompleted += 1
         if tapsCompleted >= numberOfTapsRequired {
@@ -93,9 +98,4 @@ open class TapGestureRecognizer: GestureRecognizer {
         tapsCompleted = 0
         start = nil
     }
-}
-
-/// The straight-line distance between two points.
-func distance(_ a: Point, _ b: Point) -> Double {
-    ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
 }
