@@ -64,7 +64,7 @@ struct IsolatedReplayTests {
         }
         let store = try AuditStore(path: database, access: .read)
         let stored = try store.session(report.candidate.id)
-        #expect(stored.status == .complete && stored.replayOf == session && stored.replayMode == "isolated")
+        #expect(stored.status == .complete && stored.replayOf == session && stored.replayMode == .isolated)
         #expect(stored.delegate == "checkout.v2" && stored.scenario == "checkout")
         #expect(try store.scenarioSource(of: stored.id) == (try store.scenarioSource(of: session)))
         // The counters are those of the rows stored.

@@ -10,9 +10,10 @@ public struct ReplayMode: Sendable, Hashable, CustomStringConvertible {
     /// Rebuild the widget tree, install the candidate under audit, drive the recorded inputs
     /// again: the candidate's answers change what the widgets do next.
     public static let interaction = ReplayMode(mode: .interaction)
-    /// Call each recorded callback on the candidate with the recorded arguments, in order, and
-    /// compare answers call by call; widgets are not driven (they hold the state each recorded
-    /// input ended in).
+    /// Drive the recorded inputs again with the candidate as delegate, ask it every callback the
+    /// recording made and compare its answers one by one, but give the widgets the recorded
+    /// answers: the run keeps the recording's course, and the candidate sees its widgets in the
+    /// state the recording saw.
     public static let isolated = ReplayMode(mode: .isolated)
 
     public init?(rawValue: String) {

@@ -46,7 +46,7 @@ public struct Replayer: Sendable {
         let asked = monotonicNanoseconds()
         let session = NewSession(
             name: "replay of \(id)", scenario: plan.scenario.name, scenarioSource: plan.scenario.source,
-            delegate: name, replayOf: id, replayMode: mode.rawValue)
+            delegate: name, replayOf: id, replayMode: mode)
         let stored: StoredRun
         if let run {
             stored = StoredRun(

@@ -27,7 +27,7 @@ extension AuditStore {
                 """
             ).execute([
                 session.name.map(SQLValue.text) ?? .null, .text(session.delegate),
-                session.replayMode.map(SQLValue.text) ?? .null, .integer(Int64(counters.events)),
+                session.replayMode.map { .text($0.rawValue) } ?? .null, .integer(Int64(counters.events)),
                 .integer(Int64(counters.inputs)), .integer(Int64(counters.callbacks)),
                 .integer(Int64(counters.vetoes)), .integer(ProcessIdentity.current.pid),
                 .integer(ProcessIdentity.current.startTicks), .integer(last), .text(UUID().uuidString.lowercased()),

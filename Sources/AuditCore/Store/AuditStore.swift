@@ -114,14 +114,14 @@ public struct NewSession: Sendable {
     public var scenarioSource: String
     public var delegate: String
     public var replayOf: Int64?
-    public var replayMode: String?
+    public var replayMode: ReplayMode?
     /// Labels stored with the session (device, build, branch…), shown by `sessions` and filtered
     /// on by `search`, `report` and `replay --all`.
     public var labels: [String: String]
 
     public init(
         name: String? = nil, scenario: String, scenarioSource: String, delegate: String, replayOf: Int64? = nil,
-        replayMode: String? = nil, labels: [String: String] = [:]
+        replayMode: ReplayMode? = nil, labels: [String: String] = [:]
     ) {
         self.labels = labels
         self.name = name
@@ -208,7 +208,7 @@ extension AuditStore {
             ).execute([
                 session.name.map(SQLValue.text) ?? .null, .text(session.scenario), .text(session.scenarioSource),
                 .text(session.delegate), session.replayOf.map(SQLValue.integer) ?? .null,
-                session.replayMode.map(SQLValue.text) ?? .null, .integer(ProcessIdentity.current.pid),
+                session.replayMode.map { .text($0.rawValue) } ?? .null, .integer(ProcessIdentity.current.pid),
                 .integer(ProcessIdentity.current.startTicks), .text(UUID().uuidString.lowercased()),
             ])
             let id = connection.lastInsertRowID

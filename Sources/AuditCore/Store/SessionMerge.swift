@@ -88,7 +88,7 @@ extension AuditStore {
                 // A recording that is not running here any more did not finish, as `import` reads it.
                 .text((session.status == .recording ? .interrupted : session.status).rawValue), .text(session.startedAt),
                 session.endedAt.map(SQLValue.text) ?? .null, replayOf.map(SQLValue.integer) ?? .null,
-                session.replayMode.map(SQLValue.text) ?? .null, .integer(Int64(session.events)),
+                session.replayMode.map { .text($0.rawValue) } ?? .null, .integer(Int64(session.events)),
                 .integer(Int64(session.inputs)), .integer(Int64(session.callbacks)),
                 .integer(Int64(session.vetoes)), .integer(Int64(session.failures)),
                 .text(try source.scenarioSource(of: session.id)),

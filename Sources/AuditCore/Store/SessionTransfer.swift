@@ -62,7 +62,7 @@ extension AuditStore {
                         ("started_at", .string(session.startedAt)),
                         ("ended_at", session.endedAt.map(AuditValue.string) ?? .null),
                         ("replay_of", session.replayOf.flatMap { uuids[$0] }.map(AuditValue.string) ?? .null),
-                        ("replay_mode", session.replayMode.map(AuditValue.string) ?? .null),
+                        ("replay_mode", session.replayMode.map { .string($0.rawValue) } ?? .null),
                         ("labels", .object(session.labels.mapValues(AuditValue.string))),
                         ("events", .int(session.events)), ("inputs", .int(session.inputs)),
                         ("callbacks", .int(session.callbacks)), ("vetoes", .int(session.vetoes)),
