@@ -219,7 +219,8 @@ extension AuditStore {
         return SessionSummary(
             id: row.int64(0), name: row.string(1), scenario: row.string(2) ?? "", delegate: row.string(3) ?? "",
             status: status, startedAt: row.string(5) ?? "", endedAt: row.string(6),
-            replayOf: row.isNull(7) ? nil : row.int64(7), replayMode: row.string(8).flatMap(ReplayMode.init(rawValue:)), events: row.int(9),
+            replayOf: row.isNull(7) ? nil : row.int64(7), replayMode: row.string(8).flatMap(ReplayMode.init(rawValue:)),
+            events: row.int(9),
             inputs: row.int(10),
             callbacks: row.int(11), vetoes: row.int(12), failures: row.int(13), uuid: row.string(16),
             labels: Self.labels(json: row.string(17)))

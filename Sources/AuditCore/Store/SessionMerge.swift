@@ -86,7 +86,8 @@ extension AuditStore {
                 .text(uuid), session.name.map(SQLValue.text) ?? .null, .text(session.scenario),
                 .text(session.delegate),
                 // A recording that is not running here any more did not finish, as `import` reads it.
-                .text((session.status == .recording ? .interrupted : session.status).rawValue), .text(session.startedAt),
+                .text((session.status == .recording ? .interrupted : session.status).rawValue),
+                .text(session.startedAt),
                 session.endedAt.map(SQLValue.text) ?? .null, replayOf.map(SQLValue.integer) ?? .null,
                 session.replayMode.map { .text($0.rawValue) } ?? .null, .integer(Int64(session.events)),
                 .integer(Int64(session.inputs)), .integer(Int64(session.callbacks)),
