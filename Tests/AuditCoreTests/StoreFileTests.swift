@@ -83,7 +83,7 @@ struct StoreFileTests {
         #expect(try files() == ["audit.sqlite", "audit.sqlite.new-\(getpid())-7"])
     }
 
-    @Test(arguments: [AuditStore.Access.write, .read, .readOnly])
+    @Test(arguments: [AuditStore.Access.write, .read, .readUntrustedSQL])
     func anEmptyFileIsRefusedAndLeftEmpty(access: AuditStore.Access) throws {
         FileManager.default.createFile(atPath: database, contents: Data())
         #expect {
@@ -96,7 +96,7 @@ struct StoreFileTests {
         #expect(try files() == ["audit.sqlite"])
     }
 
-    @Test(arguments: [AuditStore.Access.write, .read, .readOnly])
+    @Test(arguments: [AuditStore.Access.write, .read, .readUntrustedSQL])
     func aDirectoryIsRefused(access: AuditStore.Access) throws {
         #expect {
             try AuditStore(path: folder.url.path, access: access)

@@ -10,12 +10,14 @@ import Foundation
 /// without the needed permission is refused before SQLite opens it.
 public final class AuditStore {
     public enum Access: Sendable {
-        /// Reads only, through a handle that may write: closing it can remove the `-wal` and
-        /// `-shm` files SQLite creates, which a read-only handle cannot. Never creates the file.
-        /// When the file or its directory cannot be written, reads through a read-only handle.
+        /// Reads only, the store's own SQL, through a handle that may write: closing it can remove
+        /// the `-wal` and `-shm` files SQLite creates, which a read-only handle cannot. Never
+        /// creates the file. When the file or its directory cannot be written, reads through a
+        /// read-only handle.
         case read
-        /// Reads through a read-only handle, for SQL the store does not trust (`auditctl query`).
-        case readOnly
+        /// Reads only, SQL the store does not trust (`auditctl query`): always through a read-only
+        /// handle, so not even SQLite's own files are written.
+        case readUntrustedSQL
         /// Creates the file if needed, migrates it, records.
         case write
     }
@@ -65,7 +67,7 @@ public final class AuditStore {
         }
         try storeOperation {
             switch access {
-            case .read, .readOnly:
+            case .read, .readUntrustedSQL:
                 _ = try Migrator.pending(on: connection)
                 guard try connection.tableExists("sessions") else { throw StoreError.noDatabase(path: path) }
             case .write:

@@ -35,7 +35,7 @@ enum DatabaseFile {
             let code = errno
             switch (code, access) {
             case (ENOENT, .write): return .create
-            case (ENOENT, _), (ENOTDIR, .read), (ENOTDIR, .readOnly): throw .noDatabase(path: path)
+            case (ENOENT, _), (ENOTDIR, .read), (ENOTDIR, .readUntrustedSQL): throw .noDatabase(path: path)
             default: throw .cannotOpen(path: path, failure(code))
             }
         }
@@ -89,7 +89,7 @@ enum DatabaseFile {
             }
             return .open
         case .read: return writable ? .open : .openReadOnly
-        case .readOnly: return .openReadOnly
+        case .readUntrustedSQL: return .openReadOnly
         }
     }
 

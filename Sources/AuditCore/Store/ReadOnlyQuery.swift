@@ -66,7 +66,7 @@ public enum ReadOnlyQuery {
     public static func run(
         _ sql: String, databasePath: String, deadline: Duration = defaultDeadline, heapLimit: Int? = nil
     ) throws(StoreError) -> QueryResult {
-        let store = try AuditStore(path: databasePath, access: .readOnly)
+        let store = try AuditStore(path: databasePath, access: .readUntrustedSQL)
         let connection = store.connection
         let guardState = GuardState(deadline: monotonicNanoseconds() + deadline.nanoseconds)
         let previousHeapLimit = heapLimit.map { sqlite3_hard_heap_limit64(Int64($0)) }
