@@ -56,7 +56,17 @@ public struct AuditCommandLine: Sendable {
             let invocation = try Invocation(parsed: parsed, command: command, tool: self, output: output)
             return try command.run(invocation)
         } catch {
-            return fail("\(error)", output)
+            return fail(message(for: error), output)
+        }
+    }
+
+    /// What `error` says, and for a missing database or session what to run next, in this
+    /// runner's name (the library's errors name no command).
+    private func message(for error: any Error) -> String {
+        switch error as? StoreError {
+        case .noDatabase?: "\(error); record a session first (\(programName) record --scenario FILE)"
+        case .unknownSession?: "\(error) (\(programName) sessions lists them)"
+        default: "\(error)"
         }
     }
 

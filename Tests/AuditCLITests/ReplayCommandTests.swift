@@ -165,6 +165,13 @@ struct OwnRunnerTests {
         expectError(
             try sandbox.run([], program: "my-auditctl").replacingProgram(),
             "no command given; run 'my-auditctl --help' for the list")
+        // The hints after the library's errors name the runner too.
+        expectError(
+            try sandbox.run(["show", "--session", "9"], program: "my-auditctl").replacingProgram(),
+            "no session 9 in the database (my-auditctl sessions lists them)")
+        expectError(
+            try sandbox.run(["sessions", "--db", "none.sqlite"], program: "my-auditctl").replacingProgram(),
+            "no database at none.sqlite; record a session first (my-auditctl record --scenario FILE)")
     }
 }
 

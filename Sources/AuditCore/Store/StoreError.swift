@@ -17,7 +17,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case .noDatabase(let path):
-            return "no database at \(path); record a session first (auditctl record --scenario FILE)"
+            return "no database at \(path)"
         case .cannotOpen(let path, let error):
             return "cannot open \(path): \(error.message)"
         case .notAnAuditDatabase(let path, let reason):
@@ -29,7 +29,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             return "\(path) holds migration \(version) '\(name)' with a different checksum than this build's; "
                 + "nothing was changed"
         case .unknownSession(let id):
-            return "no session \(id) in the database (auditctl sessions lists them)"
+            return "no session \(id) in the database"
         case .queryRefused(let reason):
             return "query refused: \(reason)"
         case .sqlite(let error):
