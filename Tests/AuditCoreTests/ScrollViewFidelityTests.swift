@@ -17,6 +17,86 @@ struct ScrollViewFidelityTests {
             contentSize: Size(width: 100, height: 1000), contentOffset: offset)
     }
 
+    // MARK: A reference model
+
+    /// Random offsets set in code, `scrollsToTop` switched on and off, and status-bar taps on two
+    /// scroll views of one tree, each checked against a model of the documented rules: an offset
+    /// set in code is kept as given, whatever it is, with `didScroll` when it moved; a tap on the
+    /// status bar asks `scrollViewShouldScrollToTop` only when this view scrolls to top, no other
+    /// view of the tree does, and the content is not at the top, and scrolls to the top only when
+    /// the delegate agrees. Audited and not, the same.
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func randomOffsetsAndStatusBarTapsFollowTheModel(seed: UInt64) throws {
+        for audited in [false, true] {
+            var random = SeededGenerator(seed: seed)
+            let root = View(identifier: "r", frame: Rect(x: 0, y: 0, width: 200, height: 100))
+            let views = [scrollView("a"), scrollView("b")]
+            views[1].frame = Rect(x: 100, y: 0, width: 100, height: 100)
+            let delegate = ScrollLogDelegate()
+            var answers: [Bool] = []
+            delegate.allowsScrollToTop = {
+                let answer = Bool.random(using: &random)
+                answers.append(answer)
+                return answer
+            }
+            for view in views {
+                root.addSubview(view)
+                view.delegate = delegate
+            }
+            let recorder =
+                audited ? try Recorder(databasePath: database, session: newSession(), catalog: .builtIn) : nil
+            try recorder?.attach(to: root)
+            // The model: each view's offset and scrollsToTop.
+            var offsets = views.map(\.contentOffset)
+            var scrollsToTop = [true, true]
+            var inputs = 0
+            for step in 0..<400 {
+                let index = Int.random(in: 0..<2, using: &random)
+                let view = views[index]
+                let name = view.identifier
+                delegate.calls.removeAll()
+                answers.removeAll()
+                var expected: [String] = []
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0:
+                    // Anywhere, often out of the content's range, and now and then where it is.
+                    let offset =
+                        Bool.random(using: &random)
+                        ? offsets[index]
+                        : Point(
+                            x: Double(Int.random(in: -50...150, using: &random)),
+                            y: Double(Int.random(in: -100...1100, using: &random)) / 2)
+                    view.setContentOffset(offset)
+                    inputs += 1
+                    if offset != offsets[index] { expected = ["\(name).didScroll \(offset.text)"] }
+                    offsets[index] = offset
+                case 1:
+                    scrollsToTop[index].toggle()
+                    view.scrollsToTop = scrollsToTop[index]
+                default:
+                    view.tapStatusBar()
+                    inputs += 1
+                    let asked = scrollsToTop[index] && !scrollsToTop[1 - index] && offsets[index].y != 0
+                    if asked {
+                        let agreed = try #require(answers.first)
+                        expected = ["\(name).shouldScrollToTop \(agreed)"]
+                        if agreed {
+                            offsets[index].y = 0
+                            expected += [
+                                "\(name).didScroll \(offsets[index].text)",
+                                "\(name).didScrollToTop \(offsets[index].text)",
+                            ]
+                        }
+                    }
+                    #expect(answers.count == (asked ? 1 : 0), "seed \(seed) step \(step)")
+                }
+                #expect(delegate.calls == expected, "seed \(seed) step \(step), audited: \(audited)")
+                #expect(views.map(\.contentOffset) == offsets, "seed \(seed) step \(step)")
+            }
+            if let recorder { #expect(recorder.finish().inputs == inputs) }
+        }
+    }
+
     // MARK: Offsets set in code
 
     // UIKit's `contentOffset` and `setContentOffset(_:animated:)` take any point: nothing clamps an
