@@ -33,13 +33,16 @@ struct ReplayPlan {
     /// sessions are the parallel work), the stored scenario is parsed once for every session that
     /// stores the same text, and the events are read here. Without, the events are read on
     /// another core while the scenario is parsed here, and the plan is built from each chunk of
-    /// events as it comes.
-    init(session id: Int64, store: AuditStore, catalog: WidgetCatalog, scenarios: ParsedScenarios? = nil) throws {
+    /// events as it comes (`chunkSize` events at a time).
+    init(
+        session id: Int64, store: AuditStore, catalog: WidgetCatalog, scenarios: ParsedScenarios? = nil,
+        chunkSize: Int = EventFeed.chunkSize
+    ) throws {
         session = try store.session(id)
         if let original = session.replayOf { throw ReplayError.replayOfReplay(session: id, of: original) }
         let source = try store.scenarioSource(of: id)
         let interrupted = session.status == .interrupted
-        let feed = scenarios == nil && !interrupted ? EventFeed(session: id, store: store) : nil
+        let feed = scenarios == nil && !interrupted ? EventFeed(session: id, store: store, chunkSize: chunkSize) : nil
         defer { feed?.stop() }
         let parse = { () -> Result<Scenario, ScenarioError> in
             Result { () throws(ScenarioError) in
@@ -234,11 +237,11 @@ final class EventFeed: @unchecked Sendable {
     private let store: AuditStore
     private var finished = false
 
-    init(session: Int64, store: AuditStore) {
+    init(session: Int64, store: AuditStore, chunkSize: Int = EventFeed.chunkSize) {
         self.store = store
         DispatchQueue.global().async { [self] in
             let end = Result { () throws(StoreError) in
-                try self.store.storedEvents(of: session, inChunksOf: Self.chunkSize) { chunk in
+                try self.store.storedEvents(of: session, inChunksOf: chunkSize) { chunk in
                     let going = state.withLock { state in
                         state.chunks.append(chunk)
                         return !state.stopping
