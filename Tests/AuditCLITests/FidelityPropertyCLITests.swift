@@ -8,7 +8,7 @@ import Testing
 
 /// Seeded random tests for the items of issue #12 ("Fidelity") that touch the command's output:
 /// streamed JSON (item 4) and one spelling for each time (item 13). Fixed seeds, so a run repeats.
-@Suite("Fidelity: seeded random properties of the output")
+@Suite("Fidelity: seeded random properties of the output", .tags(.slow))
 struct FidelityPropertyCLITests {
     // MARK: Item 4: streamed JSON is the whole value's JSON
 

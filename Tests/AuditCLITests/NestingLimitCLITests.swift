@@ -6,7 +6,7 @@ import Testing
 /// on stderr, exit 2, nothing stored when recording; a replay whose candidate nests deeper than the
 /// recording reports the difference and never crashes. `my-auditctl` registers the `linked`
 /// delegate (`LinkedControlsDelegate`), which selects in the next control from `didSelect`.
-@Suite("Nesting limit from the command line")
+@Suite("Nesting limit from the command line", .tags(.slow))
 struct NestingLimitCLITests {
     /// A row of `count` controls and one tap on the first (`NestingLimitTests.chain` in AuditCore's tests).
     static func chain(_ count: Int, delegate: String = "linked") -> String {
