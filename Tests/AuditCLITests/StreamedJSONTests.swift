@@ -159,5 +159,17 @@ struct StreamedJSONTests {
             #expect(text.status == json.status && json.stdout.utf8.count > 4_000_000, "\(command)")
             #expect(jsonPeak * 4 <= textPeak * 5, "\(command): json \(jsonPeak) KiB, text \(textPeak) KiB")
         }
+        // And on its own: twice the session, and the JSON `show` prints grows by more than twice
+        // what its peak grows by (held whole, the peak would grow by at least as much). `diff` is
+        // held to text only: both hold a fingerprint per event to align the sessions.
+        try sandbox.write("larger.json", randomCheckoutSource(seed: 5, count: 40_000))
+        #expect(try sandbox.run(["record", "--scenario", "larger.json"]).status == 0)
+        let (small, smallPeak) = try HostileInputTests.peakMemory(
+            sandbox, ["show", "--session", "1", "--format", "json"])
+        let (large, largePeak) = try HostileInputTests.peakMemory(
+            sandbox, ["show", "--session", "3", "--format", "json"])
+        let grown = (large.stdout.utf8.count - small.stdout.utf8.count) / 1024
+        #expect(grown > 4_000, "the output grew by \(grown) KiB")
+        #expect((largePeak - smallPeak) * 2 < grown, "peak \(smallPeak) → \(largePeak) KiB, output +\(grown) KiB")
     }
 }
