@@ -56,7 +56,8 @@ struct ReplayPlan {
         case .success(let value): scenario = value
         case .failure(let error): throw ReplayError.noScenario(session: id, reason: error.description)
         }
-        var builder = try Builder(session: id, tree: scenario.root.build(), catalog: catalog)
+        var builder = try Builder(
+            session: id, tree: scenario.root.build(), catalog: catalog, expecting: session.events)
         var cutShort: String?
         if let feed {
             while let chunk = try feed.next() { try builder.add(chunk) }
@@ -109,10 +110,14 @@ struct ReplayPlan {
 
         /// A secure text view's text is stored only as a keyed hash, which cannot be typed or set
         /// again: a session where one starts with a text, or that types into one, is not replayed.
-        init(session: Int64, tree: View, catalog: WidgetCatalog) throws {
+        /// `expecting`: about how many events will be added (the session's count).
+        init(session: Int64, tree: View, catalog: WidgetCatalog, expecting count: Int) throws {
             self.session = session
             self.tree = tree
             self.catalog = catalog
+            events.reserveCapacity(count)
+            invokers.reserveCapacity(count)
+            inputs.reserveCapacity(count)
             var secure: [(path: String, text: String)] = []
             tree.visit { view in
                 if let textView = view as? TextView, textView.isSecureTextEntry {
@@ -129,8 +134,6 @@ struct ReplayPlan {
         mutating func add(_ chunk: [StoredEvent]) throws {
             let start = events.count
             events += chunk
-            invokers.reserveCapacity(events.count)
-            inputs.reserveCapacity(events.count)
             for index in start..<events.count { try add(events[index], at: index) }
         }
 
