@@ -394,7 +394,7 @@ struct Harness {
         let completed = raw == "complete"
         if raw != "recording" && !completed { problems.append("stored status \(raw ?? "none")") }
         let store = try AuditStore(path: database, access: .read)
-        if try store.session(session).status != (completed ? "complete" : "interrupted") {
+        if try store.session(session).status != (completed ? .complete : .interrupted) {
             problems.append("does not read as interrupted")
         }
         let events = try store.timeline(of: session)

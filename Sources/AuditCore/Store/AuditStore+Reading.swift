@@ -100,8 +100,8 @@ extension AuditStore {
     private var sessionSelect: String {
         hasSessionIdentity
             ? Self.sessionColumns
-                + ", uuid, (SELECT json_group_object(key, value) FROM session_labels WHERE session = sessions.id)"
-            : Self.sessionColumns + ", NULL, NULL"
+                + ", uuid, (SELECT json_group_object(key, value) FROM session_labels WHERE session = sessions.id) AS labels"
+            : Self.sessionColumns + ", NULL AS uuid, NULL AS labels"
     }
 
     /// Every session, oldest first.
@@ -211,19 +211,24 @@ extension AuditStore {
         return fields.compactMapValues { if case .string(let value) = $0 { value } else { nil } }
     }
 
+    /// A session from a row of `sessionSelect`, read by column name; a session still marked
+    /// `recording` whose recorder is gone reads as `interrupted`.
     private func readSession(_ row: Statement) -> SessionSummary {
-        var status = SessionStatus(stored: row.string(4))
-        if status == .recording, !isRecording(session: row.int64(0), pid: row.int64(14), startTicks: row.int64(15)) {
-            status = .interrupted
+        var session = SessionSummary(
+            id: row.int64("id"), name: row.string("name"), scenario: row.string("scenario") ?? "",
+            delegate: row.string("delegate") ?? "", status: SessionStatus(stored: row.string("status")),
+            startedAt: row.string("started_at") ?? "", endedAt: row.string("ended_at"),
+            replayOf: row.isNull("replay_of") ? nil : row.int64("replay_of"),
+            replayMode: row.string("replay_mode").flatMap(ReplayMode.init(rawValue:)), events: row.int("event_count"),
+            inputs: row.int("input_count"), callbacks: row.int("callback_count"), vetoes: row.int("veto_count"),
+            failures: row.int("failure_count"), uuid: row.string("uuid"),
+            labels: Self.labels(json: row.string("labels")))
+        if session.status == .recording,
+            !isRecording(session: session.id, pid: row.int64("owner_pid"), startTicks: row.int64("owner_token"))
+        {
+            session.status = .interrupted
         }
-        return SessionSummary(
-            id: row.int64(0), name: row.string(1), scenario: row.string(2) ?? "", delegate: row.string(3) ?? "",
-            status: status, startedAt: row.string(5) ?? "", endedAt: row.string(6),
-            replayOf: row.isNull(7) ? nil : row.int64(7), replayMode: row.string(8).flatMap(ReplayMode.init(rawValue:)),
-            events: row.int(9),
-            inputs: row.int(10),
-            callbacks: row.int(11), vetoes: row.int(12), failures: row.int(13), uuid: row.string(16),
-            labels: Self.labels(json: row.string(17)))
+        return session
     }
 }
 

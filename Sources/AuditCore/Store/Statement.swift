@@ -129,7 +129,22 @@ final class Statement {
         while try step() {}
     }
 
-    // MARK: Reading the current row (0-based columns)
+    // MARK: Reading the current row (0-based columns, or by name)
+
+    /// Each result column's index by its name (the first, where two share one), made on first use.
+    private lazy var columnIndexes: [String: Int] = Dictionary(
+        (0..<columnCount).map { (columnName($0), $0) }, uniquingKeysWith: { first, _ in first })
+
+    /// The index of the result column named `name`: a programming error when there is none.
+    func column(_ name: String) -> Int {
+        guard let index = columnIndexes[name] else { preconditionFailure("no column '\(name)' in: \(sql)") }
+        return index
+    }
+
+    func int64(_ name: String) -> Int64 { int64(column(name)) }
+    func int(_ name: String) -> Int { int(column(name)) }
+    func isNull(_ name: String) -> Bool { isNull(column(name)) }
+    func string(_ name: String) -> String? { string(column(name)) }
 
     func int64(_ column: Int) -> Int64 { sqlite3_column_int64(handle, Int32(column)) }
     func int(_ column: Int) -> Int { Int(sqlite3_column_int64(handle, Int32(column))) }
