@@ -3,12 +3,13 @@ import AuditExamples
 import CSQLite
 import Foundation
 
-/// A corpus of `sessions` recordings of the shipped checkout example: recorded once with
-/// checkout.v1, then copied with SQL (each copy a session of its own, with its own UUID). Returns
-/// the callbacks and events each session holds.
-func buildCorpus(sessions: Int, database: String) throws -> (callbacks: Int, events: Int) {
+/// A corpus of `sessions` recordings of `scenario` (the shipped checkout example unless given):
+/// recorded once with checkout.v1, then copied with SQL (each copy a session of its own, with its
+/// own UUID). Returns the callbacks and events each session holds.
+func buildCorpus(sessions: Int, database: String, of scenario: Scenario? = nil) throws -> (callbacks: Int, events: Int)
+{
     let summary = try ScenarioRunner.record(
-        try Examples.checkout(), delegate: "checkout.v1", registry: .examples, databasePath: database)
+        try scenario ?? Examples.checkout(), delegate: "checkout.v1", registry: .examples, databasePath: database)
     let db = try openRaw(database)
     defer { sqlite3_close_v2(db) }
     /// `table`'s columns, with `session` (or `id`, in `sessions`) given as `?1` in the SELECT list.
