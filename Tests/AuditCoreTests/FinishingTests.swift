@@ -44,6 +44,53 @@ struct FinishingTests {
         return recorder.finish()
     }
 
+    /// `record(taps:options:)` through a store the caller keeps, as a replay job records.
+    func recordInline(taps: Int, beforeFinishing: () -> Void = {}) throws -> RecordingSummary {
+        let store = try AuditStore(path: database, access: .write)
+        let recorder = try Recorder(recordingInline: store, session: newSession(), catalog: .builtIn)
+        let root = View(identifier: "root")
+        let control = SegmentedControl(identifier: "c", segments: ["a", "b", "c"], selectedSegmentIndex: 0)
+        root.addSubview(control)
+        control.delegate = LoggingDelegate()
+        try recorder.attach(to: root)
+        for tap in 0..<taps { control.tapSegment(1 + tap % 2) }
+        beforeFinishing()
+        return recorder.finish()
+    }
+
+    /// A session recorded inline is written when it finishes, and marked complete in the same
+    /// transaction: one commit for its events and its status.
+    @Test func anInlineRecordingIsMarkedCompleteWithItsEvents() throws {
+        let summary = try recordInline(taps: 10) {
+            StoreFaults.inject(SQLITE_FULL, at: database, times: 1, matching: "SET status")
+        }
+        defer { StoreFaults.clear(database) }
+        // Marking it complete failed inside the events' transaction, which rolled back as one
+        // (a writer thread's would say "marking the session complete failed"); the events were
+        // then written alone, and the status after them.
+        #expect(summary.lastError == "writing events 1–30 failed: database or disk is full")
+        #expect(summary.status == .complete && summary.statusWritten)
+        #expect(summary.failedWrites == 1 && summary.lostEvents == 0)
+        let (status, failures, seqs) = try stored(summary)
+        #expect(status == "complete")
+        #expect(failures == 1)
+        #expect(seqs == Array(1...30))
+    }
+
+    /// When its status cannot be written for good, an inline recording still keeps every event, as
+    /// one written by a writer thread does: only the first try joins the two.
+    @Test func anInlineRecordingThatCannotBeMarkedCompleteKeepsItsEvents() throws {
+        let summary = try recordInline(taps: 10) {
+            StoreFaults.inject(SQLITE_FULL, at: database, matching: "SET status")
+        }
+        StoreFaults.clear(database)
+        #expect(summary.lostEvents == 0 && summary.events == 30)
+        #expect(summary.status == .interrupted && !summary.statusWritten)
+        let (status, _, seqs) = try stored(summary)
+        #expect(status == "recording")
+        #expect(seqs == Array(1...30))
+    }
+
     func stored(_ summary: RecordingSummary) throws -> (status: String?, failures: Int64?, seqs: [Int64]) {
         let connection = try Connection(path: database, mode: .readOnly)
         let row = "FROM sessions WHERE id = \(summary.session)"

@@ -36,6 +36,8 @@ final class EventWriter: @unchecked Sendable {
     private var gaveUp = false
     private var lostEvents = 0
     private var lastError: String?
+    /// Whether the last write also marked the session complete (`write(ending:)`).
+    private var markedComplete = false
     private let result = Mutex<RecordingSummary?>(nil)
 
     static let maximumAttempts = 3
@@ -62,7 +64,11 @@ final class EventWriter: @unchecked Sendable {
             if let scenario { pendingScenario = scenario }
             pending.append(contentsOf: batch)
             batch.removeAll(keepingCapacity: true)
-            if !pending.isEmpty || !pendingWidgets.isEmpty || pendingScenario != nil { write() }
+            if !pending.isEmpty || !pendingWidgets.isEmpty || pendingScenario != nil {
+                // A replay job's session is written at once, when it is closed: it is marked
+                // complete in the same transaction (one commit a session fewer).
+                write(ending: closed && !ownsStore && failedWrites == 0)
+            }
             if closed { break }
             if !gaveUp && monotonicNanoseconds() - lastCheckpoint > 1_000_000_000 {
                 try? store.checkpoint(.passive)  // a checkpoint that fails loses nothing: the WAL keeps it all
@@ -79,11 +85,14 @@ final class EventWriter: @unchecked Sendable {
         // Failures that a later try made good leave the session whole: only a loss interrupts it.
         let status: SessionStatus = lostEvents == 0 ? .complete : .interrupted
         let lossError = lostEvents > 0 ? lastError : nil  // the write that lost events says the most
-        let statusWritten = patiently("marking the session \(status)") {
-            var final = counters
-            final.failures = failedWrites
-            try store.finishSession(session, status: status, counters: final)
-        }
+        if markedComplete { store.releaseRecordingLock(of: session) }
+        let statusWritten =
+            markedComplete
+            || patiently("marking the session \(status)") {
+                var final = counters
+                final.failures = failedWrites
+                try store.finishSession(session, status: status, counters: final)
+            }
         if let lossError { lastError = lossError }
         let finishing = Double(monotonicNanoseconds() - closedAt) / 1e9
         if ownsStore { try? store.checkpoint(.truncate) }  // an untruncated WAL loses nothing
@@ -105,8 +114,9 @@ final class EventWriter: @unchecked Sendable {
         return summary
     }
 
-    /// Commits the contiguous prefix of what is pending, with the widgets seen so far.
-    private func write() {
+    /// Commits the contiguous prefix of what is pending, with the widgets seen so far; with
+    /// `ending`, when that is everything, the session is marked complete in the same transaction.
+    private func write(ending: Bool = false) {
         if gaveUp {
             lostEvents += pending.count
             pending.removeAll(keepingCapacity: true)
@@ -140,8 +150,13 @@ final class EventWriter: @unchecked Sendable {
                 }
                 updated.failures = failedWrites
                 try store.updateCounters(session: session, updated)
+                if ending && ready == pending.count {
+                    try store.markSession(session, .complete)
+                    markedComplete = true
+                }
             }
         } catch {
+            markedComplete = false  // rolled back with the rest
             callbackIDs.removeAll()  // ids interned in the rolled-back transaction are gone
             store.forgetInternedCallbacks()
             let operation =

@@ -126,12 +126,21 @@ extension AuditStore {
     func finishSession(_ session: Int64, status: SessionStatus, counters: SessionCounters) throws {
         try connection.transaction {
             try updateCounters(session: session, counters)
-            try connection.cached(
-                "UPDATE sessions SET status = ?, ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?"
-            ).execute([.text(status.rawValue), .integer(session)])
+            try markSession(session, status)
         }
-        recordingLocks[session] = nil  // finished: no longer recording
+        releaseRecordingLock(of: session)
     }
+
+    /// Sets a session's final status and end time, inside the caller's transaction; once it is
+    /// committed, `releaseRecordingLock(of:)`.
+    func markSession(_ session: Int64, _ status: SessionStatus) throws {
+        try connection.cached(
+            "UPDATE sessions SET status = ?, ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?"
+        ).execute([.text(status.rawValue), .integer(session)])
+    }
+
+    /// The session is finished: no longer recording.
+    func releaseRecordingLock(of session: Int64) { recordingLocks[session] = nil }
 
     func transaction<T>(_ body: () throws -> T) throws -> T { try connection.transaction(body) }
 
