@@ -68,4 +68,35 @@ struct SessionMergeTests {
         #expect(try targets[0].mergeSessions(from: source).sessions.isEmpty)
         #expect(try targets[0].sessions().count == (isolated ? 6 : 5))
     }
+
+    /// Into a new database, every session of a source numbered 1…n goes across whole (SQLite's
+    /// transfer of records), and the result is what the records make of them; a source with a gap
+    /// in its numbering is renumbered the rows' way, with the same result as the records'.
+    @Test(arguments: [false, true])
+    func intoANewDatabaseTheTablesGoAcrossWhole(withAGap: Bool) throws {
+        let path = try source(isolated: false)
+        if withAGap {
+            try sqlite(
+                path,
+                "DELETE FROM events WHERE session = 2; DELETE FROM widgets WHERE session = 2;"
+                    + "DELETE FROM session_labels WHERE session = 2; DELETE FROM sessions WHERE id = 2")
+        }
+        let source = try AuditStore(path: path, access: .read)
+        let whole = try AuditStore(path: folder.path("whole-\(withAGap).sqlite"), access: .write)
+        let merged = try #require(try whole.mergeRows(from: source))
+        let records = try AuditStore(path: folder.path("records-\(withAGap).sqlite"), access: .write)
+        let recorded = try records.importRecords { feed in
+            try source.exportRecords(sessions: nil) { try feed(.fields(Dictionary($0) { first, _ in first })) }
+        }
+        #expect(merged == recorded)
+        #expect(merged.sessions == Array(1...Int64(withAGap ? 4 : 5)))
+        #expect(try exported(whole.path) == exported(records.path))
+        #expect(try whole.sessions().map(\.status) == records.sessions().map(\.status))
+        // A replay of the copy is identical, as of the source.
+        let replay = try Replayer(databasePath: whole.path, registry: ReplayTests.registry, catalog: .builtIn)
+            .replay(session: 1, delegate: "checkout.v1", mode: .isolated)
+        #expect(replay.identical)
+        // Merging again changes nothing.
+        #expect(try whole.mergeSessions(from: source).sessions.isEmpty)
+    }
 }

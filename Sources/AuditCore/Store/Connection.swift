@@ -177,6 +177,8 @@ final class Connection {
     }
 
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    /// The rows the last `INSERT`, `UPDATE` or `DELETE` changed.
+    var changes: Int64 { sqlite3_changes64(handle) }
 
     func tableExists(_ name: String) throws -> Bool {
         try scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(name)]) == 1

@@ -50,7 +50,44 @@ extension AuditStore {
             return nil  // a source this connection cannot open (read-only media): the records' way
         }
         defer { try? connection.execute("DETACH DATABASE merge_source") }
-        return try connection.transaction { try copyRows(of: sessions, from: source) }
+        return try connection.transaction {
+            try copyWhole(sessions, from: source) ?? copyRows(of: sessions, from: source)
+        }
+    }
+
+    /// Inside the merge's transaction, when this database holds nothing yet and `sessions` are
+    /// every session of the source, numbered 1…n: the tables go across whole, with SQLite's
+    /// transfer of records (`INSERT … SELECT *` between tables of the same schema), keeping the
+    /// ids, which are what renumbering would give. The first merge into a new database (a shard, a
+    /// replay's `--output-db`) takes this way. Nil when it does not apply.
+    private func copyWhole(_ sessions: [SessionSummary], from source: AuditStore) throws
+        -> SessionTransfer.Imported?
+    {
+        let tables = ["sessions", "session_labels", "callbacks", "widgets", "events"]
+        let empty = try tables.allSatisfy { table in
+            try connection.scalarInt("SELECT count(*) FROM (SELECT 1 FROM main.\(table) LIMIT 1)") == 0
+        }
+        let (count, first, last) = try connection.cached(
+            "SELECT count(*), min(id), max(id) FROM merge_source.sessions"
+        ).rows([]) { ($0.int(0), $0.int64(1), $0.int64(2)) }[0]
+        guard empty, count == sessions.count, first == 1, last == Int64(count) else { return nil }
+        var events: Int64 = 0
+        for table in tables {
+            try connection.execute("INSERT INTO main.\(table) SELECT * FROM merge_source.\(table)")
+            if table == "events" { events = connection.changes }
+        }
+        guard events == Int64(sessions.reduce(0) { $0 + $1.events }) else {
+            throw SessionTransfer.ImportError(
+                line: 0, reason: "the copied events do not add up to the sessions' counts")
+        }
+        // As the rows' way stores them: owned by no process, and a recording not running here
+        // any more did not finish.
+        try connection.execute(
+            """
+            UPDATE main.sessions SET owner_pid = 0, owner_token = 0,
+                                     status = CASE status WHEN 'recording' THEN 'interrupted' ELSE status END
+            """)
+        return SessionTransfer.Imported(sessions: sessions.map(\.id))
     }
 
     /// Inside the merge's transaction: the sessions' rows, then their widgets and events.
@@ -125,9 +162,7 @@ extension AuditStore {
             JOIN merge_sessions AS m ON m.old = e.session
             JOIN merge_callbacks AS c ON c.old = e.callback;
             """)
-        let copied =
-            try connection.scalarInt(
-                "SELECT count(*) FROM events WHERE session IN (SELECT new FROM merge_sessions)") ?? 0
+        let copied = connection.changes  // of the events' INSERT, the last statement above
         guard copied == expected else {
             throw SessionTransfer.ImportError(
                 line: 0, reason: "\(copied) of the sessions' \(expected) events have a callback name the source holds")
