@@ -27,9 +27,10 @@ struct ReplayJobTests {
 
     /// A replay's events as stored: everything but the session and the times.
     func storedEvents(of session: Int64) throws -> [String] {
-        try AuditStore(path: database, access: .read).storedEvents(of: session).map { event in
-            "\(event.seq) \(event.widget ?? "-") \(event.callback) \(event.arguments) "
-                + "\(String(describing: event.result)) \(event.answer) \(String(describing: event.parent))"
+        try AuditStore(path: database, access: .read).timeline(of: session).map { event in
+            "\(event.seq) \(event.widget ?? "-") \(event.callback) \(event.arguments) \(event.result ?? "void") "
+                + "\(String(describing: event.vetoed)) \(String(describing: event.implemented)) "
+                + "\(String(describing: event.parentSeq))"
         }
     }
 
