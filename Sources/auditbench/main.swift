@@ -16,6 +16,8 @@ let scale = quick ? 0.01 : 1.0
 let only = arguments.firstIndex(of: "--only").map { Set(arguments[$0 + 1].split(separator: ",").map(String.init)) }
 func wanted(_ section: String) -> Bool { only?.contains(section) ?? true }
 func sized(_ full: Int) -> Int { max(1_000, Int(Double(full) * scale)) }
+/// A goal met when the figure is at least `factor` times its baseline.
+func atLeast(_ factor: Double) -> (Double, Double?) -> Bool { { value, base in value >= factor * (base ?? .infinity) } }
 
 let folder = temporaryFolder("run")
 defer { try? FileManager.default.removeItem(at: folder) }
@@ -68,7 +70,7 @@ if wanted("throughput") {
     add(
         "throughput: audited callbacks committed", "events/s", audited, baseline: raw,
         baselineName: "raw C API, one statement, one transaction", goal: "≥ 0.8 × baseline",
-        met: { value, base in value >= 0.8 * (base ?? .infinity) })
+        met: atLeast(0.8))
     let naive = try repeated(max(1, runs / 2)) { try measureNaive(events: sized(20_000), database: freshDatabase()) }
     add(
         "naive peer: JSONEncoder + autocommit INSERT per event", "events/s", naive, baseline: audited,
@@ -210,24 +212,24 @@ if wanted("corpus") {
     add(
         "replay --all --jobs 1, \(count) sessions", "callbacks/s", jobRates[1]!, baseline: single,
         baselineName: "one large session, interaction mode", goal: "≥ 0.7 × baseline",
-        met: { value, base in value >= 0.7 * (base ?? .infinity) })
+        met: atLeast(0.7))
     add(
         "replay --all --jobs 1, \(count) sessions of 100 segment taps", "callbacks/s", tapRates, baseline: single,
         baselineName: "one large session of segment taps (above)", goal: "reported (like for like)")
     add(
         "replay --all --jobs 2, \(count) sessions", "callbacks/s", jobRates[2]!, baseline: jobRates[1]!,
         baselineName: "--jobs 1 (above)", goal: "≥ 1.6 × baseline",
-        met: { value, base in value >= 1.6 * (base ?? .infinity) })
+        met: atLeast(1.6))
     add(
         "merge, \(count) sessions", "events/s", merges, baseline: copies,
         baselineName: "SQLite INSERT … SELECT of the same rows, one transaction", goal: "≥ 0.5 × baseline",
-        met: { value, base in value >= 0.5 * (base ?? .infinity) })
+        met: atLeast(0.5))
     add(
         "merge, \(count) sessions, into a database holding one", "events/s", renumberedMerges, baseline: copies,
         baselineName: "the same copy", goal: "reported (renumbered)")
     add(
         "import, \(count) sessions", "events/s", imports, baseline: copies, baselineName: "the same copy",
-        goal: "≥ 0.5 × baseline", met: { value, base in value >= 0.5 * (base ?? .infinity) })
+        goal: "≥ 0.5 × baseline", met: atLeast(0.5))
     let large = quick ? 100 : 10_000
     let corpus = freshDatabase()
     _ = try buildCorpus(sessions: large, database: corpus)
