@@ -202,6 +202,22 @@ struct ScrollViewFidelityTests {
         #expect(delegate.calls == ["a.shouldScrollToTop true", "a.didScroll (0, 0)", "a.didScrollToTop (0, 0)"])
     }
 
+    /// The tree has no window: a scroll view outside the root's frame is still on-screen for a
+    /// status-bar tap.
+    @Test func aScrollViewOutOfSightStillCountsAsOnScreen() {
+        let root = View(identifier: "root", frame: Rect(x: 0, y: 0, width: 320, height: 480))
+        let visible = scrollView("a", offset: Point(x: 0, y: 300))
+        let away = scrollView("b")
+        away.frame = Rect(x: 5_000, y: 5_000, width: 100, height: 100)
+        root.addSubview(visible)
+        root.addSubview(away)
+        let delegate = ScrollLogDelegate()
+        visible.delegate = delegate
+        visible.tapStatusBar()
+        #expect(delegate.calls.isEmpty)
+        #expect(visible.contentOffset == Point(x: 0, y: 300))
+    }
+
     @Test func aNestedTableCountsAsAnotherScrollToTopView() {
         let outer = scrollView("outer", offset: Point(x: 0, y: 300))
         let table = TableView(identifier: "t", frame: Rect(x: 0, y: 0, width: 100, height: 100), rowsPerSection: [9])
