@@ -54,20 +54,23 @@ extension AuditStore {
             for session in chosen {
                 let source = try scenarioSource(of: session.id)
                 try emit(
-                    ([
-                        ("type", .string("session")), ("format", .int(SessionTransfer.format)),
-                        ("uuid", session.uuid.map(AuditValue.string) ?? .null),
-                        ("name", session.name.map(AuditValue.string) ?? .null), ("scenario", .string(session.scenario)),
-                        ("delegate", .string(session.delegate)), ("status", .string(session.status.rawValue)),
-                        ("started_at", .string(session.startedAt)),
-                        ("ended_at", session.endedAt.map(AuditValue.string) ?? .null),
-                        ("replay_of", session.replayOf.flatMap { uuids[$0] }.map(AuditValue.string) ?? .null),
-                        ("replay_mode", session.replayMode.map { .string($0.rawValue) } ?? .null),
-                        ("labels", .object(session.labels.mapValues(AuditValue.string))),
-                        ("events", .int(session.events)), ("inputs", .int(session.inputs)),
-                        ("callbacks", .int(session.callbacks)), ("vetoes", .int(session.vetoes)),
-                        ("failures", .int(session.failures)), ("scenario_source", .string(source)),
-                    ]))
+                    [("type", .string("session"))]
+                        + zip(
+                            Self.sessionFields,
+                            [
+                                .int(SessionTransfer.format), session.uuid.map(AuditValue.string) ?? .null,
+                                session.name.map(AuditValue.string) ?? .null, .string(session.scenario),
+                                .string(session.delegate), .string(session.status.rawValue), .string(session.startedAt),
+                                session.endedAt.map(AuditValue.string) ?? .null,
+                                session.replayOf.flatMap { uuids[$0] }.map(AuditValue.string) ?? .null,
+                                session.replayMode.map { .string($0.rawValue) } ?? .null,
+                                .object(session.labels.mapValues(AuditValue.string)), .int(session.events),
+                                .int(session.inputs), .int(session.callbacks), .int(session.vetoes),
+                                .int(session.failures),
+                                .string(source),
+                            ]
+                        )
+                        .map { ($0, $1) })
                 try connection.cached("SELECT id, path, kind, parent FROM widgets WHERE session = ? ORDER BY id")
                     .forEachRow([.integer(session.id)]) { row in
                         try emit(
@@ -117,6 +120,13 @@ extension AuditStore {
     }
 
     /// The event fields of an export, in the order of `exportedEvents`.
+    /// The fields of a `session` line after its type, in order.
+    static let sessionFields = [
+        "format", "uuid", "name", "scenario", "delegate", "status", "started_at", "ended_at", "replay_of",
+        "replay_mode",
+        "labels", "events", "inputs", "callbacks", "vetoes", "failures", "scenario_source",
+    ]
+
     static let eventFields = [
         "seq", "t_ns", "widget", "kind", "protocol", "name", "labels", "answer", "args", "result", "vetoed",
         "implemented", "duration_ns", "parent_seq",
@@ -163,9 +173,26 @@ extension AuditStore {
     }
 
     /// Imports the lines `produce` gives to the function it is handed, as `importSessions(_:)`
-    /// does: how `merge` moves sessions from another database without holding them.
+    /// does.
     public func importSessions(
         _ produce: (_ feed: (String) throws -> Void) throws -> Void
+    ) throws -> SessionTransfer.Imported {
+        try importSessions(lineBytes: { feed in
+            try withoutActuallyEscaping(feed) { feed in
+                try produce { line in
+                    var line = line
+                    try line.withUTF8 { try feed(UnsafeRawBufferPointer($0)) }
+                }
+            }
+        })
+    }
+
+    /// Imports the lines `produce` gives to the function it is handed as UTF-8 bytes, without
+    /// their line feeds, as `importSessions(_:)` does: how `auditctl import` reads a file, with no
+    /// string made for a line the export's own form takes (see ``SessionTransfer``). The bytes
+    /// are read during the call only.
+    public func importSessions(
+        lineBytes produce: (_ feed: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws -> SessionTransfer.Imported {
         try importRecords { feed in
             try withoutActuallyEscaping(feed) { feed in try produce { try feed(.line($0)) } }
@@ -194,6 +221,7 @@ extension AuditStore {
                     throw SessionTransfer.ImportError(line: number, reason: reader.failure!)
                 }
             }
+            try reader.flush()
             if let missing = reader.unfinished {
                 throw SessionTransfer.ImportError(line: number, reason: "the export ends before \(missing)")
             }
@@ -202,10 +230,18 @@ extension AuditStore {
     }
 }
 
-/// A line of an export: its text, or (from `mergeSessions`) the fields its text would hold.
+/// A line of an export: its UTF-8 bytes (valid during the call that reads it), or (from
+/// `mergeSessions`) the fields its text would hold.
 enum ImportRecord {
-    case line(String)
+    case line(UnsafeRawBufferPointer)
     case fields([String: AuditValue])
+}
+
+/// A value of an event row waiting to be inserted: a string is a range of `batchedText`.
+private enum BatchedValue {
+    case null
+    case integer(Int64)
+    case text(Range<Int>)
 }
 
 /// Reads an export line by line, checking each against the form, and stores what it reads.
@@ -219,6 +255,24 @@ private struct ImportReader {
     var failure: String?
     /// The ids of the callback names met so far, by kind, protocol and name.
     var callbackIDs: [[SQLValue]: Int64] = [:]
+    /// The same, for lines read in their form: by the hash of the bytes from `kind` to `answer`,
+    /// with those bytes.
+    var scannedCallbackIDs: [Int: (bytes: [UInt8], id: Int64)] = [:]
+    /// The values of the line read in its form.
+    var scanned: [ScannedValue] = []
+    /// The values of the event rows read and not yet inserted, 11 a row, their strings' bytes
+    /// (escapes decoded) in `batchedText`; and the statements that insert rows, by their number.
+    var batched: [BatchedValue] = []
+    var batchedText: [UInt8] = []
+    var eventInserts: [Int: Statement] = [:]
+    /// The `seq` of the current session's last event read in its form.
+    var lastSeq = Int64.min
+    var widgetInsert: Statement?
+
+    static let eventForm = ExportLineForm(type: "event", keys: AuditStore.eventFields)
+    static let sessionForm = ExportLineForm(type: "session", keys: AuditStore.sessionFields, labels: "labels")
+    static let widgetForm = ExportLineForm(type: "widget", keys: widgetFields)
+    static let widgetFields = ["id", "path", "kind", "parent"]
 
     init(store: AuditStore) { self.store = store }
 
@@ -231,13 +285,20 @@ private struct ImportReader {
     }
 
     mutating func read(_ record: ImportRecord, into imported: inout SessionTransfer.Imported) throws {
+        if case .line(let line) = record, try readInForm(line) { return }
+        try flush()
         guard !ended else { return fail("a line after the end line") }
         let value: AuditValue
         switch record {
         case .fields(let fields): value = .object(fields)
+        case .line(let line) where Self.sessionForm.scan(line, into: &scanned):
+            // A session line in its form: its fields are made from the scan, not parsed again.
+            var fields = ["type": AuditValue.string("session")]
+            for (key, scanned) in zip(AuditStore.sessionFields, scanned) { fields[key] = scanned.value(in: line) }
+            value = .object(fields)
         case .line(let line):
             do {
-                value = try AuditValue(json: line)
+                value = try AuditValue(json: String(decoding: line, as: UTF8.self))
             } catch {
                 return fail("not a JSON object: \(error)")
             }
@@ -253,11 +314,12 @@ private struct ImportReader {
             try startSession(&reader, into: &imported)
         case "widget":
             guard let session = current else { return fail("a widget before any session line") }
-            let values = try ["id", "path", "kind", "parent"].map { try reader.sql($0) }
+            let values = try Self.widgetFields.map { try reader.sql($0) }
             if let id = session.id {
-                try store.connection.cached(
-                    "INSERT INTO widgets (session, id, path, kind, parent) VALUES (?, ?, ?, ?, ?)"
-                ).execute([.integer(id)] + values)
+                let statement = try widgetStatement()
+                statement.bind(id, at: 1)
+                for (index, value) in values.enumerated() { statement.bind(value, at: Int32(index + 2)) }
+                try statement.run()
             }
         case "event":
             guard current != nil else { return fail("an event before any session line") }
@@ -266,9 +328,11 @@ private struct ImportReader {
             guard current!.seen <= current!.expected else {
                 return fail("more events than the session line's \(current!.expected)")
             }
+            // Events read in their form after this one must come after it.
+            if case .integer(let seq) = values[0] { lastSeq = max(lastSeq, seq) } else { lastSeq = .max }
             if let id = current!.id {
                 let name = Array(values[3...5])
-                let callback = try callbackIDs[name] ?? internCallback(values)
+                let callback = try callbackIDs[name] ?? internCallback(Array(values[3...7]))
                 callbackIDs[name] = callback
                 try storeEvent(values, session: id, callback: callback)
             }
@@ -296,6 +360,7 @@ private struct ImportReader {
             fail("the session before this line has \(current.seen) of its \(current.expected) events")
         }
         current = nil
+        lastSeq = .min
     }
 
     private mutating func startSession(_ reader: inout LineFields, into imported: inout SessionTransfer.Imported)
@@ -346,29 +411,158 @@ private struct ImportReader {
         current = (id, expected, 0)
     }
 
-    /// The id of an event's callback name (`values` as in `storeEvent`), inserting it when new.
-    private func internCallback(_ values: [SQLValue]) throws -> Int64 {
+    /// Reads a widget or event line in the export's own form (`ExportLineForm`) and stores it;
+    /// false, with nothing done, when the line is not in that form or is one the full reading
+    /// must judge (after the end line, outside a session, an event past the count its session
+    /// line gave).
+    ///
+    /// An event read in its form has an integer `seq` greater than the last one's, integer
+    /// times and widget, and `args` text: its row cannot fail a constraint, so it waits in a batch
+    /// of rows inserted by one statement (`flush()`). Only a failure of the disk can strike a
+    /// batch, and it is reported at the line that sent the batch.
+    private mutating func readInForm(_ line: UnsafeRawBufferPointer) throws -> Bool {
+        guard !ended, let session = current else { return false }
+        if session.seen < session.expected, Self.eventForm.scan(line, into: &scanned),
+            case .integer(let seq) = scanned[0].kind, seq > lastSeq, case .integer = scanned[1].kind,
+            case .integer = scanned[2].kind, case .text = scanned[8].kind, case .integer = scanned[12].kind
+        {
+            current!.seen += 1
+            lastSeq = seq
+            guard let id = session.id else { return true }
+            let callback = try scannedCallbackID(in: line)
+            // seq, t_ns, widget, kind, protocol, name, labels, answer, args, result, vetoed,
+            // implemented, duration_ns, parent_seq
+            batched.append(.integer(id))
+            for index in 0...2 { batch(scanned[index], of: line) }
+            batched.append(.integer(callback))
+            for index in 8...13 { batch(scanned[index], of: line) }
+            if batched.count == Self.batchRows * 11 { try flush() }
+            return true
+        }
+        if Self.widgetForm.scan(line, into: &scanned) {
+            guard let id = session.id else { return true }
+            let statement = try widgetStatement()
+            statement.bind(id, at: 1)
+            for index in 0...3 { statement.bind(sqlValue(scanned[index], of: line), at: Int32(index + 2)) }
+            try statement.run()
+            return true
+        }
+        return false
+    }
+
+    /// How many event rows one INSERT takes.
+    static let batchRows = 32
+
+    /// Inserts the event rows waiting in the batch.
+    mutating func flush() throws {
+        guard !batched.isEmpty else { return }
+        defer {
+            batched.removeAll(keepingCapacity: true)
+            batchedText.removeAll(keepingCapacity: true)
+        }
+        let statement = try eventStatement(rows: batched.count / 11)
+        try batchedText.withUnsafeBytes { text in
+            for (offset, value) in batched.enumerated() {
+                let index = Int32(offset + 1)
+                switch value {
+                case .null: statement.bindNull(at: index)
+                case .integer(let number): statement.bind(number, at: index)
+                case .text(let range):
+                    // Not copied: `run()` resets the statement before the text goes.
+                    statement.bind(utf8: UnsafeRawBufferPointer(rebasing: text[range]), at: index, copied: false)
+                }
+            }
+            try statement.run()
+        }
+    }
+
+    /// The id of the callback name of the event line just scanned, from the bytes of its `kind`
+    /// to its `answer`.
+    private mutating func scannedCallbackID(in line: UnsafeRawBufferPointer) throws -> Int64 {
+        let name = UnsafeRawBufferPointer(rebasing: line[scanned[3].bytes.lowerBound..<scanned[7].bytes.upperBound])
+        var hasher = Hasher()
+        hasher.combine(bytes: name)
+        let hash = hasher.finalize()
+        if let known = scannedCallbackIDs[hash], known.bytes.count == name.count,
+            known.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, name.baseAddress!, name.count) == 0 })
+        {
+            return known.id
+        }
+        let id = try internCallback((3...7).map { sqlValue(scanned[$0], of: line) })
+        scannedCallbackIDs[hash] = (Array(name), id)
+        return id
+    }
+
+    /// Adds a scanned value to the batch, a string's bytes copied (escapes decoded).
+    private mutating func batch(_ value: ScannedValue, of line: UnsafeRawBufferPointer) {
+        switch value.kind {
+        case .null: batched.append(.null)
+        case .integer(let number): batched.append(.integer(number))
+        case .text(let escaped):
+            let start = batchedText.count
+            let bytes = UnsafeRawBufferPointer(rebasing: line[value.bytes])
+            if escaped {
+                ExportLineForm.unescape(bytes, appendingTo: &batchedText)
+            } else {
+                batchedText.append(contentsOf: bytes)
+            }
+            batched.append(.text(start..<batchedText.count))
+        case .labels: preconditionFailure("only a session line's labels are an object")
+        }
+    }
+
+    private func sqlValue(_ value: ScannedValue, of line: UnsafeRawBufferPointer) -> SQLValue {
+        switch value.value(in: line) {
+        case .int(let number): .integer(Int64(number))
+        case .string(let text): .text(text)
+        default: .null  // a scan gives nothing else outside a session's labels
+        }
+    }
+
+    /// The id of a callback name (its kind, protocol, name, labels and answer), inserting it
+    /// when new.
+    private func internCallback(_ name: [SQLValue]) throws -> Int64 {
         let connection = store.connection
         try connection.cached(
             """
             INSERT INTO callbacks (kind, protocol, name, labels, answer) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (kind, protocol, name) DO NOTHING
             """
-        ).execute(Array(values[3...7]))
+        ).execute(name)
         return try connection.scalarInt(
-            "SELECT id FROM callbacks WHERE kind = ? AND protocol = ? AND name = ?", Array(values[3...5])) ?? 0
+            "SELECT id FROM callbacks WHERE kind = ? AND protocol = ? AND name = ?", Array(name[0...2])) ?? 0
     }
 
-    private func storeEvent(_ values: [SQLValue], session: Int64, callback: Int64) throws {
-        // seq, t_ns, widget, kind, protocol, name, labels, answer, args, result, vetoed, implemented,
-        // duration_ns, parent_seq
-        try store.connection.cached(
+    /// The INSERT of `rows` event rows.
+    private mutating func eventStatement(rows: Int) throws -> Statement {
+        if let statement = eventInserts[rows] { return statement }
+        let statement = try store.connection.prepare(
             """
             INSERT INTO events (session, seq, t_ns, widget, callback, args, result, vetoed, implemented, duration_ns,
                                 parent_seq)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """
-        ).execute([.integer(session)] + values[0...2] + [.integer(Int64(callback))] + values[8...13])
+            VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", "))
+            """)
+        eventInserts[rows] = statement
+        return statement
+    }
+
+    private mutating func widgetStatement() throws -> Statement {
+        if let widgetInsert { return widgetInsert }
+        let statement = try store.connection.prepare(
+            "INSERT INTO widgets (session, id, path, kind, parent) VALUES (?, ?, ?, ?, ?)")
+        widgetInsert = statement
+        return statement
+    }
+
+    private mutating func storeEvent(_ values: [SQLValue], session: Int64, callback: Int64) throws {
+        // seq, t_ns, widget, kind, protocol, name, labels, answer, args, result, vetoed, implemented,
+        // duration_ns, parent_seq
+        let statement = try eventStatement(rows: 1)
+        statement.bind(session, at: 1)
+        for index in 0...2 { statement.bind(values[index], at: Int32(index + 2)) }
+        statement.bind(callback, at: 5)
+        for index in 8...13 { statement.bind(values[index], at: Int32(index - 2)) }
+        try statement.run()
     }
 }
 

@@ -83,21 +83,33 @@ final class Statement {
         }
     }
 
-    /// Binds the arguments in order, starting at index 1.
-    func bind(_ values: [SQLValue]) {
-        for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
-            switch value {
-            case .null: bindNull(at: index)
-            case .integer(let value): bind(value, at: index)
-            case .real(let value): bind(value, at: index)
-            case .text(let value): bind(value, at: index)
-            case .blob(let bytes):
-                bytes.withUnsafeBytes { raw in
-                    _ = sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), transient)
-                }
+    /// Binds UTF-8 text given as bytes: copied, or with `copied: false` read from where they
+    /// are, which they must stay until the statement is reset.
+    func bind(utf8 bytes: UnsafeRawBufferPointer, at index: Int32, copied: Bool = true) {
+        guard let start = bytes.baseAddress else {
+            _ = sqlite3_bind_text(handle, index, "", 0, transient)
+            return
+        }
+        _ = sqlite3_bind_text(
+            handle, index, start.assumingMemoryBound(to: CChar.self), Int32(bytes.count), copied ? transient : nil)
+    }
+
+    func bind(_ value: SQLValue, at index: Int32) {
+        switch value {
+        case .null: bindNull(at: index)
+        case .integer(let value): bind(value, at: index)
+        case .real(let value): bind(value, at: index)
+        case .text(let value): bind(value, at: index)
+        case .blob(let bytes):
+            bytes.withUnsafeBytes { raw in
+                _ = sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), transient)
             }
         }
+    }
+
+    /// Binds the arguments in order, starting at index 1.
+    func bind(_ values: [SQLValue]) {
+        for (offset, value) in values.enumerated() { bind(value, at: Int32(offset + 1)) }
     }
 
     // MARK: Stepping
@@ -124,8 +136,13 @@ final class Statement {
 
     /// Runs a statement that returns no rows.
     func execute(_ values: [SQLValue] = []) throws {
-        defer { reset() }
         bind(values)
+        try run()
+    }
+
+    /// Runs a statement that returns no rows with the values bound to it, then resets it.
+    func run() throws {
+        defer { reset() }
         while try step() {}
     }
 
