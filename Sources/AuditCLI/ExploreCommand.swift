@@ -149,7 +149,6 @@ private struct ExploreRequest {
         self.candidate = candidate
         self.options = options
     }
-
 }
 
 extension Options {
