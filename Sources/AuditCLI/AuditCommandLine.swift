@@ -34,7 +34,7 @@ public struct AuditCommandLine: Sendable {
         guard let name = arguments.first else {
             return fail("no command given; run '\(programName) --help' for the list", output)
         }
-        if name == "--help" || name == "-h" || name == "help" {
+        if name == Options.help.name || name == "-h" || name == "help" {
             if arguments.count > 1, let command = Self.commands.first(where: { $0.name == arguments[1] }) {
                 output.line(command.help(programName))
             } else {
@@ -49,7 +49,7 @@ public struct AuditCommandLine: Sendable {
             let parsed = try parseArguments(
                 Array(arguments.dropFirst()), options: command.allOptions, positionals: command.positionals,
                 command: command.name)
-            if parsed.flags.contains("--help") {
+            if parsed[Options.help] {
                 output.line(command.help(programName))
                 return ExitStatus.success
             }
@@ -114,7 +114,7 @@ struct Command: Sendable {
     let name: String
     let summary: String
     let arguments: String
-    let options: [OptionSpec]
+    let options: [any CommandOption]
     let positionals: ClosedRange<Int>
     let formats: [Format]
     /// What the command does, for its `--help`, a few lines of at most 100 characters.
@@ -124,14 +124,12 @@ struct Command: Sendable {
     var examples: [String] = []
     let run: @Sendable (Invocation) throws -> Int32
 
+    /// `--format`, among the formats this command writes.
+    var formatOption: Option<Format> { Options.format(formats, command: name) }
+
+    /// What the parser and `--help` take: the command's own options, then every command's.
     var allOptions: [OptionSpec] {
-        options + [
-            .option("--db", "PATH", "the database (default ./audit.sqlite, or $AUDITCTL_DB)"),
-            .option(
-                "--format", formats.map(\.rawValue).joined(separator: "|"),
-                "output format (default \(formats[0].rawValue))"),
-            .flag("--help", "show this help"),
-        ]
+        (options + [Options.db, formatOption, Options.help]).map(\.spec)
     }
 
     func help(_ program: String) -> String {
@@ -152,8 +150,9 @@ struct Command: Sendable {
     }
 }
 
-/// A parsed command line, ready to run: the database path and format resolved.
-struct Invocation {
+/// A parsed command line, ready to run: the database path and format resolved, the options read
+/// through their declarations (`invocation[Options.session]`).
+struct Invocation: ReadsOptions {
     let parsed: ParsedArguments
     let databasePath: String
     let format: Format
@@ -165,83 +164,30 @@ struct Invocation {
     init(parsed: ParsedArguments, command: Command, tool: AuditCommandLine, output: Output) throws(UsageError) {
         self.parsed = parsed
         databasePath =
-            parsed.options["--db"] ?? tool.environment["AUDITCTL_DB"].flatMap { $0.isEmpty ? nil : $0 }
+            try parsed[Options.db] ?? tool.environment["AUDITCTL_DB"].flatMap { $0.isEmpty ? nil : $0 }
             ?? "audit.sqlite"
-        guard !databasePath.isEmpty else { throw UsageError(message: "--db needs a path") }
-        if let html = parsed.options["--html"] { try OutputFile.check(html, what: HTMLOutput.what, option: "--html") }
-        if let path = parsed.options["--output"] {
-            let what = command.name == "export" ? "the export" : "the scenario"
-            try OutputFile.check(path, what: what, option: "--output")
-        }
-        if let text = parsed.options["--format"] {
-            guard let format = Format(rawValue: text), command.formats.contains(format) else {
-                throw UsageError(
-                    message:
-                        "'\(command.name)' has no format '\(text)' (choose \(command.formats.map(\.rawValue).joined(separator: ", ")))"
-                )
-            }
-            self.format = format
-        } else {
-            format = command.formats[0]
-        }
+        guard !databasePath.isEmpty else { throw UsageError(message: "\(Options.db.name) needs a path") }
+        for option in command.options { try option.checkUpFront(parsed) }
+        format = try parsed[command.formatOption] ?? command.formats[0]
         registry = tool.registry
         catalog = tool.catalog
         self.output = output
         programName = tool.programName
     }
 
-    func option(_ name: String) -> String? { parsed.options[name] }
-    func flag(_ name: String) -> Bool { parsed.flags.contains(name) }
-
     /// The `--label key=value` options, as labels (given more than once, each key once).
     func labels() throws(UsageError) -> [String: String] {
         var labels: [String: String] = [:]
-        for text in parsed.repeated["--label"] ?? [] {
-            let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, !parts[0].isEmpty,
-                parts[0].allSatisfy({ $0.isLetter || $0.isNumber || "_.-".contains($0) })
-            else {
-                throw UsageError(message: "--label takes KEY=VALUE (a key of letters, digits, _ . -), not '\(text)'")
-            }
-            guard labels.updateValue(String(parts[1]), forKey: String(parts[0])) == nil else {
-                throw UsageError(message: "--label \(parts[0]) is given twice")
+        for (key, value) in try self[Options.label] {
+            guard labels.updateValue(value, forKey: key) == nil else {
+                throw UsageError(message: "\(Options.label.name) \(key) is given twice")
             }
         }
         return labels
     }
 
-    /// `--jobs N`: how many sessions `replay --all` replays at a time; the machine's cores when
-    /// not given.
-    func jobs() throws(UsageError) -> Int {
-        guard parsed.options["--jobs"] != nil else { return ProcessInfo.processInfo.activeProcessorCount }
-        let jobs = try integer("--jobs")
-        guard jobs <= 256 else { throw UsageError(message: "--jobs takes at most 256, not \(jobs)") }
-        return Int(jobs)
-    }
-
-    /// `--shard I/N`: this job's part of the sessions, when given.
-    func shard() throws(UsageError) -> SessionShard? {
-        guard let text = parsed.options["--shard"] else { return nil }
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,
-            (1...count).contains(index)
-        else {
-            throw UsageError(message: "--shard takes I/N with 1 ≤ I ≤ N (2/4: the second of four parts), not '\(text)'")
-        }
-        return SessionShard(index: index, count: count)
-    }
-
     /// Whether `session` has every label `labels()` asks for.
     func matchesLabels(_ session: SessionSummary) throws(UsageError) -> Bool {
         try labels().allSatisfy { session.labels[$0.key] == $0.value }
-    }
-
-    /// A required integer option, such as `--session N`.
-    func integer(_ name: String) throws(UsageError) -> Int64 {
-        guard let text = parsed.options[name] else { throw UsageError(message: "\(name) N is required") }
-        guard let value = Int64(text), value > 0 else {
-            throw UsageError(message: "\(name) takes a positive integer, not '\(text)'")
-        }
-        return value
     }
 }

@@ -6,9 +6,9 @@ extension Command {
         name: "coverage", summary: "what the stored sessions cover of the delegates, and what they cannot catch",
         arguments: "[--session N] [--label KEY=VALUE]",
         options: [
-            .option("--session", "N", "only this session (default: every recording, not replays)"),
-            .option("--label", "KEY=VALUE", "only recordings with this label; repeatable (all must match)"),
-            .option("--html", "FILE", "also write the coverage as one self-contained HTML page to FILE"),
+            Options.session.withHelp("only this session (default: every recording, not replays)"),
+            Options.label.withHelp("only recordings with this label; repeatable (all must match)"),
+            Options.html.withHelp("also write the coverage as one self-contained HTML page to FILE"),
         ],
         positionals: 0...0, formats: [.text, .json, .csv],
         discussion: """
@@ -24,9 +24,8 @@ extension Command {
         let store = try AuditStore(path: invocation.databasePath, access: .read)
         let labels = try invocation.labels()
         let ids =
-            invocation.option("--session") == nil
-            ? try store.sessions().filter { $0.replayOf == nil && $0.has(labels) }.map(\.id)
-            : [try invocation.integer("--session")]
+            try invocation[Options.session].map { [$0] }
+            ?? store.sessions().filter { $0.replayOf == nil && $0.has(labels) }.map(\.id)
         let report = try store.coverage(sessions: ids, catalog: invocation.catalog)
         // Every callback of every widget is a row: the tables are not cut at the timeline pages' 200.
         try HTMLOutput.write(invocation) { HTMLTimeline.coverage(report, limits: .init(tableRows: 100_000)) }

@@ -3,7 +3,7 @@ import AuditCore
 extension Command {
     static let diff = Command(
         name: "diff", summary: "compare two sessions event by event (times and durations ignored)", arguments: "A B",
-        options: [HTMLOutput.option], positionals: 2...2, formats: [.text, .json, .junit],
+        options: [Options.html], positionals: 2...2, formats: [.text, .json, .junit],
         discussion: """
             Compares two sessions event by event, aligned, times and durations ignored: answers, vetoes,
             arguments and events only on one side. Exit 1 when they differ.
@@ -21,7 +21,7 @@ extension Command {
             return id
         }
         let store = try AuditStore(path: invocation.databasePath, access: .read)
-        if invocation.format == .json && invocation.option("--html") == nil {
+        if invocation.format == .json && !invocation.has(Options.html) {
             // The differences are read and written a few hundred at a time.
             let comparison = try store.compare(ids[0], ids[1])
             let summary = DifferenceOutput.summary(comparison)

@@ -7,20 +7,12 @@ extension Command {
         summary: "drive two delegates with random valid inputs until they diverge, then minimize the run",
         arguments: "--scenario FILE --candidate NAME",
         options: [
-            .option(
-                "--scenario", "FILE", "the widget tree to explore (its steps are not used unless --start-with-steps)"),
-            .option("--delegate", "NAME", "the reference delegate (default: the scenario's)"),
-            .option("--candidate", "NAME", "the delegate to compare with it"),
-            .option("--seed", "S", "the random seed: the same seed gives the same runs (default 1)"),
-            .option("--steps", "N", "random steps per run (default 20)"),
-            .option("--runs", "K", "the most runs (default 200)"),
-            .option("--time", "DURATION", "also stop starting runs after this long: 30s, 2m, 500ms"),
-            .option("--jobs", "N", "record N runs at once (default 1); the runs and what they find stay the same"),
-            .option("--weight", "INPUT=W", "generate input INPUT W times as often (0: never); repeatable"),
-            .flag("--start-with-steps", "start every run with the scenario's own steps"),
-            .flag("--unguided", "draw every run afresh instead of preferring runs that reached new answer branches"),
-            .flag("--save-corpus", "store the runs that reached new answer branches as sessions (explore=corpus)"),
-            .option("--output", "FILE", "write the minimal reproducer scenario here (default: standard output)"),
+            Options.scenario.withHelp(
+                "the widget tree to explore (its steps are not used unless --start-with-steps)"),
+            Options.delegate.withHelp("the reference delegate (default: the scenario's)"),
+            Options.candidate, Options.seed, Options.steps, Options.runs, Options.time, Options.runsAtOnce,
+            Options.weight, Options.startWithSteps, Options.unguided, Options.saveCorpus,
+            Options.scenarioOutput.withHelp("write the minimal reproducer scenario here (default: standard output)"),
         ],
         positionals: 0...0, formats: [.text, .json],
         discussion: """
@@ -43,7 +35,7 @@ extension Command {
             }
         output.endProgress()
         var corpus: [RecordingSummary] = []
-        if invocation.flag("--save-corpus") {
+        if invocation[Options.saveCorpus] {
             corpus = try result.saveCorpus(
                 of: request.scenario, delegate: request.delegate, registry: invocation.registry,
                 databasePath: invocation.databasePath)
@@ -68,7 +60,8 @@ extension Command {
         let sessions = try found.record(
             delegate: request.delegate, candidate: request.candidate, registry: invocation.registry,
             catalog: invocation.catalog, databasePath: invocation.databasePath)
-        if let path = invocation.option("--output") {
+        let path = try invocation[Options.scenarioOutput]
+        if let path {
             try OutputFile.write(Data((found.minimized.scenario + "\n").utf8), to: path, what: "the scenario")
         }
         let diff = try AuditStore(path: invocation.databasePath, access: .read)
@@ -99,7 +92,7 @@ extension Command {
                 + "\(sessions.delegate.session) (\(request.delegate)) and session \(sessions.candidate.session) "
                 + "(\(request.candidate))")
         if !corpus.isEmpty { output.line("stored the corpus: \(sessionList(corpus))") }
-        if let path = invocation.option("--output") {
+        if let path {
             output.line("wrote the reproducer to \(path)")
         } else {
             output.line(found.minimized.scenario)
@@ -122,46 +115,27 @@ private struct ExploreRequest {
     let options: Explorer.Options
 
     init(_ invocation: Invocation) throws {
-        guard let path = invocation.option("--scenario") else {
-            throw UsageError(message: "--scenario FILE is required")
-        }
-        guard let candidate = invocation.option("--candidate") else {
-            throw UsageError(message: "--candidate NAME is required")
-        }
+        let path = try invocation.required(Options.scenario)
+        let candidate = try invocation.required(Options.candidate)
         var options = Explorer.Options()
-        if let text = invocation.option("--seed") {
-            guard let seed = UInt64(text) else {
-                throw UsageError(message: "--seed takes a non-negative integer, not '\(text)'")
-            }
-            options.seed = seed
-        }
-        options.stepsPerRun = try Self.count(invocation, "--steps", default: options.stepsPerRun, most: 10_000)
-        options.runs = try Self.count(invocation, "--runs", default: options.runs, most: 10_000_000)
-        options.jobs = try Self.count(invocation, "--jobs", default: options.jobs, most: 64)
-        if let text = invocation.option("--time") {
-            guard let limit = Self.duration(text) else {
-                throw UsageError(message: "--time takes a duration such as 30s, 2m or 500ms, not '\(text)'")
-            }
-            options.timeLimit = limit
-        }
-        for text in invocation.parsed.repeated["--weight"] ?? [] {
-            let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, !parts[0].isEmpty, let weight = Double(parts[1]), weight.isFinite, weight >= 0
-            else {
-                throw UsageError(message: "--weight takes INPUT=W with W a number of at least 0, not '\(text)'")
-            }
-            let known = Set(invocation.catalog.kinds.flatMap(\.generators).map(\.input))
-            guard known.contains(String(parts[0])) else {
+        options.seed = try invocation[Options.seed] ?? options.seed
+        options.stepsPerRun = try invocation[Options.steps] ?? options.stepsPerRun
+        options.runs = try invocation[Options.runs] ?? options.runs
+        options.jobs = try invocation[Options.runsAtOnce] ?? options.jobs
+        options.timeLimit = try invocation[Options.time] ?? options.timeLimit
+        let known = Set(invocation.catalog.kinds.flatMap(\.generators).map(\.input))
+        for (input, weight) in try invocation[Options.weight] {
+            guard known.contains(input) else {
                 throw UsageError(
-                    message: "--weight: no widget kind generates an input '\(parts[0])' "
+                    message: "\(Options.weight.name): no widget kind generates an input '\(input)' "
                         + "(generated: \(known.sorted().joined(separator: ", ")))")
             }
-            options.weights[String(parts[0])] = weight
+            options.weights[input] = weight
         }
-        options.guided = !invocation.flag("--unguided")
+        options.guided = !invocation[Options.unguided]
         let scenario = try Scenario(contentsOf: path, catalog: invocation.catalog)
-        if invocation.flag("--start-with-steps") { options.start = scenario.steps }
-        guard let delegate = invocation.option("--delegate") ?? scenario.delegate else {
+        if invocation[Options.startWithSteps] { options.start = scenario.steps }
+        guard let delegate = try invocation[Options.delegate] ?? scenario.delegate else {
             throw RegistryError.noDelegate
         }
         _ = try invocation.registry.entry(named: delegate)
@@ -175,25 +149,54 @@ private struct ExploreRequest {
         self.candidate = candidate
         self.options = options
     }
+}
 
-    private static func count(_ invocation: Invocation, _ name: String, default value: Int, most: Int)
-        throws(UsageError)
-        -> Int
-    {
-        guard let text = invocation.option(name) else { return value }
-        guard let count = Int(text), (1...most).contains(count) else {
-            throw UsageError(message: "\(name) takes an integer from 1 to \(most), not '\(text)'")
+extension Options {
+    /// `explore --candidate NAME`: the delegate compared with the reference.
+    static let candidate = Option<String>("--candidate", "NAME", "the delegate to compare with it")
+    /// `explore --seed S`.
+    static let seed = Option<UInt64>(
+        "--seed", "S", "the random seed: the same seed gives the same runs (default 1)"
+    ) { text, name throws(UsageError) in
+        guard let seed = UInt64(text) else {
+            throw UsageError(message: "\(name) takes a non-negative integer, not '\(text)'")
         }
-        return count
+        return seed
     }
-
-    /// `30s`, `2m`, `500ms`, `1h`.
-    static func duration(_ text: String) -> Duration? {
+    /// `explore --steps N`: random steps per run.
+    static let steps = Option<Int>.count("--steps", "N", "random steps per run (default 20)", most: 10_000)
+    /// `explore --runs K`: the most runs.
+    static let runs = Option<Int>.count("--runs", "K", "the most runs (default 200)", most: 10_000_000)
+    /// `explore --time DURATION`: `30s`, `2m`, `500ms`, `1h`.
+    static let time = Option<Duration>(
+        "--time", "DURATION", "also stop starting runs after this long: 30s, 2m, 500ms"
+    ) { text, name throws(UsageError) in
         let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
         for unit in units where text.hasSuffix(unit.suffix) {
-            guard let value = Double(text.dropLast(unit.suffix.count)), value.isFinite, value > 0 else { return nil }
+            guard let value = Double(text.dropLast(unit.suffix.count)), value.isFinite, value > 0 else { break }
             return .milliseconds(Int64((value * unit.seconds * 1000).rounded()))
         }
-        return nil
+        throw UsageError(message: "\(name) takes a duration such as 30s, 2m or 500ms, not '\(text)'")
     }
+    /// `explore --jobs N`: runs recorded at once (`replay`'s `--jobs` is `Options.jobs`).
+    static let runsAtOnce = Option<Int>.count(
+        "--jobs", "N", "record N runs at once (default 1); the runs and what they find stay the same", most: 64)
+    /// `explore --weight INPUT=W`, each an input and its weight.
+    static let weight = RepeatedOption<(input: String, weight: Double)>(
+        "--weight", "INPUT=W", "generate input INPUT W times as often (0: never); repeatable"
+    ) { text, name throws(UsageError) in
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, let weight = Double(parts[1]), weight.isFinite, weight >= 0 else {
+            throw UsageError(message: "\(name) takes INPUT=W with W a number of at least 0, not '\(text)'")
+        }
+        return (String(parts[0]), weight)
+    }
+    /// `explore --start-with-steps`.
+    static let startWithSteps = Flag("--start-with-steps", "start every run with the scenario's own steps")
+    /// `explore --unguided`.
+    static let unguided = Flag(
+        "--unguided", "draw every run afresh instead of preferring runs that reached new answer branches")
+    /// `explore --save-corpus`.
+    static let saveCorpus = Flag(
+        "--save-corpus", "store the runs that reached new answer branches as sessions (explore=corpus)")
 }

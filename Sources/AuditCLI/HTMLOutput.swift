@@ -1,17 +1,15 @@
 import AuditCore
 import Foundation
 
-/// `--html FILE` of `report`, `diff` and `replay`: the page is made by `HTMLTimeline` and written
-/// as every output file is (`OutputFile`): atomically, 0600, never through a link.
+/// `--html FILE` (`Options.html`) of `report`, `diff`, `replay` and `coverage`: the page is made
+/// by `HTMLTimeline` and written as every output file is (`OutputFile`): atomically, 0600, never
+/// through a link.
 enum HTMLOutput {
-    static let option = OptionSpec.option(
-        "--html", "FILE", "also write the timeline as one self-contained HTML page to FILE")
-
     static let what = "the HTML page"
 
     /// Writes `page()` to the invocation's `--html` file, when one was given; nothing otherwise.
     static func write(_ invocation: Invocation, _ page: () throws -> String) throws {
-        guard let path = invocation.option("--html") else { return }
+        guard let path = try invocation[Options.html] else { return }
         try OutputFile.write(Data(try page().utf8), to: path, what: what)
     }
 

@@ -7,10 +7,10 @@ extension Command {
         summary: "find a smallest input sequence on which a delegate still diverges in the same way (ddmin)",
         arguments: "--session N --delegate NAME",
         options: [
-            .option("--session", "N", "the recorded session whose inputs to minimize"),
-            .option("--delegate", "NAME", "the registered delegate that diverges from the recording"),
-            .option("--output", "FILE", "write the minimal scenario here (default: standard output)"),
-            .option("--max-tests", "N", "stop after this many tests, each two recordings and a diff (default 500)"),
+            Options.session.withHelp("the recorded session whose inputs to minimize"),
+            Options.delegate.withHelp("the registered delegate that diverges from the recording"),
+            Options.scenarioOutput,
+            Options.maxTests,
         ],
         positionals: 0...0, formats: [.text, .json],
         discussion: """
@@ -22,17 +22,9 @@ extension Command {
             "minimize --session 1 --delegate checkout.v2 --output repro.json --max-tests 200",
         ]
     ) { invocation in
-        let id = try invocation.integer("--session")
-        guard let delegate = invocation.option("--delegate") else {
-            throw UsageError(message: "--delegate NAME is required")
-        }
-        var bound = 500
-        if let text = invocation.option("--max-tests") {
-            guard let value = Int(text), value > 0 else {
-                throw UsageError(message: "--max-tests takes a positive integer, not '\(text)'")
-            }
-            bound = value
-        }
+        let id = try invocation.required(Options.session)
+        let delegate = try invocation.required(Options.delegate)
+        let bound = try invocation[Options.maxTests] ?? 500
         let output = invocation.output
         let result = try Minimizer(
             databasePath: invocation.databasePath, registry: invocation.registry, catalog: invocation.catalog
@@ -40,7 +32,8 @@ extension Command {
             output.progress("minimizing: \(counted(inputs, "input")) left after \(counted(tests, "test"))")
         }
         output.endProgress()
-        if let path = invocation.option("--output") {
+        let path = try invocation[Options.scenarioOutput]
+        if let path {
             try OutputFile.write(Data((result.scenario + "\n").utf8), to: path, what: "the scenario")
         }
         let summary =
@@ -57,7 +50,7 @@ extension Command {
                     ("divergence", .string(result.divergence)),
                     ("scenario", try AuditValue(json: result.scenario)),
                 ]))
-        } else if invocation.option("--output") == nil {
+        } else if path == nil {
             output.line(result.scenario)
             output.diagnostic(summary)
         } else {
@@ -65,4 +58,10 @@ extension Command {
         }
         return ExitStatus.success
     }
+}
+
+extension Options {
+    /// `minimize --max-tests N`.
+    static let maxTests = Option<Int>.positiveInteger(
+        "--max-tests", "N", "stop after this many tests, each two recordings and a diff (default 500)")
 }

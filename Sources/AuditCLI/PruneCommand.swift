@@ -6,10 +6,9 @@ extension Command {
         name: "prune", summary: "delete old sessions and what only they use, and give the space back",
         arguments: "--keep-last N | --before TIME | --label KEY=VALUE",
         options: [
-            .option("--keep-last", "N", "keep the newest N recordings (and their replays); delete older ones"),
-            .option("--before", "TIME", "delete sessions started before TIME (ISO 8601, 'today', 'recent')"),
-            .option("--label", "KEY=VALUE", "delete sessions with this label; repeatable (all must match)"),
-            .flag("--with-replays", "delete the replays of deleted sessions too (otherwise refuse)"),
+            Options.keepLast, Options.before,
+            Options.label.withHelp("delete sessions with this label; repeatable (all must match)"),
+            Options.withReplays,
         ],
         positionals: 0...0, formats: [.text, .json],
         discussion: """
@@ -22,16 +21,9 @@ extension Command {
             "prune --label branch=old-feature",
         ]
     ) { invocation in
-        var criteria = PruneCriteria(labels: try invocation.labels(), withReplays: invocation.flag("--with-replays"))
-        if invocation.option("--keep-last") != nil { criteria.keepLast = Int(try invocation.integer("--keep-last")) }
-        if let text = invocation.option("--before") {
-            guard let date = TimeBound.parse(text, as: .since, now: Date()) else {
-                throw UsageError(
-                    message: "--before takes an ISO 8601 time (2026-11-30, 2026-11-30T05:30:00Z), 'today' or 'recent', "
-                        + "not '\(text)'")
-            }
-            criteria.before = date
-        }
+        var criteria = PruneCriteria(labels: try invocation.labels(), withReplays: invocation[Options.withReplays])
+        criteria.keepLast = try invocation[Options.keepLast]
+        criteria.before = try invocation[Options.before]
         guard criteria.keepLast != nil || criteria.before != nil || !criteria.labels.isEmpty else {
             throw UsageError(message: PruneError.noCriterion.description)
         }
@@ -53,4 +45,15 @@ extension Command {
         }
         return ExitStatus.success
     }
+}
+
+extension Options {
+    /// `prune --keep-last N`.
+    static let keepLast = Option<Int>.positiveInteger(
+        "--keep-last", "N", "keep the newest N recordings (and their replays); delete older ones")
+    /// `prune --before TIME`: the sessions started before it.
+    static let before = Option<Date>.time(
+        "--before", "delete sessions started before TIME (ISO 8601, 'today', 'recent')", as: .since)
+    /// `prune --with-replays`.
+    static let withReplays = Flag("--with-replays", "delete the replays of deleted sessions too (otherwise refuse)")
 }

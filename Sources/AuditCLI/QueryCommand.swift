@@ -4,7 +4,7 @@ import Foundation
 extension Command {
     static let query = Command(
         name: "query", summary: "run one read-only SQL statement (the timeline view, sessions, …)", arguments: "SQL",
-        options: [.option("--timeout", "SECONDS", "stop the query after this long (default 10, at most 300)")],
+        options: [Options.timeout],
         positionals: 1...1, formats: [.table, .csv, .json, .text],
         discussion: """
             Runs one read-only SQL statement on the database and prints its rows; writes, more than one
@@ -16,14 +16,7 @@ extension Command {
             "query 'select * from timeline where session = 1' --timeout 30 --format json",
         ]
     ) { invocation in
-        var deadline = ReadOnlyQuery.defaultDeadline
-        if let text = invocation.option("--timeout") {
-            let most = ReadOnlyQuery.maximumDeadline.components.seconds
-            guard let seconds = Double(text), seconds > 0, seconds <= Double(most) else {
-                throw UsageError(message: "--timeout takes a number of seconds up to \(most), not '\(text)'")
-            }
-            deadline = .milliseconds(Int64(seconds * 1_000))
-        }
+        let deadline = try invocation[Options.timeout] ?? ReadOnlyQuery.defaultDeadline
         let watchdog =
             invocation.output.ownsProcess ? QueryWatchdog(deadline: deadline, program: invocation.programName) : nil
         defer { watchdog?.disarm() }
@@ -34,6 +27,19 @@ extension Command {
         Table(columns: result.columns, rows: result.rows.map { $0.map(\.auditValue) }).render(
             invocation.format, to: invocation.output)
         return ExitStatus.success
+    }
+}
+
+extension Options {
+    /// `query --timeout SECONDS`: the query's deadline.
+    static let timeout = Option<Duration>(
+        "--timeout", "SECONDS", "stop the query after this long (default 10, at most 300)"
+    ) { text, name throws(UsageError) in
+        let most = ReadOnlyQuery.maximumDeadline.components.seconds
+        guard let seconds = Double(text), seconds > 0, seconds <= Double(most) else {
+            throw UsageError(message: "\(name) takes a number of seconds up to \(most), not '\(text)'")
+        }
+        return .milliseconds(Int64(seconds * 1_000))
     }
 }
 

@@ -6,10 +6,10 @@ extension Command {
         name: "record", summary: "run a scenario with a delegate under audit and store it as a new session",
         arguments: "--scenario FILE",
         options: [
-            .option("--scenario", "FILE", "the scenario to run (JSON; see the ScenarioFormat article)"),
-            .option("--delegate", "NAME", "the registered delegate to run with (default: the scenario's)"),
-            .option("--name", "LABEL", "a label stored with the session"),
-            .option("--label", "KEY=VALUE", "a label stored with the session (device, build, branch); repeatable"),
+            Options.scenario,
+            Options.delegate.withHelp("the registered delegate to run with (default: the scenario's)"),
+            Options.sessionName,
+            Options.label.withHelp("a label stored with the session (device, build, branch); repeatable"),
         ],
         positionals: 0...0, formats: [.text, .json],
         discussion: """
@@ -23,12 +23,11 @@ extension Command {
             "record --scenario login.json --name 'after the fix' --db baselines.sqlite",
         ]
     ) { invocation in
-        guard let path = invocation.option("--scenario") else {
-            throw UsageError(message: "--scenario FILE is required")
-        }
+        let path = try invocation.required(Options.scenario)
         let labels = try invocation.labels()
         let scenario = try Scenario(contentsOf: path, catalog: invocation.catalog)
-        if invocation.option("--delegate") == nil, let name = scenario.delegate {
+        let delegate = try invocation[Options.delegate]
+        if delegate == nil, let name = scenario.delegate {
             do {
                 _ = try invocation.registry.entry(named: name)
             } catch {
@@ -38,8 +37,8 @@ extension Command {
         let summary: RecordingSummary
         do {
             summary = try ScenarioRunner.record(
-                scenario, delegate: invocation.option("--delegate"), registry: invocation.registry,
-                databasePath: invocation.databasePath, label: invocation.option("--name"), labels: labels)
+                scenario, delegate: delegate, registry: invocation.registry,
+                databasePath: invocation.databasePath, label: try invocation[Options.sessionName], labels: labels)
         } catch let error as ScenarioError {
             throw ScenarioError(at: "\(path): \(error.location)", error.message)  // a step the dry run refused
         }
@@ -92,4 +91,9 @@ extension Command {
     }
 
     private static func seconds(_ value: Double) -> String { String(format: "%.3f s", value) }
+}
+
+extension Options {
+    /// `record --name LABEL`: the session's name.
+    static let sessionName = Option<String>("--name", "LABEL", "a label stored with the session")
 }

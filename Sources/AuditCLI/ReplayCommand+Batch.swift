@@ -6,17 +6,15 @@ extension Command {
     /// interrupted), `--jobs` at a time, one line each in session order and a total. Exit 1 if any
     /// has regressions; 2 (after the summary) if any could not be replayed.
     static func replayAll(_ invocation: Invocation, mode: ReplayMode, noiseRuns: Int?) throws -> Int32 {
-        guard let delegate = invocation.option("--delegate") else {
-            throw UsageError(message: "--delegate NAME is required")
-        }
-        guard invocation.option("--html") == nil else {
+        let delegate = try invocation.required(Options.delegate)
+        guard !invocation.has(Options.html) else {
             throw UsageError(message: "--html draws one replay: give --session N, not --all")
         }
         _ = try invocation.registry.entry(named: delegate)
         let labels = try invocation.labels()
-        let shard = try invocation.shard()
-        let jobs = try invocation.jobs()
-        let outputPath = invocation.option("--output-db")
+        let shard = try invocation[Options.shard]
+        let jobs = try invocation[Options.jobs] ?? ProcessInfo.processInfo.activeProcessorCount
+        let outputPath = try invocation[Options.outputDatabase]
         let input = try AuditStore(path: invocation.databasePath, access: .read)
         let sessions = try input.sessions().filter {
             $0.replayOf == nil && $0.status != .recording && $0.has(labels)

@@ -5,21 +5,11 @@ extension Command {
         name: "replay", summary: "replay a session against a delegate and report behaviour regressions",
         arguments: "--session N --delegate NAME | --all --delegate NAME",
         options: [
-            .option("--session", "N", "the recorded session to replay"),
-            .flag("--all", "replay every recorded session (not replays) that is complete or interrupted"),
-            .option("--delegate", "NAME", "the registered delegate to replay against"),
-            .flag("--isolated", "ask the candidate every recorded callback while the widgets get the recorded answers"),
-            .option("--label", "KEY=VALUE", "with --all: only sessions with this label; repeatable (all must match)"),
-            .option("--shard", "I/N", "with --all: only the I-th of N disjoint parts of the sessions (by UUID)"),
-            .option("--jobs", "N", "with --all: replay N sessions at a time (default: the machine's cores)"),
-            .option(
-                "--output-db", "PATH",
-                "with --all: copy the sessions replayed into PATH and store the candidates there, leaving --db unchanged"
-            ),
-            .option(
-                "--noise-runs", "K",
-                "also replay K times against the recording delegate; differences seen there are noise"),
-            HTMLOutput.option,
+            Options.session.withHelp("the recorded session to replay"), Options.all, Options.delegate,
+            Options.isolated,
+            Options.label.withHelp("with --all: only sessions with this label; repeatable (all must match)"),
+            Options.shard.withHelp("with --all: only the I-th of N disjoint parts of the sessions (by UUID)"),
+            Options.jobs, Options.outputDatabase, Options.noiseRuns, Options.html,
         ],
         positionals: 0...0, formats: [.text, .json, .junit],
         discussion: """
@@ -34,24 +24,22 @@ extension Command {
             "replay --all --delegate checkout.v2 --shard 2/4 --output-db shard.sqlite --format junit",
         ]
     ) { invocation in
-        let mode: ReplayMode = invocation.flag("--isolated") ? .isolated : .interaction
-        let noiseRuns = invocation.option("--noise-runs") == nil ? nil : Int(try invocation.integer("--noise-runs"))
-        if invocation.flag("--all") {
-            guard invocation.option("--session") == nil else {
+        let mode: ReplayMode = invocation[Options.isolated] ? .isolated : .interaction
+        let noiseRuns = try invocation[Options.noiseRuns]
+        if invocation[Options.all] {
+            guard !invocation.has(Options.session) else {
                 throw UsageError(message: "give --session N or --all, not both")
             }
             return try replayAll(invocation, mode: mode, noiseRuns: noiseRuns)
         }
-        guard invocation.option("--shard") == nil && invocation.option("--label") == nil else {
+        guard !invocation.has(Options.shard) && !invocation.has(Options.label) else {
             throw UsageError(message: "--shard and --label choose among sessions: give them with --all")
         }
-        guard invocation.option("--jobs") == nil && invocation.option("--output-db") == nil else {
+        guard !invocation.has(Options.jobs) && !invocation.has(Options.outputDatabase) else {
             throw UsageError(message: "--jobs and --output-db are for replaying many sessions: give them with --all")
         }
-        let id = try invocation.integer("--session")
-        guard let delegate = invocation.option("--delegate") else {
-            throw UsageError(message: "--delegate NAME is required")
-        }
+        let id = try invocation.required(Options.session)
+        let delegate = try invocation.required(Options.delegate)
         _ = try invocation.registry.entry(named: delegate)
         let replayer = Replayer(
             databasePath: invocation.databasePath, registry: invocation.registry, catalog: invocation.catalog)
@@ -162,6 +150,24 @@ extension Command {
             ]),
         ])
     }
+}
+
+extension Options {
+    /// `replay --all`.
+    static let all = Flag("--all", "replay every recorded session (not replays) that is complete or interrupted")
+    /// `replay --isolated`: isolated mode.
+    static let isolated = Flag(
+        "--isolated", "ask the candidate every recorded callback while the widgets get the recorded answers")
+    /// `replay --all --jobs N`: how many sessions it replays at a time (the machine's cores when not given).
+    static let jobs = Option<Int>.positiveInteger(
+        "--jobs", "N", "with --all: replay N sessions at a time (default: the machine's cores)", atMost: 256)
+    /// `replay --all --output-db PATH`: where the sessions replayed are copied and their candidates stored.
+    static let outputDatabase = Option<String>(
+        "--output-db", "PATH",
+        "with --all: copy the sessions replayed into PATH and store the candidates there, leaving --db unchanged")
+    /// `replay --noise-runs K`.
+    static let noiseRuns = Option<Int>.positiveInteger(
+        "--noise-runs", "K", "also replay K times against the recording delegate; differences seen there are noise")
 }
 
 /// The replay's own recording lost events (a full disk): its comparison would report false differences.

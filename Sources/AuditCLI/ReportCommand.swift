@@ -7,10 +7,8 @@ extension Command {
         summary: "sum up a session or every recording: callbacks, veto rates, defaults, slowest calls",
         arguments: "[--session N] [--html FILE]",
         options: [
-            .option("--session", "N", "only this session (default: every session that is not a replay)"),
-            .option("--label", "KEY=VALUE", "only sessions with this label; repeatable (all must match)"),
-            .option("--shard", "I/N", "only the I-th of N disjoint parts of the sessions (by UUID), for CI jobs"),
-            HTMLOutput.option,
+            Options.session.withHelp("only this session (default: every session that is not a replay)"),
+            Options.label, Options.shard, Options.html,
         ],
         positionals: 0...0, formats: [.text, .json, .csv],
         discussion: """
@@ -23,12 +21,13 @@ extension Command {
             "report --label branch=main --format json",
         ]
     ) { invocation in
-        let id = invocation.option("--session") == nil ? nil : try invocation.integer("--session")
-        if invocation.option("--html") != nil && id == nil {
+        let id = try invocation[Options.session]
+        if invocation.has(Options.html) && id == nil {
             throw UsageError(message: "--html draws one session's timeline: give --session N")
         }
         let store = try AuditStore(path: invocation.databasePath, access: .read)
-        let report = try store.report(session: id, labels: try invocation.labels(), shard: try invocation.shard())
+        let report = try store.report(
+            session: id, labels: try invocation.labels(), shard: try invocation[Options.shard])
         if let id { try HTMLOutput.writeReport(session: id, invocation) }
         let refer: (EventReference) -> String = { id == nil ? "\($0.session):\($0.seq)" : "\($0.seq)" }
         switch invocation.format {

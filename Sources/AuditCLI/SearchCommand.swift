@@ -6,14 +6,8 @@ extension Command {
         name: "search", summary: "find events by session, widget, callback, veto, kind and time",
         arguments: "",
         options: [
-            .option("--session", "N", "only this session"),
-            .option("--widget", "PATH", "only this widget and the widgets under it"),
-            .option("--callback", "GLOB", "callback or input names matching an SQLite GLOB ('*shouldSelect*')"),
-            .option("--vetoed", "yes|no", "only vetoed callbacks, or only callbacks that could veto and did not"),
-            .option("--kind", "input|callback", "only inputs or only callbacks"),
-            .option("--since", "TIME", "sessions started at or after TIME (ISO 8601, 'today', 'recent' = last 24 h)"),
-            .option("--until", "TIME", "sessions started before TIME (a date alone means up to its end)"),
-            .option("--label", "KEY=VALUE", "only sessions with this label; repeatable (all must match)"),
+            Options.session, Options.widget, Options.callback, Options.vetoed, Options.kind, Options.since,
+            Options.until, Options.label,
         ],
         positionals: 0...0, formats: [.text, .json, .csv],
         discussion: """
@@ -55,41 +49,44 @@ extension Command {
     }
 
     /// The search the options describe, checked before the database is opened.
-    static func eventSearch(_ invocation: Invocation, now: Date = Date()) throws(UsageError) -> EventSearch {
+    static func eventSearch(_ invocation: Invocation) throws(UsageError) -> EventSearch {
         var search = EventSearch()
-        if invocation.option("--session") != nil { search.session = try invocation.integer("--session") }
+        search.session = try invocation[Options.session]
         search.labels = try invocation.labels()
-        if let widget = invocation.option("--widget") {
-            guard !widget.isEmpty else { throw UsageError(message: "--widget needs a widget path") }
-            search.widget = widget
-        }
-        if let callback = invocation.option("--callback") {
-            guard !callback.isEmpty else { throw UsageError(message: "--callback needs a pattern") }
-            search.callback = callback
-        }
-        if let vetoed = invocation.option("--vetoed") {
-            switch vetoed {
-            case "yes": search.vetoed = true
-            case "no": search.vetoed = false
-            default: throw UsageError(message: "--vetoed takes yes or no, not '\(vetoed)'")
-            }
-        }
-        if let kind = invocation.option("--kind") {
-            guard let value = EventKind(rawValue: kind) else {
-                throw UsageError(message: "--kind takes input or callback, not '\(kind)'")
-            }
-            search.kind = value
-        }
-        for (name, side) in [("--since", TimeBound.Side.since), ("--until", .until)] {
-            guard let text = invocation.option(name) else { continue }
-            guard let date = TimeBound.parse(text, as: side, now: now) else {
-                throw UsageError(
-                    message:
-                        "\(name) takes an ISO 8601 time (2026-11-30, 2026-11-30T05:30:00Z), 'today' or 'recent', not '\(text)'"
-                )
-            }
-            if side == .since { search.since = date } else { search.until = date }
-        }
+        search.widget = try invocation[Options.widget]
+        search.callback = try invocation[Options.callback]
+        search.vetoed = try invocation[Options.vetoed]
+        search.kind = try invocation[Options.kind]
+        search.since = try invocation[Options.since]
+        search.until = try invocation[Options.until]
         return search
     }
+}
+
+extension Options {
+    /// `search --widget PATH`.
+    static let widget = Option<String>("--widget", "PATH", "only this widget and the widgets under it") {
+        text, name throws(UsageError) in
+        guard !text.isEmpty else { throw UsageError(message: "\(name) needs a widget path") }
+        return text
+    }
+    /// `search --callback GLOB`.
+    static let callback = Option<String>(
+        "--callback", "GLOB", "callback or input names matching an SQLite GLOB ('*shouldSelect*')"
+    ) { text, name throws(UsageError) in
+        guard !text.isEmpty else { throw UsageError(message: "\(name) needs a pattern") }
+        return text
+    }
+    /// `search --vetoed yes|no`.
+    static let vetoed = Option<Bool>.choice(
+        "--vetoed", "only vetoed callbacks, or only callbacks that could veto and did not", ["yes": true, "no": false])
+    /// `search --kind input|callback`.
+    static let kind = Option<EventKind>.choice(
+        "--kind", "only inputs or only callbacks", ["input": .input, "callback": .callback])
+    /// `search --since TIME`.
+    static let since = Option<Date>.time(
+        "--since", "sessions started at or after TIME (ISO 8601, 'today', 'recent' = last 24 h)", as: .since)
+    /// `search --until TIME`.
+    static let until = Option<Date>.time(
+        "--until", "sessions started before TIME (a date alone means up to its end)", as: .until)
 }

@@ -3,7 +3,7 @@ import AuditCore
 extension Command {
     static let sessions = Command(
         name: "sessions", summary: "list the recorded sessions", arguments: "",
-        options: [.option("--label", "KEY=VALUE", "only sessions with this label; repeatable (all must match)")],
+        options: [Options.label],
         positionals: 0...0,
         formats: [.text, .json, .csv],
         discussion: """

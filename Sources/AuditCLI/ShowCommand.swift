@@ -4,7 +4,7 @@ import Foundation
 extension Command {
     static let show = Command(
         name: "show", summary: "one session's timeline, nested callbacks indented", arguments: "--session N",
-        options: [.option("--session", "N", "the session to show")], positionals: 0...0, formats: [.text, .json, .csv],
+        options: [Options.session.withHelp("the session to show")], positionals: 0...0, formats: [.text, .json, .csv],
         discussion: """
             Prints one session's events in order, each callback nested under the input or callback it
             happened in, with its arguments, answer and veto.
@@ -15,7 +15,7 @@ extension Command {
         ]
     ) { invocation in
         try showSession(
-            try invocation.integer("--session"), invocation.databasePath, invocation.format, invocation.output)
+            try invocation.required(Options.session), invocation.databasePath, invocation.format, invocation.output)
         return ExitStatus.success
     }
 

@@ -6,8 +6,7 @@ extension Command {
         name: "export", summary: "write sessions as JSON Lines, to keep in git or move between databases",
         arguments: "[--session N] [--output FILE]",
         options: [
-            .option("--session", "N", "only this session (default: every session)"),
-            .option("--output", "FILE", "write here (default: standard output)"),
+            Options.session.withHelp("only this session (default: every session)"), Options.exportOutput,
         ],
         positionals: 0...0, formats: [.text],
         discussion: """
@@ -19,10 +18,10 @@ extension Command {
             "export --session 3 --output session-3.jsonl",
         ]
     ) { invocation in
-        let id = invocation.option("--session") == nil ? nil : try invocation.integer("--session")
+        let id = try invocation[Options.session]
         let store = try AuditStore(path: invocation.databasePath, access: .read)
         if let id { _ = try store.session(id) }
-        if let path = invocation.option("--output") {
+        if let path = try invocation[Options.exportOutput] {
             try OutputFile.write(to: path, what: "the export") { write in
                 try store.export(sessions: id.map { [$0] }) { write($0 + "\n") }
             }
@@ -85,7 +84,7 @@ extension Command {
     static let merge = Command(
         name: "merge", summary: "copy the sessions of other databases into one (shards, devices, branches)",
         arguments: "SOURCE... --into TARGET",
-        options: [.option("--into", "TARGET", "the database to copy into (made when missing)")],
+        options: [Options.into],
         positionals: 1...1_000, formats: [.text, .json],
         discussion: """
             Copies every session of other databases into one, each source in one transaction: renumbered,
@@ -96,9 +95,7 @@ extension Command {
             "merge device-*.sqlite --into all.sqlite --format json",
         ]
     ) { invocation in
-        guard let target = invocation.option("--into"), !target.isEmpty else {
-            throw UsageError(message: "--into TARGET is required")
-        }
+        let target = try invocation.required(Options.into)
         let sources = invocation.parsed.positionals
         for source in sources where isSameFile(source, target) {
             throw UsageError(message: "\(source) is the target itself; merge other databases into it")
@@ -130,6 +127,17 @@ extension Command {
         }
         if invocation.format == .json { invocation.output.line(AuditValue.array(results).json) }
         return ExitStatus.success
+    }
+}
+
+extension Options {
+    /// `export --output FILE`.
+    static let exportOutput = output(writing: "the export", "write here (default: standard output)")
+    /// `merge --into TARGET`: the database merged into; an empty path is none.
+    static let into = Option<String>("--into", "TARGET", "the database to copy into (made when missing)") {
+        text, name throws(UsageError) in
+        guard !text.isEmpty else { throw UsageError(message: "\(name) TARGET is required") }
+        return text
     }
 }
 

@@ -3,20 +3,15 @@ import Testing
 @testable import AuditCLI
 
 /// `parseArguments` against a command shaped like `show`: one option with a value, one flag,
-/// and `--help`, as every command declares it.
+/// and `--help`, as every command declares it; then the options read through their declarations.
 @Suite("Argument parser")
 struct ArgumentParserTests {
-    static let options: [OptionSpec] = [
-        .option("--session", "N", "the session"),
-        .option("--db", "PATH", "the database"),
-        .flag("--isolated", "a flag"),
-        .flag("--help", "show this help"),
-    ]
+    static let options: [any CommandOption] = [Options.session, Options.db, Options.isolated, Options.help]
 
     static func parse(_ arguments: [String], positionals: ClosedRange<Int> = 0...0) throws(UsageError)
         -> ParsedArguments
     {
-        try parseArguments(arguments, options: options, positionals: positionals, command: "show")
+        try parseArguments(arguments, options: options.map(\.spec), positionals: positionals, command: "show")
     }
 
     struct Accepted: Sendable, CustomTestStringConvertible {
@@ -32,7 +27,7 @@ struct ArgumentParserTests {
             self.arguments = arguments
             self.positionals = positionals
             expected = ParsedArguments(
-                options: options, repeated: repeated ?? options.mapValues { [$0] }, flags: flags, positionals: rest)
+                values: repeated ?? options.mapValues { [$0] }, flags: flags, positionals: rest)
         }
     }
 
@@ -43,8 +38,8 @@ struct ArgumentParserTests {
         // Only the first `=` splits: the rest is the value.
         Accepted(["--db=a=b.sqlite"], options: ["--db": "a=b.sqlite"]),
         Accepted(["--session="], options: ["--session": ""]),
-        // The last occurrence wins; every one is kept, in order, for options that repeat (--label).
-        Accepted(["--session", "1", "--session=2"], options: ["--session": "2"], repeated: ["--session": ["1", "2"]]),
+        // Every occurrence is kept, in order: the last one is the value, all are a repeated option's.
+        Accepted(["--session", "1", "--session=2"], repeated: ["--session": ["1", "2"]]),
         // A value is taken as it is, even when it looks like an option.
         Accepted(["--session", "-1"], options: ["--session": "-1"]),
         Accepted(["--db", "--isolated"], options: ["--db": "--isolated"]),
@@ -118,6 +113,83 @@ struct ArgumentParserTests {
     func messageIsDescription() {
         #expect("\(UsageError(message: "option '--x' takes no value"))" == "option '--x' takes no value")
     }
+
+    // MARK: reading through the declarations
+
+    @Test("an option reads as its last value, converted; nil when not given")
+    func readsOptions() throws {
+        #expect(try Self.parse(["--session", "1", "--session=2"])[Options.session] == 2)
+        #expect(try Self.parse([])[Options.session] == nil)
+        #expect(try Self.parse(["--db", "a.sqlite"])[Options.db] == "a.sqlite")
+        #expect(throws: UsageError(message: "--session takes a positive integer, not 'one'")) {
+            try Self.parse(["--session", "one"])[Options.session]
+        }
+    }
+
+    @Test("a flag reads as whether it was given; has() tells whether anything was")
+    func readsFlags() throws {
+        let parsed = try Self.parse(["--isolated", "--session", "zero"])
+        #expect(parsed[Options.isolated])
+        #expect(!parsed[Options.help])
+        #expect(parsed.has(Options.isolated) && parsed.has(Options.session) && !parsed.has(Options.db))
+    }
+
+    @Test("a repeated option reads as every value, in order")
+    func readsRepeatedOptions() throws {
+        let options = [Options.label.spec]
+        let parsed = try parseArguments(
+            ["--label", "device=iPad", "--label=branch=main"], options: options, positionals: 0...0, command: "sessions"
+        )
+        #expect(try parsed[Options.label].map { "\($0.key)=\($0.value)" } == ["device=iPad", "branch=main"])
+        #expect(try ParsedArguments()[Options.label].isEmpty)
+        let bad = try parseArguments(["--label", "x"], options: options, positionals: 0...0, command: "sessions")
+        #expect(throws: UsageError(message: "--label takes KEY=VALUE (a key of letters, digits, _ . -), not 'x'")) {
+            try bad[Options.label]
+        }
+    }
+
+    @Test("a required option names itself and its placeholder when missing")
+    func requiredOptions() throws {
+        #expect(throws: UsageError(message: "--session N is required")) { try Self.parse([]).required(Options.session) }
+        #expect(try Self.parse(["--session", "7"]).required(Options.session) == 7)
+    }
+
+    @Test("withHelp changes the help line only: the name and the conversion stay")
+    func withHelp() throws {
+        let narrower = Options.session.withHelp("the session to show")
+        #expect(narrower.spec == OptionSpec(name: "--session", value: "N", help: "the session to show"))
+        #expect(throws: UsageError(message: "--session takes a positive integer, not '0'")) {
+            try narrower.value(of: "0")
+        }
+    }
+
+    @Test("a choice lists its words as the placeholder and in its message")
+    func choices() throws {
+        #expect(Options.vetoed.spec.value == "yes|no")
+        #expect(try Options.vetoed.value(of: "no") == false)
+        #expect(throws: UsageError(message: "--kind takes input or callback, not 'touch'")) {
+            try Options.kind.value(of: "touch")
+        }
+    }
+
+    @Test("integers: positive, at most a bound, or a count in a range")
+    func integers() throws {
+        #expect(try Options.jobs.value(of: "256") == 256)
+        #expect(throws: UsageError(message: "--jobs takes at most 256, not 257")) { try Options.jobs.value(of: "257") }
+        #expect(throws: UsageError(message: "--steps takes an integer from 1 to 10000, not '10001'")) {
+            try Options.steps.value(of: "10001")
+        }
+    }
+
+    /// Options are read by name: a command that declared one name twice would read one declaration
+    /// through the other's conversion.
+    @Test("no command declares an option name twice")
+    func namesAreUnique() {
+        for command in AuditCommandLine.commands {
+            let names = command.allOptions.map(\.name)
+            #expect(Set(names).count == names.count, "\(command.name): \(names)")
+        }
+    }
 }
 
 /// Every command's `--help` stands alone: a discussion and examples, and every example is a
@@ -156,9 +228,8 @@ struct CommandHelpTests {
             let parsed = try parseArguments(
                 Array(words.dropFirst()), options: command.allOptions, positionals: command.positionals,
                 command: name)
-            if let format = parsed.options["--format"] {
-                #expect(command.formats.map(\.rawValue).contains(format), "\(example)")
-            }
+            // A format the command does not write is refused here.
+            _ = try parsed[command.formatOption]
         }
         let help = command.help("auditctl")
         #expect(help.contains("\n\n" + command.discussion + "\n"))
