@@ -56,9 +56,7 @@ struct SessionMergeTests {
             #expect(try fresh.mergeRows(from: source, sessions: [1, 3])?.sessions == [1, 2])
             #expect(try exported(fresh.path).filter { $0.contains(#""type":"session""#) }.count == 2)
         }
-        let recorded = try targets[1].importRecords { feed in
-            try source.exportRecords(sessions: nil) { try feed(.fields(Dictionary($0) { first, _ in first })) }
-        }
+        let recorded = try targets[1].mergeRecords(from: source)
         #expect(merged == recorded)
         #expect(merged.skipped.count == 1)
         #expect(merged.sessions.count == (isolated ? 5 : 4))
@@ -85,9 +83,7 @@ struct SessionMergeTests {
         let whole = try AuditStore(path: folder.path("whole-\(withAGap).sqlite"), access: .write)
         let merged = try #require(try whole.mergeRows(from: source))
         let records = try AuditStore(path: folder.path("records-\(withAGap).sqlite"), access: .write)
-        let recorded = try records.importRecords { feed in
-            try source.exportRecords(sessions: nil) { try feed(.fields(Dictionary($0) { first, _ in first })) }
-        }
+        let recorded = try records.mergeRecords(from: source)
         #expect(merged == recorded)
         #expect(merged.sessions == Array(1...Int64(withAGap ? 4 : 5)))
         #expect(try exported(whole.path) == exported(records.path))

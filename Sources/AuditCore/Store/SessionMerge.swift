@@ -14,8 +14,14 @@ extension AuditStore {
         -> SessionTransfer.Imported
     {
         if let imported = try mergeRows(from: source, sessions: ids) { return imported }
-        return try importRecords { feed in
-            try source.exportRecords(sessions: ids) { try feed(.fields(Dictionary($0) { first, _ in first })) }
+        return try mergeRecords(from: source, sessions: ids)
+    }
+
+    /// The sessions of `source` copied the records' way: as an import of their export, field by
+    /// field, without the text.
+    func mergeRecords(from source: AuditStore, sessions ids: [Int64]? = nil) throws -> SessionTransfer.Imported {
+        try importing { reader in
+            try source.exportRecords(sessions: ids) { try reader.read(fields: Dictionary($0) { first, _ in first }) }
         }
     }
 
