@@ -128,7 +128,7 @@ final class EventWriter: @unchecked Sendable {
         var updated = counters
         // Encoded before the transaction, so the database's write lock (which other writers wait
         // for) is held only for the inserts.
-        var arguments = pending[..<ready].map { event in
+        let arguments = pending[..<ready].map { event in
             var text = ""
             event.arguments.appendJSON(to: &text)
             return text
@@ -140,14 +140,15 @@ final class EventWriter: @unchecked Sendable {
                     try store.insertWidget(
                         session: session, id: widget.id, path: widget.path, kind: widget.kind, parent: widget.parent)
                 }
-                for (index, event) in pending[..<ready].enumerated() {
-                    try store.insertEvent(
-                        session: session, seq: event.seq, time: event.time, widget: event.widget,
-                        callback: try callbackID(event.descriptor), arguments: &arguments[index],
+                let rows = try pending[..<ready].map { event in
+                    updated.count(event)
+                    return AuditStore.EventRow(
+                        seq: event.seq, time: event.time, widget: event.widget,
+                        callback: try callbackID(event.descriptor),
                         answer: StoredAnswer(kind: event.descriptor.kind, result: event.result, flags: event.flags),
                         duration: event.duration, parent: event.parent)
-                    updated.count(event)
                 }
+                try store.insertEvents(session: session, rows, arguments: arguments)
                 updated.failures = failedWrites
                 try store.updateCounters(session: session, updated)
                 if ending && ready == pending.count {

@@ -55,43 +55,63 @@ extension AuditStore {
         ])
     }
 
-    /// Inserts one event row. Called inside the writer's batch transaction.
-    ///
-    /// `arguments` is the JSON array of argument values in label order; `answer` is stored as
-    /// `StoredAnswer` describes.
-    func insertEvent(
-        session: Int64, seq: Int64, time: Int64, widget: Int32, callback: Int64, arguments: inout String,
-        answer: StoredAnswer, duration: Int64, parent: Int64
-    ) throws {
-        let statement = try eventInsert()
-        defer { statement.reset() }
-        statement.bind(session, at: 1)
-        statement.bind(seq, at: 2)
-        statement.bind(time, at: 3)
-        statement.bind(Int64(widget), at: 4)
-        statement.bind(callback, at: 5)
-        switch answer.result {
-        case .none: statement.bindNull(at: 7)
-        case .flag(let flag): statement.bind(Int64(flag ? 1 : 0), at: 7)
-        case .json(let text): statement.bind(text, at: 7)
-        }
-        statement.bind(answer.vetoed.map { Int64($0 ? 1 : 0) }, at: 8)
-        statement.bind(answer.implemented.map { Int64($0 ? 1 : 0) }, at: 9)
-        statement.bind(duration, at: 10)
-        statement.bind(parent == 0 ? nil : parent, at: 11)
-        _ = try statement.bindTemporarily(&arguments, at: 6) { try statement.step() }
+    /// An event row for `insertEvents`: its `answer` is stored as `StoredAnswer` describes, and
+    /// a `parent` of 0 is none.
+    struct EventRow {
+        var seq: Int64
+        var time: Int64
+        var widget: Int32
+        var callback: Int64
+        var answer: StoredAnswer
+        var duration: Int64
+        var parent: Int64
     }
 
-    /// The prepared event INSERT, kept in a field rather than looked up by its text for each row.
-    private func eventInsert() throws -> Statement {
-        if let statement = eventInsertStatement { return statement }
+    /// How many event rows one INSERT takes.
+    static let eventsPerInsert = 32
+
+    /// Inserts event rows of `session`, `eventsPerInsert` a statement, inside the caller's
+    /// transaction. `arguments[i]` is row i's JSON array of argument values in label order.
+    func insertEvents(session: Int64, _ rows: [EventRow], arguments: [String]) throws {
+        var start = 0
+        while start < rows.count {
+            let count = min(Self.eventsPerInsert, rows.count - start)
+            let statement = try eventInsert(rows: count)
+            defer { statement.reset() }
+            for offset in 0..<count {
+                let row = rows[start + offset]
+                let at = Int32(offset * 11)
+                statement.bind(session, at: at + 1)
+                statement.bind(row.seq, at: at + 2)
+                statement.bind(row.time, at: at + 3)
+                statement.bind(Int64(row.widget), at: at + 4)
+                statement.bind(row.callback, at: at + 5)
+                statement.bind(arguments[start + offset], at: at + 6)
+                switch row.answer.result {
+                case .none: statement.bindNull(at: at + 7)
+                case .flag(let flag): statement.bind(Int64(flag ? 1 : 0), at: at + 7)
+                case .json(let text): statement.bind(text, at: at + 7)
+                }
+                statement.bind(row.answer.vetoed.map { Int64($0 ? 1 : 0) }, at: at + 8)
+                statement.bind(row.answer.implemented.map { Int64($0 ? 1 : 0) }, at: at + 9)
+                statement.bind(row.duration, at: at + 10)
+                statement.bind(row.parent == 0 ? nil : row.parent, at: at + 11)
+            }
+            while try statement.step() {}
+            start += count
+        }
+    }
+
+    /// The prepared INSERT of `rows` event rows, kept for the store's life.
+    func eventInsert(rows: Int) throws -> Statement {
+        if let statement = eventInsertStatements[rows] { return statement }
         let statement = try connection.prepare(
             """
             INSERT INTO events (session, seq, t_ns, widget, callback, args, result, vetoed, implemented, duration_ns,
                                 parent_seq)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", "))
             """)
-        eventInsertStatement = statement
+        eventInsertStatements[rows] = statement
         return statement
     }
 

@@ -25,7 +25,7 @@ public final class AuditStore {
     let connection: Connection
     public let path: String
     /// The recorder's event INSERT (see `AuditStore+Writing`).
-    var eventInsertStatement: Statement?
+    var eventInsertStatements: [Int: Statement] = [:]
     /// The locks of the sessions this store records, by session, held until each is finished or
     /// the store closes (see `RecordingLock`).
     var recordingLocks: [Int64: RecordingLock] = [:]

@@ -29,11 +29,8 @@ struct ImportReader {
     /// Event rows scanned and not yet inserted: their first value in the chunk, their session and
     /// callback ids.
     private var rows: [(first: Int, session: Int64, callback: Int64)] = []
-    private var eventInserts: [Int: Statement] = [:]
     private var widgetInsert: Statement?
 
-    /// How many event rows one INSERT takes.
-    static let batchRows = 32
 
     init(store: AuditStore) { self.store = store }
 
@@ -83,7 +80,7 @@ struct ImportReader {
             lastSeq = seq
             guard let id = current!.id else { return }
             rows.append((first, id, try callbackID(name)))
-            if rows.count == Self.batchRows { try insertRows(chunk.values, text) }
+            if rows.count == AuditStore.eventsPerInsert { try insertRows(chunk.values, text) }
         case .widget(let first) where !ended && current != nil:
             guard let id = current!.id else { return }
             let statement = try widgetStatement()
@@ -143,7 +140,7 @@ struct ImportReader {
     private mutating func insertRows(_ values: [FormValue], _ text: UnsafeRawBufferPointer) throws {
         guard !rows.isEmpty else { return }
         defer { rows.removeAll(keepingCapacity: true) }
-        let statement = try eventStatement(rows: rows.count)
+        let statement = try store.eventInsert(rows: rows.count)
         // Each row: session, seq, t_ns, widget, callback, args, result, vetoed, implemented,
         // duration_ns, parent_seq; the scan took all but the session and the callback.
         for (number, row) in rows.enumerated() {
@@ -302,19 +299,6 @@ struct ImportReader {
             "SELECT id FROM callbacks WHERE kind = ? AND protocol = ? AND name = ?", Array(name[0...2])) ?? 0
     }
 
-    /// The INSERT of `rows` event rows.
-    private mutating func eventStatement(rows: Int) throws -> Statement {
-        if let statement = eventInserts[rows] { return statement }
-        let statement = try store.connection.prepare(
-            """
-            INSERT INTO events (session, seq, t_ns, widget, callback, args, result, vetoed, implemented, duration_ns,
-                                parent_seq)
-            VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", "))
-            """)
-        eventInserts[rows] = statement
-        return statement
-    }
-
     private mutating func widgetStatement() throws -> Statement {
         if let widgetInsert { return widgetInsert }
         let statement = try store.connection.prepare(
@@ -326,7 +310,7 @@ struct ImportReader {
     private mutating func storeEvent(_ values: [SQLValue], session: Int64, callback: Int64) throws {
         // seq, t_ns, widget, kind, protocol, name, labels, answer, args, result, vetoed, implemented,
         // duration_ns, parent_seq
-        let statement = try eventStatement(rows: 1)
+        let statement = try store.eventInsert(rows: 1)
         statement.bind(session, at: 1)
         for index in 0...2 { statement.bind(values[index], at: Int32(index + 2)) }
         statement.bind(callback, at: 5)
