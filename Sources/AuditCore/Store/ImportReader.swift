@@ -31,7 +31,6 @@ struct ImportReader {
     private var rows: [(first: Int, session: Int64, callback: Int64)] = []
     private var widgetInsert: Statement?
 
-
     init(store: AuditStore) { self.store = store }
 
     /// Reads a chunk of lines.
