@@ -90,7 +90,7 @@ public final class AuditStore {
     private func markAbandonedSessions() throws {
         let recording = try connection.prepare(
             "SELECT id, owner_pid, owner_token FROM sessions WHERE status = 'recording'"
-        ).rows { (id: $0.int64(0), pid: $0.int64(1), token: $0.int64(2)) }
+        ).rows { (id: $0.int64("id"), pid: $0.int64("owner_pid"), token: $0.int64("owner_token")) }
         let abandoned = recording.filter { !isRecording(session: $0.id, pid: $0.pid, startTicks: $0.token) }
         guard !abandoned.isEmpty else { return }
         try connection.transaction {
