@@ -24,6 +24,8 @@ public final class AuditStore {
 
     let connection: Connection
     public let path: String
+    /// What the store was opened for: one opened to write also reads.
+    let access: Access
     /// The recorder's event INSERT (see `AuditStore+Writing`).
     var eventInsertStatement: Statement?
     /// The locks of the sessions this store records, by session, held until each is finished or
@@ -52,6 +54,7 @@ public final class AuditStore {
 
     public init(path: String, access: Access) throws(StoreError) {
         self.path = path
+        self.access = access
         var opening = try DatabaseFile.check(path, for: access)
         if opening == .create {
             try DatabaseFile.create(at: path)
@@ -76,6 +79,15 @@ public final class AuditStore {
                 try markAbandonedSessions()
             }
         }
+    }
+
+    /// Opens the database at `path` only when it exists: `StoreError.noDatabase` when there is
+    /// none, also for `.write` (which would otherwise make a new one). For an operation that reads
+    /// a stored session and writes beside it, through one store (an isolated replay).
+    public convenience init(existingAt path: String, access: Access) throws(StoreError) {
+        var info = stat()
+        if stat(path, &info) != 0 && errno == ENOENT { throw .noDatabase(path: path) }
+        try self.init(path: path, access: access)
     }
 
     /// Whether the recording of a session marked `recording` still runs: its process holds the
