@@ -32,7 +32,7 @@ extension Command {
         }
         let diff = try store.diff(ids[0], ids[1])
         try HTMLOutput.writeComparison(
-            diff, .init(a: "A", b: "B"), heading: "Diff of sessions \(ids[0]) and \(ids[1])", invocation)
+            diff, .init(a: "A", b: "B"), heading: "Diff of sessions \(ids[0]) and \(ids[1])", from: store, invocation)
         if invocation.format == .junit {
             var suite = JUnitReport(name: "auditctl diff")
             var testCase = JUnitReport.Case(

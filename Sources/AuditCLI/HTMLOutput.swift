@@ -13,21 +13,22 @@ enum HTMLOutput {
         try OutputFile.write(Data(try page().utf8), to: path, what: what)
     }
 
-    /// The page for one session, for `report --session N --html FILE`.
-    static func writeReport(session id: Int64, _ invocation: Invocation) throws {
+    /// The page for one session, for `report --session N --html FILE`, read through the command's
+    /// `store`.
+    static func writeReport(session id: Int64, from store: AuditStore, _ invocation: Invocation) throws {
         try write(invocation) {
-            let store = try AuditStore(path: invocation.databasePath, access: .read)
-            return HTMLTimeline.report(session: try store.session(id), events: try store.timeline(of: id))
+            HTMLTimeline.report(session: try store.session(id), events: try store.timeline(of: id))
         }
     }
 
-    /// The page of two sessions side by side, for `diff --html` and `replay --html`.
+    /// The page of two sessions side by side, for `diff --html` and `replay --html`, read through
+    /// the command's `store`.
     static func writeComparison(
-        _ diff: SessionDiff, _ sides: DifferenceOutput.Sides, heading: String, _ invocation: Invocation
+        _ diff: SessionDiff, _ sides: DifferenceOutput.Sides, heading: String, from store: AuditStore,
+        _ invocation: Invocation
     ) throws {
         try write(invocation) {
-            let store = try AuditStore(path: invocation.databasePath, access: .read)
-            return HTMLTimeline.comparison(
+            HTMLTimeline.comparison(
                 diff, eventsA: try store.timeline(of: diff.a.id), eventsB: try store.timeline(of: diff.b.id),
                 labels: (sides.a, sides.b), heading: heading)
         }

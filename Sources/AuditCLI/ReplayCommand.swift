@@ -43,20 +43,25 @@ extension Command {
         _ = try invocation.registry.entry(named: delegate)
         let replayer = Replayer(
             databasePath: invocation.databasePath, registry: invocation.registry, catalog: invocation.catalog)
+        // One store for the whole replay, its page included: opened to write in isolated mode, which
+        // stores the candidate through it (an interaction replay's recorder has a connection of its
+        // own, on its writer thread).
+        let store = try AuditStore(existingAt: invocation.databasePath, access: mode == .isolated ? .write : .read)
         let report: ReplayReport
         var filtered: NoiseFilteredReplay?
         if let noiseRuns {
-            filtered = try replayer.replay(session: id, delegate: delegate, mode: mode, noiseRuns: noiseRuns)
+            filtered = try replayer.replay(
+                session: id, delegate: delegate, mode: mode, noiseRuns: noiseRuns, reading: store)
             report = filtered!.regressions
         } else {
-            report = try replayer.replay(session: id, delegate: delegate, mode: mode)
+            report = try replayer.replay(session: id, delegate: delegate, mode: mode, reading: store)
         }
         // A candidate run that was not stored whole cannot be compared: differences would be false.
         guard report.recordingFailures == 0 else {
             throw IncompleteReplay(session: report.candidate.id, original: id, failures: report.recordingFailures)
         }
         try HTMLOutput.writeComparison(
-            report.diff, replaySides, heading: "Replay of session \(id) against \(delegate)", invocation)
+            report.diff, replaySides, heading: "Replay of session \(id) against \(delegate)", from: store, invocation)
         if invocation.format == .junit {
             var suite = JUnitReport(name: "auditctl replay against \(delegate)")
             suite.cases = [JUnitReport.replayCase(report)]

@@ -28,7 +28,7 @@ extension Command {
         let store = try AuditStore(path: invocation.databasePath, access: .read)
         let report = try store.report(
             session: id, labels: try invocation.labels(), shard: try invocation[Options.shard])
-        if let id { try HTMLOutput.writeReport(session: id, invocation) }
+        if let id { try HTMLOutput.writeReport(session: id, from: store, invocation) }
         let refer: (EventReference) -> String = { id == nil ? "\($0.session):\($0.seq)" : "\($0.seq)" }
         switch invocation.format {
         case .json: invocation.output.line(reportJSON(report).json)

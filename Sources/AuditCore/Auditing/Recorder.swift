@@ -64,7 +64,16 @@ public final class Recorder: Sendable {
     public convenience init(
         databasePath: String, session: NewSession, catalog: WidgetCatalog, options: Options = Options()
     ) throws(StoreError) {
-        let store = try AuditStore(path: databasePath, access: .write)
+        try self.init(
+            handingOver: AuditStore(path: databasePath, access: .write), session: session, catalog: catalog,
+            options: options)
+    }
+
+    /// Records through `store`, opened to write on this thread and handed over to the writer
+    /// thread, which alone uses it from here: the caller keeps no reference to it.
+    convenience init(
+        handingOver store: AuditStore, session: NewSession, catalog: WidgetCatalog, options: Options = Options()
+    ) throws(StoreError) {
         try storeOperation { try store.prepareForRecording() }
         try self.init(store: store, session: session, catalog: catalog, options: options, inline: false)
     }

@@ -80,9 +80,18 @@ extension AuditStore {
         let gestureCallbacks = GestureRecognizerCallbacks.all
         try storeOperation {
             let widgets = try connection.prepare("SELECT path, kind FROM widgets WHERE session = ? ORDER BY id")
+            let (widgetPath, widgetKind) = (widgets.column("path"), widgets.column("kind"))
+            let events = try connection.prepare(
+                """
+                SELECT seq, kind, widget, protocol, callback, result, vetoed, implemented, parent_seq
+                FROM timeline WHERE session = ? ORDER BY seq
+                """)
+            let columns = CoveredEventColumns(events)
             for id in ids {
                 _ = try session(id)
-                for (path, kind) in try widgets.rows([.integer(id)], { ($0.string(0) ?? "", $0.string(1) ?? "") }) {
+                for (path, kind) in try widgets.rows(
+                    [.integer(id)], { ($0.string(widgetPath) ?? "", $0.string(widgetKind) ?? "") })
+                {
                     let declared =
                         catalog.gestureKind(named: kind) != nil
                         ? gestureCallbacks
@@ -101,40 +110,53 @@ extension AuditStore {
                 widgets.reset()
                 // Each event, and the top-level input that led to it.
                 var origins: [Int64: String] = [:]
-                try connection.prepare(
-                    """
-                    SELECT seq, kind, widget, protocol, callback, result, vetoed, implemented, parent_seq
-                    FROM timeline WHERE session = ? ORDER BY seq
-                    """
-                ).forEachRow([.integer(id)]) { row in
-                    let seq = row.int64(0)
-                    let widget = row.string(2) ?? ""
-                    let callback = row.string(4) ?? ""
-                    let parent = row.isNull(8) ? nil : row.int64(8)
+                try events.forEachRow([.integer(id)]) { row in
+                    let seq = row.int64(columns.seq)
+                    let widget = row.string(columns.widget) ?? ""
+                    let callback = row.string(columns.callback) ?? ""
+                    let parent = row.isNull(columns.parentSeq) ? nil : row.int64(columns.parentSeq)
                     let origin = parent.flatMap { origins[$0] } ?? "\(callback) on \(widget)"
                     origins[seq] = origin
-                    guard row.string(1) == EventKind.callback.rawValue,
-                        var found = rows[key(widget, row.string(3) ?? "", callback)]
+                    let protocolName = row.string(columns.protocolName) ?? ""
+                    guard row.string(columns.kind) == EventKind.callback.rawValue,
+                        var found = rows[key(widget, protocolName, callback)]
                     else { return }
                     found.calls += 1
-                    if !row.isNull(7) && row.int(7) != 0 { found.implemented += 1 }
-                    let vetoed = !row.isNull(6) && row.int(6) != 0
+                    if !row.isNull(columns.implemented) && row.int(columns.implemented) != 0 { found.implemented += 1 }
+                    let vetoed = !row.isNull(columns.vetoed) && row.int(columns.vetoed) != 0
                     let branch: String
                     switch found.answer {
                     case .none: branch = "called"
                     case .veto: branch = vetoed ? "vetoed" : "allowed"
                     case .override: branch = vetoed ? "overridden" : "kept"
-                    case .value: branch = (row.string(5) ?? "null") == "null" ? "nil" : "value"
+                    case .value: branch = (row.string(columns.result) ?? "null") == "null" ? "nil" : "value"
                     }
                     found.branches[branch, default: 0] += 1
                     if parent != nil, !found.inputs.contains(origin) {
                         found.inputs.append(origin)
                         found.inputs.sort()
                     }
-                    rows[key(widget, row.string(3) ?? "", callback)] = found
+                    rows[key(widget, protocolName, callback)] = found
                 }
             }
         }
         return CoverageReport(sessions: ids, rows: order.compactMap { rows[$0] })
+    }
+}
+
+/// Where the coverage query has each `timeline` column it reads, found by name once per statement.
+private struct CoveredEventColumns {
+    let seq, kind, widget, protocolName, callback, result, vetoed, implemented, parentSeq: Int
+
+    init(_ statement: Statement) {
+        seq = statement.column("seq")
+        kind = statement.column("kind")
+        widget = statement.column("widget")
+        protocolName = statement.column("protocol")
+        callback = statement.column("callback")
+        result = statement.column("result")
+        vetoed = statement.column("vetoed")
+        implemented = statement.column("implemented")
+        parentSeq = statement.column("parent_seq")
     }
 }

@@ -159,13 +159,16 @@ extension AuditStore {
                 ORDER BY t.session, t.seq
                 """)
             defer { statement.reset() }
+            let columns = TimelineEvent.Columns(statement)
+            let (session, startedAt) = (statement.column("session"), statement.column("started_at"))
             statement.bind(values)
             while try statement.step() {
-                let event = overrides.marking(Self.readTimelineEvent(statement))
+                let event = overrides.marking(TimelineEvent(row: statement, columns))
                 if search.vetoed != nil && event.overridden != nil { continue }
                 body(
                     EventMatch(
-                        session: statement.int64(13), sessionStartedAt: statement.string(14) ?? "", event: event))
+                        session: statement.int64(session), sessionStartedAt: statement.string(startedAt) ?? "",
+                        event: event))
             }
         }
     }

@@ -63,7 +63,7 @@ public struct Minimizer: Sendable {
         let candidate = try registry.entry(named: candidateName)
         let store = try AuditStore(path: databasePath, access: .read)
         let recording = try registry.entry(named: try store.session(id).delegate)
-        let plan = try ReplayPlan(session: id, databasePath: databasePath, catalog: catalog)
+        let plan = try ReplayPlan(session: id, store: store, catalog: catalog)
         let scratch = FileManager.default.temporaryDirectory.appending(path: "auditctl-minimize-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }

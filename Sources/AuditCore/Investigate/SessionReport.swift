@@ -204,15 +204,16 @@ extension AuditStore {
         try storeOperation {
             let statement = try connection.prepare(
                 """
-                SELECT seq, t_ms, kind, widget, widget_kind, protocol, callback, '{}', NULL, vetoed, implemented,
-                       duration_us, parent_seq
+                SELECT seq, t_ms, kind, widget, widget_kind, protocol, callback, '{}' AS args, NULL AS result, vetoed,
+                       implemented, duration_us, parent_seq
                 FROM timeline WHERE session = ? ORDER BY seq
                 """)
+            let columns = TimelineEvent.Columns(statement)
             for session in ids {
                 statement.reset()
                 statement.bind([.integer(session)])
                 while try statement.step() {
-                    builder.add(overrides.marking(Self.readTimelineEvent(statement)), session: session)
+                    builder.add(overrides.marking(TimelineEvent(row: statement, columns)), session: session)
                 }
             }
             statement.reset()

@@ -60,22 +60,27 @@ public struct BehaviourCheck: Sendable {
         recording: () throws -> RecordingSummary
     ) throws -> BehaviourOutcome {
         // No database yet means no baseline; any other problem with it is an error, not "missing".
-        let baseline: Int64?
+        // The store the baseline is found and replayed through (an isolated replay opens one to
+        // write beside it, to store the candidate).
+        let store: AuditStore?
         do {
-            baseline = try AuditStore(path: databasePath, access: .read).latestBaseline(named: name)
+            store = try AuditStore(path: databasePath, access: .read)
         } catch .noDatabase {
-            baseline = nil
+            store = nil
         }
+        let baseline = try store?.latestBaseline(named: name)
         func record(_ reason: String) throws -> BehaviourOutcome {
             .recorded(session: try recording().session, reason: reason)
         }
         if mode == .all { return try record("record mode is 'all'") }
-        guard let baseline else {
+        guard let baseline, let store else {
             if mode == .never { return .missingBaseline(name: name) }
             return try record("there was no baseline named '\(name)'")
         }
-        let report = try Replayer(databasePath: databasePath, registry: DelegateRegistry(), catalog: catalog)
-            .replay(session: baseline, candidate: makeDelegate, named: delegateName, mode: replayMode)
+        let replayer = Replayer(databasePath: databasePath, registry: DelegateRegistry(), catalog: catalog)
+        let report = try replayer.replay(
+            session: baseline, candidate: makeDelegate, named: delegateName, mode: replayMode,
+            through: Replayer.Stores(replayer, store))
         if report.identical { return .matched(report) }
         if mode == .failed {
             return try record("behaviour differed from session \(baseline) (record mode is 'failed')")

@@ -38,7 +38,7 @@ extension Replayer {
             defer { checkpointNow() }
             let entry = try replayer.registry.entry(named: delegateName)
             return try replayer.replay(
-                session: id, candidate: entry.make, named: delegateName, mode: mode, through: self)
+                session: id, candidate: entry.make, named: delegateName, mode: mode, through: Stores(job: self))
         }
 
         /// `Replayer.replay(session:delegate:mode:noiseRuns:)` through this job's connection.
@@ -47,7 +47,7 @@ extension Replayer {
         {
             defer { checkpointNow() }
             return try replayer.replay(
-                session: id, delegate: delegateName, mode: mode, noiseRuns: noiseRuns, through: self)
+                session: id, delegate: delegateName, mode: mode, noiseRuns: noiseRuns, through: Stores(job: self))
         }
 
         deinit { try? store.checkpoint(.truncate) }  // an untruncated WAL loses nothing

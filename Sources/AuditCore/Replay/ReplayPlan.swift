@@ -25,10 +25,6 @@ struct ReplayPlan {
     /// index in `events`: isolated replay performs them itself when the candidate does not.
     let delegateInputs: [Int: ScenarioStep]
 
-    init(session id: Int64, databasePath: String, catalog: WidgetCatalog) throws {
-        try self.init(session: id, store: AuditStore(path: databasePath, access: .read), catalog: catalog)
-    }
-
     /// The plan of session `id`, read through `store`. With `scenarios` (a replay job's, whose
     /// sessions are the parallel work), the stored scenario is parsed once for every session that
     /// stores the same text, and the events are read here. Without, the events are read on

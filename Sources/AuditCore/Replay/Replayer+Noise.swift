@@ -40,26 +40,35 @@ extension Replayer {
     public func replay(
         session id: Int64, delegate delegateName: String, mode: ReplayMode, noiseRuns: Int
     ) throws -> NoiseFilteredReplay {
-        try replay(session: id, delegate: delegateName, mode: mode, noiseRuns: noiseRuns, through: nil)
+        try replay(session: id, delegate: delegateName, mode: mode, noiseRuns: noiseRuns, through: Stores(self))
     }
 
-    /// `replay(session:delegate:mode:noiseRuns:)` through `job` when given (see
+    /// `replay(session:delegate:mode:noiseRuns:)` reading through `store`, an open store of this
+    /// replayer's database (see `replay(session:delegate:mode:reading:)`): every run goes through it.
+    public func replay(
+        session id: Int64, delegate delegateName: String, mode: ReplayMode, noiseRuns: Int, reading store: AuditStore
+    ) throws -> NoiseFilteredReplay {
+        try replay(
+            session: id, delegate: delegateName, mode: mode, noiseRuns: noiseRuns, through: Stores(self, store))
+    }
+
+    /// `replay(session:delegate:mode:noiseRuns:)` through `stores`, shared by every run (see
     /// `replay(session:candidate:named:mode:through:)`).
     func replay(
-        session id: Int64, delegate delegateName: String, mode: ReplayMode, noiseRuns: Int, through job: Job?
+        session id: Int64, delegate delegateName: String, mode: ReplayMode, noiseRuns: Int, through stores: Stores
     ) throws -> NoiseFilteredReplay {
         precondition(noiseRuns >= 0, "noiseRuns must not be negative")
-        let reading = try job?.store ?? AuditStore(path: databasePath, access: .read)
+        let reading = try stores.job?.store ?? stores.planStore(for: mode)
         let recordedDelegate = try reading.session(id).delegate
         let baseline = try registry.entry(named: recordedDelegate)
         let candidate = try registry.entry(named: delegateName)
         let report = try replay(
-            session: id, candidate: candidate.make, named: delegateName, mode: mode, through: job)
+            session: id, candidate: candidate.make, named: delegateName, mode: mode, through: stores)
         var noiseKeys: Set<DifferenceKey> = []
         var baselineSessions: [Int64] = []
         for _ in 0..<noiseRuns {
             let run = try replay(
-                session: id, candidate: baseline.make, named: recordedDelegate, mode: mode, through: job)
+                session: id, candidate: baseline.make, named: recordedDelegate, mode: mode, through: stores)
             baselineSessions.append(run.candidate.id)
             noiseKeys.formUnion(run.diff.differences.map(DifferenceKey.init))
         }

@@ -28,19 +28,33 @@ public struct Replayer: Sendable {
     public func replay(
         session id: Int64, candidate makeCandidate: () -> AnyObject, named name: String, mode: ReplayMode
     ) throws -> ReplayReport {
-        try replay(session: id, candidate: makeCandidate, named: name, mode: mode, through: nil)
+        try replay(session: id, candidate: makeCandidate, named: name, mode: mode, through: Stores(self))
     }
 
-    /// `replay`, reading and writing through `job` when given (a replay job's store, confined
-    /// to this thread), else through stores opened for this replay.
+    /// `replay(session:delegate:mode:)` reading through `store`, an open store of this replayer's
+    /// database that the caller goes on using on this thread (to draw the comparison, say). Opened
+    /// to write, it also stores the candidate of an isolated replay; opened to read, the candidate
+    /// is stored through a store opened to write. An interaction replay's recorder always writes
+    /// through a connection of its own, on its writer thread.
+    public func replay(session id: Int64, delegate delegateName: String, mode: ReplayMode, reading store: AuditStore)
+        throws -> ReplayReport
+    {
+        let entry = try registry.entry(named: delegateName)
+        return try replay(
+            session: id, candidate: entry.make, named: delegateName, mode: mode, through: Stores(self, store))
+    }
+
+    /// `replay`, reading and writing through `stores`: a replay job's store, confined to this
+    /// thread, or the stores of this one replay, each opened once.
     func replay(
         session id: Int64, candidate makeCandidate: () -> AnyObject, named name: String, mode: ReplayMode,
-        through job: Job?
+        through stores: Stores
     ) throws -> ReplayReport {
         let started = monotonicNanoseconds()
         let plan =
-            try job.map { try ReplayPlan(session: id, store: $0.store, catalog: catalog, scenarios: $0.scenarios) }
-            ?? ReplayPlan(session: id, databasePath: databasePath, catalog: catalog)
+            try stores.job.map {
+                try ReplayPlan(session: id, store: $0.store, catalog: catalog, scenarios: $0.scenarios)
+            } ?? ReplayPlan(session: id, store: stores.planStore(for: mode), catalog: catalog)
         let loaded = monotonicNanoseconds()
         let run = mode == .isolated ? askIsolated(plan, candidate: makeCandidate()) : nil
         let asked = monotonicNanoseconds()
@@ -50,14 +64,14 @@ public struct Replayer: Sendable {
         let stored: StoredRun
         if let run {
             stored = StoredRun(
-                session: try storeIsolated(run, of: plan, as: session, through: job), skipped: run.skipped,
+                session: try storeIsolated(run, of: plan, as: session, through: stores), skipped: run.skipped,
                 finishedRun: asked,
                 refused: run.refused)
         } else {
-            stored = try runDriving(plan, candidate: makeCandidate, as: session, through: job)
+            stored = try runDriving(plan, candidate: makeCandidate, as: session, through: stores.job)
         }
         let ran = monotonicNanoseconds()
-        let store = try job?.store ?? AuditStore(path: databasePath, access: .read)
+        let store = try stores.reading()
         let last = plan.events.last?.seq
         let diff =
             try run.map { try store.diff(id, stored.session, found: $0.found, events: plan.events.count) }
@@ -91,7 +105,9 @@ public struct Replayer: Sendable {
     }
 
     /// Drives the recorded inputs on a fresh tree whose delegate is the candidate, under a
-    /// recorder: the interaction mode.
+    /// recorder: the interaction mode. A replay job's recorder writes through the job's store once
+    /// the candidate has run; any other writes through a connection of its own, on its writer
+    /// thread, while the candidate runs on this one.
     private func runDriving(
         _ plan: ReplayPlan, candidate makeCandidate: () -> AnyObject, as session: NewSession,
         through job: Job?
@@ -115,5 +131,57 @@ public struct Replayer: Sendable {
         return StoredRun(
             session: summary.session, skipped: skipped,
             failures: summary.lostEvents > 0 ? summary.failedWrites : 0, finishedRun: finishedRun, refused: refused)
+    }
+}
+
+extension Replayer {
+    /// The stores one replay operation reads and writes through on the calling thread, each
+    /// opened at most once: a replay job's store, or a store opened to read and, where the
+    /// operation writes on this thread (an isolated replay stores its candidate), one opened to
+    /// write, which then serves the reads too.
+    final class Stores {
+        /// The replay job whose store this is, if any.
+        let job: Job?
+        private let databasePath: String
+        private var reader: AuditStore?
+        private var writer: AuditStore?
+
+        /// The stores of one replay by `replayer`, starting from `store` when given (a store of
+        /// its database, opened to read or to write).
+        init(_ replayer: Replayer, _ store: AuditStore? = nil) {
+            job = nil
+            databasePath = replayer.databasePath
+            if store?.access == .write { writer = store } else { reader = store }
+        }
+
+        /// A replay job's store, for reading and writing.
+        init(job: Job) {
+            self.job = job
+            databasePath = job.replayer.databasePath
+            writer = job.store
+        }
+
+        /// The store to read through: the one opened to write when there is one.
+        func reading() throws(StoreError) -> AuditStore {
+            if let store = writer ?? reader { return store }
+            let store = try AuditStore(path: databasePath, access: .read)
+            reader = store
+            return store
+        }
+
+        /// The store to write through, opened to write the first time (never made: a replay reads
+        /// a stored session first).
+        func writing() throws(StoreError) -> AuditStore {
+            if let writer { return writer }
+            let store = try AuditStore(existingAt: databasePath, access: .write)
+            writer = store
+            return store
+        }
+
+        /// The store a replay in `mode` reads the recorded session through: an isolated replay
+        /// stores its candidate on this thread, so it reads through the store it writes with.
+        func planStore(for mode: ReplayMode) throws(StoreError) -> AuditStore {
+            mode == .isolated ? try writing() : try reading()
+        }
     }
 }

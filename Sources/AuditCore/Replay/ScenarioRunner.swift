@@ -134,16 +134,19 @@ public enum ScenarioRunner {
             _ = try run(scenario, delegate: rehearsal, recorder: nil, invalid: invalid)
         }
         var secrets: SecretHasher?
+        var store: AuditStore?
         if !scenario.secureTextPaths.isEmpty {
-            _ = try AuditStore(path: databasePath, access: .write)  // the database is sound before its key is made
+            store = try AuditStore(path: databasePath, access: .write)  // the database is sound before its key is made
             secrets = try SecretHasher(databasePath: databasePath)
         }
         let source = secrets.map(scenario.recordedSource(hashing:)) ?? scenario.source
-        let recorder = try Recorder(
-            databasePath: databasePath,
-            session: NewSession(
-                name: label, scenario: scenario.name, scenarioSource: source, delegate: name, labels: labels),
-            catalog: scenario.catalog, options: options)
+        let session = NewSession(
+            name: label, scenario: scenario.name, scenarioSource: source, delegate: name, labels: labels)
+        // The store opened to check the database is the one the recorder's writer thread takes.
+        let recorder =
+            try store.take().map {
+                try Recorder(handingOver: $0, session: session, catalog: scenario.catalog, options: options)
+            } ?? Recorder(databasePath: databasePath, session: session, catalog: scenario.catalog, options: options)
         if let secrets { recorder.useSecrets(secrets) }
         let delegate = makeDelegate()
         let outcome = withExtendedLifetime(delegate) { () -> ScenarioError? in

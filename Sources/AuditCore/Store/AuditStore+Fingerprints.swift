@@ -28,53 +28,41 @@ extension AuditStore {
                 shared =
                     try connection.cached("SELECT events_from, events_through FROM sessions WHERE id = ?").rows([
                         .integer(id)
-                    ]) { row in row.isNull(0) ? nil : (from: row.int64(0), through: row.int64(1)) }.first ?? nil
+                    ]) { row in
+                        row.isNull("events_from")
+                            ? nil : (from: row.int64("events_from"), through: row.int64("events_through"))
+                    }.first ?? nil
             }
-            var callbacks: [Int64: UInt64] = [:]
+            var callbackHashes: [Int64: UInt64] = [:]
             // An input is identified by its name and widget (its row's protocol, the widget kind,
             // is '' in rows written before version 4).
             let callbackRows = try connection.cached(
-                "SELECT id, kind, CASE kind WHEN 'input' THEN '' ELSE protocol END, name FROM callbacks"
-            ).rows([]) {
-                row in
-                (row.int64(0), FNV1a().including(row, columns: 1...3).value)
+                "SELECT id, kind, CASE kind WHEN 'input' THEN '' ELSE protocol END AS protocol, name FROM callbacks")
+            let (callbackID, kind, protocolName, name) = (
+                callbackRows.column("id"), callbackRows.column("kind"), callbackRows.column("protocol"),
+                callbackRows.column("name")
+            )
+            try callbackRows.forEachRow { row in
+                callbackHashes[row.int64(callbackID)] =
+                    FNV1a().adding(row, column: kind).adding(row, column: protocolName)
+                    .adding(row, column: name).value
             }
-            for (callback, hash) in callbackRows { callbacks[callback] = hash }
-            var widgets: [Int64: UInt64] = [:]
-            let widgetRows = try connection.cached("SELECT id, path FROM widgets WHERE session = ?").rows([
-                .integer(id)
-            ]) {
-                row in (row.int64(0), FNV1a().including(row, columns: 1...1).value)
+            var widgetHashes: [Int64: UInt64] = [:]
+            let widgetRows = try connection.cached("SELECT id, path FROM widgets WHERE session = ?")
+            let (widgetID, path) = (widgetRows.column("id"), widgetRows.column("path"))
+            try widgetRows.forEachRow([.integer(id)]) { row in
+                widgetHashes[row.int64(widgetID)] = FNV1a().adding(row, column: path).value
             }
-            for (widget, hash) in widgetRows { widgets[widget] = hash }
             let read = try connection.cached(
                 """
                 SELECT seq, callback, widget, args, result, vetoed, implemented, parent_seq
                 FROM events WHERE session = ? AND seq <= ? ORDER BY seq
                 """)
-            func fingerprint(_ row: Statement) -> EventFingerprint {
-                var shape = FNV1a()
-                shape.add(callbacks[row.int64(1)] ?? 0)
-                shape.add(widgets[row.int64(2)] ?? 0)
-                var identity = shape
-                identity.adding(row, columns: 3...3)
-                var result = FNV1a()
-                switch row.type(4) {
-                case SQLITE_NULL: result.add(0)
-                case SQLITE_INTEGER: result.add(row.int64(4) == 0 ? "false" : "true")
-                default:
-                    // A text view's state recorded by earlier builds held the whole text: compared in
-                    // today's shape, so old sessions replay and diff as before.
-                    if let upgraded = row.withBytes(4, TextView.upgradingLegacyState) {
-                        result.add(string: upgraded)
-                    } else {
-                        result.adding(row, columns: 4...4)
-                    }
-                }
-                return EventFingerprint(
-                    seq: row.int64(0), parent: row.isNull(7) ? 0 : row.int64(7), identity: identity.value,
-                    shape: shape.value, result: result.value, vetoed: row.isNull(5) ? -1 : Int8(row.int64(5)),
-                    implemented: row.isNull(6) ? -1 : Int8(row.int64(6)))
+            let columns = StoredEvent.Columns(read)
+            // Constants from here: read for each row without a retain.
+            let (callbacks, widgets) = (callbackHashes, widgetHashes)
+            let fingerprint = { (row: Statement) in
+                EventFingerprint(row: row, columns, callbacks: callbacks, widgets: widgets)
             }
             guard let shared else { return try read.rows([.integer(id), .integer(.max)], fingerprint) }
             // The shared rows, with the session's own rows in their place.
@@ -91,6 +79,37 @@ extension AuditStore {
             }
             return fingerprints
         }
+    }
+}
+
+extension EventFingerprint {
+    /// The fingerprint of the event on `row`, a row of `events` (whose columns are found by name
+    /// once per statement, as a `StoredEvent`'s are), its name and widget hashed in `callbacks`
+    /// and `widgets`.
+    init(row: Statement, _ columns: StoredEvent.Columns, callbacks: [Int64: UInt64], widgets: [Int64: UInt64]) {
+        var shape = FNV1a()
+        shape.add(callbacks[row.int64(columns.callback)] ?? 0)
+        shape.add(widgets[row.int64(columns.widget)] ?? 0)
+        var identity = shape
+        identity.add(row, column: columns.arguments)
+        var result = FNV1a()
+        switch row.type(columns.result) {
+        case SQLITE_NULL: result.add(0)
+        case SQLITE_INTEGER: result.add(row.int64(columns.result) == 0 ? "false" : "true")
+        default:
+            // A text view's state recorded by earlier builds held the whole text: compared in
+            // today's shape, so old sessions replay and diff as before.
+            if let upgraded = row.withBytes(columns.result, TextView.upgradingLegacyState) {
+                result.add(string: upgraded)
+            } else {
+                result.add(row, column: columns.result)
+            }
+        }
+        self.init(
+            seq: row.int64(columns.seq), parent: row.isNull(columns.parentSeq) ? 0 : row.int64(columns.parentSeq),
+            identity: identity.value, shape: shape.value, result: result.value,
+            vetoed: row.isNull(columns.vetoed) ? -1 : Int8(row.int64(columns.vetoed)),
+            implemented: row.isNull(columns.implemented) ? -1 : Int8(row.int64(columns.implemented)))
     }
 }
 
@@ -120,13 +139,15 @@ struct FNV1a {
         add(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    mutating func adding(_ row: Statement, columns: ClosedRange<Int>) {
-        for column in columns { row.withBytes(column) { add($0) } }
+    /// Adds the bytes of the current row's `column`.
+    mutating func add(_ row: Statement, column: Int) {
+        row.withBytes(column) { add($0) }
     }
 
-    func including(_ row: Statement, columns: ClosedRange<Int>) -> FNV1a {
+    /// This hash with the bytes of the current row's `column` added.
+    func adding(_ row: Statement, column: Int) -> FNV1a {
         var copy = self
-        copy.adding(row, columns: columns)
+        copy.add(row, column: column)
         return copy
     }
 }

@@ -107,14 +107,13 @@ extension AuditStore {
     /// Every session, oldest first.
     public func sessions() throws(StoreError) -> [SessionSummary] {
         try storeOperation {
-            try connection.prepare("SELECT \(sessionSelect) FROM sessions ORDER BY id").rows([], readSession)
+            try readSessions(connection.prepare("SELECT \(sessionSelect) FROM sessions ORDER BY id"), [])
         }
     }
 
     public func session(_ id: Int64) throws(StoreError) -> SessionSummary {
         let found = try storeOperation {
-            try connection.cached("SELECT \(sessionSelect) FROM sessions WHERE id = ?").rows(
-                [.integer(id)], readSession)
+            try readSessions(connection.cached("SELECT \(sessionSelect) FROM sessions WHERE id = ?"), [.integer(id)])
         }
         guard let session = found.first else { throw .unknownSession(id) }
         return session
@@ -127,12 +126,12 @@ extension AuditStore {
             try connection.cached(
                 hasSharedEvents
                     ? """
-                    SELECT coalesce(shared.scenario_source, s.scenario_source)
+                    SELECT coalesce(shared.scenario_source, s.scenario_source) AS scenario_source
                     FROM sessions AS s LEFT JOIN sessions AS shared ON shared.id = s.events_from
                     WHERE s.id = ?
                     """
                     : "SELECT scenario_source FROM sessions WHERE id = ?"
-            ).rows([.integer(id)]) { $0.string(0) ?? "" }
+            ).rows([.integer(id)]) { $0.string("scenario_source") ?? "" }
         }
         guard let source = found.first else { throw .unknownSession(id) }
         return source
@@ -171,13 +170,14 @@ extension AuditStore {
         _ = try session(id)
         let overrides = try overridingCallbacks()
         try storeOperation {
-            try connection.prepare(
+            let statement = try connection.prepare(
                 """
                 SELECT seq, t_ms, kind, widget, widget_kind, protocol, callback, args, result, vetoed, implemented,
                        duration_us, parent_seq
                 FROM timeline WHERE session = ? \(condition) ORDER BY seq
-                """
-            ).forEachRow([.integer(id)]) { body(overrides.marking(Self.readTimelineEvent($0))) }
+                """)
+            let columns = TimelineEvent.Columns(statement)
+            try statement.forEachRow([.integer(id)]) { body(overrides.marking(TimelineEvent(row: $0, columns))) }
         }
     }
 
@@ -189,20 +189,67 @@ extension AuditStore {
                 names: Set(
                     try connection.cached("SELECT protocol, name FROM callbacks WHERE answer = ?").rows(
                         [.text(AnswerKind.override.rawValue)]
-                    ) { OverridingCallbacks.key($0.string(0) ?? "", $0.string(1) ?? "") }))
+                    ) { OverridingCallbacks.key($0.string("protocol") ?? "", $0.string("name") ?? "") }))
         }
     }
 
-    /// A `TimelineEvent` from the first 13 columns of a row (the `timeline` columns from `seq` to
-    /// `parent_seq`).
-    static func readTimelineEvent(_ row: Statement) -> TimelineEvent {
-        TimelineEvent(
-            seq: row.int64(0), milliseconds: row.double(1),
-            kind: EventKind(rawValue: row.string(2) ?? "") ?? .callback,
-            widget: row.string(3), widgetKind: row.string(4), protocolName: row.string(5),
-            callback: row.string(6) ?? "", arguments: row.string(7) ?? "{}", result: row.string(8),
-            vetoed: row.isNull(9) ? nil : row.int(9) != 0, implemented: row.isNull(10) ? nil : row.int(10) != 0,
-            durationMicroseconds: row.double(11), parentSeq: row.isNull(12) ? nil : row.int64(12))
+    /// The sessions `statement` (a query of `sessionSelect`) reads with `values` bound; a session
+    /// still marked `recording` whose recorder is gone reads as `interrupted`.
+    private func readSessions(_ statement: Statement, _ values: [SQLValue]) throws -> [SessionSummary] {
+        let columns = SessionSummary.Columns(statement)
+        return try statement.rows(values) { row in
+            var session = SessionSummary(row: row, columns)
+            if session.status == .recording,
+                !isRecording(
+                    session: session.id, pid: row.int64(columns.ownerPID), startTicks: row.int64(columns.ownerToken))
+            {
+                session.status = .interrupted
+            }
+            return session
+        }
+    }
+}
+
+extension SessionSummary {
+    /// Where a query of `AuditStore.sessionSelect` has each column a session is read from, found
+    /// by name once per statement: reading a row then costs no look-up.
+    struct Columns {
+        let id, name, scenario, delegate, status, startedAt, endedAt, replayOf, replayMode: Int
+        let events, inputs, callbacks, vetoes, failures, ownerPID, ownerToken, uuid, labels: Int
+
+        init(_ statement: Statement) {
+            id = statement.column("id")
+            name = statement.column("name")
+            scenario = statement.column("scenario")
+            delegate = statement.column("delegate")
+            status = statement.column("status")
+            startedAt = statement.column("started_at")
+            endedAt = statement.column("ended_at")
+            replayOf = statement.column("replay_of")
+            replayMode = statement.column("replay_mode")
+            events = statement.column("event_count")
+            inputs = statement.column("input_count")
+            callbacks = statement.column("callback_count")
+            vetoes = statement.column("veto_count")
+            failures = statement.column("failure_count")
+            ownerPID = statement.column("owner_pid")
+            ownerToken = statement.column("owner_token")
+            uuid = statement.column("uuid")
+            labels = statement.column("labels")
+        }
+    }
+
+    /// The session on `row`, its status as stored.
+    init(row: Statement, _ columns: Columns) {
+        self.init(
+            id: row.int64(columns.id), name: row.string(columns.name), scenario: row.string(columns.scenario) ?? "",
+            delegate: row.string(columns.delegate) ?? "", status: SessionStatus(stored: row.string(columns.status)),
+            startedAt: row.string(columns.startedAt) ?? "", endedAt: row.string(columns.endedAt),
+            replayOf: row.isNull(columns.replayOf) ? nil : row.int64(columns.replayOf),
+            replayMode: row.string(columns.replayMode).flatMap(ReplayMode.init(rawValue:)),
+            events: row.int(columns.events), inputs: row.int(columns.inputs), callbacks: row.int(columns.callbacks),
+            vetoes: row.int(columns.vetoes), failures: row.int(columns.failures), uuid: row.string(columns.uuid),
+            labels: Self.labels(json: row.string(columns.labels)))
     }
 
     /// Labels from the `{"key": "value"}` object the session query makes.
@@ -210,25 +257,46 @@ extension AuditStore {
         guard let json, case .object(let fields)? = try? AuditValue(json: json) else { return [:] }
         return fields.compactMapValues { if case .string(let value) = $0 { value } else { nil } }
     }
+}
 
-    /// A session from a row of `sessionSelect`, read by column name; a session still marked
-    /// `recording` whose recorder is gone reads as `interrupted`.
-    private func readSession(_ row: Statement) -> SessionSummary {
-        var session = SessionSummary(
-            id: row.int64("id"), name: row.string("name"), scenario: row.string("scenario") ?? "",
-            delegate: row.string("delegate") ?? "", status: SessionStatus(stored: row.string("status")),
-            startedAt: row.string("started_at") ?? "", endedAt: row.string("ended_at"),
-            replayOf: row.isNull("replay_of") ? nil : row.int64("replay_of"),
-            replayMode: row.string("replay_mode").flatMap(ReplayMode.init(rawValue:)), events: row.int("event_count"),
-            inputs: row.int("input_count"), callbacks: row.int("callback_count"), vetoes: row.int("veto_count"),
-            failures: row.int("failure_count"), uuid: row.string("uuid"),
-            labels: Self.labels(json: row.string("labels")))
-        if session.status == .recording,
-            !isRecording(session: session.id, pid: row.int64("owner_pid"), startTicks: row.int64("owner_token"))
-        {
-            session.status = .interrupted
+extension TimelineEvent {
+    /// Where a statement has each `timeline` column an event is read from, found by name once per
+    /// statement: reading a row then costs no look-up (replay, `show` and `search` read every event
+    /// of a session this way).
+    struct Columns {
+        let seq, milliseconds, kind, widget, widgetKind, protocolName, callback, arguments, result: Int
+        let vetoed, implemented, duration, parentSeq: Int
+
+        init(_ statement: Statement) {
+            seq = statement.column("seq")
+            milliseconds = statement.column("t_ms")
+            kind = statement.column("kind")
+            widget = statement.column("widget")
+            widgetKind = statement.column("widget_kind")
+            protocolName = statement.column("protocol")
+            callback = statement.column("callback")
+            arguments = statement.column("args")
+            result = statement.column("result")
+            vetoed = statement.column("vetoed")
+            implemented = statement.column("implemented")
+            duration = statement.column("duration_us")
+            parentSeq = statement.column("parent_seq")
         }
-        return session
+    }
+
+    /// The event on `row`, a row of the `timeline` view (`overridden` is not there: see
+    /// `OverridingCallbacks.marking`).
+    init(row: Statement, _ columns: Columns) {
+        self.init(
+            seq: row.int64(columns.seq), milliseconds: row.double(columns.milliseconds),
+            kind: EventKind(rawValue: row.string(columns.kind) ?? "") ?? .callback,
+            widget: row.string(columns.widget), widgetKind: row.string(columns.widgetKind),
+            protocolName: row.string(columns.protocolName), callback: row.string(columns.callback) ?? "",
+            arguments: row.string(columns.arguments) ?? "{}", result: row.string(columns.result),
+            vetoed: row.isNull(columns.vetoed) ? nil : row.int(columns.vetoed) != 0,
+            implemented: row.isNull(columns.implemented) ? nil : row.int(columns.implemented) != 0,
+            durationMicroseconds: row.double(columns.duration),
+            parentSeq: row.isNull(columns.parentSeq) ? nil : row.int64(columns.parentSeq))
     }
 }
 

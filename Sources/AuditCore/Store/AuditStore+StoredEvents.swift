@@ -83,36 +83,16 @@ extension AuditStore {
         try storeOperation {
             var names = IDTable<StoredEvent.Name>()
             let unknown = StoredEvent.Name(kind: .callback, protocolName: nil, name: "", labels: [])
-            let answer = hasAnswerKinds ? "answer" : "NULL"
-            for (id, name) in try connection.cached(
-                "SELECT id, kind, protocol, name, labels, \(answer) FROM callbacks"
-            ).rows(
-                [],
-                {
-                    row -> (Int64, StoredEvent.Name) in
-                    let labels = (try? AuditValue(json: row.string(4) ?? "[]")).flatMap { value -> [String]? in
-                        guard case .array(let items) = value else { return nil }
-                        return items.compactMap { if case .string(let label) = $0 { label } else { nil } }
-                    }
-                    // An input's row names its widget kind there (from version 4): not a protocol.
-                    let protocolName = row.string(1) == EventKind.input.rawValue ? "" : row.string(2) ?? ""
-                    return (
-                        row.int64(0),
-                        StoredEvent.Name(
-                            kind: EventKind(rawValue: row.string(1) ?? "") ?? .callback,
-                            protocolName: protocolName.isEmpty ? nil : protocolName, name: row.string(3) ?? "",
-                            labels: labels ?? [], isOverride: row.string(5) == AnswerKind.override.rawValue)
-                    )
-                })
-            {
-                names[id] = name
-            }
+            let callbacks = try connection.cached(
+                "SELECT id, kind, protocol, name, labels, \(hasAnswerKinds ? "answer" : "NULL AS answer") FROM callbacks"
+            )
+            let nameColumns = StoredEvent.Name.Columns(callbacks)
+            try callbacks.forEachRow { names[$0.int64(nameColumns.id)] = StoredEvent.Name(row: $0, nameColumns) }
             var widgets = IDTable<StoredEvent.Widget>()
-            for (id, widget) in try connection.cached("SELECT id, path, kind FROM widgets WHERE session = ?").rows(
-                [.integer(id)],
-                { ($0.int64(0), StoredEvent.Widget(path: $0.string(1) ?? "", kind: $0.string(2) ?? "")) })
-            {
-                widgets[id] = widget
+            let widgetRows = try connection.cached("SELECT id, path, kind FROM widgets WHERE session = ?")
+            let widgetColumns = StoredEvent.Widget.Columns(widgetRows)
+            try widgetRows.forEachRow([.integer(id)]) {
+                widgets[$0.int64(widgetColumns.id)] = StoredEvent.Widget(row: $0, widgetColumns)
             }
             var parsed = ParsedJSONCache()
             var remaining = session.events
@@ -124,9 +104,11 @@ extension AuditStore {
                 FROM events WHERE session = ? ORDER BY seq
                 """)
             defer { statement.reset() }
+            let columns = StoredEvent.Columns(statement)
             statement.bind([.integer(id)])
             while try statement.step() {
-                chunk.append(Self.storedEvent(statement, names: names, unknown: unknown, widgets: widgets, &parsed))
+                chunk.append(
+                    StoredEvent(row: statement, columns, names: names, unknown: unknown, widgets: widgets, &parsed))
                 guard chunk.count == size else { continue }
                 guard deliver(chunk) else { return }
                 remaining -= size
@@ -136,28 +118,105 @@ extension AuditStore {
             if !chunk.isEmpty { _ = deliver(chunk) }
         }
     }
+}
 
-    private static func storedEvent(
-        _ row: Statement, names: IDTable<StoredEvent.Name>, unknown: StoredEvent.Name,
-        widgets: IDTable<StoredEvent.Widget>, _ parsed: inout ParsedJSONCache
-    ) -> StoredEvent {
-        let name = names[row.int64(1)] ?? unknown
+extension StoredEvent {
+    /// Where a statement of `events` rows has each column an event is read from, found by name
+    /// once per statement: reading a row then costs no look-up (replay reads every event this way).
+    struct Columns {
+        let seq, callback, widget, arguments, result, parentSeq, vetoed, implemented: Int
+
+        init(_ statement: Statement) {
+            seq = statement.column("seq")
+            callback = statement.column("callback")
+            widget = statement.column("widget")
+            arguments = statement.column("args")
+            result = statement.column("result")
+            parentSeq = statement.column("parent_seq")
+            vetoed = statement.column("vetoed")
+            implemented = statement.column("implemented")
+        }
+    }
+
+    /// The event on `row`, its name and widget found among the session's (`unknown` for a name
+    /// not there), its texts shared through `parsed`.
+    init(
+        row: Statement, _ columns: Columns, names: IDTable<Name>, unknown: Name, widgets: IDTable<Widget>,
+        _ parsed: inout ParsedJSONCache
+    ) {
+        let callbackID = row.int64(columns.callback)
+        let widgetID = row.int64(columns.widget)
+        let name = names[callbackID] ?? unknown
         var arguments: [AuditValue] = []
-        if name.kind == .input, case .array(let values)? = row.withBytes(3, { parsed.value(of: $0).value }) {
+        if name.kind == .input,
+            case .array(let values)? = row.withBytes(columns.arguments, { parsed.value(of: $0).value })
+        {
             arguments = values
         }
         let stored: StoredResult
-        switch row.type(4) {
+        switch row.type(columns.result) {
         case SQLITE_NULL: stored = .none
-        case SQLITE_INTEGER: stored = .flag(row.int64(4) != 0)
-        default: stored = .json(row.withBytes(4) { parsed.text(of: $0) })
+        case SQLITE_INTEGER: stored = .flag(row.int64(columns.result) != 0)
+        default: stored = .json(row.withBytes(columns.result) { parsed.text(of: $0) })
         }
-        return StoredEvent(
-            seq: row.int64(0), callbackID: row.int64(1), widgetID: row.int64(2), name: name,
-            widgetRow: widgets[row.int64(2)], arguments: arguments, parent: row.isNull(5) ? nil : row.int64(5),
+        let vetoed = row.isNull(columns.vetoed) ? nil : row.int64(columns.vetoed) != 0
+        self.init(
+            seq: row.int64(columns.seq), callbackID: callbackID, widgetID: widgetID, name: name,
+            widgetRow: widgets[widgetID], arguments: arguments,
+            parent: row.isNull(columns.parentSeq) ? nil : row.int64(columns.parentSeq),
             answer: StoredAnswer(
-                result: stored, vetoed: row.isNull(6) ? nil : row.int64(6) != 0,
-                implemented: row.isNull(7) ? nil : row.int64(7) != 0, isOverride: !row.isNull(6) && name.isOverride))
+                result: stored, vetoed: vetoed,
+                implemented: row.isNull(columns.implemented) ? nil : row.int64(columns.implemented) != 0,
+                isOverride: vetoed != nil && name.isOverride))
+    }
+}
+
+extension StoredEvent.Name {
+    /// Where a statement of `callbacks` rows has each column a name is read from, found by name.
+    struct Columns {
+        let id, kind, protocolName, name, labels, answer: Int
+
+        init(_ statement: Statement) {
+            id = statement.column("id")
+            kind = statement.column("kind")
+            protocolName = statement.column("protocol")
+            name = statement.column("name")
+            labels = statement.column("labels")
+            answer = statement.column("answer")
+        }
+    }
+
+    /// The name on `row`. An input's row names its widget kind as its protocol (from version 4):
+    /// not a protocol, so read as none.
+    convenience init(row: Statement, _ columns: Columns) {
+        let labels = (try? AuditValue(json: row.string(columns.labels) ?? "[]")).flatMap { value -> [String]? in
+            guard case .array(let items) = value else { return nil }
+            return items.compactMap { if case .string(let label) = $0 { label } else { nil } }
+        }
+        let kind = row.string(columns.kind)
+        let protocolName = kind == EventKind.input.rawValue ? "" : row.string(columns.protocolName) ?? ""
+        self.init(
+            kind: EventKind(rawValue: kind ?? "") ?? .callback, protocolName: protocolName.isEmpty ? nil : protocolName,
+            name: row.string(columns.name) ?? "", labels: labels ?? [],
+            isOverride: row.string(columns.answer) == AnswerKind.override.rawValue)
+    }
+}
+
+extension StoredEvent.Widget {
+    /// Where a statement of `widgets` rows has each column a widget is read from, found by name.
+    struct Columns {
+        let id, path, kind: Int
+
+        init(_ statement: Statement) {
+            id = statement.column("id")
+            path = statement.column("path")
+            kind = statement.column("kind")
+        }
+    }
+
+    /// The widget on `row`.
+    convenience init(row: Statement, _ columns: Columns) {
+        self.init(path: row.string(columns.path) ?? "", kind: row.string(columns.kind) ?? "")
     }
 }
 

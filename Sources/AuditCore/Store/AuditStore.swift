@@ -24,6 +24,8 @@ public final class AuditStore {
 
     let connection: Connection
     public let path: String
+    /// What the store was opened for: one opened to write also reads.
+    let access: Access
     /// The recorder's event INSERT (see `AuditStore+Writing`).
     var eventInsertStatements: [Int: Statement] = [:]
     /// The locks of the sessions this store records, by session, held until each is finished or
@@ -52,6 +54,7 @@ public final class AuditStore {
 
     public init(path: String, access: Access) throws(StoreError) {
         self.path = path
+        self.access = access
         var opening = try DatabaseFile.check(path, for: access)
         if opening == .create {
             try DatabaseFile.create(at: path)
@@ -78,6 +81,15 @@ public final class AuditStore {
         }
     }
 
+    /// Opens the database at `path` only when it exists: `StoreError.noDatabase` when there is
+    /// none, also for `.write` (which would otherwise make a new one). For an operation that reads
+    /// a stored session and writes beside it, through one store (an isolated replay).
+    public convenience init(existingAt path: String, access: Access) throws(StoreError) {
+        var info = stat()
+        if stat(path, &info) != 0 && errno == ENOENT { throw .noDatabase(path: path) }
+        try self.init(path: path, access: access)
+    }
+
     /// Whether the recording of a session marked `recording` still runs: its process holds the
     /// session's lock (in any PID namespace), or, for a session recorded before locks, a process
     /// with its id and start time runs here.
@@ -90,7 +102,7 @@ public final class AuditStore {
     private func markAbandonedSessions() throws {
         let recording = try connection.prepare(
             "SELECT id, owner_pid, owner_token FROM sessions WHERE status = 'recording'"
-        ).rows { (id: $0.int64(0), pid: $0.int64(1), token: $0.int64(2)) }
+        ).rows { (id: $0.int64("id"), pid: $0.int64("owner_pid"), token: $0.int64("owner_token")) }
         let abandoned = recording.filter { !isRecording(session: $0.id, pid: $0.pid, startTicks: $0.token) }
         guard !abandoned.isEmpty else { return }
         try connection.transaction {

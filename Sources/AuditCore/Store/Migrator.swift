@@ -46,7 +46,7 @@ enum Migrator {
         guard hasLedger else { return migrations }
 
         let applied = try connection.prepare("SELECT version, name, sha256 FROM schema_migrations ORDER BY version")
-            .rows { (version: $0.int(0), name: $0.string(1) ?? "", sha256: $0.string(2) ?? "") }
+            .rows { (version: $0.int("version"), name: $0.string("name") ?? "", sha256: $0.string("sha256") ?? "") }
         let known = Dictionary(uniqueKeysWithValues: migrations.map { ($0.version, $0) })
         for row in applied {
             guard let migration = known[row.version] else {
