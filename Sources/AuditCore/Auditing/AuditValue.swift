@@ -122,6 +122,12 @@ extension AuditValue {
 
     static func appendQuoted(_ value: String, to text: inout String) {
         text += "\""
+        // Most strings need no escape: they go across whole.
+        if !value.utf8.contains(where: needsEscape) {
+            text += value
+            text += "\""
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": text += "\\\""
@@ -140,6 +146,13 @@ extension AuditValue {
 }
 
 extension AuditValue {
+    /// Whether a byte of UTF-8 may start what `appendQuoted` escapes: a control character, a
+    /// quote, a backslash, or the first byte of U+2028 and U+2029 (and of other characters,
+    /// which `appendQuoted` then looks at one by one).
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0xE2
+    }
+
     /// The key of the object that stands for a double JSON cannot write.
     static let nonFiniteTag = "$double"
 
