@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `--shard I/N` on `replay --all` and `report`: n jobs take every session exactly once.
-@Suite("Sharding replay --all and report")
+@Suite("Sharding replay --all and report", .tags(.slow))
 struct ShardTests {
     /// The recorded sessions `replay --all --shard` replayed.
     static func replayed(_ sandbox: Sandbox, shard: String) throws -> Set<Int> {

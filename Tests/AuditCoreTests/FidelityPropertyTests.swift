@@ -9,7 +9,7 @@ import Testing
 /// by example: each draws its cases from `SeededGenerator` with a fixed seed, so a run repeats
 /// exactly, and checks the widgets against a small reference model written here from UIKit's
 /// documented rule.
-@Suite("Fidelity: seeded random properties")
+@Suite("Fidelity: seeded random properties", .tags(.slow))
 struct FidelityPropertyTests {
     let folder = TemporaryDirectory()
     var database: String { folder.path("audit.sqlite") }

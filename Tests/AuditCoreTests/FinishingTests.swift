@@ -45,9 +45,11 @@ struct FinishingTests {
     }
 
     /// `record(taps:options:)` through a store the caller keeps, as a replay job records.
-    func recordInline(taps: Int, beforeFinishing: () -> Void = {}) throws -> RecordingSummary {
+    func recordInline(
+        taps: Int, options: Recorder.Options = Recorder.Options(), beforeFinishing: () -> Void = {}
+    ) throws -> RecordingSummary {
         let store = try AuditStore(path: database, access: .write)
-        let recorder = try Recorder(recordingInline: store, session: newSession(), catalog: .builtIn)
+        let recorder = try Recorder(recordingInline: store, session: newSession(), catalog: .builtIn, options: options)
         let root = View(identifier: "root")
         let control = SegmentedControl(identifier: "c", segments: ["a", "b", "c"], selectedSegmentIndex: 0)
         root.addSubview(control)
@@ -80,7 +82,8 @@ struct FinishingTests {
     /// When its status cannot be written for good, an inline recording still keeps every event, as
     /// one written by a writer thread does: only the first try joins the two.
     @Test func anInlineRecordingThatCannotBeMarkedCompleteKeepsItsEvents() throws {
-        let summary = try recordInline(taps: 10) {
+        // No patience: the status is tried its least number of times, and given up.
+        let summary = try recordInline(taps: 10, options: Self.options(patience: 0)) {
             StoreFaults.inject(SQLITE_FULL, at: database, matching: "SET status")
         }
         StoreFaults.clear(database)

@@ -104,7 +104,7 @@ struct ImportFormTests {
     /// Each line made one the form does not take (a space after its brace): read in full.
     static func outOfForm(_ lines: [String]) -> [String] { lines.map { "{ " + $0.dropFirst() } }
 
-    @Test(arguments: 1...4 as ClosedRange<UInt64>)
+    @Test(arguments: 1...2 as ClosedRange<UInt64>)
     func whatALineInItsFormStoresIsWhatTheFullReadingStores(seed: UInt64) throws {
         let lines = Self.export(seed: seed)
         var scanner = ImportScanner()
@@ -146,7 +146,7 @@ struct ImportFormTests {
         #expect(message.hasPrefix("line 25: "))
     }
 
-    @Test(arguments: [1, 300, 5_000, 1 << 20])
+    @Test(arguments: [1, 5_000, 1 << 20])
     func chunksOfAnySizeImportAlike(chunkBytes: Int) throws {
         let lines = Self.export(seed: 5)
         #expect(
