@@ -32,6 +32,20 @@ struct TransferTests {
         #expect(try sandbox.run(["export", "--db", "copy.sqlite"]).stdout == exported.stdout)
     }
 
+    /// `import` reads its file a megabyte at a time: a line longer than that, and a last line
+    /// without a line feed, are read whole.
+    @Test func aLineLongerThanAReadAndALastLineWithoutALineFeedAreReadWhole() throws {
+        let sandbox = try Self.recorded()
+        let exported = try sandbox.run(["export"]).stdout
+        let long = String(repeating: "0123456789abcdef", count: 200_000)  // 3.2 MB
+        let edited = exported.replacingOccurrences(of: #""name":null"#, with: #""name":"\#(long)""#)
+        #expect(edited.utf8.count == exported.utf8.count - "null".utf8.count + long.utf8.count + 2)
+        try sandbox.write("long.jsonl", String(edited.dropLast()))  // no line feed at the end
+        let imported = try sandbox.run(["import", "long.jsonl", "--db", "copy.sqlite"])
+        #expect(imported.stdout == "imported 3 sessions as 1, 2, 3\n", "\(imported)")
+        #expect(try sandbox.run(["export", "--db", "copy.sqlite"]).stdout == edited)
+    }
+
     @Test func anImportedSessionDiffsAsIdenticalToItsOriginal() throws {
         let sandbox = try Self.recorded()
         try sandbox.run(["export", "--session", "3", "--output", "isolated.jsonl"]).expectSuccess()
