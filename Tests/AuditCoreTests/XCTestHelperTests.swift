@@ -23,6 +23,20 @@ final class XCTestHelperTests: XCTestCase {
             "flow", scenario: scenario, database: database, record: .never, delegate: make)
         XCTAssertEqual(outcome?.passed, true)
     }
+
+    func testSameBehaviourOfATreeBuiltInCode() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "xctest-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appending(path: "audit.sqlite").path
+        let recorded = try BehaviourCheck(databasePath: database, catalog: .builtIn, mode: .missing).check(
+            "taps", delegate: { LoggingDelegate() }, build: BehaviourCheckTests.build, drive: BehaviourCheckTests.drive)
+        guard case .recorded = recorded else { return XCTFail("expected the baseline to be recorded, got \(recorded)") }
+        let outcome = XCTAssertSameBehaviour(
+            "taps", catalog: .builtIn, database: database, record: .never, delegate: { LoggingDelegate() },
+            build: BehaviourCheckTests.build, drive: BehaviourCheckTests.drive)
+        XCTAssertEqual(outcome?.passed, true)
+    }
 }
 
 @Suite("Where baselines live by default")
