@@ -34,7 +34,7 @@ struct ImportFormTests {
                     + #""status":"complete","started_at":"2026-01-01T00:00:00.000Z","ended_at":null,"replay_of":null,"#
                     + #""replay_mode":null,"labels":\#(labels),"events":\#(events),"inputs":1,"callbacks":1,"vetoes":0,"#
                     + #""failures":0,"scenario_source":"{\n  \"a\": \"\\u00e9\"\n}"}"#)
-            for widget in 1...3 {
+            for widget in session == 1 ? [2, 1, 3] : [1, 2, 3] {
                 let path = Self.texts.randomElement(using: &random)!
                 lines.append(
                     #"{"type":"widget","id":\#(widget),"path":\#(path),"kind":"View","parent":\#(widget == 1 ? "null" : "1")}"#
@@ -144,6 +144,20 @@ struct ImportFormTests {
             return
         }
         #expect(message.hasPrefix("line 25: "))
+    }
+
+    @Test func aDuplicateWidgetIsRefusedAtItsLineEitherWay() throws {
+        var lines = Self.export(seed: 10, sessions: 1, events: 10)
+        // The second widget (line 3) takes the id of the first; both in the form.
+        lines[1] = #"{"type":"widget","id":1,"path":"a","kind":"View","parent":null}"#
+        lines[2] = #"{"type":"widget","id":1,"path":"b","kind":"View","parent":1}"#
+        let inForm = try imported(lines, as: "widget-form.sqlite")
+        #expect(inForm == (try imported(Self.outOfForm(lines), as: "widget-full.sqlite")))
+        guard case .refused(let message) = inForm else {
+            Issue.record("a duplicate widget was imported")
+            return
+        }
+        #expect(message.hasPrefix("line 3: "), "\(message)")
     }
 
     @Test(arguments: [1, 5_000, 1 << 20])

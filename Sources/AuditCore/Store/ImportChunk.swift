@@ -30,8 +30,9 @@ struct ImportChunk: Sendable {
         case none
         /// A session line: its fields.
         case fields([String: AuditValue])
-        /// A widget line: its id, path, kind and parent from `values[first]`.
-        case widget(first: Int)
+        /// A widget line with an integer id and a string path and kind: its id, path, kind and
+        /// parent from `values[first]`, and its id.
+        case widget(first: Int, id: Int64)
         /// An event line with an integer `seq`, times and widget and a string `args`: its `seq`,
         /// `t_ns`, `widget`, `args`, `result`, `vetoed`, `implemented`, `duration_ns` and
         /// `parent_seq` from `values[first]`, and the number of its callback name.
@@ -195,10 +196,12 @@ struct ImportScanner {
             for index in 8...13 { add(scanned[index], of: line) }
             return .event(first: first, seq: seq, name: nameNumber(in: line))
         }
-        if Self.widgetForm.scan(line, into: &scanned) {
+        if Self.widgetForm.scan(line, into: &scanned), case .integer(let id) = scanned[0].kind,
+            case .text = scanned[1].kind, case .text = scanned[2].kind
+        {
             let first = chunk.values.count
             for index in 0...3 { add(scanned[index], of: line) }
-            return .widget(first: first)
+            return .widget(first: first, id: id)
         }
         if Self.sessionForm.scan(line, into: &scanned) {
             var fields = ["type": AuditValue.string("session")]

@@ -15,8 +15,10 @@ struct ImportReader {
     /// The session being read: its new id (nil while skipping one the database holds), and how
     /// many events its `session` line announced and have come.
     private var current: (id: Int64?, expected: Int, seen: Int)?
-    /// The `seq` of the current session's last event, or `.max` once one was not an integer.
+    /// The `seq` of the current session's last event and the id of its last widget, or `.max`
+    /// once one was not an integer.
     private var lastSeq = Int64.min
+    private var lastWidget = Int64.min
     private var sessions = 0
     private var ended = false
     private var failure: String?
@@ -29,7 +31,9 @@ struct ImportReader {
     /// Event rows scanned and not yet inserted: their first value in the chunk, their session and
     /// callback ids.
     private var rows: [(first: Int, session: Int64, callback: Int64)] = []
-    private var widgetInsert: Statement?
+    /// Widget rows scanned and not yet inserted: their first value in the chunk and their session.
+    private var widgetRows: [(first: Int, session: Int64)] = []
+    private var widgetInserts: [Int: Statement] = [:]
 
     init(store: AuditStore) { self.store = store }
 
@@ -37,7 +41,10 @@ struct ImportReader {
     mutating func read(_ chunk: ImportChunk) throws {
         names += chunk.newNames
         nameIDs += Array(repeating: nil, count: chunk.newNames.count)
-        defer { rows.removeAll(keepingCapacity: true) }
+        defer {
+            rows.removeAll(keepingCapacity: true)
+            widgetRows.removeAll(keepingCapacity: true)
+        }
         try chunk.text.withUnsafeBytes { text in
             try chunk.bytes.withUnsafeBytes { bytes in
                 for (offset, entry) in chunk.lines.enumerated() {
@@ -80,12 +87,11 @@ struct ImportReader {
             guard let id = current!.id else { return }
             rows.append((first, id, try callbackID(name)))
             if rows.count == AuditStore.eventsPerInsert { try insertRows(chunk.values, text) }
-        case .widget(let first) where !ended && current != nil:
-            guard let id = current!.id else { return }
-            let statement = try widgetStatement()
-            statement.bind(id, at: 1)
-            for index in 0..<4 { bind(chunk.values[first + index], text, to: statement, at: index + 2) }
-            try statement.run()
+        case .widget(let first, let id) where !ended && current != nil && id > lastWidget:
+            lastWidget = id
+            guard let session = current!.id else { return }
+            widgetRows.append((first, session))
+            if widgetRows.count == AuditStore.eventsPerInsert { try insertRows(chunk.values, text) }
         case .fields(let fields):
             try insertRows(chunk.values, text)
             try readFully(.object(fields))
@@ -118,6 +124,8 @@ struct ImportReader {
     /// within its count, and comes after the last one. Its row then cannot fail a constraint,
     /// so it waits in a batch; only a failure of the disk can strike a batch, and it is reported
     /// at the line that sent it. Any other event goes through the full reading, which judges it.
+    /// A widget waits in a batch of its own on the same terms: in a session, its id above the
+    /// last one's.
     private func takesEvent(seq: Int64) -> Bool {
         guard !ended, let current, current.seen < current.expected else { return false }
         return seq > lastSeq
@@ -135,8 +143,19 @@ struct ImportReader {
         return id
     }
 
-    /// Inserts the event rows waiting, with one statement.
+    /// Inserts the widget and event rows waiting, with one statement each.
     private mutating func insertRows(_ values: [FormValue], _ text: UnsafeRawBufferPointer) throws {
+        if !widgetRows.isEmpty {
+            defer { widgetRows.removeAll(keepingCapacity: true) }
+            let statement = try widgetInsert(rows: widgetRows.count)
+            // Each row: session, id, path, kind, parent; the scan took all but the session.
+            for (number, row) in widgetRows.enumerated() {
+                let at = number * 5
+                statement.bind(row.session, at: Int32(at + 1))
+                for index in 0..<4 { bind(values[row.first + index], text, to: statement, at: at + index + 2) }
+            }
+            try statement.run()
+        }
         guard !rows.isEmpty else { return }
         defer { rows.removeAll(keepingCapacity: true) }
         let statement = try store.eventInsert(rows: rows.count)
@@ -190,8 +209,10 @@ struct ImportReader {
         case "widget":
             guard let session = current else { return fail("a widget before any session line") }
             let values = try ImportScanner.widgetFields.map { try reader.sql($0) }
+            // Widgets stored from a scan after this one must come after it.
+            if case .integer(let id) = values[0] { lastWidget = max(lastWidget, id) } else { lastWidget = .max }
             if let id = session.id {
-                let statement = try widgetStatement()
+                let statement = try widgetInsert(rows: 1)
                 statement.bind(id, at: 1)
                 for (index, value) in values.enumerated() { statement.bind(value, at: Int32(index + 2)) }
                 try statement.run()
@@ -236,6 +257,7 @@ struct ImportReader {
         }
         current = nil
         lastSeq = .min
+        lastWidget = .min
     }
 
     private mutating func startSession(_ reader: inout LineFields) throws {
@@ -298,11 +320,13 @@ struct ImportReader {
             "SELECT id FROM callbacks WHERE kind = ? AND protocol = ? AND name = ?", Array(name[0...2])) ?? 0
     }
 
-    private mutating func widgetStatement() throws -> Statement {
-        if let widgetInsert { return widgetInsert }
+    /// The INSERT of `rows` widget rows.
+    private mutating func widgetInsert(rows: Int) throws -> Statement {
+        if let statement = widgetInserts[rows] { return statement }
         let statement = try store.connection.prepare(
-            "INSERT INTO widgets (session, id, path, kind, parent) VALUES (?, ?, ?, ?, ?)")
-        widgetInsert = statement
+            "INSERT INTO widgets (session, id, path, kind, parent) VALUES "
+                + Array(repeating: "(?, ?, ?, ?, ?)", count: rows).joined(separator: ", "))
+        widgetInserts[rows] = statement
         return statement
     }
 
