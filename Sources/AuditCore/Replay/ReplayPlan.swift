@@ -219,59 +219,30 @@ final class ParsedScenarios {
 ///
 /// The reader has `store` to itself until it is done: its owner leaves the store alone between
 /// making the feed and `stop()` (SQLite's connections are opened for one thread at a time).
-final class EventFeed: @unchecked Sendable {
-    // @unchecked: `store` is used by the reader only, until `done` is signalled; the chunks and
-    // the end cross threads under `state`'s lock.
-    private struct State {
-        var chunks: [[StoredEvent]] = []
-        var end: Result<Void, StoreError>?
-        var stopping = false
-    }
-
+final class EventFeed: Sendable {
     static let chunkSize = 8_192
-    private let state = Mutex(State())
-    /// Signalled once for each chunk and once at the end.
-    private let available = DispatchSemaphore(value: 0)
-    private let done = DispatchSemaphore(value: 0)
-    private let store: AuditStore
-    private var finished = false
+    /// Chunks read ahead, at most 4 waiting: the reader's memory is bounded, not the session's.
+    private let handoff = ChunkHandoff<[StoredEvent], StoreError>(waiting: 4)
 
     init(session: Int64, store: AuditStore, chunkSize: Int = EventFeed.chunkSize) {
-        self.store = store
-        DispatchQueue.global().async { [self] in
-            let end = Result { () throws(StoreError) in
-                try self.store.storedEvents(of: session, inChunksOf: chunkSize) { chunk in
-                    let going = state.withLock { state in
-                        state.chunks.append(chunk)
-                        return !state.stopping
-                    }
-                    available.signal()
-                    return going
-                }
-            }
-            state.withLock { $0.end = end }
-            available.signal()
-            done.signal()
+        let reading = UncheckedStore(store: store)
+        let handoff = handoff
+        DispatchQueue.global().async {
+            handoff.finish(
+                Result { () throws(StoreError) in
+                    try reading.store.storedEvents(of: session, inChunksOf: chunkSize) { handoff.put($0) }
+                })
         }
+    }
+
+    /// The store, used by the reader only until it says it is done (`ChunkHandoff.finish`).
+    private struct UncheckedStore: @unchecked Sendable {
+        let store: AuditStore
     }
 
     /// The next chunk, waiting for it; nil after the last. Throws what the read threw.
-    func next() throws(StoreError) -> [StoredEvent]? {
-        guard !finished else { return nil }
-        available.wait()
-        let (chunk, end) = state.withLock { state in
-            state.chunks.isEmpty ? (nil, state.end) : (state.chunks.removeFirst(), nil)
-        }
-        if let chunk { return chunk }
-        finished = true
-        try end?.get()
-        return nil
-    }
+    func next() throws(StoreError) -> [StoredEvent]? { try handoff.next() }
 
     /// Asks the reader to stop after its current chunk, and waits until it has let go of the store.
-    func stop() {
-        state.withLock { $0.stopping = true }
-        done.wait()
-        done.signal()  // a second stop() returns at once
-    }
+    func stop() { handoff.stop() }
 }

@@ -67,15 +67,15 @@ extension AuditStore {
         var parent: Int64
     }
 
-    /// How many event rows one INSERT takes.
-    static let eventsPerInsert = 32
+    /// How many rows one INSERT takes (events, and an import's widgets).
+    static let rowsPerInsert = 32
 
-    /// Inserts event rows of `session`, `eventsPerInsert` a statement, inside the caller's
+    /// Inserts event rows of `session`, `rowsPerInsert` a statement, inside the caller's
     /// transaction. `arguments[i]` is row i's JSON array of argument values in label order.
     func insertEvents(session: Int64, _ rows: [EventRow], arguments: [String]) throws {
         var start = 0
         while start < rows.count {
-            let count = min(Self.eventsPerInsert, rows.count - start)
+            let count = min(Self.rowsPerInsert, rows.count - start)
             let statement = try eventInsert(rows: count)
             defer { statement.reset() }
             for offset in 0..<count {

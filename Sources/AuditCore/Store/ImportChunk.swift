@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Lines of an export, copied, with what a scan found in those written in the export's own form
 /// (`ExportLineForm`): the unit `ImportScanner` hands to `ImportReader`, possibly across threads.
@@ -48,13 +47,13 @@ struct ImportChunk: Sendable {
         chunkBytes: Int = ImportScanner.chunkBytes, _ consume: (ImportChunk) throws -> Void
     ) throws {
         try withoutActuallyEscaping(produce) { produce in
-            let handoff = Handoff(waiting: waiting)
+            let handoff = ChunkHandoff<ImportChunk, any Error>(waiting: waiting)
             let source = Producer(produce)
             DispatchQueue.global().async {
                 var scanner = ImportScanner(chunkBytes: chunkBytes)
                 let end = source.runOnce { line in
                     scanner.add(line)
-                    if scanner.isFull, !handoff.put(scanner.take()) { throw Handoff.Stopped() }
+                    if scanner.isFull, !handoff.put(scanner.take()) { throw Stopped() }
                 }
                 if case .success = end { _ = handoff.put(scanner.take()) }
                 handoff.finish(end)
@@ -80,67 +79,8 @@ struct ImportChunk: Sendable {
         }
     }
 
-    /// Chunks on their way from the scanning thread to the storing one.
-    private final class Handoff: Sendable {
-        struct Stopped: Error {}
-
-        private struct State {
-            var chunks: [ImportChunk] = []
-            var end: Result<Void, any Error>?
-            var stopped = false
-        }
-
-        private let state = Mutex(State())
-        /// Signalled for each chunk and at the end; for each chunk taken; once the producer is done.
-        private let ready = DispatchSemaphore(value: 0)
-        private let room = DispatchSemaphore(value: 0)
-        private let done = DispatchSemaphore(value: 0)
-
-        init(waiting: Int) {
-            // Made at 0 and raised: libdispatch refuses to free a semaphore left below the value it
-            // was made with.
-            for _ in 0..<waiting { room.signal() }
-        }
-
-        /// Hands over a chunk, waiting for room; false once the consumer has stopped.
-        func put(_ chunk: ImportChunk) -> Bool {
-            room.wait()
-            let taken = state.withLock { state in
-                guard !state.stopped else { return false }
-                state.chunks.append(chunk)
-                return true
-            }
-            if taken { ready.signal() }
-            return taken
-        }
-
-        func finish(_ end: Result<Void, any Error>) {
-            state.withLock { $0.end = end }
-            ready.signal()
-            done.signal()
-        }
-
-        /// The next chunk, waiting for it; nil after the last. Throws what the producer threw.
-        func next() throws -> ImportChunk? {
-            ready.wait()
-            let (chunk, end) = state.withLock { state in
-                state.chunks.isEmpty ? (nil, state.end) : (state.chunks.removeFirst(), nil)
-            }
-            if let chunk {
-                room.signal()
-                return chunk
-            }
-            try end?.get()
-            return nil
-        }
-
-        /// Stops the producer at its next chunk, and waits until it has returned.
-        func stop() {
-            state.withLock { $0.stopped = true }
-            room.signal()
-            done.wait()
-        }
-    }
+    /// What the scanning thread throws to stop, once the storing one has.
+    private struct Stopped: Error {}
 }
 
 /// A value an `ImportChunk` holds for a scanned line.
@@ -245,11 +185,7 @@ struct ImportScanner {
         nameCount += 1
         chunk.newNames.append(
             (3...7).map { index in
-                switch scanned[index].value(in: line) {
-                case .int(let number): .integer(Int64(number))
-                case .string(let text): .text(text)
-                default: .null  // a scan of an event gives nothing else
-                }
+                SQLValue(exported: scanned[index].value(in: line)) ?? .null
             })
         names[hash] = (Array(name), number)
         return number

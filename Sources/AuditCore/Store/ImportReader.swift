@@ -86,12 +86,12 @@ struct ImportReader {
             lastSeq = seq
             guard let id = current!.id else { return }
             rows.append((first, id, try callbackID(name)))
-            if rows.count == AuditStore.eventsPerInsert { try insertRows(chunk.values, text) }
+            if rows.count == AuditStore.rowsPerInsert { try insertRows(chunk.values, text) }
         case .widget(let first, let id) where !ended && current != nil && id > lastWidget:
             lastWidget = id
             guard let session = current!.id else { return }
             widgetRows.append((first, session))
-            if widgetRows.count == AuditStore.eventsPerInsert { try insertRows(chunk.values, text) }
+            if widgetRows.count == AuditStore.rowsPerInsert { try insertRows(chunk.values, text) }
         case .fields(let fields):
             try insertRows(chunk.values, text)
             try readFully(.object(fields))
@@ -390,26 +390,36 @@ private struct LineFields {
 
     /// A stored value with its SQL type, as `exported` wrote it.
     mutating func sql(_ name: String) throws -> SQLValue {
-        switch take(name) {
-        case .null?: return .null
-        case .int(let number)?: return .integer(Int64(number))
-        case .double(let number)?: return .real(number)
-        case .string(let text)?: return .text(text)
-        case .object(let blob)? where blob.count == 1:
-            if case .string(let hex)? = blob["blob"] {
-                let digits = Array(hex.utf8)
-                let bytes = stride(from: 0, to: digits.count - 1, by: 2).compactMap {
-                    UInt8(String(decoding: digits[$0...$0 + 1], as: UTF8.self), radix: 16)
-                }
-                if bytes.count * 2 == digits.count { return .blob(bytes) }
-            }
+        guard let value = take(name).flatMap(SQLValue.init(exported:)) else {
             return wrong(name, "a value or {\"blob\": HEX}", .null)
-        default: return wrong(name, "a value or {\"blob\": HEX}", .null)
         }
+        return value
     }
 
     private mutating func wrong<T>(_ name: String, _ expected: String, _ placeholder: T) -> T {
         if problem == nil { problem = "\(name): expected \(expected)" }
         return placeholder
+    }
+}
+
+extension SQLValue {
+    /// A stored value with its SQL type, as `export` writes it: null, an integer, a real, a
+    /// string, or a blob as `{"blob": HEX}`; nil for anything else.
+    init?(exported value: AuditValue) {
+        switch value {
+        case .null: self = .null
+        case .int(let number): self = .integer(Int64(number))
+        case .double(let number): self = .real(number)
+        case .string(let text): self = .text(text)
+        case .object(let blob) where blob.count == 1:
+            guard case .string(let hex)? = blob["blob"] else { return nil }
+            let digits = Array(hex.utf8)
+            let bytes = stride(from: 0, to: digits.count - 1, by: 2).compactMap {
+                UInt8(String(decoding: digits[$0...$0 + 1], as: UTF8.self), radix: 16)
+            }
+            guard bytes.count * 2 == digits.count else { return nil }
+            self = .blob(bytes)
+        default: return nil
+        }
     }
 }

@@ -1,0 +1,78 @@
+import Dispatch
+import Synchronization
+
+/// Chunks handed from a thread that makes them to one that uses them, in order, at most
+/// `waiting` waiting between the two: how a replay reads a session's events (`EventFeed`) and how
+/// import scans a file (`ImportChunk.scanning`) a step ahead of the thread that uses them.
+///
+/// The making thread calls `put(_:)` for each chunk and `finish(_:)` once; the using thread
+/// calls `next()` until it gives nil, and `stop()` before it lets go of what the maker uses.
+final class ChunkHandoff<Chunk: Sendable, Failure: Error>: Sendable {
+    private struct State {
+        var chunks: [Chunk] = []
+        var end: Result<Void, Failure>?
+        var stopped = false
+        var finished = false
+    }
+
+    private let state = Mutex(State())
+    /// Signalled for each chunk put and at the end; for each chunk taken; once the maker is done.
+    private let ready = DispatchSemaphore(value: 0)
+    private let room = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(waiting: Int) {
+        // Made at 0 and raised: libdispatch refuses to free a semaphore left below the value it
+        // was made with.
+        for _ in 0..<waiting { room.signal() }
+    }
+
+    /// Hands over a chunk, waiting for room; false once the user has stopped (the maker stops).
+    func put(_ chunk: Chunk) -> Bool {
+        room.wait()
+        let taken = state.withLock { state in
+            guard !state.stopped else { return false }
+            state.chunks.append(chunk)
+            return true
+        }
+        if taken { ready.signal() }
+        return taken
+    }
+
+    /// Says the maker is done, with what it ended on; it must no longer touch what the user owns.
+    func finish(_ end: Result<Void, Failure>) {
+        state.withLock { $0.end = end }
+        ready.signal()
+        done.signal()
+    }
+
+    /// The next chunk, waiting for it; nil after the last (and on every call after). Throws what
+    /// the maker ended on.
+    func next() throws(Failure) -> Chunk? {
+        let finished: Bool = state.withLock { $0.finished }
+        if finished { return nil }
+        ready.wait()
+        let taken: (chunk: Chunk?, end: Result<Void, Failure>?) = state.withLock { state in
+            if state.chunks.isEmpty {
+                state.finished = true
+                return (nil, state.end)
+            }
+            return (state.chunks.removeFirst(), nil)
+        }
+        let (chunk, end) = taken
+        if let chunk {
+            room.signal()
+            return chunk
+        }
+        try end?.get()
+        return nil
+    }
+
+    /// Stops the maker at its next chunk, and waits until it is done; a second call returns at once.
+    func stop() {
+        state.withLock { $0.stopped = true }
+        room.signal()
+        done.wait()
+        done.signal()
+    }
+}
