@@ -31,7 +31,8 @@ struct ReplayPlanTests {
         let whole = try store.storedEvents(of: session)
         #expect(whole.count == count)
         var chunks: [[StoredEvent]] = []
-        try store.storedEvents(of: session, inChunksOf: Self.chunk) { chunk in
+        var parsed = ParsedJSONCache()
+        try store.storedEvents(of: session, inChunksOf: Self.chunk, parsed: &parsed) { chunk in
             chunks.append(chunk)
             return true
         }
@@ -42,7 +43,7 @@ struct ReplayPlanTests {
         #expect(chunks.joined().map(\.answer) == whole.map(\.answer))
 
         var delivered = 0
-        try store.storedEvents(of: session, inChunksOf: Self.chunk) { _ in
+        try store.storedEvents(of: session, inChunksOf: Self.chunk, parsed: &parsed) { _ in
             delivered += 1
             return false
         }
@@ -51,11 +52,37 @@ struct ReplayPlanTests {
         #expect(try store.storedEvents(of: session).map(\.seq) == whole.map(\.seq))
     }
 
+    /// A replay job reads every session through one store, which keeps the `callbacks` table it
+    /// read: it reads the table again once another connection commits a change, or it interns a
+    /// name itself.
+    @Test func callbackNamesAreReadAgainWhenTheTableChanges() throws {
+        let (session, _) = try recordLongSession()
+        let store = try AuditStore(path: database, access: .write)
+        let before = try store.storedEvents(of: session)
+        let fingerprints = try store.fingerprints(of: session)
+        #expect(try store.callbackNames().names[before[1].callbackID]?.name == before[1].callback)
+
+        // Another connection renames every callback: this store's events and fingerprints follow.
+        try sqlite(database, "UPDATE callbacks SET name = name || '2' WHERE kind = 'callback'")
+        let after = try store.storedEvents(of: session)
+        #expect(
+            zip(before, after).allSatisfy {
+                $0.kind == .input ? $0.callback == $1.callback : $1.callback == $0.callback + "2"
+            })
+        #expect(zip(fingerprints, try store.fingerprints(of: session)).contains { $0.identity != $1.identity })
+
+        // A name this store interns is found at once.
+        let turn = CallbackDescriptor(input: "turn", of: "ReplayPlanDial", arguments: ["to"])
+        let id = try store.internCallback(turn)
+        #expect(try store.callbackNames().names[id]?.name == "turn")
+        #expect(try store.callbackNames().names[id]?.kind == .input)
+    }
+
     @Test func aPlanBuiltFromChunksEqualsOneBuiltInOneGo() throws {
         let (session, _) = try recordLongSession()
         let store = try AuditStore(path: database, access: .read)
         let streamed = try ReplayPlan(session: session, store: store, catalog: .builtIn, chunkSize: Self.chunk)
-        let whole = try ReplayPlan(session: session, store: store, catalog: .builtIn, scenarios: ParsedScenarios())
+        let whole = try ReplayPlan(session: session, store: store, catalog: .builtIn, parsed: ParsedOnce())
         #expect(streamed.events.map(\.seq) == whole.events.map(\.seq))
         #expect(streamed.events.map(\.answer) == whole.events.map(\.answer))
         #expect(streamed.steps == whole.steps)

@@ -159,7 +159,7 @@ final class EventWriter: @unchecked Sendable {
         } catch {
             markedComplete = false  // rolled back with the rest
             callbackIDs.removeAll()  // ids interned in the rolled-back transaction are gone
-            store.forgetInternedCallbacks()
+            store.forgetCallbackNames()
             let operation =
                 ready > 0
                 ? "writing events \(nextSeq)–\(nextSeq + Int64(ready) - 1)" : "writing the session's widgets"

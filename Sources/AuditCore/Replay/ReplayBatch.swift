@@ -11,9 +11,8 @@ extension Replayer {
     public final class Job {
         let replayer: Replayer
         let store: AuditStore
-        /// The scenarios of the sessions replayed so far, parsed once: a corpus holds many
-        /// recordings of few scenarios.
-        let scenarios = ParsedScenarios()
+        /// The scenarios and arguments of the sessions replayed so far, parsed once.
+        let parsed = ParsedOnce()
 
         /// When this job last checkpointed the WAL.
         private var checkpointed = monotonicNanoseconds()

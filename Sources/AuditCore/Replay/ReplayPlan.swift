@@ -25,20 +25,20 @@ struct ReplayPlan {
     /// index in `events`: isolated replay performs them itself when the candidate does not.
     let delegateInputs: [Int: ScenarioStep]
 
-    /// The plan of session `id`, read through `store`. With `scenarios` (a replay job's, whose
+    /// The plan of session `id`, read through `store`. With `parsed` (a replay job's, whose
     /// sessions are the parallel work), the stored scenario is parsed once for every session that
-    /// stores the same text, and the events are read here. Without, the events are read on
+    /// stores the same text, as are the inputs' arguments, and the events are read here. Without, the events are read on
     /// another core while the scenario is parsed here, and the plan is built from each chunk of
     /// events as it comes (`chunkSize` events at a time).
     init(
-        session id: Int64, store: AuditStore, catalog: WidgetCatalog, scenarios: ParsedScenarios? = nil,
+        session id: Int64, store: AuditStore, catalog: WidgetCatalog, parsed: ParsedOnce? = nil,
         chunkSize: Int = EventFeed.chunkSize
     ) throws {
         session = try store.session(id)
         if let original = session.replayOf { throw ReplayError.replayOfReplay(session: id, of: original) }
         let source = try store.scenarioSource(of: id)
         let interrupted = session.status == .interrupted
-        let feed = scenarios == nil && !interrupted ? EventFeed(session: id, store: store, chunkSize: chunkSize) : nil
+        let feed = parsed == nil && !interrupted ? EventFeed(session: id, store: store, chunkSize: chunkSize) : nil
         defer { feed?.stop() }
         let parse = { () -> Result<Scenario, ScenarioError> in
             Result { () throws(ScenarioError) in
@@ -48,7 +48,7 @@ struct ReplayPlan {
                 return try Scenario(data: Data(source.utf8), includingSteps: false, catalog: catalog)
             }
         }
-        switch scenarios?.scenario(source, parse) ?? parse() {
+        switch parsed?.scenario(source, parse) ?? parse() {
         case .success(let value): scenario = value
         case .failure(let error): throw ReplayError.noScenario(session: id, reason: error.description)
         }
@@ -58,7 +58,8 @@ struct ReplayPlan {
         if let feed {
             while let chunk = try feed.next() { try builder.add(chunk) }
         } else {
-            var events = try store.storedEvents(of: id)
+            var events =
+                try parsed.map { try store.storedEvents(of: id, parsed: &$0.texts) } ?? store.storedEvents(of: id)
             if interrupted {
                 // The last input may have been cut off mid-way: replay and compare only the inputs
                 // before it, whose events are complete.
@@ -198,9 +199,13 @@ struct ReplayPlan {
     }
 }
 
-/// Scenarios parsed from their stored text, kept for the sessions that store the same text (a
-/// few dozen different texts at most: beyond, the oldest are dropped).
-final class ParsedScenarios {
+/// What a replay job parses once for all its sessions: a corpus holds many recordings of few
+/// scenarios, whose inputs repeat the same arguments.
+///
+/// Scenarios are kept by their stored text (a few dozen different texts at most: beyond, the
+/// oldest are dropped); argument texts as `ParsedJSONCache` keeps them.
+final class ParsedOnce {
+    var texts = ParsedJSONCache()
     private var parsed: [String: Result<Scenario, ScenarioError>] = [:]
     private var order: [String] = []
     static let limit = 32
@@ -230,7 +235,10 @@ final class EventFeed: Sendable {
         DispatchQueue.global().async {
             handoff.finish(
                 Result { () throws(StoreError) in
-                    try reading.store.storedEvents(of: session, inChunksOf: chunkSize) { handoff.put($0) }
+                    var parsed = ParsedJSONCache()
+                    return try reading.store.storedEvents(of: session, inChunksOf: chunkSize, parsed: &parsed) {
+                        handoff.put($0)
+                    }
                 })
         }
     }

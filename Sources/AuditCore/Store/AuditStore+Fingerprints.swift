@@ -33,21 +33,8 @@ extension AuditStore {
                             ? nil : (from: row.int64("events_from"), through: row.int64("events_through"))
                     }.first ?? nil
             }
-            var callbackHashes: [Int64: UInt64] = [:]
-            // An input is identified by its name and widget (its row's protocol, the widget kind,
-            // is '' in rows written before version 4).
-            let callbackRows = try connection.cached(
-                "SELECT id, kind, CASE kind WHEN 'input' THEN '' ELSE protocol END AS protocol, name FROM callbacks")
-            let (callbackID, kind, protocolName, name) = (
-                callbackRows.column("id"), callbackRows.column("kind"), callbackRows.column("protocol"),
-                callbackRows.column("name")
-            )
-            try callbackRows.forEachRow { row in
-                callbackHashes[row.int64(callbackID)] =
-                    FNV1a().adding(row, column: kind).adding(row, column: protocolName)
-                    .adding(row, column: name).value
-            }
-            var widgetHashes: [Int64: UInt64] = [:]
+            let callbackHashes = try callbackNames().hashes
+            var widgetHashes = IDTable<UInt64>()
             let widgetRows = try connection.cached("SELECT id, path FROM widgets WHERE session = ?")
             let (widgetID, path) = (widgetRows.column("id"), widgetRows.column("path"))
             try widgetRows.forEachRow([.integer(id)]) { row in
@@ -86,7 +73,7 @@ extension EventFingerprint {
     /// The fingerprint of the event on `row`, a row of `events` (whose columns are found by name
     /// once per statement, as a `StoredEvent`'s are), its name and widget hashed in `callbacks`
     /// and `widgets`.
-    init(row: Statement, _ columns: StoredEvent.Columns, callbacks: [Int64: UInt64], widgets: [Int64: UInt64]) {
+    init(row: Statement, _ columns: StoredEvent.Columns, callbacks: IDTable<UInt64>, widgets: IDTable<UInt64>) {
         var shape = FNV1a()
         shape.add(callbacks[row.int64(columns.callback)] ?? 0)
         shape.add(widgets[row.int64(columns.widget)] ?? 0)

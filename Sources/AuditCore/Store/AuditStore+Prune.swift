@@ -89,6 +89,7 @@ extension AuditStore {
                 try connection.cached("DELETE FROM sessions WHERE id = ?").execute([.integer(id)])
             }
             try connection.execute("DELETE FROM callbacks WHERE id NOT IN (SELECT DISTINCT callback FROM events)")
+            forgetCallbackNames()
         }
         try connection.execute("VACUUM")
         return deleted

@@ -68,8 +68,15 @@ struct StoredEvent: Sendable {
 extension AuditStore {
     /// Every event of session `id`, in `seq` order, read from the compact tables.
     func storedEvents(of id: Int64) throws(StoreError) -> [StoredEvent] {
+        var parsed = ParsedJSONCache()
+        return try storedEvents(of: id, parsed: &parsed)
+    }
+
+    /// `storedEvents(of:)`, its texts shared with those `parsed` keeps (a replay job's, kept from
+    /// one session to the next).
+    func storedEvents(of id: Int64, parsed: inout ParsedJSONCache) throws(StoreError) -> [StoredEvent] {
         var events: [StoredEvent] = []
-        try storedEvents(of: id, inChunksOf: .max) { chunk in
+        try storedEvents(of: id, inChunksOf: .max, parsed: &parsed) { chunk in
             events = chunk
             return true
         }
@@ -78,23 +85,19 @@ extension AuditStore {
 
     /// Session `id`'s events in `seq` order, handed to `deliver` `size` at a time (the last chunk
     /// may be shorter) as they are read; reading stops early when `deliver` returns false.
-    func storedEvents(of id: Int64, inChunksOf size: Int, _ deliver: ([StoredEvent]) -> Bool) throws(StoreError) {
+    func storedEvents(
+        of id: Int64, inChunksOf size: Int, parsed: inout ParsedJSONCache, _ deliver: ([StoredEvent]) -> Bool
+    ) throws(StoreError) {
         let session = try session(id)
         try storeOperation {
-            var names = IDTable<StoredEvent.Name>()
+            let names = try callbackNames().names
             let unknown = StoredEvent.Name(kind: .callback, protocolName: nil, name: "", labels: [])
-            let callbacks = try connection.cached(
-                "SELECT id, kind, protocol, name, labels, \(hasAnswerKinds ? "answer" : "NULL AS answer") FROM callbacks"
-            )
-            let nameColumns = StoredEvent.Name.Columns(callbacks)
-            try callbacks.forEachRow { names[$0.int64(nameColumns.id)] = StoredEvent.Name(row: $0, nameColumns) }
             var widgets = IDTable<StoredEvent.Widget>()
             let widgetRows = try connection.cached("SELECT id, path, kind FROM widgets WHERE session = ?")
             let widgetColumns = StoredEvent.Widget.Columns(widgetRows)
             try widgetRows.forEachRow([.integer(id)]) {
                 widgets[$0.int64(widgetColumns.id)] = StoredEvent.Widget(row: $0, widgetColumns)
             }
-            var parsed = ParsedJSONCache()
             var remaining = session.events
             var chunk: [StoredEvent] = []
             chunk.reserveCapacity(min(size, remaining))
@@ -222,7 +225,8 @@ extension StoredEvent.Widget {
 
 /// Parsed JSON texts by their bytes, for columns that repeat a few distinct values (a segmented
 /// control's callbacks are asked about three segments, a million times). Keeps the first
-/// `capacity` distinct texts; others are parsed each time.
+/// `capacity` distinct texts, and texts of `byteCapacity` bytes in all (a replay job keeps its cache
+/// for every session, and a text view's arguments can be long); others are parsed each time.
 struct ParsedJSONCache {
     private struct Entry {
         let bytes: [UInt8]
@@ -232,7 +236,9 @@ struct ParsedJSONCache {
 
     private var entries: [UInt64: [Entry]] = [:]
     private var count = 0
+    private var bytes = 0
     private let capacity = 4_096
+    private let byteCapacity = 4 << 20
 
     /// The text of `bytes` and its value (nil when it is not JSON).
     mutating func value(of bytes: UnsafeRawBufferPointer) -> (value: AuditValue?, text: String) {
@@ -245,9 +251,10 @@ struct ParsedJSONCache {
             bytes: Array(bytes), value: try? AuditValue.parse(json: bytes, readingTags: true),
             text: String(decoding: bytes, as: UTF8.self)
         )
-        if count < capacity {
+        if count < capacity, self.bytes + bytes.count <= byteCapacity {
             entries[hash.value, default: []].append(entry)
             count += 1
+            self.bytes += bytes.count
         }
         return (entry.value, entry.text)
     }

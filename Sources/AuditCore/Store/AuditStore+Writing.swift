@@ -12,18 +12,17 @@ extension AuditStore {
     /// answer kind is set to the descriptor's (the kind last recorded wins).
     ///
     /// Ids are remembered on this connection (a replay job interns the same names for every
-    /// session); a writer whose transaction rolled back calls `forgetInternedCallbacks()`, since
+    /// session); a writer whose transaction rolled back calls `forgetCallbackNames()`, since
     /// the names it interned there are gone.
     func internCallback(_ descriptor: CallbackDescriptor) throws -> Int64 {
         let key = [descriptor.kind.rawValue, descriptor.protocolName, descriptor.name, descriptor.answer.rawValue]
             .joined(separator: "\u{0}")
         if let id = internedCallbacks[key] { return id }
+        keptCallbackNames = nil  // a new name, or a name's answer kind changed
         let id = try insertCallback(descriptor)
         internedCallbacks[key] = id
         return id
     }
-
-    func forgetInternedCallbacks() { internedCallbacks.removeAll() }
 
     private func insertCallback(_ descriptor: CallbackDescriptor) throws -> Int64 {
         let values: [SQLValue] = [

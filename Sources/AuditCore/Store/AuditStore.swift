@@ -33,6 +33,9 @@ public final class AuditStore {
     var recordingLocks: [Int64: RecordingLock] = [:]
     /// Callback names interned through this connection, by kind, protocol, name and answer kind.
     var internedCallbacks: [String: Int64] = [:]
+    /// The `callbacks` table as last read through this connection, and the `data_version` it was
+    /// read at (see `callbackNames()`).
+    var keptCallbackNames: (version: Int64, names: CallbackNames)?
     /// Whether `checkBeforeRecording` passed on this connection: a store that records many
     /// sessions (a replay job) checks the file once, before its first one.
     private var checkedBeforeRecording = false

@@ -310,6 +310,7 @@ struct ImportReader {
     /// when new.
     private func internCallback(_ name: [SQLValue]) throws -> Int64 {
         let connection = store.connection
+        store.forgetCallbackNames()
         try connection.cached(
             """
             INSERT INTO callbacks (kind, protocol, name, labels, answer) VALUES (?, ?, ?, ?, ?)

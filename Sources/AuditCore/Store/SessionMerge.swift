@@ -56,6 +56,7 @@ extension AuditStore {
             return nil  // a source this connection cannot open (read-only media): the records' way
         }
         defer { try? connection.execute("DETACH DATABASE merge_source") }
+        defer { forgetCallbackNames() }  // names added, with ids of their own
         return try connection.transaction {
             try copyWhole(sessions, from: source) ?? copyRows(of: sessions, from: source)
         }

@@ -1,0 +1,42 @@
+import CSQLite
+
+/// The `callbacks` table as replay and diff read it: each name, and the hash a fingerprint takes of
+/// it (its kind, protocol and name; an input's protocol, its widget kind, is left out).
+struct CallbackNames {
+    var names = IDTable<StoredEvent.Name>()
+    var hashes = IDTable<UInt64>()
+}
+
+extension AuditStore {
+    /// The `callbacks` table, read once and kept while it is unchanged: a replay job reads every
+    /// session's events and fingerprints through one store, and the names are the same for all.
+    ///
+    /// Kept until another connection commits a change to the database (`PRAGMA data_version`)
+    /// or this one changes the table (`forgetCallbackNames()`).
+    func callbackNames() throws -> CallbackNames {
+        let version = try connection.scalarInt("PRAGMA data_version") ?? 0
+        if let kept = keptCallbackNames, kept.version == version { return kept.names }
+        var table = CallbackNames()
+        let rows = try connection.cached(
+            "SELECT id, kind, protocol, name, labels, \(hasAnswerKinds ? "answer" : "NULL AS answer") FROM callbacks")
+        let columns = StoredEvent.Name.Columns(rows)
+        try rows.forEachRow { row in
+            let id = row.int64(columns.id)
+            let name = StoredEvent.Name(row: row, columns)
+            table.names[id] = name
+            var hash = FNV1a().adding(row, column: columns.kind)
+            // Rows written before version 4 store '' as an input's protocol; later ones its widget kind.
+            if name.kind == .input { hash.add(string: "") } else { hash.add(row, column: columns.protocolName) }
+            table.hashes[id] = hash.adding(row, column: columns.name).value
+        }
+        keptCallbackNames = (version, table)
+        return table
+    }
+
+    /// Forgets the names interned and read through this connection: it changed `callbacks` (or
+    /// rolled back a transaction that did).
+    func forgetCallbackNames() {
+        internedCallbacks.removeAll()
+        keptCallbackNames = nil
+    }
+}
