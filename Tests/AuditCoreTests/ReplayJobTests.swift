@@ -123,4 +123,32 @@ struct ReplayJobTests {
             }
         }
     }
+
+    /// A job compares without reading fingerprints back: the recorded session's are made from the
+    /// rows its plan reads, the candidate's as its recorder writes them. Both are exactly what
+    /// `fingerprints(of:)` reads, for random checkouts recorded with each delegate (vetoes, text
+    /// views' states, nested callbacks, every widget kind of the example).
+    @Test func fingerprintsMadeWhileReadingAndWritingAreThoseReadBack() throws {
+        let sessions = try recordSessions(6)
+        let store = try AuditStore(path: database, access: .write)
+        let parsed = ParsedOnce()
+        for (index, id) in sessions.enumerated() {
+            let plan = try ReplayPlan(session: id, store: store, catalog: .builtIn, parsed: parsed)
+            #expect(plan.fingerprints == (try store.fingerprints(of: id)), "session \(id)")
+
+            let recorder = try Recorder(
+                recordingInline: store,
+                session: NewSession(scenario: "s", scenarioSource: plan.scenario.source, delegate: "d"),
+                catalog: .builtIn)
+            let delegate = try ReplayTests.registry.entry(named: ["checkout.v1", "checkout.v2", "tired"][index % 3])
+                .make()
+            _ = try withExtendedLifetime(delegate) {
+                try ScenarioRunner.run(plan.scenario, steps: plan.steps, delegate: delegate, recorder: recorder)
+            }
+            let summary = recorder.finish()
+            let written = try #require(recorder.writtenFingerprints)
+            #expect(written.count == summary.events)
+            #expect(written == (try store.fingerprints(of: summary.session)), "replay of session \(id)")
+        }
+    }
 }

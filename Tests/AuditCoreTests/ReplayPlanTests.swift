@@ -32,7 +32,9 @@ struct ReplayPlanTests {
         #expect(whole.count == count)
         var chunks: [[StoredEvent]] = []
         var parsed = ParsedJSONCache()
-        try store.storedEvents(of: session, inChunksOf: Self.chunk, parsed: &parsed) { chunk in
+        var fingerprints: [EventFingerprint]? = []
+        try store.storedEvents(of: session, inChunksOf: Self.chunk, parsed: &parsed, fingerprints: &fingerprints) {
+            chunk in
             chunks.append(chunk)
             return true
         }
@@ -41,9 +43,11 @@ struct ReplayPlanTests {
         #expect(chunks.last?.count == count - Self.chunk * (chunks.count - 1))
         #expect(chunks.joined().map(\.seq) == whole.map(\.seq))
         #expect(chunks.joined().map(\.answer) == whole.map(\.answer))
+        #expect(fingerprints == (try store.fingerprints(of: session)))
 
         var delivered = 0
-        try store.storedEvents(of: session, inChunksOf: Self.chunk, parsed: &parsed) { _ in
+        var none: [EventFingerprint]?
+        try store.storedEvents(of: session, inChunksOf: Self.chunk, parsed: &parsed, fingerprints: &none) { _ in
             delivered += 1
             return false
         }

@@ -39,6 +39,22 @@ final class EventWriter: @unchecked Sendable {
     /// Whether the last write also marked the session complete (`write(ending:)`).
     private var markedComplete = false
     private let result = Mutex<RecordingSummary?>(nil)
+    /// The written events' parts of their fingerprints, when asked for (`fingerprinting`).
+    private var written: [WrittenEvent]?
+    /// The paths of the widgets written, by id (a widget written again replaces its row).
+    private var writtenWidgets: [Int32: String] = [:]
+    /// The fingerprints of every event of the session once it is written whole, without a failed
+    /// write; nil when not asked for or when a write failed.
+    let fingerprints = Mutex<[EventFingerprint]?>(nil)
+
+    /// What a written event's fingerprint is made of, but its widget's path (known at the end).
+    private struct WrittenEvent {
+        let seq, parent: Int64
+        let name: UInt64
+        let widget: Int32
+        let arguments: String
+        let answer: StoredAnswer
+    }
 
     static let maximumAttempts = 3
 
@@ -46,12 +62,17 @@ final class EventWriter: @unchecked Sendable {
     /// a borrowed one (a replay job's) is left as it is.
     private let ownsStore: Bool
 
-    /// `patience` in seconds: see the type's documentation.
-    init(store: AuditStore, session: Int64, patience: TimeInterval, ownsStore: Bool = true) {
+    /// `patience` in seconds: see the type's documentation. With `fingerprinting`, the writer
+    /// also makes the written events' fingerprints (`fingerprints`), so that a replay compares
+    /// without reading the session back.
+    init(
+        store: AuditStore, session: Int64, patience: TimeInterval, ownsStore: Bool = true, fingerprinting: Bool = false
+    ) {
         self.store = store
         self.session = session
         self.patience = Int64(patience * 1e9)
         self.ownsStore = ownsStore
+        written = fingerprinting ? [] : nil
     }
 
     func run(queue: EventQueue, interval: TimeInterval) {
@@ -95,6 +116,25 @@ final class EventWriter: @unchecked Sendable {
             }
         if let lossError { lastError = lossError }
         let finishing = Double(monotonicNanoseconds() - closedAt) / 1e9
+        if let written, failedWrites == 0, lostEvents == 0 {
+            let widgets = writtenWidgets.mapValues { path in
+                var hash = FNV1a()
+                hash.add(string: path)
+                return hash.value
+            }
+            fingerprints.withLock {
+                $0 = written.map { event in
+                    var arguments = event.arguments
+                    return arguments.withUTF8 {
+                        EventFingerprint(
+                            seq: event.seq, parent: event.parent, name: event.name, widget: widgets[event.widget] ?? 0,
+                            arguments: UnsafeRawBufferPointer($0),
+                            result: EventFingerprint.resultHash(event.answer.result),
+                            vetoed: event.answer.vetoed, implemented: event.answer.implemented)
+                    }
+                }
+            }
+        }
         if ownsStore { try? store.checkpoint(.truncate) }  // an untruncated WAL loses nothing
         let waited = store.secondsWaitedToWrite
         store = nil  // closes the connection on the writer thread, removing the -wal and -shm files
@@ -133,8 +173,9 @@ final class EventWriter: @unchecked Sendable {
             event.arguments.appendJSON(to: &text)
             return text
         }
+        let rows: [AuditStore.EventRow]
         do {
-            try store.transaction {
+            rows = try store.transaction {
                 if let source = pendingScenario { try store.updateScenarioSource(of: session, to: source) }
                 for widget in pendingWidgets {
                     try store.insertWidget(
@@ -155,6 +196,7 @@ final class EventWriter: @unchecked Sendable {
                     try store.markSession(session, .complete)
                     markedComplete = true
                 }
+                return rows
             }
         } catch {
             markedComplete = false  // rolled back with the rest
@@ -172,10 +214,26 @@ final class EventWriter: @unchecked Sendable {
         }
         failuresInARow = 0
         counters = updated
+        if written != nil { noteWritten(rows, arguments: arguments) }
         pendingWidgets.removeAll()
         pendingScenario = nil
         if ready > 0 { nextSeq = pending[ready - 1].seq + 1 }
         pending.removeFirst(ready)
+    }
+
+    /// Keeps the parts of the fingerprints of `rows` (the first pending events) and of the pending
+    /// widgets, just written.
+    private func noteWritten(_ rows: [AuditStore.EventRow], arguments: [String]) {
+        for widget in pendingWidgets { writtenWidgets[widget.id] = widget.path }
+        for ((row, event), arguments) in zip(zip(rows, pending), arguments) {
+            let descriptor = event.descriptor
+            written?.append(
+                WrittenEvent(
+                    seq: row.seq, parent: row.parent,
+                    name: EventFingerprint.nameHash(
+                        kind: descriptor.kind.rawValue, protocolName: descriptor.protocolName, name: descriptor.name),
+                    widget: row.widget, arguments: arguments, answer: row.answer))
+        }
     }
 
     /// Runs `body` until it succeeds or the writer gives up on it (at once when it has already

@@ -105,7 +105,8 @@ public final class Recorder: Sendable {
             capacity: options.capacity, batchSize: options.batchSize,
             maximumDelay: Int64(min(options.maximumDelay, 1e9) * 1e9))
         clockOrigin = monotonicNanoseconds()  // after opening and migrating: times count from here
-        writer = EventWriter(store: store, session: self.session, patience: options.patience, ownsStore: !inline)
+        writer = EventWriter(
+            store: store, session: self.session, patience: options.patience, ownsStore: !inline, fingerprinting: inline)
         writesInline = inline
         guard !inline else { return }
         let (queue, writer, done, interval) = (queue, writer, writerDone, options.flushInterval)
@@ -218,6 +219,11 @@ public final class Recorder: Sendable {
     }
 
     // MARK: Finishing
+
+    /// The fingerprints of the session's events, made as a recorder writing inline wrote them
+    /// (`init(recordingInline:…)`), once `finish()` has written them all without a failure; nil
+    /// otherwise.
+    var writtenFingerprints: [EventFingerprint]? { writer.fingerprints.withLock { $0 } }
 
     /// Stops recording: commits everything captured, marks the session complete (or interrupted
     /// when events were lost) and returns what was recorded. Later calls return the same summary.

@@ -249,8 +249,14 @@ extension AuditStore {
     }
 
     /// `diff(a, b)` with A's events after `last` left out (the cut tail of an interrupted session).
-    func diff(_ a: Int64, _ b: Int64, upTo last: Int64?) throws(StoreError) -> SessionDiff {
-        let comparison = try compare(a, b, upTo: last)
+    /// `fingerprintsA` and `fingerprintsB`: the sessions' fingerprints when the caller has them (a
+    /// replay job reads the recorded session's with its events, and makes the candidate's as it
+    /// writes them), rather than read again.
+    func diff(
+        _ a: Int64, _ b: Int64, upTo last: Int64?, fingerprintsA: [EventFingerprint]? = nil,
+        fingerprintsB: [EventFingerprint]? = nil
+    ) throws(StoreError) -> SessionDiff {
+        let comparison = try compare(a, b, upTo: last, fingerprintsA: fingerprintsA, fingerprintsB: fingerprintsB)
         var diff = try diff(
             comparison.a, comparison.b, found: comparison.found, eventsA: comparison.eventsA,
             eventsB: comparison.eventsB)
@@ -264,11 +270,17 @@ extension AuditStore {
         try compare(a, b, upTo: nil)
     }
 
-    private func compare(_ a: Int64, _ b: Int64, upTo last: Int64?) throws(StoreError) -> SessionComparison {
+    private func compare(
+        _ a: Int64, _ b: Int64, upTo last: Int64?, fingerprintsA knownA: [EventFingerprint]? = nil,
+        fingerprintsB knownB: [EventFingerprint]? = nil
+    ) throws(StoreError) -> SessionComparison {
         let sessionA = try session(a)
         let sessionB = try session(b)
-        let fingerprintsA = try fingerprints(of: a).prefix { $0.seq <= last ?? .max }.map { $0 }
-        let fingerprintsB = try fingerprints(of: b)
+        var fingerprintsA: [EventFingerprint]
+        if let knownA { fingerprintsA = knownA } else { fingerprintsA = try fingerprints(of: a) }
+        fingerprintsA = Array(fingerprintsA.prefix { $0.seq <= last ?? .max })
+        var fingerprintsB: [EventFingerprint]
+        if let knownB { fingerprintsB = knownB } else { fingerprintsB = try fingerprints(of: b) }
         let alignment =
             a <= b
             ? TimelineAligner.differences(fingerprintsA, fingerprintsB)

@@ -9,6 +9,9 @@ struct ReplayPlan {
     let scenario: Scenario
     /// The events to compare against (for an interrupted session, those before its last input).
     let events: [StoredEvent]
+    /// The fingerprints of all the session's events, read with them when the plan is a replay
+    /// job's (nil otherwise: the comparison reads them).
+    let fingerprints: [EventFingerprint]?
     /// The top-level recorded inputs, as steps to drive again.
     let steps: [ScenarioStep]
     /// For each of `events`, its callback's invoker (nil for inputs).
@@ -52,14 +55,18 @@ struct ReplayPlan {
         case .success(let value): scenario = value
         case .failure(let error): throw ReplayError.noScenario(session: id, reason: error.description)
         }
+        let root = scenario.root
         var builder = try Builder(
-            session: id, tree: scenario.root.build(), catalog: catalog, expecting: session.events)
+            session: id, tree: parsed?.tree(source) { root.build() } ?? root.build(), catalog: catalog,
+            expecting: session.events)
         var cutShort: String?
+        var read: [EventFingerprint]? = parsed == nil ? nil : []
         if let feed {
             while let chunk = try feed.next() { try builder.add(chunk) }
         } else {
             var events =
-                try parsed.map { try store.storedEvents(of: id, parsed: &$0.texts) } ?? store.storedEvents(of: id)
+                try parsed.map { try store.storedEvents(of: id, parsed: &$0.texts, fingerprints: &read) }
+                ?? store.storedEvents(of: id)
             if interrupted {
                 // The last input may have been cut off mid-way: replay and compare only the inputs
                 // before it, whose events are complete.
@@ -75,6 +82,7 @@ struct ReplayPlan {
             try builder.add(events)
         }
         self.cutShort = cutShort
+        fingerprints = read
         events = builder.events
         widgetIDs = builder.widgetIDs
         delegateInputs = builder.delegateInputs
@@ -207,16 +215,31 @@ struct ReplayPlan {
 final class ParsedOnce {
     var texts = ParsedJSONCache()
     private var parsed: [String: Result<Scenario, ScenarioError>] = [:]
+    /// The widget trees a plan looks inputs up in, built from the scenarios: never driven, so one
+    /// serves every session of its scenario.
+    private var trees: [String: View] = [:]
     private var order: [String] = []
     static let limit = 32
 
     func scenario(_ source: String, _ parse: () -> Result<Scenario, ScenarioError>) -> Result<Scenario, ScenarioError> {
         if let known = parsed[source] { return known }
         let result = parse()
-        if order.count == Self.limit { parsed[order.removeFirst()] = nil }
+        if order.count == Self.limit {
+            let oldest = order.removeFirst()
+            parsed[oldest] = nil
+            trees[oldest] = nil
+        }
         order.append(source)
         parsed[source] = result
         return result
+    }
+
+    /// The tree of the scenario parsed from `source` (by `scenario(_:_:)` first), built once.
+    func tree(_ source: String, _ build: () -> View) -> View {
+        if let tree = trees[source] { return tree }
+        let tree = build()
+        if parsed[source] != nil { trees[source] = tree }
+        return tree
     }
 }
 
@@ -236,7 +259,10 @@ final class EventFeed: Sendable {
             handoff.finish(
                 Result { () throws(StoreError) in
                     var parsed = ParsedJSONCache()
-                    return try reading.store.storedEvents(of: session, inChunksOf: chunkSize, parsed: &parsed) {
+                    var fingerprints: [EventFingerprint]?
+                    return try reading.store.storedEvents(
+                        of: session, inChunksOf: chunkSize, parsed: &parsed, fingerprints: &fingerprints
+                    ) {
                         handoff.put($0)
                     }
                 })

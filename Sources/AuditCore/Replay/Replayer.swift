@@ -75,7 +75,8 @@ public struct Replayer: Sendable {
         let last = plan.events.last?.seq
         let diff =
             try run.map { try store.diff(id, stored.session, found: $0.found, events: plan.events.count) }
-            ?? store.diff(id, stored.session, upTo: last)
+            ?? store.diff(
+                id, stored.session, upTo: last, fingerprintsA: plan.fingerprints, fingerprintsB: stored.fingerprints)
         let divergence = try Divergence(of: diff, in: store)
         return ReplayReport(
             mode: mode, diff: diff, inputsReplayed: plan.steps.count - stored.skipped.count,
@@ -102,6 +103,9 @@ public struct Replayer: Sendable {
         var finishedRun: Int64
         /// The first input refused for nesting too deep, and the step it happened in.
         var refused: (step: Int, error: InputNestingError)?
+        /// The fingerprints of the candidate's events, made as they were written (a replay job's
+        /// recorder makes them), or nil: then they are read back.
+        var fingerprints: [EventFingerprint]?
     }
 
     /// Drives the recorded inputs on a fresh tree whose delegate is the candidate, under a
@@ -130,7 +134,8 @@ public struct Replayer: Sendable {
         let summary = recorder.finish()
         return StoredRun(
             session: summary.session, skipped: skipped,
-            failures: summary.lostEvents > 0 ? summary.failedWrites : 0, finishedRun: finishedRun, refused: refused)
+            failures: summary.lostEvents > 0 ? summary.failedWrites : 0, finishedRun: finishedRun, refused: refused,
+            fingerprints: recorder.writtenFingerprints)
     }
 }
 

@@ -1,7 +1,7 @@
 import CSQLite
 
 /// The `callbacks` table as replay and diff read it: each name, and the hash a fingerprint takes of
-/// it (its kind, protocol and name; an input's protocol, its widget kind, is left out).
+/// it (`EventFingerprint.nameHash`).
 struct CallbackNames {
     var names = IDTable<StoredEvent.Name>()
     var hashes = IDTable<UInt64>()
@@ -24,10 +24,9 @@ extension AuditStore {
             let id = row.int64(columns.id)
             let name = StoredEvent.Name(row: row, columns)
             table.names[id] = name
-            var hash = FNV1a().adding(row, column: columns.kind)
-            // Rows written before version 4 store '' as an input's protocol; later ones its widget kind.
-            if name.kind == .input { hash.add(string: "") } else { hash.add(row, column: columns.protocolName) }
-            table.hashes[id] = hash.adding(row, column: columns.name).value
+            table.hashes[id] = EventFingerprint.nameHash(
+                kind: row.string(columns.kind) ?? "", protocolName: row.string(columns.protocolName) ?? "",
+                name: row.string(columns.name) ?? "")
         }
         keptCallbackNames = (version, table)
         return table

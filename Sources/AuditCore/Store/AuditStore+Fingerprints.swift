@@ -5,7 +5,7 @@ import CSQLite
 ///
 /// Read straight from the compact `events` table, hashing the stored bytes without making
 /// strings, so two sessions of a million events each fit in a few tens of megabytes.
-struct EventFingerprint: Sendable {
+struct EventFingerprint: Sendable, Equatable {
     let seq: Int64
     let parent: Int64
     let identity: UInt64
@@ -70,33 +70,69 @@ extension AuditStore {
 }
 
 extension EventFingerprint {
+    /// A fingerprint from its parts: the hashes of its name (`nameHash`) and of its widget's path
+    /// (0 for none), its arguments' stored bytes, and its result's hash (`resultHash`).
+    init(
+        seq: Int64, parent: Int64, name: UInt64, widget: UInt64, arguments: UnsafeRawBufferPointer, result: UInt64,
+        vetoed: Bool?, implemented: Bool?
+    ) {
+        var shape = FNV1a()
+        shape.add(name)
+        shape.add(widget)
+        var identity = shape
+        identity.add(arguments)
+        self.init(
+            seq: seq, parent: parent, identity: identity.value, shape: shape.value, result: result,
+            vetoed: vetoed.map { $0 ? 1 : 0 } ?? -1, implemented: implemented.map { $0 ? 1 : 0 } ?? -1)
+    }
+
     /// The fingerprint of the event on `row`, a row of `events` (whose columns are found by name
     /// once per statement, as a `StoredEvent`'s are), its name and widget hashed in `callbacks`
     /// and `widgets`.
     init(row: Statement, _ columns: StoredEvent.Columns, callbacks: IDTable<UInt64>, widgets: IDTable<UInt64>) {
-        var shape = FNV1a()
-        shape.add(callbacks[row.int64(columns.callback)] ?? 0)
-        shape.add(widgets[row.int64(columns.widget)] ?? 0)
-        var identity = shape
-        identity.add(row, column: columns.arguments)
-        var result = FNV1a()
-        switch row.type(columns.result) {
-        case SQLITE_NULL: result.add(0)
-        case SQLITE_INTEGER: result.add(row.int64(columns.result) == 0 ? "false" : "true")
-        default:
-            // A text view's state recorded by earlier builds held the whole text: compared in
-            // today's shape, so old sessions replay and diff as before.
-            if let upgraded = row.withBytes(columns.result, TextView.upgradingLegacyState) {
-                result.add(string: upgraded)
-            } else {
-                result.add(row, column: columns.result)
+        let result: UInt64 =
+            switch row.type(columns.result) {
+            case SQLITE_NULL: Self.resultHash(.none)
+            case SQLITE_INTEGER: Self.resultHash(.flag(row.int64(columns.result) != 0))
+            default: row.withBytes(columns.result) { Self.resultHash(text: $0) }
             }
+        let flag = { (column: Int) in row.isNull(column) ? nil : row.int64(column) != 0 }
+        self = row.withBytes(columns.arguments) { arguments in
+            EventFingerprint(
+                seq: row.int64(columns.seq), parent: row.isNull(columns.parentSeq) ? 0 : row.int64(columns.parentSeq),
+                name: callbacks[row.int64(columns.callback)] ?? 0, widget: widgets[row.int64(columns.widget)] ?? 0,
+                arguments: arguments, result: result, vetoed: flag(columns.vetoed),
+                implemented: flag(columns.implemented))
         }
-        self.init(
-            seq: row.int64(columns.seq), parent: row.isNull(columns.parentSeq) ? 0 : row.int64(columns.parentSeq),
-            identity: identity.value, shape: shape.value, result: result.value,
-            vetoed: row.isNull(columns.vetoed) ? -1 : Int8(row.int64(columns.vetoed)),
-            implemented: row.isNull(columns.implemented) ? -1 : Int8(row.int64(columns.implemented)))
+    }
+
+    /// The hash a fingerprint takes of a callback or input name: its kind, its protocol (none for
+    /// an input, whose row names its widget kind there from version 4) and its name.
+    static func nameHash(kind: String, protocolName: String, name: String) -> UInt64 {
+        var hash = FNV1a()
+        hash.add(string: kind)
+        hash.add(string: kind == EventKind.input.rawValue ? "" : protocolName)
+        hash.add(string: name)
+        return hash.value
+    }
+
+    /// The hash a fingerprint takes of a stored result.
+    static func resultHash(_ result: StoredResult) -> UInt64 {
+        var hash = FNV1a()
+        switch result {
+        case .none: hash.add(0)
+        case .flag(let flag): hash.add(flag ? "true" : "false")
+        case .json(var text): return text.withUTF8 { resultHash(text: UnsafeRawBufferPointer($0)) }
+        }
+        return hash.value
+    }
+
+    /// The hash of a result stored as JSON text. A text view's state recorded by earlier builds
+    /// held the whole text: compared in today's shape, so old sessions replay and diff as before.
+    static func resultHash(text: UnsafeRawBufferPointer) -> UInt64 {
+        var hash = FNV1a()
+        if let upgraded = TextView.upgradingLegacyState(text) { hash.add(string: upgraded) } else { hash.add(text) }
+        return hash.value
     }
 }
 

@@ -75,8 +75,18 @@ extension AuditStore {
     /// `storedEvents(of:)`, its texts shared with those `parsed` keeps (a replay job's, kept from
     /// one session to the next).
     func storedEvents(of id: Int64, parsed: inout ParsedJSONCache) throws(StoreError) -> [StoredEvent] {
+        var fingerprints: [EventFingerprint]?
+        return try storedEvents(of: id, parsed: &parsed, fingerprints: &fingerprints)
+    }
+
+    /// `storedEvents(of:parsed:)`, and when `fingerprints` is not nil, each event's fingerprint
+    /// appended to it from the same rows (as `fingerprints(of:)` reads them for a session that
+    /// shares no events).
+    func storedEvents(of id: Int64, parsed: inout ParsedJSONCache, fingerprints: inout [EventFingerprint]?)
+        throws(StoreError) -> [StoredEvent]
+    {
         var events: [StoredEvent] = []
-        try storedEvents(of: id, inChunksOf: .max, parsed: &parsed) { chunk in
+        try storedEvents(of: id, inChunksOf: .max, parsed: &parsed, fingerprints: &fingerprints) { chunk in
             events = chunk
             return true
         }
@@ -86,17 +96,20 @@ extension AuditStore {
     /// Session `id`'s events in `seq` order, handed to `deliver` `size` at a time (the last chunk
     /// may be shorter) as they are read; reading stops early when `deliver` returns false.
     func storedEvents(
-        of id: Int64, inChunksOf size: Int, parsed: inout ParsedJSONCache, _ deliver: ([StoredEvent]) -> Bool
+        of id: Int64, inChunksOf size: Int, parsed: inout ParsedJSONCache,
+        fingerprints: inout [EventFingerprint]?, _ deliver: ([StoredEvent]) -> Bool
     ) throws(StoreError) {
         let session = try session(id)
         try storeOperation {
-            let names = try callbackNames().names
+            let names = try callbackNames()
             let unknown = StoredEvent.Name(kind: .callback, protocolName: nil, name: "", labels: [])
             var widgets = IDTable<StoredEvent.Widget>()
+            var widgetHashes = IDTable<UInt64>()
             let widgetRows = try connection.cached("SELECT id, path, kind FROM widgets WHERE session = ?")
             let widgetColumns = StoredEvent.Widget.Columns(widgetRows)
             try widgetRows.forEachRow([.integer(id)]) {
                 widgets[$0.int64(widgetColumns.id)] = StoredEvent.Widget(row: $0, widgetColumns)
+                widgetHashes[$0.int64(widgetColumns.id)] = FNV1a().adding($0, column: widgetColumns.path).value
             }
             var remaining = session.events
             var chunk: [StoredEvent] = []
@@ -111,7 +124,10 @@ extension AuditStore {
             statement.bind([.integer(id)])
             while try statement.step() {
                 chunk.append(
-                    StoredEvent(row: statement, columns, names: names, unknown: unknown, widgets: widgets, &parsed))
+                    StoredEvent(
+                        row: statement, columns, names: names.names, unknown: unknown, widgets: widgets, &parsed))
+                fingerprints?.append(
+                    EventFingerprint(row: statement, columns, callbacks: names.hashes, widgets: widgetHashes))
                 guard chunk.count == size else { continue }
                 guard deliver(chunk) else { return }
                 remaining -= size

@@ -155,6 +155,24 @@ struct RunnerTests {
         #expect(coverage.status == 0, "\(coverage)")
         let page = try String(contentsOfFile: folder.path("coverage.html"), encoding: .utf8)
         #expect(page.contains("screen/volume") && page.contains("SliderDelegate.slider(_:proposedValue:)"))
+
+        // Exported as text and imported into a new database, the slider's sessions come back whole:
+        // exported again byte for byte, and replayed there as they were in the original.
+        let (exported, again) = (folder.path("slider.jsonl"), folder.path("again.jsonl"))
+        let imported = folder.path("imported.sqlite")
+        for arguments in [
+            ["export", "--db", folder.path("merged.sqlite"), "--output", exported],
+            ["import", exported, "--db", imported], ["export", "--db", imported, "--output", again],
+        ] {
+            let step = try run(arguments, in: folder)
+            #expect(step.status == 0, "\(arguments): \(step)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: again)) == Data(contentsOf: URL(fileURLWithPath: exported)))
+        let replayedImport = try run(["replay", "--all", "--delegate", "volume.v2", "--db", imported], in: folder)
+        #expect(
+            replayedImport.lines.last
+                == "total: 3 sessions replayed against volume.v2: 1 identical, 2 with regressions (22 differences)",
+            "\(replayedImport)")
     }
 
     @Test func anUnknownDelegateIsAnError() throws {
