@@ -30,12 +30,13 @@ struct ReplayPlan {
 
     /// The plan of session `id`, read through `store`. With `parsed` (a replay job's, whose
     /// sessions are the parallel work), the stored scenario is parsed once for every session that
-    /// stores the same text, as are the inputs' arguments, and the events are read here. Without, the events are read on
-    /// another core while the scenario is parsed here, and the plan is built from each chunk of
-    /// events as it comes (`chunkSize` events at a time).
+    /// stores the same text, as are the inputs' arguments, and the events are read here, with their
+    /// fingerprints unless `fingerprinting` is false (an isolated replay compares as it runs).
+    /// Without, the events are read on another core while the scenario is parsed here, and the
+    /// plan is built from each chunk of events as it comes (`chunkSize` events at a time).
     init(
         session id: Int64, store: AuditStore, catalog: WidgetCatalog, parsed: ParsedOnce? = nil,
-        chunkSize: Int = EventFeed.chunkSize
+        fingerprinting: Bool = true, chunkSize: Int = EventFeed.chunkSize
     ) throws {
         session = try store.session(id)
         if let original = session.replayOf { throw ReplayError.replayOfReplay(session: id, of: original) }
@@ -60,7 +61,7 @@ struct ReplayPlan {
             session: id, tree: parsed?.tree(source) { root.build() } ?? root.build(), catalog: catalog,
             expecting: session.events)
         var cutShort: String?
-        var read: [EventFingerprint]? = parsed == nil ? nil : []
+        var read: [EventFingerprint]? = parsed != nil && fingerprinting ? [] : nil
         if let feed {
             while let chunk = try feed.next() { try builder.add(chunk) }
         } else {

@@ -53,7 +53,9 @@ public struct Replayer: Sendable {
         let started = monotonicNanoseconds()
         let plan =
             try stores.job.map {
-                try ReplayPlan(session: id, store: $0.store, catalog: catalog, parsed: $0.parsed)
+                try ReplayPlan(
+                    session: id, store: $0.store, catalog: catalog, parsed: $0.parsed,
+                    fingerprinting: mode == .interaction)
             } ?? ReplayPlan(session: id, store: stores.planStore(for: mode), catalog: catalog)
         let loaded = monotonicNanoseconds()
         let run = mode == .isolated ? askIsolated(plan, candidate: makeCandidate()) : nil
