@@ -46,7 +46,8 @@ struct FinishingTests {
 
     /// `record(taps:options:)` through a store the caller keeps, as a replay job records.
     func recordInline(
-        taps: Int, options: Recorder.Options = Recorder.Options(), beforeFinishing: () -> Void = {}
+        taps: Int, options: Recorder.Options = Recorder.Options(), beforeFinishing: () -> Void = {},
+        finished: (Recorder) -> Void = { _ in }
     ) throws -> RecordingSummary {
         let store = try AuditStore(path: database, access: .write)
         let recorder = try Recorder(recordingInline: store, session: newSession(), catalog: .builtIn, options: options)
@@ -57,7 +58,26 @@ struct FinishingTests {
         try recorder.attach(to: root)
         for tap in 0..<taps { control.tapSegment(1 + tap % 2) }
         beforeFinishing()
+        defer { finished(recorder) }
         return recorder.finish()
+    }
+
+    /// A replay job compares with the fingerprints its recorder made while writing only when every
+    /// write succeeded at once: after a failed write, even one made good, they are read back.
+    @Test func fingerprintsAreMadeWhileWritingOnlyWhenNoWriteFailed() throws {
+        var made: [EventFingerprint]?
+        let whole = try recordInline(taps: 10, finished: { made = $0.writtenFingerprints })
+        #expect(made?.count == 30)
+        #expect(made == (try AuditStore(path: database, access: .read).fingerprints(of: whole.session)))
+        let failed = try recordInline(
+            taps: 10,
+            beforeFinishing: {
+                StoreFaults.inject(SQLITE_FULL, at: database, times: 1, matching: "INSERT INTO events")
+            },
+            finished: { made = $0.writtenFingerprints })
+        defer { StoreFaults.clear(database) }
+        #expect(failed.failedWrites == 1 && failed.lostEvents == 0 && failed.status == .complete)
+        #expect(made == nil)
     }
 
     /// A session recorded inline is written when it finishes, and marked complete in the same

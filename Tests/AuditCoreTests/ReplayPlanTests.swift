@@ -82,6 +82,23 @@ struct ReplayPlanTests {
         #expect(try store.callbackNames().names[id]?.kind == .input)
     }
 
+    /// Ids interned on a connection are forgotten once another connection commits: a name it
+    /// deleted may have left its id to another name.
+    @Test func anInternedIdIsNotUsedAfterAnotherConnectionGaveItToAnotherName() throws {
+        let store = try AuditStore(path: database, access: .write)
+        let turn = CallbackDescriptor(input: "turn", of: "ReplayPlanDial", arguments: ["to"])
+        let id = try store.internCallback(turn)
+        // Another connection deletes the name (the highest id) and adds another, which takes its id.
+        try sqlite(
+            database,
+            "DELETE FROM callbacks WHERE id = \(id); "
+                + "INSERT INTO callbacks (kind, protocol, name, labels) VALUES ('input', 'Other', 'push', '[]')")
+        #expect(try store.callbackNames().names[id]?.name == "push")
+        let again = try store.internCallback(turn)
+        #expect(again != id)
+        #expect(try store.callbackNames().names[again]?.name == "turn")
+    }
+
     @Test func aPlanBuiltFromChunksEqualsOneBuiltInOneGo() throws {
         let (session, _) = try recordLongSession()
         let store = try AuditStore(path: database, access: .read)

@@ -20,7 +20,7 @@ import Synchronization
 /// `interrupted` once the process is gone: the summary says `interrupted` then too.
 final class EventWriter: @unchecked Sendable {
     // @unchecked: every var is touched only by the writer thread inside `run`; `summary` reads
-    // `result` under its lock. `store` moves to the writer thread in `run` and is closed there.
+    // `result` under its lock, and the recorder reads `fingerprints` under its own. `store` moves to the writer thread in `run` and is closed there.
     private var store: AuditStore!
     private let session: Int64
     private let patience: Int64
@@ -44,7 +44,8 @@ final class EventWriter: @unchecked Sendable {
     /// The paths of the widgets written, by id (a widget written again replaces its row).
     private var writtenWidgets: [Int32: String] = [:]
     /// The fingerprints of every event of the session once it is written whole, without a failed
-    /// write; nil when not asked for or when a write failed.
+    /// write; nil when not asked for, when a write failed (even one a later try made good) or
+    /// when events were lost.
     let fingerprints = Mutex<[EventFingerprint]?>(nil)
 
     /// What a written event's fingerprint is made of, but its widget's path (known at the end).

@@ -221,8 +221,8 @@ public final class Recorder: Sendable {
     // MARK: Finishing
 
     /// The fingerprints of the session's events, made as a recorder writing inline wrote them
-    /// (`init(recordingInline:…)`), once `finish()` has written them all without a failure; nil
-    /// otherwise.
+    /// (`init(recordingInline:…)`), once `finish()` has written them all without a failed write
+    /// or a lost event; nil otherwise (a replay then reads them back).
     var writtenFingerprints: [EventFingerprint]? { writer.fingerprints.withLock { $0 } }
 
     /// Stops recording: commits everything captured, marks the session complete (or interrupted

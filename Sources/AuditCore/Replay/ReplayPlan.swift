@@ -10,7 +10,7 @@ struct ReplayPlan {
     /// The events to compare against (for an interrupted session, those before its last input).
     let events: [StoredEvent]
     /// The fingerprints of all the session's events, read with them when the plan is a replay
-    /// job's (nil otherwise: the comparison reads them).
+    /// job's and asked for them (`fingerprinting`); nil otherwise, and the comparison reads them.
     let fingerprints: [EventFingerprint]?
     /// The top-level recorded inputs, as steps to drive again.
     let steps: [ScenarioStep]

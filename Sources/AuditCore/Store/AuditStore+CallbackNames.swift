@@ -12,7 +12,8 @@ extension AuditStore {
     /// session's events and fingerprints through one store, and the names are the same for all.
     ///
     /// Kept until another connection commits a change to the database (`PRAGMA data_version`)
-    /// or this one changes the table (`forgetCallbackNames()`).
+    /// or this one changes the table: interning a name (`internCallback`), importing, merging or
+    /// pruning, and a writer's transaction rolling back, each forget it.
     func callbackNames() throws -> CallbackNames {
         let version = try connection.scalarInt("PRAGMA data_version") ?? 0
         if let kept = keptCallbackNames, kept.version == version { return kept.names }
@@ -24,9 +25,10 @@ extension AuditStore {
             let id = row.int64(columns.id)
             let name = StoredEvent.Name(row: row, columns)
             table.names[id] = name
-            table.hashes[id] = EventFingerprint.nameHash(
-                kind: row.string(columns.kind) ?? "", protocolName: row.string(columns.protocolName) ?? "",
-                name: row.string(columns.name) ?? "")
+            // The stored bytes, as `EventFingerprint.nameHash` hashes a descriptor's texts.
+            var hash = FNV1a().adding(row, column: columns.kind)
+            if name.kind == .input { hash.add(string: "") } else { hash.add(row, column: columns.protocolName) }
+            table.hashes[id] = hash.adding(row, column: columns.name).value
         }
         keptCallbackNames = (version, table)
         return table

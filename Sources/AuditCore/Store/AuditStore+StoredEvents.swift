@@ -241,8 +241,9 @@ extension StoredEvent.Widget {
 
 /// Parsed JSON texts by their bytes, for columns that repeat a few distinct values (a segmented
 /// control's callbacks are asked about three segments, a million times). Keeps the first
-/// `capacity` distinct texts, and texts of `byteCapacity` bytes in all (a replay job keeps its cache
-/// for every session, and a text view's arguments can be long); others are parsed each time.
+/// `capacity` distinct texts of `byteCapacity` bytes in all (each kept as bytes, as a string and
+/// parsed: a few times that in memory), since a replay job keeps its cache for every session and a
+/// text view's arguments can be long; others are parsed each time.
 struct ParsedJSONCache {
     private struct Entry {
         let bytes: [UInt8]

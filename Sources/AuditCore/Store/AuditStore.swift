@@ -33,6 +33,9 @@ public final class AuditStore {
     var recordingLocks: [Int64: RecordingLock] = [:]
     /// Callback names interned through this connection, by kind, protocol, name and answer kind.
     var internedCallbacks: [String: Int64] = [:]
+    /// The `data_version` the interned ids were last checked at, and the transaction it was in.
+    var internedVersion: Int64?
+    var internedCheckedIn = -1
     /// The `callbacks` table as last read through this connection, and the `data_version` it was
     /// read at (see `callbackNames()`).
     var keptCallbackNames: (version: Int64, names: CallbackNames)?

@@ -46,6 +46,10 @@ final class Connection {
     /// How long this connection has waited to begin write transactions, in nanoseconds: for its
     /// turn in `writers`, then for SQLite's write lock.
     private(set) var waitedNanoseconds: Int64 = 0
+    /// How many transactions `transaction` has begun on this connection.
+    private(set) var transactionsBegun = 0
+    /// Whether a transaction is open on this connection.
+    var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     init(path: String, mode: Mode) throws {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
@@ -141,6 +145,7 @@ final class Connection {
         do {
             defer { waitedNanoseconds += monotonicNanoseconds() - start }  // SQLite's busy handler
             try cached("BEGIN IMMEDIATE").execute()
+            transactionsBegun += 1
         }
         do {
             let result = try body()
@@ -148,7 +153,7 @@ final class Connection {
             try cached("COMMIT").execute()
             return result
         } catch {
-            if sqlite3_get_autocommit(handle) == 0 { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+            if inTransaction { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
             throw error
         }
     }
