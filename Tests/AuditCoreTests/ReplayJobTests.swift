@@ -151,4 +151,44 @@ struct ReplayJobTests {
             #expect(written == (try store.fingerprints(of: summary.session)), "replay of session \(id)")
         }
     }
+
+    /// A lone replay's report and a job's, for `session` against each delegate in interaction mode.
+    func aloneAndInAJob(_ session: Int64) throws -> [(alone: ReplayReport, job: ReplayReport)] {
+        try ["checkout.v1", "checkout.v2", "tired"].map { delegate in
+            let alone = try replayer.replay(session: session, delegate: delegate, mode: .interaction)
+            var job: Result<ReplayReport, any Error>?
+            replayer.replayAll([session], jobs: 1) { job, id in
+                try job.replay(session: id, delegate: delegate, mode: .interaction)
+            } deliver: { _, outcome in
+                job = outcome
+            }
+            return (alone, try #require(job).get())
+        }
+    }
+
+    /// An interrupted session is compared up to its last whole input in a job too: the
+    /// fingerprints the job reads with the plan are cut as the ones read back are.
+    @Test func anInterruptedSessionComparesInAJobAsAlone() throws {
+        let session = try recordSessions(1)[0]
+        try sqlite(database, "DELETE FROM events WHERE session = \(session) AND seq > 25")
+        try sqlite(database, "UPDATE sessions SET status = 'interrupted' WHERE id = \(session)")
+        for (alone, job) in try aloneAndInAJob(session) {
+            #expect(job.cutShort != nil && job.cutShort == alone.cutShort)
+            #expect(job.diff.eventsA == alone.diff.eventsA && job.diff.eventsB == alone.diff.eventsB)
+            #expect(job.diff.differences.map(DifferenceKey.init) == alone.diff.differences.map(DifferenceKey.init))
+        }
+    }
+
+    /// Rows written before version 4 store '' as an input's protocol, where later ones store its
+    /// widget kind: a fingerprint leaves it out either way, made in memory or read back.
+    @Test func inputsStoredWithoutAProtocolCompareInAJobAsAlone() throws {
+        let session = try recordSessions(1)[0]
+        try sqlite(database, "UPDATE callbacks SET protocol = '' WHERE kind = 'input'")
+        let reports = try aloneAndInAJob(session)
+        #expect(reports[0].job.identical && reports[0].alone.identical)
+        #expect(reports.contains { !$0.alone.identical })
+        for (alone, job) in reports {
+            #expect(job.diff.differences.map(DifferenceKey.init) == alone.diff.differences.map(DifferenceKey.init))
+        }
+    }
 }
