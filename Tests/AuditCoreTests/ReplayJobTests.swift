@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import SharedTestSupport
 import Synchronization
@@ -84,13 +85,14 @@ struct ReplayJobTests {
     }
 
     /// At most 2 × jobs sessions are running or waiting to be delivered, however slow the delivery
-    /// (the first delivery waits until the window's last session has started).
+    /// (the first delivery waits until the window's last session has started); a job alone may
+    /// hold a batch more.
     @Test(arguments: [1, 3])
     func sessionsInFlightAreBoundedByTheJobs(jobs: Int) throws {
         _ = try AuditStore(path: database, access: .write)
         let started = Finished()
         let secondStarted = DispatchSemaphore(value: 0)
-        let window = 2 * jobs
+        let window = 2 * jobs + (jobs == 1 ? Replayer.Job.batchSessions : 0)
         var delivered = 0
         replayer.replayAll((1...40).map(Int64.init), jobs: jobs) { _, id in
             started.ids.withLock { $0.append(id) }
@@ -190,5 +192,51 @@ struct ReplayJobTests {
         for (alone, job) in reports {
             #expect(job.diff.differences.map(DifferenceKey.init) == alone.diff.differences.map(DifferenceKey.init))
         }
+    }
+
+    /// A job alone commits its sessions a batch at a time, and delivers an outcome only once what
+    /// it stored is committed: another connection finds every candidate delivered so far.
+    @Test func aJobAloneDeliversOnlyWhatItHasCommitted() throws {
+        let sessions = try recordSessions(5)
+        var seen: [Int64] = []
+        replayer.replayAll(sessions, jobs: 1) { job, id in
+            #expect(job.batching)
+            return try job.replay(session: id, delegate: "checkout.v2", mode: .interaction).candidate.id
+        } deliver: { _, outcome in
+            guard let candidate = try? outcome.get() else {
+                Issue.record("\(outcome)")
+                return
+            }
+            let other = try? AuditStore(path: database, access: .read)
+            seen.append(candidate)
+            #expect((try? other?.session(candidate).status) == .complete, "candidate \(candidate) not committed")
+        }
+        #expect(seen.count == sessions.count)
+    }
+
+    /// When a batch cannot be committed, each of its sessions fails with that error and none of
+    /// its candidates is stored; the next batch goes on.
+    @Test func aBatchThatCannotBeCommittedFailsEachOfItsSessions() throws {
+        let sessions = try recordSessions(3)
+        StoreFaults.inject(SQLITE_FULL, at: database, times: 1, matching: "COMMIT")
+        defer { StoreFaults.clear(database) }
+        var outcomes: [Result<Int64, any Error>] = []
+        replayer.replayAll(sessions, jobs: 1) { job, id in
+            try job.replay(session: id, delegate: "checkout.v2", mode: .interaction).candidate.id
+        } deliver: { _, outcome in
+            outcomes.append(outcome)
+        }
+        #expect(outcomes.count == 3)
+        for outcome in outcomes {
+            #expect(throws: StoreError.self) { try outcome.get() }
+        }
+        #expect(try AuditStore(path: database, access: .read).sessions().map(\.id) == sessions)
+        var again: [Int64] = []
+        replayer.replayAll(sessions, jobs: 1) { job, id in
+            try job.replay(session: id, delegate: "checkout.v2", mode: .interaction).candidate.id
+        } deliver: { _, outcome in
+            if let id = try? outcome.get() { again.append(id) }
+        }
+        #expect(again.count == 3)
     }
 }

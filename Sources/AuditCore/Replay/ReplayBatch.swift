@@ -16,25 +16,65 @@ extension Replayer {
 
         /// When this job last checkpointed the WAL.
         private var checkpointed = monotonicNanoseconds()
+        /// Whether the job commits its sessions a batch at a time (it is the only job: a batch
+        /// holds the database's write lock, which another job would wait for while this one runs).
+        let batching: Bool
+        /// Sessions replayed in the open batch, and when it began.
+        private var batched = 0
+        private var batchBegan: Int64 = 0
+        /// The most sessions, and the longest time, a batch is kept open.
+        static let batchSessions = 32
+        static let batchNanoseconds: Int64 = 100_000_000
 
-        init(_ replayer: Replayer) throws(StoreError) {
+        init(_ replayer: Replayer, batching: Bool = false) throws(StoreError) {
             self.replayer = replayer
+            self.batching = batching
             store = try AuditStore(path: replayer.databasePath, access: .write)
             // Checkpoints about once a second, as a recorder's writer does, rather than SQLite's
             // automatic one every thousand pages, each waiting for the disk.
             try storeOperation { try store.prepareForRecording() }
         }
 
-        /// Runs a passive checkpoint when the last is a second old (one that fails loses nothing).
+        /// Runs a passive checkpoint when the last is a second old (one that fails loses nothing),
+        /// outside a batch.
         private func checkpointNow() {
-            guard monotonicNanoseconds() - checkpointed > 1_000_000_000 else { return }
+            guard !store.connection.inBatch, monotonicNanoseconds() - checkpointed > 1_000_000_000 else { return }
             try? store.checkpoint(.passive)
             checkpointed = monotonicNanoseconds()
+        }
+
+        /// Opens a batch when the job batches and none is open.
+        private func batchIfBatching() throws {
+            guard batching, !store.connection.inBatch else { return }
+            try storeOperation { try store.connection.beginBatch() }
+            batched = 0
+            batchBegan = monotonicNanoseconds()
+        }
+
+        /// Whether the outcomes held should be delivered now: no batch is open, or the open one
+        /// holds enough sessions, or is old enough, to be committed.
+        var deliversNow: Bool {
+            !store.connection.inBatch || batched >= Self.batchSessions
+                || monotonicNanoseconds() - batchBegan >= Self.batchNanoseconds
+        }
+
+        /// Commits the open batch, if any. When that fails, the sessions stored in it are gone.
+        func commitBatch() throws(StoreError) {
+            guard store.connection.inBatch else { return }
+            do {
+                try storeOperation { try store.connection.commitBatch() }
+            } catch {
+                store.forgetCallbackNames()  // names interned in the batch are gone with it
+                throw error
+            }
+            checkpointNow()
         }
 
         /// `Replayer.replay(session:delegate:mode:)` through this job's connection.
         public func replay(session id: Int64, delegate delegateName: String, mode: ReplayMode) throws -> ReplayReport {
             defer { checkpointNow() }
+            try batchIfBatching()
+            batched += 1
             let entry = try replayer.registry.entry(named: delegateName)
             return try replayer.replay(
                 session: id, candidate: entry.make, named: delegateName, mode: mode, through: Stores(job: self))
@@ -45,36 +85,60 @@ extension Replayer {
             throws -> NoiseFilteredReplay
         {
             defer { checkpointNow() }
+            try batchIfBatching()
+            batched += 1
             return try replayer.replay(
                 session: id, delegate: delegateName, mode: mode, noiseRuns: noiseRuns, through: Stores(job: self))
         }
 
-        deinit { try? store.checkpoint(.truncate) }  // an untruncated WAL loses nothing
+        deinit {
+            try? commitBatch()
+            try? store.checkpoint(.truncate)  // an untruncated WAL loses nothing
+        }
     }
 
     /// Runs `work` for each of `sessions` on `jobs` threads, each with a `Job` of its own, and
     /// hands the results to `deliver` on the calling thread, in the order of `sessions`, as soon as
     /// each and those before it are done. Returns once every job has closed its connection.
     ///
-    /// At most `2 × jobs` sessions are running or waiting to be delivered at any time, so memory
-    /// depends on the jobs, not on how many sessions there are. A job whose database cannot be
-    /// opened fails each session it takes with that error; the others go on.
+    /// At most `2 × jobs` sessions are running or waiting to be delivered at any time (`2 +
+    /// Job.batchSessions` for one job, which commits its sessions a batch at a time and delivers
+    /// their outcomes once they are committed), so memory depends on the jobs, not on how many
+    /// sessions there are. A job whose database cannot be opened fails each session it takes with
+    /// that error; the others go on. A batch whose commit fails fails each of its sessions.
     public func replayAll<Outcome: Sendable>(
         _ sessions: [Int64], jobs: Int, work: @escaping @Sendable (Job, Int64) throws -> Outcome,
         deliver: (_ index: Int, _ outcome: Result<Outcome, any Error>) -> Void
     ) {
         precondition(jobs >= 1, "jobs must be at least 1")
-        let batch = BatchState<Outcome>(count: sessions.count, window: 2 * jobs)
         let workers = min(jobs, sessions.count)
+        let batching = workers == 1
+        let batch = BatchState<Outcome>(
+            count: sessions.count, window: 2 * jobs + (batching ? Job.batchSessions : 0))
         let ended = DispatchSemaphore(value: 0)
         for _ in 0..<workers {
             let thread = Thread { [self] in
                 do {
-                    let job = Result { () throws(StoreError) in try Job(self) }
-                    while let index = batch.nextIndex() {
-                        let outcome = Result { try work(job.get(), sessions[index]) }
-                        batch.finish(index, outcome)
+                    let job = Result { () throws(StoreError) in try Job(self, batching: batching) }
+                    var held: [(index: Int, outcome: Result<Outcome, any Error>)] = []
+                    // Outcomes are delivered once what they stored is committed.
+                    func deliverHeld() {
+                        var uncommitted: (any Error)?
+                        do { try job.get().commitBatch() } catch { uncommitted = error }
+                        for (index, outcome) in held {
+                            if case .success = outcome, let uncommitted {
+                                batch.finish(index, .failure(uncommitted))
+                            } else {
+                                batch.finish(index, outcome)
+                            }
+                        }
+                        held.removeAll()
                     }
+                    while let index = batch.nextIndex() {
+                        held.append((index, Result { try work(job.get(), sessions[index]) }))
+                        if (try? job.get())?.deliversNow != false { deliverHeld() }
+                    }
+                    deliverHeld()
                 }  // the job's connection closes here, on its own thread
                 ended.signal()
             }

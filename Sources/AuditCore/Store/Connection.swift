@@ -124,9 +124,63 @@ final class Connection {
 
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, in this connection's turn among the writers;
     /// rolls back and rethrows when it throws, or when the database file was deleted or replaced
-    /// meanwhile (see `checkStillInPlace()`).
+    /// meanwhile (see `checkStillInPlace()`). Inside a batch (`beginBatch()`), `body` runs in a
+    /// savepoint of the batch's transaction instead, rolled back alone when it throws.
     func transaction<T>(_ body: () throws -> T) throws -> T {
-        try inTurn { try transactionBody(body) }
+        if inBatch { return try savepoint(body) }
+        return try inTurn { try transactionBody(body) }
+    }
+
+    /// Whether a batch is open (`beginBatch()`).
+    private(set) var inBatch = false
+
+    /// Begins a batch: one transaction, in this connection's turn among the writers, that the
+    /// `transaction` calls until `commitBatch()` become savepoints of. A replay job that is alone
+    /// commits many sessions at once this way.
+    func beginBatch() throws {
+        precondition(!inBatch, "a batch is already open")
+        if let writers {
+            let start = monotonicNanoseconds()
+            writers.waitForTurn()
+            waitedNanoseconds += monotonicNanoseconds() - start
+        }
+        do {
+            let start = monotonicNanoseconds()
+            defer { waitedNanoseconds += monotonicNanoseconds() - start }  // SQLite's busy handler
+            try cached("BEGIN IMMEDIATE").execute()
+        } catch {
+            writers?.endTurn()
+            throw error
+        }
+        transactionsBegun += 1
+        inBatch = true
+    }
+
+    /// Commits the batch, or rolls it back and rethrows when that fails (the database file deleted
+    /// or replaced meanwhile, the disk full), and ends this connection's turn either way.
+    func commitBatch() throws {
+        precondition(inBatch, "no batch is open")
+        inBatch = false
+        defer { writers?.endTurn() }
+        do {
+            try checkStillInPlace()
+            try cached("COMMIT").execute()
+        } catch {
+            if inTransaction { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+            throw error
+        }
+    }
+
+    private func savepoint<T>(_ body: () throws -> T) throws -> T {
+        try cached("SAVEPOINT batched").execute()
+        do {
+            let result = try body()
+            try cached("RELEASE batched").execute()
+            return result
+        } catch {
+            sqlite3_exec(handle, "ROLLBACK TO batched; RELEASE batched", nil, nil, nil)
+            throw error
+        }
     }
 
     /// Runs `body` in this connection's turn among the writers of the database (at once when it
