@@ -20,7 +20,8 @@ import Synchronization
 /// `interrupted` once the process is gone: the summary says `interrupted` then too.
 final class EventWriter: @unchecked Sendable {
     // @unchecked: every var is touched only by the writer thread inside `run`; `summary` reads
-    // `result` under its lock, and the recorder reads `fingerprints` under its own. `store` moves to the writer thread in `run` and is closed there.
+    // `result` under its lock, and the recorder reads `fingerprints` under its own. `store` moves
+    // to the writer thread in `run` and is closed there.
     private var store: AuditStore!
     private let session: Int64
     private let patience: Int64
@@ -43,6 +44,8 @@ final class EventWriter: @unchecked Sendable {
     private var written: [WrittenEvent]?
     /// The paths of the widgets written, by id (a widget written again replaces its row).
     private var writtenWidgets: [Int32: String] = [:]
+    /// The hashes of the names written, by callback id (`EventFingerprint.nameHash`).
+    private var nameHashes: [Int64: UInt64] = [:]
     /// The fingerprints of every event of the session once it is written whole, without a failed
     /// write; nil when not asked for, when a write failed (even one a later try made good) or
     /// when events were lost.
@@ -228,12 +231,15 @@ final class EventWriter: @unchecked Sendable {
         for widget in pendingWidgets { writtenWidgets[widget.id] = widget.path }
         for ((row, event), arguments) in zip(zip(rows, pending), arguments) {
             let descriptor = event.descriptor
+            let name =
+                nameHashes[row.callback]
+                ?? EventFingerprint.nameHash(
+                    kind: descriptor.kind.rawValue, protocolName: descriptor.protocolName, name: descriptor.name)
+            nameHashes[row.callback] = name
             written?.append(
                 WrittenEvent(
-                    seq: row.seq, parent: row.parent,
-                    name: EventFingerprint.nameHash(
-                        kind: descriptor.kind.rawValue, protocolName: descriptor.protocolName, name: descriptor.name),
-                    widget: row.widget, arguments: arguments, answer: row.answer))
+                    seq: row.seq, parent: row.parent, name: name, widget: row.widget, arguments: arguments,
+                    answer: row.answer))
         }
     }
 

@@ -276,11 +276,12 @@ extension AuditStore {
     ) throws(StoreError) -> SessionComparison {
         let sessionA = try session(a)
         let sessionB = try session(b)
-        var fingerprintsA: [EventFingerprint]
-        if let knownA { fingerprintsA = knownA } else { fingerprintsA = try fingerprints(of: a) }
-        fingerprintsA = Array(fingerprintsA.prefix { $0.seq <= last ?? .max })
-        var fingerprintsB: [EventFingerprint]
-        if let knownB { fingerprintsB = knownB } else { fingerprintsB = try fingerprints(of: b) }
+        func known(_ fingerprints: [EventFingerprint]?, else id: Int64) throws(StoreError) -> [EventFingerprint] {
+            if let fingerprints { return fingerprints }
+            return try self.fingerprints(of: id)
+        }
+        let fingerprintsA = Array(try known(knownA, else: a).prefix { $0.seq <= last ?? .max })
+        let fingerprintsB = try known(knownB, else: b)
         let alignment =
             a <= b
             ? TimelineAligner.differences(fingerprintsA, fingerprintsB)

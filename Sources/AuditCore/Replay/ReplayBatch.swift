@@ -43,12 +43,16 @@ extension Replayer {
             checkpointed = monotonicNanoseconds()
         }
 
-        /// Opens a batch when the job batches and none is open.
-        private func batchIfBatching() throws {
-            guard batching, !store.connection.inBatch else { return }
-            try storeOperation { try store.connection.beginBatch() }
-            batched = 0
-            batchBegan = monotonicNanoseconds()
+        /// Counts a session into the open batch, opening one first when the job batches and none
+        /// is open.
+        private func beginSession() throws {
+            guard batching else { return }
+            if !store.connection.inBatch {
+                try storeOperation { try store.connection.beginBatch() }
+                batched = 0
+                batchBegan = monotonicNanoseconds()
+            }
+            batched += 1
         }
 
         /// Whether the outcomes held should be delivered now: no batch is open, or the open one
@@ -73,8 +77,7 @@ extension Replayer {
         /// `Replayer.replay(session:delegate:mode:)` through this job's connection.
         public func replay(session id: Int64, delegate delegateName: String, mode: ReplayMode) throws -> ReplayReport {
             defer { checkpointNow() }
-            try batchIfBatching()
-            batched += 1
+            try beginSession()
             let entry = try replayer.registry.entry(named: delegateName)
             return try replayer.replay(
                 session: id, candidate: entry.make, named: delegateName, mode: mode, through: Stores(job: self))
@@ -85,8 +88,7 @@ extension Replayer {
             throws -> NoiseFilteredReplay
         {
             defer { checkpointNow() }
-            try batchIfBatching()
-            batched += 1
+            try beginSession()
             return try replayer.replay(
                 session: id, delegate: delegateName, mode: mode, noiseRuns: noiseRuns, through: Stores(job: self))
         }
@@ -136,7 +138,7 @@ extension Replayer {
                     }
                     while let index = batch.nextIndex() {
                         held.append((index, Result { try work(job.get(), sessions[index]) }))
-                        if (try? job.get())?.deliversNow != false { deliverHeld() }
+                        if (try? job.get())?.deliversNow ?? true { deliverHeld() }
                     }
                     deliverHeld()
                 }  // the job's connection closes here, on its own thread

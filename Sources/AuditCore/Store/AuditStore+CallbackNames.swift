@@ -15,8 +15,8 @@ extension AuditStore {
     /// or this one changes the table: interning a name (`internCallback`), importing, merging or
     /// pruning, and a writer's transaction rolling back, each forget it.
     func callbackNames() throws -> CallbackNames {
-        let version = try connection.scalarInt("PRAGMA data_version") ?? 0
-        if let kept = keptCallbackNames, kept.version == version { return kept.names }
+        try forgetCallbackNamesIfChanged()
+        if let keptCallbackNames { return keptCallbackNames }
         var table = CallbackNames()
         let rows = try connection.cached(
             "SELECT id, kind, protocol, name, labels, \(hasAnswerKinds ? "answer" : "NULL AS answer") FROM callbacks")
@@ -30,8 +30,22 @@ extension AuditStore {
             if name.kind == .input { hash.add(string: "") } else { hash.add(row, column: columns.protocolName) }
             table.hashes[id] = hash.adding(row, column: columns.name).value
         }
-        keptCallbackNames = (version, table)
+        keptCallbackNames = table
         return table
+    }
+
+    /// Forgets the names interned and read through this connection when another connection has
+    /// committed since they were checked (`PRAGMA data_version`): it may have renamed or pruned a
+    /// name, and given its id to another. Inside a transaction, checked once (while this
+    /// connection writes, no other can).
+    func forgetCallbackNamesIfChanged() throws {
+        if connection.inTransaction {
+            guard callbacksCheckedIn != connection.transactionsBegun else { return }
+            callbacksCheckedIn = connection.transactionsBegun
+        }
+        let version = try connection.scalarInt("PRAGMA data_version")
+        if version != callbacksVersion { forgetCallbackNames() }
+        callbacksVersion = version
     }
 
     /// Forgets the names interned and read through this connection: it changed `callbacks` (or

@@ -15,7 +15,7 @@ extension AuditStore {
     /// session); a writer whose transaction rolled back calls `forgetCallbackNames()`, since
     /// the names it interned there are gone.
     func internCallback(_ descriptor: CallbackDescriptor) throws -> Int64 {
-        try checkInternedCallbacks()
+        try forgetCallbackNamesIfChanged()
         let key = [descriptor.kind.rawValue, descriptor.protocolName, descriptor.name, descriptor.answer.rawValue]
             .joined(separator: "\u{0}")
         if let id = internedCallbacks[key] { return id }
@@ -23,17 +23,6 @@ extension AuditStore {
         let id = try insertCallback(descriptor)
         internedCallbacks[key] = id
         return id
-    }
-
-    /// Forgets the interned ids when another connection has committed since they were checked
-    /// (`PRAGMA data_version`): a name it pruned may have left its id to another. Checked once per
-    /// transaction (while this connection writes, no other can), and at each call outside one.
-    private func checkInternedCallbacks() throws {
-        guard !connection.inTransaction || internedCheckedIn != connection.transactionsBegun else { return }
-        internedCheckedIn = connection.transactionsBegun
-        let version = try connection.scalarInt("PRAGMA data_version")
-        if version != internedVersion { internedCallbacks.removeAll() }
-        internedVersion = version
     }
 
     private func insertCallback(_ descriptor: CallbackDescriptor) throws -> Int64 {

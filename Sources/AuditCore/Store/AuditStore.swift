@@ -33,12 +33,12 @@ public final class AuditStore {
     var recordingLocks: [Int64: RecordingLock] = [:]
     /// Callback names interned through this connection, by kind, protocol, name and answer kind.
     var internedCallbacks: [String: Int64] = [:]
-    /// The `data_version` the interned ids were last checked at, and the transaction it was in.
-    var internedVersion: Int64?
-    var internedCheckedIn = -1
-    /// The `callbacks` table as last read through this connection, and the `data_version` it was
-    /// read at (see `callbackNames()`).
-    var keptCallbackNames: (version: Int64, names: CallbackNames)?
+    /// The `callbacks` table as last read through this connection (see `callbackNames()`).
+    var keptCallbackNames: CallbackNames?
+    /// The `data_version` at which `internedCallbacks` and `keptCallbackNames` were last checked,
+    /// and the transaction that was in (see `forgetCallbackNamesIfChanged()`).
+    var callbacksVersion: Int64?
+    var callbacksCheckedIn = -1
     /// Whether `checkBeforeRecording` passed on this connection: a store that records many
     /// sessions (a replay job) checks the file once, before its first one.
     private var checkedBeforeRecording = false
