@@ -69,17 +69,12 @@ extension AuditStore {
     /// Every event of session `id`, in `seq` order, read from the compact tables.
     func storedEvents(of id: Int64) throws(StoreError) -> [StoredEvent] {
         var parsed = ParsedJSONCache()
-        return try storedEvents(of: id, parsed: &parsed)
-    }
-
-    /// `storedEvents(of:)`, its texts shared with those `parsed` keeps (a replay job's, kept from
-    /// one session to the next).
-    func storedEvents(of id: Int64, parsed: inout ParsedJSONCache) throws(StoreError) -> [StoredEvent] {
         var fingerprints: [EventFingerprint]?
         return try storedEvents(of: id, parsed: &parsed, fingerprints: &fingerprints)
     }
 
-    /// `storedEvents(of:parsed:)`, and when `fingerprints` is not nil, each event's fingerprint
+    /// `storedEvents(of:)`, its texts shared with those `parsed` keeps (a replay job's, kept from
+    /// one session to the next), and when `fingerprints` is not nil, each event's fingerprint
     /// appended to it from the same rows (as `fingerprints(of:)` reads them for a session that
     /// shares no events).
     func storedEvents(of id: Int64, parsed: inout ParsedJSONCache, fingerprints: inout [EventFingerprint]?)
