@@ -19,11 +19,15 @@ import Synchronization
 /// whose final status could not be written stays `recording` in the file, which readers show as
 /// `interrupted` once the process is gone: the summary says `interrupted` then too.
 final class EventWriter: @unchecked Sendable {
-    // @unchecked: every var is touched only by the writer thread inside `run`; `summary` reads
-    // `result` under its lock, and the recorder reads `fingerprints` under its own. `store` moves
-    // to the writer thread in `run` and is closed there.
+    // @unchecked: every var is touched only by the writer thread inside `run` (and, for a writer
+    // run inline, in `prepare` and `fingerprints()` on the same thread); `summary` reads `result`
+    // under its lock. `store` moves to the writer thread in `run` and is closed there.
     private var store: AuditStore!
-    private let session: Int64
+    /// The session written: 0 until it is made, for a writer that makes it (`creating`).
+    private var session: Int64
+    /// The session to make as the writer starts, in the same turn as its events (a replay job's
+    /// recorder, which writes inline), if it is not made yet.
+    private var creating: NewSession?
     private let patience: Int64
     private var pending: [CapturedEvent] = []
     private var pendingWidgets: [WidgetRecord] = []
@@ -44,12 +48,17 @@ final class EventWriter: @unchecked Sendable {
     private var written: [WrittenEvent]?
     /// The paths of the widgets written, by id (a widget written again replaces its row).
     private var writtenWidgets: [Int32: String] = [:]
-    /// The hashes of the names written, by callback id (`EventFingerprint.nameHash`).
-    private var nameHashes: [Int64: UInt64] = [:]
-    /// The fingerprints of every event of the session once it is written whole, without a failed
-    /// write; nil when not asked for, when a write failed (even one a later try made good) or
-    /// when events were lost.
-    let fingerprints = Mutex<[EventFingerprint]?>(nil)
+    /// The hashes of the names written (`EventFingerprint.nameHash`), by descriptor, which the
+    /// entry keeps alive so that its identifier is not given to another.
+    private var nameHashes: [ObjectIdentifier: (descriptor: CallbackDescriptor, hash: UInt64)] = [:]
+    /// Whether `prepare` noted the fingerprints' parts of every event pending then: `write` does
+    /// not note them again.
+    private var notedAhead = false
+    /// Whether the session was written whole, without a failed write (even one a later try made
+    /// good) or a lost event: set at the end of `run`.
+    private let writtenWhole = Atomic<Bool>(false)
+    /// The pending events' argument texts and answers, encoded ahead of the write (`prepare`).
+    private var encodedAhead: Encoded?
 
     /// What a written event's fingerprint is made of, but its widget's path (known at the end).
     private struct WrittenEvent {
@@ -70,16 +79,23 @@ final class EventWriter: @unchecked Sendable {
     /// also makes the written events' fingerprints (`fingerprints`), so that a replay compares
     /// without reading the session back.
     init(
-        store: AuditStore, session: Int64, patience: TimeInterval, ownsStore: Bool = true, fingerprinting: Bool = false
+        store: AuditStore, session: Int64, creating: NewSession? = nil, patience: TimeInterval, ownsStore: Bool = true,
+        fingerprinting: Bool = false
     ) {
         self.store = store
         self.session = session
+        self.creating = creating
         self.patience = Int64(patience * 1e9)
         self.ownsStore = ownsStore
         written = fingerprinting ? [] : nil
     }
 
     func run(queue: EventQueue, interval: TimeInterval) {
+        if let creating {
+            // Nothing can be written without it: giving up on it loses every event.
+            _ = patiently("creating the session") { session = try store.createSession(creating) }
+            self.creating = nil
+        }
         var batch: [CapturedEvent] = []
         batch.reserveCapacity(min(queue.capacity, EventQueue.reservedCapacity))
         var lastCheckpoint = monotonicNanoseconds()
@@ -112,33 +128,16 @@ final class EventWriter: @unchecked Sendable {
         let lossError = lostEvents > 0 ? lastError : nil  // the write that lost events says the most
         if markedComplete { store.releaseRecordingLock(of: session) }
         let statusWritten =
-            markedComplete
-            || patiently("marking the session \(status)") {
-                var final = counters
-                final.failures = failedWrites
-                try store.finishSession(session, status: status, counters: final)
-            }
+            session != 0
+            && (markedComplete
+                || patiently("marking the session \(status)") {
+                    var final = counters
+                    final.failures = failedWrites
+                    try store.finishSession(session, status: status, counters: final)
+                })
         if let lossError { lastError = lossError }
         let finishing = Double(monotonicNanoseconds() - closedAt) / 1e9
-        if let written, failedWrites == 0, lostEvents == 0 {
-            let widgets = writtenWidgets.mapValues { path in
-                var hash = FNV1a()
-                hash.add(string: path)
-                return hash.value
-            }
-            fingerprints.withLock {
-                $0 = written.map { event in
-                    var arguments = event.arguments
-                    return arguments.withUTF8 {
-                        EventFingerprint(
-                            seq: event.seq, parent: event.parent, name: event.name, widget: widgets[event.widget] ?? 0,
-                            arguments: UnsafeRawBufferPointer($0),
-                            result: EventFingerprint.resultHash(event.answer.result),
-                            vetoed: event.answer.vetoed, implemented: event.answer.implemented)
-                    }
-                }
-            }
-        }
+        writtenWhole.store(written != nil && failedWrites == 0 && lostEvents == 0, ordering: .releasing)
         if ownsStore { try? store.checkpoint(.truncate) }  // an untruncated WAL loses nothing
         let waited = store.secondsWaitedToWrite
         store = nil  // closes the connection on the writer thread, removing the -wal and -shm files
@@ -148,6 +147,67 @@ final class EventWriter: @unchecked Sendable {
             timesBlocked: 0, status: statusWritten ? status : .interrupted, statusWritten: statusWritten,
             secondsWaitedForDatabase: waited, secondsFinishing: finishing)
         result.withLock { $0 = summary }
+    }
+
+    /// Whether `run` wrote the session whole: no write failed (not even one a later try made
+    /// good) and no event was lost.
+    var wroteWhole: Bool { writtenWhole.load(ordering: .acquiring) }
+
+    /// The fingerprints of every event of the session once `run` wrote it whole; nil when not
+    /// asked for (`fingerprinting`), or when it was not written whole. Made on the thread that
+    /// ran the writer, after it, outside any write.
+    func fingerprints() -> [EventFingerprint]? { wroteWhole ? notedFingerprints() : nil }
+
+    /// The fingerprints of the events noted so far (written, or prepared to be), when asked for.
+    private func notedFingerprints() -> [EventFingerprint]? {
+        guard let written else { return nil }
+        let widgets = writtenWidgets.mapValues { path in
+            var hash = FNV1a()
+            hash.add(string: path)
+            return hash.value
+        }
+        return written.map { event in
+            var arguments = event.arguments
+            return arguments.withUTF8 {
+                EventFingerprint(
+                    seq: event.seq, parent: event.parent, name: event.name, widget: widgets[event.widget] ?? 0,
+                    arguments: UnsafeRawBufferPointer($0), result: EventFingerprint.resultHash(event.answer.result),
+                    vetoed: event.answer.vetoed, implemented: event.answer.implemented)
+            }
+        }
+    }
+
+    /// Takes what a closed `queue` holds, encodes it and notes its fingerprints' parts, ahead of
+    /// `run`, which then only stores it: a replay job runs this on its own thread, and `run` in its
+    /// turn at the shared writer. Returns the fingerprints the events have if `run` writes them
+    /// whole (`wroteWhole`), when asked for.
+    func prepare(queue: EventQueue) -> [EventFingerprint]? {
+        var batch: [CapturedEvent] = []
+        let (widgets, scenario, _) = queue.take(into: &batch, interval: 0)
+        pendingWidgets += widgets
+        if let scenario { pendingScenario = scenario }
+        pending.append(contentsOf: batch)
+        if !pending.isSorted(by: \.seq) { pending.sort { $0.seq < $1.seq } }
+        let encoded = Encoded(pending[...])
+        encodedAhead = encoded
+        note(pending[...], encoded)
+        notedAhead = true
+        return notedFingerprints()
+    }
+
+    /// Events' argument texts and answers, as stored.
+    private struct Encoded {
+        var arguments: [String]
+        var answers: [StoredAnswer]
+
+        init(_ events: ArraySlice<CapturedEvent>) {
+            arguments = events.map { event in
+                var text = ""
+                event.arguments.appendJSON(to: &text)
+                return text
+            }
+            answers = events.map { StoredAnswer(kind: $0.descriptor.kind, result: $0.result, flags: $0.flags) }
+        }
     }
 
     func summary(queue: EventQueue) -> RecordingSummary {
@@ -171,12 +231,14 @@ final class EventWriter: @unchecked Sendable {
         while ready < pending.count && pending[ready].seq == nextSeq + Int64(ready) { ready += 1 }
         var updated = counters
         // Encoded before the transaction, so the database's write lock (which other writers wait
-        // for) is held only for the inserts.
-        let arguments = pending[..<ready].map { event in
-            var text = ""
-            event.arguments.appendJSON(to: &text)
-            return text
+        // for) is held only for the inserts; ahead of `run` when prepared, if it covers them.
+        var encoded = encodedAhead ?? Encoded(pending[..<ready])
+        encodedAhead = nil
+        if encoded.arguments.count != ready {
+            encoded.arguments.removeSubrange(ready...)
+            encoded.answers.removeSubrange(ready...)
         }
+        let arguments = encoded.arguments
         let rows: [AuditStore.EventRow]
         do {
             rows = try store.transaction {
@@ -185,21 +247,17 @@ final class EventWriter: @unchecked Sendable {
                     try store.insertWidget(
                         session: session, id: widget.id, path: widget.path, kind: widget.kind, parent: widget.parent)
                 }
-                let rows = try pending[..<ready].map { event in
+                let rows = try zip(pending[..<ready], encoded.answers).map { event, answer in
                     updated.count(event)
                     return AuditStore.EventRow(
                         seq: event.seq, time: event.time, widget: event.widget,
-                        callback: try callbackID(event.descriptor),
-                        answer: StoredAnswer(kind: event.descriptor.kind, result: event.result, flags: event.flags),
-                        duration: event.duration, parent: event.parent)
+                        callback: try callbackID(event.descriptor), answer: answer, duration: event.duration,
+                        parent: event.parent)
                 }
                 try store.insertEvents(session: session, rows, arguments: arguments)
                 updated.failures = failedWrites
-                try store.updateCounters(session: session, updated)
-                if ending && ready == pending.count {
-                    try store.markSession(session, .complete)
-                    markedComplete = true
-                }
+                markedComplete = ending && ready == pending.count
+                try store.updateCounters(session: session, updated, status: markedComplete ? .complete : nil)
                 return rows
             }
         } catch {
@@ -218,28 +276,29 @@ final class EventWriter: @unchecked Sendable {
         }
         failuresInARow = 0
         counters = updated
-        if written != nil { noteWritten(rows, arguments: arguments) }
+        if !notedAhead { note(pending[..<ready], encoded) }
         pendingWidgets.removeAll()
         pendingScenario = nil
         if ready > 0 { nextSeq = pending[ready - 1].seq + 1 }
         pending.removeFirst(ready)
     }
 
-    /// Keeps the parts of the fingerprints of `rows` (the first pending events) and of the pending
-    /// widgets, just written.
-    private func noteWritten(_ rows: [AuditStore.EventRow], arguments: [String]) {
+    /// Keeps the parts of the fingerprints of `events` (the first pending ones, encoded as
+    /// `encoded`) and of the pending widgets, when asked for (`fingerprinting`).
+    private func note(_ events: ArraySlice<CapturedEvent>, _ encoded: Encoded) {
+        guard written != nil else { return }
         for widget in pendingWidgets { writtenWidgets[widget.id] = widget.path }
-        for ((row, event), arguments) in zip(zip(rows, pending), arguments) {
+        for (event, (arguments, answer)) in zip(events, zip(encoded.arguments, encoded.answers)) {
             let descriptor = event.descriptor
             let name =
-                nameHashes[row.callback]
+                nameHashes[ObjectIdentifier(descriptor)]?.hash
                 ?? EventFingerprint.nameHash(
                     kind: descriptor.kind.rawValue, protocolName: descriptor.protocolName, name: descriptor.name)
-            nameHashes[row.callback] = name
+            nameHashes[ObjectIdentifier(descriptor)] = (descriptor, name)
             written?.append(
                 WrittenEvent(
-                    seq: row.seq, parent: row.parent, name: name, widget: row.widget, arguments: arguments,
-                    answer: row.answer))
+                    seq: event.seq, parent: event.parent, name: name, widget: event.widget, arguments: arguments,
+                    answer: answer))
         }
     }
 

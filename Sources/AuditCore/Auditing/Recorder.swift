@@ -35,7 +35,10 @@ public final class Recorder: Sendable {
         public init() {}
     }
 
-    public let session: Int64
+    /// The session recorded. A recorder writing inline (a replay job's) makes its session when
+    /// it writes it, in `finish()`: until then this is 0.
+    public var session: Int64 { sessionID.load(ordering: .acquiring) }
+    private let sessionID: Atomic<Int64>
     /// The widget kinds this recorder can describe, for a session recorded in code.
     let catalog: WidgetCatalog
     /// The scenario the session stores: the given one (a scenario file's), or the tree the recorder
@@ -78,12 +81,14 @@ public final class Recorder: Sendable {
         try self.init(store: store, session: session, catalog: catalog, options: options, inline: false)
     }
 
-    /// Records a session through `store`, an open store the caller keeps using on this thread
-    /// after `finish()` (a replay job records many sessions through one connection).
+    /// Records a session through `store`, an open store the caller keeps using after `finish()`
+    /// (a replay job records many sessions through one connection).
     ///
-    /// No writer thread: the events wait in memory until `finish()`, which writes them on the
-    /// calling thread, so the queue never blocks the caller; no checkpoint is run (the store's
-    /// automatic ones go on). Memory holds one session's events at a time.
+    /// No writer thread: the events wait in memory until `finish()`, which makes the session and
+    /// writes them on the calling thread, so the queue never blocks the caller and the store is
+    /// used only in `finish()` (the jobs of a replay share one, each finishing in its turn); no
+    /// checkpoint is run (the store's automatic ones go on). Memory holds one session's events
+    /// at a time.
     convenience init(
         recordingInline store: AuditStore, session: NewSession, catalog: WidgetCatalog, options: Options = Options()
     ) throws(StoreError) {
@@ -100,13 +105,14 @@ public final class Recorder: Sendable {
         self.catalog = catalog
         describesTree = session.scenarioSource.isEmpty
         tree = Mutex(StoredTree(name: session.scenario))
-        self.session = try storeOperation { try store.createSession(session) }
+        sessionID = Atomic(inline ? 0 : try storeOperation { try store.createSession(session) })
         queue = EventQueue(
             capacity: options.capacity, batchSize: options.batchSize,
             maximumDelay: Int64(min(options.maximumDelay, 1e9) * 1e9))
         clockOrigin = monotonicNanoseconds()  // after opening and migrating: times count from here
         writer = EventWriter(
-            store: store, session: self.session, patience: options.patience, ownsStore: !inline, fingerprinting: inline)
+            store: store, session: sessionID.load(ordering: .relaxed), creating: inline ? session : nil,
+            patience: options.patience, ownsStore: !inline, fingerprinting: inline)
         writesInline = inline
         guard !inline else { return }
         let (queue, writer, done, interval) = (queue, writer, writerDone, options.flushInterval)
@@ -118,7 +124,12 @@ public final class Recorder: Sendable {
         thread.start()
     }
 
-    deinit { _ = finish() }
+    deinit {
+        // A recorder writing inline that is never finished stores nothing (its session is made
+        // when it is written): its store may be one the jobs of a replay use each in its turn.
+        guard !writesInline else { return }
+        _ = finish()
+    }
 
     // MARK: Attaching
 
@@ -223,7 +234,22 @@ public final class Recorder: Sendable {
     /// The fingerprints of the session's events, made as a recorder writing inline wrote them
     /// (`init(recordingInline:…)`), once `finish()` has written them all without a failed write
     /// or a lost event; nil otherwise (a replay then reads them back).
-    var writtenFingerprints: [EventFingerprint]? { writer.fingerprints.withLock { $0 } }
+    var writtenFingerprints: [EventFingerprint]? { writer.fingerprints() }
+
+    /// Ends the recording and encodes what it captured, ahead of `finish()`, which then only
+    /// stores it: for a recorder writing inline, whose `finish()` a replay job runs in its turn at
+    /// the shared writer. Events captured afterwards are not stored, as after `finish()`. Returns
+    /// the fingerprints of the events captured, which are those `writtenFingerprints` gives once
+    /// `finish()` has written them whole (`wroteWhole`); nil for any other recorder.
+    func prepareToFinish() -> [EventFingerprint]? {
+        guard writesInline, summary.withLock({ $0 == nil }) else { return nil }
+        queue.close()
+        return writer.prepare(queue: queue)
+    }
+
+    /// Whether `finish()` wrote every event at once, with no write failed (a recorder writing
+    /// inline only).
+    var wroteWhole: Bool { writer.wroteWhole }
 
     /// Stops recording: commits everything captured, marks the session complete (or interrupted
     /// when events were lost) and returns what was recorded. Later calls return the same summary.
@@ -246,6 +272,7 @@ public final class Recorder: Sendable {
         return summary.withLock { stored in
             if let stored { return stored }
             var result = writer.summary(queue: queue)
+            sessionID.store(result.session, ordering: .releasing)
             result.seconds = Double(monotonicNanoseconds() - opened) / 1e9
             stored = result
             return result

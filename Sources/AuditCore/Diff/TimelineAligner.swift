@@ -249,19 +249,39 @@ extension AuditStore {
     }
 
     /// `diff(a, b)` with A's events after `last` left out (the cut tail of an interrupted session).
-    /// `fingerprintsA` and `fingerprintsB`: the sessions' fingerprints when the caller has them (a
-    /// replay job reads the recorded session's with its events, and makes the candidate's as it
-    /// writes them), rather than read again.
-    func diff(
-        _ a: Int64, _ b: Int64, upTo last: Int64?, fingerprintsA: [EventFingerprint]? = nil,
-        fingerprintsB: [EventFingerprint]? = nil
-    ) throws(StoreError) -> SessionDiff {
-        let comparison = try compare(a, b, upTo: last, fingerprintsA: fingerprintsA, fingerprintsB: fingerprintsB)
+    /// `aligned`: the sessions' fingerprints aligned already, when the caller has them (a replay
+    /// job reads the recorded session's with its events and makes the candidate's as it writes
+    /// them, and aligns them outside its turn at the shared writer).
+    func diff(_ a: Int64, _ b: Int64, upTo last: Int64?, aligned: Aligned? = nil) throws(StoreError) -> SessionDiff {
+        let comparison = try compare(a, b, upTo: last, aligned: aligned)
         var diff = try diff(
             comparison.a, comparison.b, found: comparison.found, eventsA: comparison.eventsA,
             eventsB: comparison.eventsB)
         diff.pairedInOrder = comparison.pairedInOrder
         return diff
+    }
+
+    /// Two sessions' fingerprints aligned: what `diff` finds before it reads any event.
+    struct Aligned {
+        let alignment: TimelineAligner.Alignment
+        let eventsA: Int
+        let eventsB: Int
+
+        /// Aligns session `a`'s fingerprints, those after `last` left out, with session `b`'s. When
+        /// several minimal alignments exist, Myers' algorithm picks one depending on which side is
+        /// A, so the older session is always aligned first.
+        init(
+            _ a: Int64, _ fingerprintsA: [EventFingerprint], _ b: Int64, _ fingerprintsB: [EventFingerprint],
+            upTo last: Int64?
+        ) {
+            let kept = Array(fingerprintsA.prefix { $0.seq <= last ?? .max })
+            alignment =
+                a <= b
+                ? TimelineAligner.differences(kept, fingerprintsB)
+                : TimelineAligner.differences(fingerprintsB, kept).swapped
+            eventsA = kept.count
+            eventsB = fingerprintsB.count
+        }
     }
 
     /// Compares two stored sessions as `diff(_:_:)` does, without reading the events that differ:
@@ -270,25 +290,20 @@ extension AuditStore {
         try compare(a, b, upTo: nil)
     }
 
-    private func compare(
-        _ a: Int64, _ b: Int64, upTo last: Int64?, fingerprintsA knownA: [EventFingerprint]? = nil,
-        fingerprintsB knownB: [EventFingerprint]? = nil
-    ) throws(StoreError) -> SessionComparison {
+    private func compare(_ a: Int64, _ b: Int64, upTo last: Int64?, aligned given: Aligned? = nil)
+        throws(StoreError) -> SessionComparison
+    {
         let sessionA = try session(a)
         let sessionB = try session(b)
-        func known(_ fingerprints: [EventFingerprint]?, else id: Int64) throws(StoreError) -> [EventFingerprint] {
-            if let fingerprints { return fingerprints }
-            return try self.fingerprints(of: id)
+        let aligned: Aligned
+        if let given {
+            aligned = given
+        } else {
+            aligned = Aligned(a, try fingerprints(of: a), b, try fingerprints(of: b), upTo: last)
         }
-        let fingerprintsA = Array(try known(knownA, else: a).prefix { $0.seq <= last ?? .max })
-        let fingerprintsB = try known(knownB, else: b)
-        let alignment =
-            a <= b
-            ? TimelineAligner.differences(fingerprintsA, fingerprintsB)
-            : TimelineAligner.differences(fingerprintsB, fingerprintsA).swapped
         return SessionComparison(
-            a: sessionA, b: sessionB, eventsA: fingerprintsA.count, eventsB: fingerprintsB.count,
-            pairedInOrder: alignment.inOrder, found: alignment.found)
+            a: sessionA, b: sessionB, eventsA: aligned.eventsA, eventsB: aligned.eventsB,
+            pairedInOrder: aligned.alignment.inOrder, found: aligned.alignment.found)
     }
 
     /// Calls `body` with each difference of `comparison`, in the order `diff(_:_:)` lists them,

@@ -2,82 +2,55 @@ import Foundation
 import Synchronization
 
 extension Replayer {
-    /// One worker of `replayAll`: a connection that reads the recorded sessions and stores the
-    /// candidates, kept open from one session to the next, on the worker's thread only.
+    /// One worker of `replayAll`: a connection that reads the recorded sessions, kept open from
+    /// one session to the next on the worker's thread, and the writer every worker stores its
+    /// candidates through.
     ///
     /// Replaying through a job costs no database opening, writer thread, checkpoint or lock file
-    /// per session: the candidate's events are written on the job's thread once it has run
-    /// (`Recorder.init(recordingInline:…)`), and the file is checked once, before the first.
+    /// per session: the candidate runs on the job's thread with its events held in memory
+    /// (`Recorder.init(recordingInline:…)`), and is then written and compared through the shared
+    /// writer, in the batch it has open.
     public final class Job {
         let replayer: Replayer
-        let store: AuditStore
+        /// Reads the recorded sessions, which are committed: a connection of this job's own, so
+        /// that jobs read in parallel.
+        let reader: AuditStore
+        let writer: SharedWriter
         /// The scenarios and arguments of the sessions replayed so far, parsed once.
         let parsed = ParsedOnce()
+        /// The batches the session in progress wrote in, if it wrote.
+        private var wroteIn: ClosedRange<Int>?
 
-        /// When this job last checkpointed the WAL.
-        private var checkpointed = monotonicNanoseconds()
-        /// Whether the job commits its sessions a batch at a time (it is the only job: a batch
-        /// holds the database's write lock, which another job would wait for while this one runs).
-        let batching: Bool
-        /// Sessions replayed in the open batch, and when it began.
-        private var batched = 0
-        private var batchBegan: Int64 = 0
-        /// The most sessions, and the longest time, a batch is kept open.
-        static let batchSessions = 32
-        static let batchNanoseconds: Int64 = 100_000_000
-
-        init(_ replayer: Replayer, batching: Bool = false) throws(StoreError) {
+        init(_ replayer: Replayer, writer: SharedWriter) throws(StoreError) {
             self.replayer = replayer
-            self.batching = batching
-            store = try AuditStore(path: replayer.databasePath, access: .write)
-            // Checkpoints about once a second, as a recorder's writer does, rather than SQLite's
-            // automatic one every thousand pages, each waiting for the disk.
-            try storeOperation { try store.prepareForRecording() }
+            self.writer = writer
+            reader = try AuditStore(path: replayer.databasePath, access: .read)
         }
 
-        /// Runs a passive checkpoint when the last is a second old (one that fails loses nothing),
-        /// outside a batch.
-        private func checkpointNow() {
-            guard !store.connection.inBatch, monotonicNanoseconds() - checkpointed > 1_000_000_000 else { return }
-            try? store.checkpoint(.passive)
-            checkpointed = monotonicNanoseconds()
+        /// Runs `body` with the shared writer's store, in its turn among the jobs, and notes the
+        /// batch it ran in.
+        func write<T>(_ body: (AuditStore) throws -> T) throws -> T {
+            let (result, batch) = try writer.write(body)
+            wroteIn = (wroteIn?.lowerBound ?? batch)...batch
+            return result
         }
 
-        /// Counts a session into the open batch, opening one first when the job batches and none
-        /// is open.
-        private func beginSession() throws {
-            guard batching else { return }
-            if !store.connection.inBatch {
-                try storeOperation { try store.connection.beginBatch() }
-                batched = 0
-                batchBegan = monotonicNanoseconds()
-            }
-            batched += 1
+        /// A recorder for a candidate: it writes inline, and uses the shared writer's store only
+        /// in `finish()`, which the job runs in `write`.
+        func recorder(for session: NewSession, catalog: WidgetCatalog) throws(StoreError) -> Recorder {
+            try Recorder(recordingInline: writer.store, session: session, catalog: catalog)
         }
 
-        /// Whether the outcomes held should be delivered now: no batch is open, or the open one
-        /// holds enough sessions, or is old enough, to be committed.
-        var deliversNow: Bool {
-            !store.connection.inBatch || batched >= Self.batchSessions
-                || monotonicNanoseconds() - batchBegan >= Self.batchNanoseconds
-        }
-
-        /// Commits the open batch, if any. When that fails, the sessions stored in it are gone.
-        func commitBatch() throws(StoreError) {
-            guard store.connection.inBatch else { return }
-            do {
-                try storeOperation { try store.connection.commitBatch() }
-            } catch {
-                store.forgetCallbackNames()  // names interned in the batch are gone with it
-                throw error
-            }
-            checkpointNow()
+        /// Ends the session in progress: returns the batches it wrote in, and lets the writer
+        /// commit when its batch is full or old enough.
+        func endSession() -> ClosedRange<Int>? {
+            defer { wroteIn = nil }
+            if wroteIn != nil { writer.sessionEnded() }
+            return wroteIn
         }
 
         /// `Replayer.replay(session:delegate:mode:)` through this job's connection.
         public func replay(session id: Int64, delegate delegateName: String, mode: ReplayMode) throws -> ReplayReport {
-            defer { checkpointNow() }
-            try beginSession()
             let entry = try replayer.registry.entry(named: delegateName)
             return try replayer.replay(
                 session: id, candidate: entry.make, named: delegateName, mode: mode, through: Stores(job: self))
@@ -87,60 +60,164 @@ extension Replayer {
         public func replay(session id: Int64, delegate delegateName: String, mode: ReplayMode, noiseRuns: Int)
             throws -> NoiseFilteredReplay
         {
-            defer { checkpointNow() }
-            try beginSession()
-            return try replayer.replay(
+            try replayer.replay(
                 session: id, delegate: delegateName, mode: mode, noiseRuns: noiseRuns, through: Stores(job: self))
         }
+    }
 
-        deinit {
-            try? commitBatch()
-            try? store.checkpoint(.truncate)  // an untruncated WAL loses nothing
+    /// The one connection the jobs of a `replayAll` store their candidates through, one job at a
+    /// time, committing the sessions of every job a batch at a time: jobs never wait for each
+    /// other's commits or re-read pages another writer changed, and a commit is paid once per
+    /// batch, not per session.
+    ///
+    /// A batch is committed once it holds `batchSessions` finished sessions or is
+    /// `batchNanoseconds` old (checked as each session ends), when a job is about to wait, and at
+    /// the end. Each candidate is written in one turn, so in one batch; when a batch cannot be
+    /// committed, each session that wrote in it fails.
+    final class SharedWriter: @unchecked Sendable {
+        // @unchecked: `store` and every var are used only under `lock`, one thread at a time, as
+        // SQLite's connections opened without their own mutex allow (a recorder writing inline
+        // holds the store, and uses it only when finished under `lock`).
+        private let lock = NSLock()
+        let store: AuditStore
+        /// The number of the open batch, or of the next one when none is open.
+        private var batch = 0
+        private var isOpen = false
+        /// Sessions finished in the open batch, and when it began.
+        private var finished = 0
+        private var began: Int64 = 0
+        /// The batches whose commit failed, with the error.
+        private var failed: [Int: any Error] = [:]
+        /// When the WAL was last checkpointed.
+        private var checkpointed = monotonicNanoseconds()
+
+        /// The most sessions, and the longest time, a batch is kept open.
+        static let batchSessions = 32
+        static let batchNanoseconds: Int64 = 100_000_000
+
+        init(path: String) throws(StoreError) {
+            store = try AuditStore(path: path, access: .write)
+            // Checkpoints about once a second, as a recorder's writer does, rather than SQLite's
+            // automatic one every thousand pages, each waiting for the disk.
+            try storeOperation { try store.prepareForRecording() }
+        }
+
+        private func locked<T>(_ body: () throws -> T) rethrows -> T {
+            lock.lock()
+            defer { lock.unlock() }
+            return try body()
+        }
+
+        /// Runs `body` in the open batch (opening one first), returning what it returned and the
+        /// batch's number.
+        func write<T>(_ body: (AuditStore) throws -> T) throws -> (T, batch: Int) {
+            try locked {
+                if !isOpen {
+                    try storeOperation { try store.connection.beginBatch() }
+                    (isOpen, finished, began) = (true, 0, monotonicNanoseconds())
+                }
+                return (try body(store), batch)
+            }
+        }
+
+        /// Counts a finished session into the open batch and commits it when it is full or old
+        /// enough.
+        func sessionEnded() {
+            locked {
+                finished += 1
+                if finished >= Self.batchSessions || monotonicNanoseconds() - began >= Self.batchNanoseconds {
+                    commitOpenBatch()
+                }
+            }
+        }
+
+        /// Commits the open batch, if any.
+        func commit() { locked { commitOpenBatch() } }
+
+        private func commitOpenBatch() {
+            guard isOpen else { return }
+            do {
+                try storeOperation { try store.connection.commitBatch() }
+            } catch {
+                failed[batch] = error
+                store.forgetCallbackNames()  // names interned in the batch are gone with it
+            }
+            (isOpen, batch) = (false, batch + 1)
+            if monotonicNanoseconds() - checkpointed > 1_000_000_000 {
+                try? store.checkpoint(.passive)  // one that fails loses nothing
+                checkpointed = monotonicNanoseconds()
+            }
+        }
+
+        /// Whether what a session wrote in `batches` is committed: nil while one of them is open;
+        /// the error of the first that failed to commit, if any.
+        func committed(_ batches: ClosedRange<Int>) -> Result<Void, any Error>? {
+            locked {
+                if isOpen && batches.upperBound >= batch { return nil }
+                if let failure = batches.lazy.compactMap({ self.failed[$0] }).first { return .failure(failure) }
+                return .success(())
+            }
+        }
+
+        /// Commits the open batch, if any, and truncates the WAL: once every job is done.
+        func close() {
+            locked {
+                commitOpenBatch()
+                try? store.checkpoint(.truncate)  // an untruncated WAL loses nothing
+            }
         }
     }
 
     /// Runs `work` for each of `sessions` on `jobs` threads, each with a `Job` of its own, and
     /// hands the results to `deliver` on the calling thread, in the order of `sessions`, as soon as
-    /// each and those before it are done. Returns once every job has closed its connection.
+    /// each and those before it are done and what they stored is committed. Returns once every job
+    /// has closed its connection.
     ///
-    /// At most `2 × jobs` sessions are running or waiting to be delivered at any time (`2 +
-    /// Job.batchSessions` for one job, which commits its sessions a batch at a time and delivers
-    /// their outcomes once they are committed), so memory depends on the jobs, not on how many
-    /// sessions there are. A job whose database cannot be opened fails each session it takes with
-    /// that error; the others go on. A batch whose commit fails fails each of its sessions.
+    /// At most `2 × jobs + SharedWriter.batchSessions` sessions are running or waiting to be
+    /// delivered at any time, so memory depends on the jobs, not on how many sessions there are.
+    /// When the database cannot be opened to write, each session fails with that error; a job that
+    /// cannot open it to read fails each session it takes, and the others go on. A batch whose
+    /// commit fails fails each session that wrote in it.
     public func replayAll<Outcome: Sendable>(
         _ sessions: [Int64], jobs: Int, work: @escaping @Sendable (Job, Int64) throws -> Outcome,
         deliver: (_ index: Int, _ outcome: Result<Outcome, any Error>) -> Void
     ) {
         precondition(jobs >= 1, "jobs must be at least 1")
         let workers = min(jobs, sessions.count)
-        let batching = workers == 1
-        let batch = BatchState<Outcome>(
-            count: sessions.count, window: 2 * jobs + (batching ? Job.batchSessions : 0))
+        guard workers > 0 else { return }
+        let writer = Result { () throws(StoreError) in try SharedWriter(path: databasePath) }
+        let batch = BatchState<Outcome>(count: sessions.count, window: 2 * jobs + SharedWriter.batchSessions)
         let ended = DispatchSemaphore(value: 0)
         for _ in 0..<workers {
             let thread = Thread { [self] in
                 do {
-                    let job = Result { () throws(StoreError) in try Job(self, batching: batching) }
-                    var held: [(index: Int, outcome: Result<Outcome, any Error>)] = []
-                    // Outcomes are delivered once what they stored is committed.
-                    func deliverHeld() {
-                        var uncommitted: (any Error)?
-                        do { try job.get().commitBatch() } catch { uncommitted = error }
-                        for (index, outcome) in held {
-                            if case .success = outcome, let uncommitted {
-                                batch.finish(index, .failure(uncommitted))
+                    let job = Result { () throws(StoreError) in try Job(self, writer: writer.get()) }
+                    var held: [(index: Int, outcome: Result<Outcome, any Error>, wroteIn: ClosedRange<Int>)] = []
+                    // Outcomes are delivered once what they stored is committed; with `all`, the
+                    // open batch is committed first, so that every one held is.
+                    func deliverCommitted(all: Bool) {
+                        if all, !held.isEmpty { try? writer.get().commit() }
+                        held.removeAll { index, outcome, wroteIn in
+                            guard let committed = try? writer.get().committed(wroteIn) else { return false }
+                            if case .success = outcome, case .failure(let error) = committed {
+                                batch.finish(index, .failure(error))
                             } else {
                                 batch.finish(index, outcome)
                             }
+                            return true
                         }
-                        held.removeAll()
                     }
-                    while let index = batch.nextIndex() {
-                        held.append((index, Result { try work(job.get(), sessions[index]) }))
-                        if (try? job.get())?.deliversNow ?? true { deliverHeld() }
+                    // Before waiting for room, a job delivers all it holds: the room may be its.
+                    while let index = batch.nextIndex(beforeWaiting: { deliverCommitted(all: true) }) {
+                        let outcome = Result { try work(job.get(), sessions[index]) }
+                        if let wroteIn = try? job.get().endSession() {
+                            held.append((index, outcome, wroteIn))
+                            deliverCommitted(all: false)
+                        } else {
+                            batch.finish(index, outcome)
+                        }
                     }
-                    deliverHeld()
+                    deliverCommitted(all: true)
                 }  // the job's connection closes here, on its own thread
                 ended.signal()
             }
@@ -150,6 +227,7 @@ extension Replayer {
         }
         for index in sessions.indices { deliver(index, batch.take(index)) }
         for _ in 0..<workers { ended.wait() }
+        try? writer.get().close()
     }
 }
 
@@ -173,9 +251,13 @@ private final class BatchState<Outcome: Sendable>: Sendable {
         room = DispatchSemaphore(value: window)
     }
 
-    /// The next session for a worker, once there is room for it; nil when none is left.
-    func nextIndex() -> Int? {
-        room.wait()
+    /// The next session for a worker, once there is room for it; nil when none is left. When
+    /// there is no room yet, `beforeWaiting` runs first.
+    func nextIndex(beforeWaiting: () -> Void) -> Int? {
+        if room.wait(timeout: .now()) == .timedOut {
+            beforeWaiting()
+            room.wait()
+        }
         let index = state.withLock { state -> Int? in
             guard state.next < count else { return nil }
             defer { state.next += 1 }

@@ -41,10 +41,9 @@ extension Replayer {
     }
 
     /// Stores `run` as the candidate's session, in one transaction.
-    func storeIsolated(_ run: IsolatedRun, of plan: ReplayPlan, as session: NewSession, through stores: Stores)
-        throws -> Int64
+    func storeIsolated(_ run: IsolatedRun, of plan: ReplayPlan, as session: NewSession, in store: AuditStore)
+        throws(StoreError) -> Int64
     {
-        let store = try stores.writing()
         var counters = AuditStore.SessionCounters()
         counters.events = plan.events.count
         counters.callbacks = plan.callbacks

@@ -58,8 +58,7 @@ extension Replayer {
         session id: Int64, delegate delegateName: String, mode: ReplayMode, noiseRuns: Int, through stores: Stores
     ) throws -> NoiseFilteredReplay {
         precondition(noiseRuns >= 0, "noiseRuns must not be negative")
-        let reading = try stores.job?.store ?? stores.planStore(for: mode)
-        let recordedDelegate = try reading.session(id).delegate
+        let recordedDelegate = try stores.planStore(for: mode).session(id).delegate
         let baseline = try registry.entry(named: recordedDelegate)
         let candidate = try registry.entry(named: delegateName)
         let report = try replay(
@@ -76,7 +75,7 @@ extension Replayer {
         regressions.diff.differences = report.diff.differences.filter { !noiseKeys.contains(DifferenceKey($0)) }
         let noise = report.diff.differences.filter { noiseKeys.contains(DifferenceKey($0)) }
         if !noise.isEmpty {
-            regressions.firstDivergence = try Divergence(of: regressions.diff, in: reading)
+            regressions.firstDivergence = try stores.comparing { try Divergence(of: regressions.diff, in: $0) }
         }
         return NoiseFilteredReplay(
             report: report, regressions: regressions, noise: noise, baselineRuns: noiseRuns,

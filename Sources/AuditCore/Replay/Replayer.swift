@@ -51,35 +51,56 @@ public struct Replayer: Sendable {
         through stores: Stores
     ) throws -> ReplayReport {
         let started = monotonicNanoseconds()
-        let plan =
-            try stores.job.map {
-                try ReplayPlan(
-                    session: id, store: $0.store, catalog: catalog, parsed: $0.parsed,
-                    fingerprinting: mode == .interaction)
-            } ?? ReplayPlan(session: id, store: stores.planStore(for: mode), catalog: catalog)
+        let plan = try ReplayPlan(
+            session: id, store: stores.planStore(for: mode), catalog: catalog, parsed: stores.job?.parsed,
+            fingerprinting: mode == .interaction)
         let loaded = monotonicNanoseconds()
         let run = mode == .isolated ? askIsolated(plan, candidate: makeCandidate()) : nil
         let asked = monotonicNanoseconds()
         let session = NewSession(
             name: "replay of \(id)", scenario: plan.scenario.name, scenarioSource: plan.scenario.source,
             delegate: name, replayOf: id, replayMode: mode)
-        let stored: StoredRun
-        if let run {
-            stored = StoredRun(
-                session: try storeIsolated(run, of: plan, as: session, through: stores), skipped: run.skipped,
-                finishedRun: asked,
-                refused: run.refused)
-        } else {
-            stored = try runDriving(plan, candidate: makeCandidate, as: session, through: stores.job)
-        }
-        let ran = monotonicNanoseconds()
-        let store = try stores.reading()
         let last = plan.events.last?.seq
-        let diff =
-            try run.map { try store.diff(id, stored.session, found: $0.found, events: plan.events.count) }
-            ?? store.diff(
-                id, stored.session, upTo: last, fingerprintsA: plan.fingerprints, fingerprintsB: stored.fingerprints)
-        let divergence = try Divergence(of: diff, in: store)
+        var ran: Int64 = 0
+        /// Compares the recorded session with its candidate, stored, through `store`, which sees it.
+        func compare(with stored: StoredRun, aligned: AuditStore.Aligned?, in store: AuditStore) throws -> (
+            SessionDiff, Divergence?
+        ) {
+            ran = monotonicNanoseconds()
+            let diff =
+                try run.map { try store.diff(id, stored.session, found: $0.found, events: plan.events.count) }
+                ?? store.diff(id, stored.session, upTo: last, aligned: aligned)
+            return (diff, try Divergence(of: diff, in: store))
+        }
+        let stored: StoredRun
+        let (diff, divergence): (SessionDiff, Divergence?)
+        if let job = stores.job {
+            // Stored and compared in one turn at the writer the jobs share; the candidate's events
+            // are encoded, fingerprinted and aligned with the recorded ones before it, as only the
+            // differing events need reading in it (the alignment stands if they are written whole).
+            let driven = try run == nil ? drive(plan, candidate: makeCandidate, as: session, through: job) : nil
+            let fingerprints = driven?.recorder.prepareToFinish()
+            let aligned = plan.fingerprints.flatMap { recorded in
+                fingerprints.map { AuditStore.Aligned(id, recorded, .max, $0, upTo: last) }
+            }
+            (stored, diff, divergence) = try job.write { store in
+                let stored =
+                    try run.map {
+                        StoredRun.isolated($0, as: try storeIsolated($0, of: plan, as: session, in: store), at: asked)
+                    } ?? driven!.finish()
+                let compared = try compare(
+                    with: stored, aligned: driven?.recorder.wroteWhole == true ? aligned : nil, in: store)
+                return (stored, compared.0, compared.1)
+            }
+        } else {
+            stored =
+                try run.map { run in
+                    StoredRun.isolated(
+                        run, as: try stores.writing { try storeIsolated(run, of: plan, as: session, in: $0) }, at: asked
+                    )
+                } ?? drive(plan, candidate: makeCandidate, as: session, through: nil).finish()
+            (diff, divergence) = try compare(with: stored, aligned: nil, in: stores.reading())
+        }
         return ReplayReport(
             mode: mode, diff: diff, inputsReplayed: plan.steps.count - stored.skipped.count,
             inputsSkipped: stored.skipped.count, cutShort: plan.cutShort,
@@ -88,8 +109,8 @@ public struct Replayer: Sendable {
             firstDivergence: divergence,
             timings: ReplayReport.Timings(
                 load: seconds(loaded - started), run: seconds(stored.finishedRun - loaded),
-                store: seconds(ran - stored.finishedRun),
-                compare: seconds(monotonicNanoseconds() - ran), callbacks: plan.callbacks))
+                store: seconds(ran - stored.finishedRun), compare: seconds(monotonicNanoseconds() - ran),
+                callbacks: plan.callbacks))
     }
 
     private func seconds(_ nanoseconds: Int64) -> Double { Double(nanoseconds) / 1e9 }
@@ -105,25 +126,43 @@ public struct Replayer: Sendable {
         var finishedRun: Int64
         /// The first input refused for nesting too deep, and the step it happened in.
         var refused: (step: Int, error: InputNestingError)?
-        /// The fingerprints of the candidate's events, made as they were written (a replay job's
-        /// recorder makes them), or nil: then they are read back.
-        var fingerprints: [EventFingerprint]?
+
+        /// An isolated run, stored as `session`.
+        static func isolated(_ run: IsolatedRun, as session: Int64, at finishedRun: Int64) -> StoredRun {
+            StoredRun(session: session, skipped: run.skipped, finishedRun: finishedRun, refused: run.refused)
+        }
+    }
+
+    /// A candidate driven under its recorder, not yet finished.
+    private struct Driven {
+        let recorder: Recorder
+        let skipped: [Int]
+        let refused: (step: Int, error: InputNestingError)?
+        let finishedRun: Int64
+
+        /// Finishes the recorder: a replay job's, in its turn at the shared writer, stores the
+        /// events there; any other's writer thread has been storing them meanwhile.
+        func finish() -> StoredRun {
+            let summary = recorder.finish()
+            return StoredRun(
+                session: summary.session, skipped: skipped,
+                failures: summary.lostEvents > 0 ? summary.failedWrites : 0, finishedRun: finishedRun,
+                refused: refused)
+        }
     }
 
     /// Drives the recorded inputs on a fresh tree whose delegate is the candidate, under a
-    /// recorder: the interaction mode. A replay job's recorder writes through the job's store once
-    /// the candidate has run; any other writes through a connection of its own, on its writer
-    /// thread, while the candidate runs on this one.
-    private func runDriving(
-        _ plan: ReplayPlan, candidate makeCandidate: () -> AnyObject, as session: NewSession,
-        through job: Job?
-    ) throws -> StoredRun {
+    /// recorder: the interaction mode. A replay job's recorder holds the events until it is
+    /// finished, in the job's turn at the shared writer; any other writes them through a
+    /// connection of its own, on its writer thread, while the candidate runs on this one.
+    private func drive(
+        _ plan: ReplayPlan, candidate makeCandidate: () -> AnyObject, as session: NewSession, through job: Job?
+    ) throws -> Driven {
+        let secrets = plan.scenario.secureTextPaths.isEmpty ? nil : try SecretHasher(databasePath: databasePath)
         let recorder =
-            try job.map { try Recorder(recordingInline: $0.store, session: session, catalog: catalog) }
+            try job?.recorder(for: session, catalog: catalog)
             ?? Recorder(databasePath: databasePath, session: session, catalog: catalog)
-        if !plan.scenario.secureTextPaths.isEmpty {
-            recorder.useSecrets(try SecretHasher(databasePath: databasePath))
-        }
+        if let secrets { recorder.useSecrets(secrets) }
         let candidate = makeCandidate()
         var refused: (step: Int, error: InputNestingError)?
         let skipped = withExtendedLifetime(candidate) {
@@ -132,22 +171,17 @@ public struct Replayer: Sendable {
                 refused: &refused))?
                 .skipped ?? []
         }
-        let finishedRun = monotonicNanoseconds()
-        let summary = recorder.finish()
-        return StoredRun(
-            session: summary.session, skipped: skipped,
-            failures: summary.lostEvents > 0 ? summary.failedWrites : 0, finishedRun: finishedRun, refused: refused,
-            fingerprints: recorder.writtenFingerprints)
+        return Driven(recorder: recorder, skipped: skipped, refused: refused, finishedRun: monotonicNanoseconds())
     }
 }
 
 extension Replayer {
-    /// The stores one replay operation reads and writes through on the calling thread, each
-    /// opened at most once: a replay job's store, or a store opened to read and, where the
-    /// operation writes on this thread (an isolated replay stores its candidate), one opened to
-    /// write, which then serves the reads too.
+    /// The stores one replay operation reads and writes through on the calling thread: a replay
+    /// job's reader and shared writer, or a store opened to read and, where the operation writes
+    /// on this thread (an isolated replay stores its candidate), one opened to write, which then
+    /// serves the reads too, each opened at most once.
     final class Stores {
-        /// The replay job whose store this is, if any.
+        /// The replay job whose stores these are, if any.
         let job: Job?
         private let databasePath: String
         private var reader: AuditStore?
@@ -161,14 +195,15 @@ extension Replayer {
             if store?.access == .write { writer = store } else { reader = store }
         }
 
-        /// A replay job's store, for reading and writing.
+        /// A replay job's stores: its reader, and the writer it shares with the other jobs.
         init(job: Job) {
             self.job = job
             databasePath = job.replayer.databasePath
-            writer = job.store
+            reader = job.reader
         }
 
-        /// The store to read through: the one opened to write when there is one.
+        /// The store to read committed sessions through: the one opened to write when there is
+        /// one (outside a job).
         func reading() throws(StoreError) -> AuditStore {
             if let store = writer ?? reader { return store }
             let store = try AuditStore(path: databasePath, access: .read)
@@ -177,18 +212,33 @@ extension Replayer {
         }
 
         /// The store to write through, opened to write the first time (never made: a replay reads
-        /// a stored session first).
-        func writing() throws(StoreError) -> AuditStore {
+        /// a stored session first); outside a job only.
+        private func writing() throws(StoreError) -> AuditStore {
             if let writer { return writer }
             let store = try AuditStore(existingAt: databasePath, access: .write)
             writer = store
             return store
         }
 
+        /// Runs `body` with the store to write through: a job's shared writer, in its turn, or
+        /// this replay's own.
+        func writing<T>(_ body: (AuditStore) throws -> T) throws -> T {
+            if let job { return try job.write(body) }
+            return try body(try writing())
+        }
+
+        /// Runs `body` with a store that sees the candidate just stored: a job's shared writer (its
+        /// batch may not be committed yet), in its turn, or the store read through.
+        func comparing<T>(_ body: (AuditStore) throws -> T) throws -> T {
+            if let job { return try job.write(body) }
+            return try body(try reading())
+        }
+
         /// The store a replay in `mode` reads the recorded session through: an isolated replay
-        /// stores its candidate on this thread, so it reads through the store it writes with.
+        /// outside a job stores its candidate on this thread, so it reads through the store it
+        /// writes with.
         func planStore(for mode: ReplayMode) throws(StoreError) -> AuditStore {
-            mode == .isolated ? try writing() : try reading()
+            mode == .isolated && job == nil ? try writing() : try reading()
         }
     }
 }

@@ -52,6 +52,7 @@ extension AuditStore {
     /// rolled back a transaction that did).
     func forgetCallbackNames() {
         internedCallbacks.removeAll()
+        internedDescriptors.removeAll()
         keptCallbackNames = nil
     }
 }

@@ -16,12 +16,18 @@ extension AuditStore {
     /// the names it interned there are gone.
     func internCallback(_ descriptor: CallbackDescriptor) throws -> Int64 {
         try forgetCallbackNamesIfChanged()
+        if let known = internedDescriptors[ObjectIdentifier(descriptor)] { return known.id }
         let key = [descriptor.kind.rawValue, descriptor.protocolName, descriptor.name, descriptor.answer.rawValue]
             .joined(separator: "\u{0}")
-        if let id = internedCallbacks[key] { return id }
-        keptCallbackNames = nil  // a new name, or a name's answer kind changed
-        let id = try insertCallback(descriptor)
-        internedCallbacks[key] = id
+        let id: Int64
+        if let known = internedCallbacks[key] {
+            id = known
+        } else {
+            keptCallbackNames = nil  // a new name, or a name's answer kind changed
+            id = try insertCallback(descriptor)
+            internedCallbacks[key] = id
+        }
+        internedDescriptors[ObjectIdentifier(descriptor)] = (descriptor, id)
         return id
     }
 
@@ -123,16 +129,22 @@ extension AuditStore {
         var failures = 0
     }
 
-    func updateCounters(session: Int64, _ counters: SessionCounters) throws {
-        try connection.cached(
-            """
-            UPDATE sessions SET event_count = ?, input_count = ?, callback_count = ?, veto_count = ?, failure_count = ?
-            WHERE id = ?
-            """
-        ).execute([
+    /// Stores a session's counters, and with `status` its final status and end time too, in one
+    /// update (the row holds the scenario's text: each update rewrites it), inside the caller's
+    /// transaction; once a final status is committed, `releaseRecordingLock(of:)`.
+    func updateCounters(session: Int64, _ counters: SessionCounters, status: SessionStatus? = nil) throws {
+        let values: [SQLValue] = [
             .integer(Int64(counters.events)), .integer(Int64(counters.inputs)), .integer(Int64(counters.callbacks)),
-            .integer(Int64(counters.vetoes)), .integer(Int64(counters.failures)), .integer(session),
-        ])
+            .integer(Int64(counters.vetoes)), .integer(Int64(counters.failures)),
+        ]
+        let set = "event_count = ?, input_count = ?, callback_count = ?, veto_count = ?, failure_count = ?"
+        if let status {
+            try connection.cached(
+                "UPDATE sessions SET status = ?, ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), \(set) WHERE id = ?"
+            ).execute([.text(status.rawValue)] + values + [.integer(session)])
+        } else {
+            try connection.cached("UPDATE sessions SET \(set) WHERE id = ?").execute(values + [.integer(session)])
+        }
     }
 
     /// Stores the scenario a recorder described from the tree it attached to.
@@ -142,21 +154,11 @@ extension AuditStore {
         ])
     }
 
-    /// Closes a session: its final status and counters, in one transaction.
+    /// Marks a session finished, with its final counters, in a transaction of its own, and
+    /// releases its recording lock.
     func finishSession(_ session: Int64, status: SessionStatus, counters: SessionCounters) throws {
-        try connection.transaction {
-            try updateCounters(session: session, counters)
-            try markSession(session, status)
-        }
+        try connection.transaction { try updateCounters(session: session, counters, status: status) }
         releaseRecordingLock(of: session)
-    }
-
-    /// Sets a session's final status and end time, inside the caller's transaction; once it is
-    /// committed, `releaseRecordingLock(of:)`.
-    func markSession(_ session: Int64, _ status: SessionStatus) throws {
-        try connection.cached(
-            "UPDATE sessions SET status = ?, ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?"
-        ).execute([.text(status.rawValue), .integer(session)])
     }
 
     /// The session is finished: no longer recording.

@@ -33,6 +33,9 @@ public final class AuditStore {
     var recordingLocks: [Int64: RecordingLock] = [:]
     /// Callback names interned through this connection, by kind, protocol, name and answer kind.
     var internedCallbacks: [String: Int64] = [:]
+    /// The same, by descriptor (each always names the same), which the entry keeps alive so that
+    /// its identifier is not given to another: looked up first, without making the key.
+    var internedDescriptors: [ObjectIdentifier: (descriptor: CallbackDescriptor, id: Int64)] = [:]
     /// The `callbacks` table as last read through this connection (see `callbackNames()`).
     var keptCallbackNames: CallbackNames?
     /// The `data_version` at which `internedCallbacks` and `keptCallbackNames` were last checked,
