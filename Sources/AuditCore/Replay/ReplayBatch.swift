@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Synchronization
 
@@ -88,18 +89,24 @@ extension Replayer {
         private var began: Int64 = 0
         /// The batches whose commit failed, with the error.
         private var failed: [Int: any Error] = [:]
-        /// When the WAL was last checkpointed.
+        /// Copies the WAL into the database while the jobs go on.
+        private let checkpointer: Checkpointer
+        /// When a checkpoint was last asked for.
         private var checkpointed = monotonicNanoseconds()
+        /// How often the WAL is checkpointed.
+        static let checkpointNanoseconds: Int64 = 250_000_000
 
         /// The most sessions, and the longest time, a batch is kept open.
         static let batchSessions = 32
         static let batchNanoseconds: Int64 = 100_000_000
 
         init(path: String) throws(StoreError) {
-            store = try AuditStore(path: path, access: .write)
-            // Checkpoints about once a second, as a recorder's writer does, rather than SQLite's
-            // automatic one every thousand pages, each waiting for the disk.
+            let store = try AuditStore(path: path, access: .write)
+            // The checkpointer's, a few times a second, rather than SQLite's automatic one every
+            // thousand pages, run by the writer while the jobs wait for it.
             try storeOperation { try store.prepareForRecording() }
+            self.store = store
+            checkpointer = Checkpointer(path: path)
         }
 
         private func locked<T>(_ body: () throws -> T) rethrows -> T {
@@ -143,8 +150,8 @@ extension Replayer {
                 store.forgetCallbackNames()  // names interned in the batch are gone with it
             }
             (isOpen, batch) = (false, batch + 1)
-            if monotonicNanoseconds() - checkpointed > 1_000_000_000 {
-                try? store.checkpoint(.passive)  // one that fails loses nothing
+            if monotonicNanoseconds() - checkpointed > Self.checkpointNanoseconds {
+                checkpointer.checkpoint()
                 checkpointed = monotonicNanoseconds()
             }
         }
@@ -163,8 +170,50 @@ extension Replayer {
         func close() {
             locked {
                 commitOpenBatch()
+                checkpointer.stop()
                 try? store.checkpoint(.truncate)  // an untruncated WAL loses nothing
             }
+        }
+    }
+
+    /// Runs passive checkpoints of a database on a thread and connection of its own when asked,
+    /// while its writer goes on writing (a passive checkpoint never takes the write lock): what a
+    /// replay stores is copied from the WAL into the database file as it goes, not by its writer
+    /// while the jobs wait, nor all at the end.
+    final class Checkpointer: Sendable {
+        private let asked = DispatchSemaphore(value: 0)
+        private let stopped = DispatchSemaphore(value: 0)
+        private let stopping = Atomic<Bool>(false)
+
+        init(path: String) {
+            let thread = Thread { [self] in
+                do {
+                    // One that cannot be opened checkpoints nothing: the writer's truncating
+                    // checkpoint at the end copies everything then.
+                    let connection = try? Connection(path: path, mode: .readWrite(create: false))
+                    while true {
+                        asked.wait()
+                        if stopping.load(ordering: .acquiring) { break }
+                        // One that fails or finds readers in the way loses nothing: the WAL keeps it.
+                        if let handle = connection?.handle {
+                            sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+                        }
+                    }
+                }  // the connection closes here, on its own thread
+                stopped.signal()
+            }
+            thread.name = "auditctl.checkpoint"
+            thread.start()
+        }
+
+        /// Asks for a passive checkpoint, which runs once the one running, if any, is done.
+        func checkpoint() { asked.signal() }
+
+        /// Waits for the checkpoint running, if any, and ends the thread.
+        func stop() {
+            stopping.store(true, ordering: .releasing)
+            asked.signal()
+            stopped.wait()
         }
     }
 
