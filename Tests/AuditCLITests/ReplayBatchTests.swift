@@ -101,7 +101,7 @@ struct ReplayBatchTests {
             #expect(
                 run.stdoutLines.first?.hasPrefix("session 1 (checkout, recorded with checkout.v1): REGRESSION") == true)
         }
-        #expect(try files() == (before.0 + ["shard.sqlite", "shard.sqlite-recording"]).sorted())
+        #expect(try files() == (before.0 + ["shard.sqlite"]).sorted())
         #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.path("audit.sqlite"))) == before.1)
         let stored = try ReliabilityTests.sqlite3(
             sandbox.path("shard.sqlite"),

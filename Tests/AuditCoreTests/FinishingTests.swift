@@ -80,16 +80,17 @@ struct FinishingTests {
         #expect(made == nil)
     }
 
-    /// A session recorded inline is written when it finishes, and marked complete in the same
-    /// transaction: one commit for its events and its status.
+    /// A session recorded inline is made when it finishes, complete, in the transaction that
+    /// writes its events: one commit for the session, its events and its status.
     @Test func anInlineRecordingIsMarkedCompleteWithItsEvents() throws {
+        // "status": the session inserted complete, or marked so later.
         let summary = try recordInline(taps: 10) {
-            StoreFaults.inject(SQLITE_FULL, at: database, times: 1, matching: "SET status")
+            StoreFaults.inject(SQLITE_FULL, at: database, times: 1, matching: "status")
         }
         defer { StoreFaults.clear(database) }
-        // Marking it complete failed inside the events' transaction, which rolled back as one
-        // (a writer thread's would say "marking the session complete failed"); the events were
-        // then written alone, and the status after them.
+        // Inserting it complete failed inside the events' transaction, which rolled back as one
+        // (a writer thread's would say "marking the session complete failed"); the session was
+        // then made recording with its events, and marked complete after them.
         #expect(summary.lastError == "writing events 1–30 failed: database or disk is full")
         #expect(summary.status == .complete && summary.statusWritten)
         #expect(summary.failedWrites == 1 && summary.lostEvents == 0)
@@ -104,7 +105,7 @@ struct FinishingTests {
     @Test func anInlineRecordingThatCannotBeMarkedCompleteKeepsItsEvents() throws {
         // No patience: the status is tried its least number of times, and given up.
         let summary = try recordInline(taps: 10, options: Self.options(patience: 0)) {
-            StoreFaults.inject(SQLITE_FULL, at: database, matching: "SET status")
+            StoreFaults.inject(SQLITE_FULL, at: database, matching: "status")
         }
         StoreFaults.clear(database)
         #expect(summary.lostEvents == 0 && summary.events == 30)

@@ -91,11 +91,6 @@ final class EventWriter: @unchecked Sendable {
     }
 
     func run(queue: EventQueue, interval: TimeInterval) {
-        if let creating {
-            // Nothing can be written without it: giving up on it loses every event.
-            _ = patiently("creating the session") { session = try store.createSession(creating) }
-            self.creating = nil
-        }
         var batch: [CapturedEvent] = []
         batch.reserveCapacity(min(queue.capacity, EventQueue.reservedCapacity))
         var lastCheckpoint = monotonicNanoseconds()
@@ -105,7 +100,7 @@ final class EventWriter: @unchecked Sendable {
             if let scenario { pendingScenario = scenario }
             pending.append(contentsOf: batch)
             batch.removeAll(keepingCapacity: true)
-            if !pending.isEmpty || !pendingWidgets.isEmpty || pendingScenario != nil {
+            if !pending.isEmpty || !pendingWidgets.isEmpty || pendingScenario != nil || creating != nil {
                 // A replay job's session is written at once, when it is closed: it is marked
                 // complete in the same transaction (one commit a session fewer).
                 write(ending: closed && !ownsStore && failedWrites == 0)
@@ -230,6 +225,9 @@ final class EventWriter: @unchecked Sendable {
         var ready = 0
         while ready < pending.count && pending[ready].seq == nextSeq + Int64(ready) { ready += 1 }
         var updated = counters
+        for event in pending[..<ready] { updated.count(event) }
+        updated.failures = failedWrites
+        let completing = ending && ready == pending.count
         // Encoded before the transaction, so the database's write lock (which other writers wait
         // for) is held only for the inserts; ahead of `run` when prepared, if it covers them.
         var encoded = encodedAhead ?? Encoded(pending[..<ready])
@@ -241,27 +239,33 @@ final class EventWriter: @unchecked Sendable {
         let arguments = encoded.arguments
         let rows: [AuditStore.EventRow]
         do {
+            if creating != nil { try store.checkBeforeRecording() }
             rows = try store.transaction {
+                if let creating {
+                    // Made with its first events (complete at once when they are all of them).
+                    session = try store.insertSession(creating, finished: completing ? updated : nil)
+                }
                 if let source = pendingScenario { try store.updateScenarioSource(of: session, to: source) }
                 for widget in pendingWidgets {
                     try store.insertWidget(
                         session: session, id: widget.id, path: widget.path, kind: widget.kind, parent: widget.parent)
                 }
                 let rows = try zip(pending[..<ready], encoded.answers).map { event, answer in
-                    updated.count(event)
-                    return AuditStore.EventRow(
+                    AuditStore.EventRow(
                         seq: event.seq, time: event.time, widget: event.widget,
                         callback: try callbackID(event.descriptor), answer: answer, duration: event.duration,
                         parent: event.parent)
                 }
                 try store.insertEvents(session: session, rows, arguments: arguments)
-                updated.failures = failedWrites
-                markedComplete = ending && ready == pending.count
-                try store.updateCounters(session: session, updated, status: markedComplete ? .complete : nil)
+                if creating == nil || !completing {
+                    try store.updateCounters(session: session, updated, status: completing ? .complete : nil)
+                }
+                markedComplete = completing
                 return rows
             }
         } catch {
             markedComplete = false  // rolled back with the rest
+            if creating != nil { session = 0 }  // and the session made
             callbackIDs.removeAll()  // ids interned in the rolled-back transaction are gone
             store.forgetCallbackNames()
             let operation =
@@ -275,12 +279,17 @@ final class EventWriter: @unchecked Sendable {
             return
         }
         failuresInARow = 0
+        creating = nil
         counters = updated
         if !notedAhead { note(pending[..<ready], encoded) }
         pendingWidgets.removeAll()
         pendingScenario = nil
         if ready > 0 { nextSeq = pending[ready - 1].seq + 1 }
-        pending.removeFirst(ready)
+        if ready == pending.count {
+            pending.removeAll(keepingCapacity: true)
+        } else {
+            pending.removeFirst(ready)
+        }
     }
 
     /// Keeps the parts of the fingerprints of `events` (the first pending ones, encoded as

@@ -221,23 +221,37 @@ extension AuditStore {
     /// touch are checked (`checkBeforeRecording`).
     func createSession(_ session: NewSession) throws -> Int64 {
         try checkBeforeRecording()
-        return try connection.transaction {
-            try connection.cached(
-                """
-                INSERT INTO sessions (name, scenario, scenario_source, delegate, started_at, replay_of, replay_mode,
-                                      owner_pid, owner_token, uuid)
-                VALUES (?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?, ?, ?, ?)
-                """
-            ).execute([
-                session.name.map(SQLValue.text) ?? .null, .text(session.scenario), .text(session.scenarioSource),
-                .text(session.delegate), session.replayOf.map(SQLValue.integer) ?? .null,
-                session.replayMode.map { .text($0.rawValue) } ?? .null, .integer(ProcessIdentity.current.pid),
-                .integer(ProcessIdentity.current.startTicks), .text(UUID().uuidString.lowercased()),
-            ])
-            let id = connection.lastInsertRowID
-            try storeLabels(session.labels, of: id)
-            recordingLocks[id] = RecordingLock(session: id, databasePath: path)
-            return id
+        return try connection.transaction { try insertSession(session) }
+    }
+
+    /// `createSession`'s insert, inside the caller's transaction, once `checkBeforeRecording()`
+    /// has run. With `finished`, its counters, the session is inserted complete instead (its
+    /// events written in the same transaction), and takes no recording lock.
+    func insertSession(_ session: NewSession, finished: SessionCounters? = nil) throws -> Int64 {
+        var values: [SQLValue] = [
+            session.name.map(SQLValue.text) ?? .null, .text(session.scenario), .text(session.scenarioSource),
+            .text(session.delegate), session.replayOf.map(SQLValue.integer) ?? .null,
+            session.replayMode.map { .text($0.rawValue) } ?? .null, .integer(ProcessIdentity.current.pid),
+            .integer(ProcessIdentity.current.startTicks), .text(UUID().uuidString.lowercased()),
+        ]
+        var columns = ""
+        var placeholders = ""
+        if let finished {
+            columns = ", status, ended_at, event_count, input_count, callback_count, veto_count, failure_count"
+            placeholders = ", 'complete', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?, ?, ?, ?"
+            values += [finished.events, finished.inputs, finished.callbacks, finished.vetoes, finished.failures]
+                .map { .integer(Int64($0)) }
         }
+        try connection.cached(
+            """
+            INSERT INTO sessions (name, scenario, scenario_source, delegate, started_at, replay_of, replay_mode,
+                                  owner_pid, owner_token, uuid\(columns))
+            VALUES (?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?, ?, ?, ?\(placeholders))
+            """
+        ).execute(values)
+        let id = connection.lastInsertRowID
+        try storeLabels(session.labels, of: id)
+        if finished == nil { recordingLocks[id] = RecordingLock(session: id, databasePath: path) }
+        return id
     }
 }
