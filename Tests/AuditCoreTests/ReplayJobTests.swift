@@ -85,14 +85,14 @@ struct ReplayJobTests {
     }
 
     /// At most 2 × jobs sessions are running or waiting to be delivered, however slow the delivery
-    /// (the first delivery waits until the window's last session has started); a job alone may
-    /// hold a batch more.
+    /// (the first delivery waits until the window's last session has started), and a batch more
+    /// that the shared writer may hold uncommitted.
     @Test(arguments: [1, 3])
     func sessionsInFlightAreBoundedByTheJobs(jobs: Int) throws {
         _ = try AuditStore(path: database, access: .write)
         let started = Finished()
         let secondStarted = DispatchSemaphore(value: 0)
-        let window = 2 * jobs + Replayer.SharedWriter.batchSessions
+        let window = 2 * jobs + Replayer.SharedWriter.Limits().sessions
         var delivered = 0
         replayer.replayAll((1...40).map(Int64.init), jobs: jobs) { _, id in
             started.ids.withLock { $0.append(id) }
@@ -194,13 +194,15 @@ struct ReplayJobTests {
         }
     }
 
-    /// A job alone commits its sessions a batch at a time, and delivers an outcome only once what
-    /// it stored is committed: another connection finds every candidate delivered so far.
-    @Test func aJobAloneDeliversOnlyWhatItHasCommitted() throws {
+    /// The jobs commit their sessions a batch at a time, through the writer they share, and an
+    /// outcome is delivered only once what it stored is committed: another connection finds every
+    /// candidate delivered so far.
+    @Test(arguments: [1, 2])
+    func jobsDeliverOnlyWhatTheirWriterHasCommitted(jobs: Int) throws {
         let sessions = try recordSessions(5)
         var seen: [Int64] = []
-        replayer.replayAll(sessions, jobs: 1) { job, id in
-            return try job.replay(session: id, delegate: "checkout.v2", mode: .interaction).candidate.id
+        replayer.replayAll(sessions, jobs: jobs) { job, id in
+            try job.replay(session: id, delegate: "checkout.v2", mode: .interaction).candidate.id
         } deliver: { _, outcome in
             guard let candidate = try? outcome.get() else {
                 Issue.record("\(outcome)")
@@ -213,29 +215,80 @@ struct ReplayJobTests {
         #expect(seen.count == sessions.count)
     }
 
-    /// When a batch cannot be committed, each of its sessions fails with that error and none of
-    /// its candidates is stored; the next batch goes on.
-    @Test func aBatchThatCannotBeCommittedFailsEachOfItsSessions() throws {
+    /// When a batch cannot be committed, each session that wrote in it fails with that error,
+    /// whichever job replayed it, and none of their candidates is stored; the next batch goes on.
+    /// The batch is made to hold every session, however long they take.
+    @Test(arguments: [1, 2])
+    func aBatchThatCannotBeCommittedFailsEachOfItsSessions(jobs: Int) throws {
         let sessions = try recordSessions(3)
+        let oneBatch = Replayer.SharedWriter.Limits(sessions: 100, nanoseconds: .max)
         StoreFaults.inject(SQLITE_FULL, at: database, times: 1, matching: "COMMIT")
         defer { StoreFaults.clear(database) }
         var outcomes: [Result<Int64, any Error>] = []
-        replayer.replayAll(sessions, jobs: 1) { job, id in
+        replayer.replayAll(sessions, jobs: jobs, batches: oneBatch) { job, id in
             try job.replay(session: id, delegate: "checkout.v2", mode: .interaction).candidate.id
         } deliver: { _, outcome in
             outcomes.append(outcome)
         }
+        // A job alone commits once, at the end; of two, the one that runs out of sessions first
+        // commits what is written so far, which fails, and the other's last session may be
+        // written in the next batch. Each failed session stored nothing; each other did.
         #expect(outcomes.count == 3)
-        for outcome in outcomes {
+        let failed = outcomes.filter { (try? $0.get()) == nil }.count
+        #expect(jobs == 1 ? failed == 3 : failed >= 1)
+        for outcome in outcomes where (try? outcome.get()) == nil {
             #expect(throws: StoreError.self) { try outcome.get() }
         }
-        #expect(try AuditStore(path: database, access: .read).sessions().map(\.id) == sessions)
+        let stored = try AuditStore(path: database, access: .read).sessions()
+        #expect(stored.count == sessions.count + 3 - failed)
+        #expect(stored.allSatisfy { $0.status == .complete })
         var again: [Int64] = []
-        replayer.replayAll(sessions, jobs: 1) { job, id in
+        replayer.replayAll(sessions, jobs: jobs, batches: oneBatch) { job, id in
             try job.replay(session: id, delegate: "checkout.v2", mode: .interaction).candidate.id
         } deliver: { _, outcome in
             if let id = try? outcome.get() { again.append(id) }
         }
         #expect(again.count == 3)
+    }
+
+    /// A job's recorder makes its session only when it is finished, in its turn at the shared
+    /// writer: one dropped unfinished (its replay failed before) stores nothing, and never uses
+    /// the store the jobs share outside a turn.
+    @Test func aJobsRecorderDroppedUnfinishedStoresNothing() throws {
+        let sessions = try recordSessions(1)
+        let store = try AuditStore(path: database, access: .write)
+        do {
+            let recorder = try Recorder(
+                recordingInline: store, session: NewSession(scenario: "s", scenarioSource: "x", delegate: "d"),
+                catalog: .builtIn)
+            let root = View(identifier: "root")
+            let control = SegmentedControl(identifier: "c", segments: ["a", "b"], selectedSegmentIndex: 0)
+            root.addSubview(control)
+            try recorder.attach(to: root)
+            control.tapSegment(1)
+            #expect(recorder.session == 0)
+        }
+        #expect(try store.sessions().map(\.id) == sessions)
+    }
+
+    /// The checkpointer copies the WAL into the database file while the writer keeps its
+    /// connection: each checkpoint asked for before `stop()` is run.
+    @Test func theCheckpointerCopiesTheWALIntoTheDatabase() throws {
+        _ = try recordSessions(1)
+        let store = try AuditStore(path: database, access: .write)
+        try store.prepareForRecording()
+        _ = try store.createSession(
+            NewSession(scenario: "s", scenarioSource: String(repeating: "x", count: 100_000), delegate: "d"))
+        func size(_ path: String) throws -> Int {
+            try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+        }
+        let before = try size(database)
+        #expect(try size(database + "-wal") > 100_000)
+        let checkpointer = Replayer.Checkpointer(path: database)
+        checkpointer.checkpoint()
+        checkpointer.stop()
+        let after = try size(database)
+        #expect(after > before + 50_000, "\(before) \(after)")  // most of the 100 kB text's pages
+        #expect(try store.sessions().count == 2)
     }
 }

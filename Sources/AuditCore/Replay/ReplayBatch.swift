@@ -71,8 +71,8 @@ extension Replayer {
     /// other's commits or re-read pages another writer changed, and a commit is paid once per
     /// batch, not per session.
     ///
-    /// A batch is committed once it holds `batchSessions` finished sessions or is
-    /// `batchNanoseconds` old (checked as each session ends), when a job is about to wait, and at
+    /// A batch is committed once it holds `Limits.sessions` finished sessions or is
+    /// `Limits.nanoseconds` old (checked as each session ends), when a job is about to wait, and at
     /// the end. Each candidate is written in one turn, so in one batch; when a batch cannot be
     /// committed, each session that wrote in it fails.
     final class SharedWriter: @unchecked Sendable {
@@ -97,10 +97,14 @@ extension Replayer {
         static let checkpointNanoseconds: Int64 = 250_000_000
 
         /// The most sessions, and the longest time, a batch is kept open.
-        static let batchSessions = 32
-        static let batchNanoseconds: Int64 = 100_000_000
+        struct Limits {
+            var sessions = 32
+            var nanoseconds: Int64 = 100_000_000
+        }
+        let limits: Limits
 
-        init(path: String) throws(StoreError) {
+        init(path: String, limits: Limits) throws(StoreError) {
+            self.limits = limits
             let store = try AuditStore(path: path, access: .write)
             // The checkpointer's, a few times a second, rather than SQLite's automatic one every
             // thousand pages, run by the writer while the jobs wait for it.
@@ -132,7 +136,7 @@ extension Replayer {
         func sessionEnded() {
             locked {
                 finished += 1
-                if finished >= Self.batchSessions || monotonicNanoseconds() - began >= Self.batchNanoseconds {
+                if finished >= limits.sessions || monotonicNanoseconds() - began >= limits.nanoseconds {
                     commitOpenBatch()
                 }
             }
@@ -191,14 +195,13 @@ extension Replayer {
                     // One that cannot be opened checkpoints nothing: the writer's truncating
                     // checkpoint at the end copies everything then.
                     let connection = try? Connection(path: path, mode: .readWrite(create: false))
-                    while true {
+                    repeat {
                         asked.wait()
-                        if stopping.load(ordering: .acquiring) { break }
                         // One that fails or finds readers in the way loses nothing: the WAL keeps it.
                         if let handle = connection?.handle {
                             sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
                         }
-                    }
+                    } while !stopping.load(ordering: .acquiring)
                 }  // the connection closes here, on its own thread
                 stopped.signal()
             }
@@ -209,7 +212,7 @@ extension Replayer {
         /// Asks for a passive checkpoint, which runs once the one running, if any, is done.
         func checkpoint() { asked.signal() }
 
-        /// Waits for the checkpoint running, if any, and ends the thread.
+        /// Runs the checkpoints asked for and one more, and ends the thread.
         func stop() {
             stopping.store(true, ordering: .releasing)
             asked.signal()
@@ -222,7 +225,7 @@ extension Replayer {
     /// each and those before it are done and what they stored is committed. Returns once every job
     /// has closed its connection.
     ///
-    /// At most `2 × jobs + SharedWriter.batchSessions` sessions are running or waiting to be
+    /// At most `2 × jobs + SharedWriter.Limits.sessions` (32) sessions are running or waiting to be
     /// delivered at any time, so memory depends on the jobs, not on how many sessions there are.
     /// When the database cannot be opened to write, each session fails with that error; a job that
     /// cannot open it to read fails each session it takes, and the others go on. A batch whose
@@ -231,11 +234,21 @@ extension Replayer {
         _ sessions: [Int64], jobs: Int, work: @escaping @Sendable (Job, Int64) throws -> Outcome,
         deliver: (_ index: Int, _ outcome: Result<Outcome, any Error>) -> Void
     ) {
+        replayAll(sessions, jobs: jobs, batches: SharedWriter.Limits(), work: work, deliver: deliver)
+    }
+
+    /// `replayAll(_:jobs:work:deliver:)` committing batches of at most `limits` (tests make one
+    /// batch of every session, whatever the time they take).
+    func replayAll<Outcome: Sendable>(
+        _ sessions: [Int64], jobs: Int, batches limits: SharedWriter.Limits,
+        work: @escaping @Sendable (Job, Int64) throws -> Outcome,
+        deliver: (_ index: Int, _ outcome: Result<Outcome, any Error>) -> Void
+    ) {
         precondition(jobs >= 1, "jobs must be at least 1")
         let workers = min(jobs, sessions.count)
         guard workers > 0 else { return }
-        let writer = Result { () throws(StoreError) in try SharedWriter(path: databasePath) }
-        let batch = BatchState<Outcome>(count: sessions.count, window: 2 * jobs + SharedWriter.batchSessions)
+        let writer = Result { () throws(StoreError) in try SharedWriter(path: databasePath, limits: limits) }
+        let batch = BatchState<Outcome>(count: sessions.count, window: 2 * jobs + limits.sessions)
         let ended = DispatchSemaphore(value: 0)
         for _ in 0..<workers {
             let thread = Thread { [self] in
