@@ -84,9 +84,11 @@ extension Replayer {
         /// The number of the open batch, or of the next one when none is open.
         private var batch = 0
         private var isOpen = false
-        /// Sessions finished in the open batch, and when it began.
-        private var finished = 0
-        private var began: Int64 = 0
+        /// Sessions finished in the open batch, and when it began: read without the lock, so that
+        /// a job ending a session takes it only to commit (a count that races with a commit only
+        /// moves the next one a session earlier or later).
+        private let finished = Atomic<Int>(0)
+        private let began = Atomic<Int64>(0)
         /// The batches whose commit failed, with the error.
         private var failed: [Int: any Error] = [:]
         /// Copies the WAL into the database while the jobs go on.
@@ -125,7 +127,9 @@ extension Replayer {
             try locked {
                 if !isOpen {
                     try storeOperation { try store.connection.beginBatch() }
-                    (isOpen, finished, began) = (true, 0, monotonicNanoseconds())
+                    isOpen = true
+                    finished.store(0, ordering: .relaxed)
+                    began.store(monotonicNanoseconds(), ordering: .relaxed)
                 }
                 return (try body(store), batch)
             }
@@ -134,12 +138,14 @@ extension Replayer {
         /// Counts a finished session into the open batch and commits it when it is full or old
         /// enough.
         func sessionEnded() {
-            locked {
-                finished += 1
-                if finished >= limits.sessions || monotonicNanoseconds() - began >= limits.nanoseconds {
-                    commitOpenBatch()
-                }
-            }
+            finished.add(1, ordering: .relaxed)
+            guard isDue else { return }
+            locked { if isDue { commitOpenBatch() } }
+        }
+
+        private var isDue: Bool {
+            finished.load(ordering: .relaxed) >= limits.sessions
+                || monotonicNanoseconds() - began.load(ordering: .relaxed) >= limits.nanoseconds
         }
 
         /// Commits the open batch, if any.
