@@ -25,8 +25,8 @@ final class EventWriter: @unchecked Sendable {
     private var store: AuditStore!
     /// The session written: 0 until it is made, for a writer that makes it (`creating`).
     private var session: Int64
-    /// The session to make as the writer starts, in the same turn as its events (a replay job's
-    /// recorder, which writes inline), if it is not made yet.
+    /// The session to make in the first write, with its events (a replay job's recorder, which
+    /// writes inline), while it is not made yet.
     private var creating: NewSession?
     private let patience: Int64
     private var pending: [CapturedEvent] = []
@@ -101,8 +101,8 @@ final class EventWriter: @unchecked Sendable {
             pending.append(contentsOf: batch)
             batch.removeAll(keepingCapacity: true)
             if !pending.isEmpty || !pendingWidgets.isEmpty || pendingScenario != nil || creating != nil {
-                // A replay job's session is written at once, when it is closed: it is marked
-                // complete in the same transaction (one commit a session fewer).
+                // A replay job's session is written at once, when it is closed: it is made (or
+                // marked) complete in the same transaction as its events.
                 write(ending: closed && !ownsStore && failedWrites == 0)
             }
             if closed { break }

@@ -269,7 +269,8 @@ extension AuditStore {
 
         /// Aligns session `a`'s fingerprints, those after `last` left out, with session `b`'s. When
         /// several minimal alignments exist, Myers' algorithm picks one depending on which side is
-        /// A, so the older session is always aligned first.
+        /// A, so the older session is always aligned first. `b` is `.max` for a candidate not
+        /// stored yet: it will be newer than any stored session.
         init(
             _ a: Int64, _ fingerprintsA: [EventFingerprint], _ b: Int64, _ fingerprintsB: [EventFingerprint],
             upTo last: Int64?

@@ -50,14 +50,15 @@ extension Replayer {
             return wroteIn
         }
 
-        /// `Replayer.replay(session:delegate:mode:)` through this job's connection.
+        /// `Replayer.replay(session:delegate:mode:)` through this job's reader and shared writer.
         public func replay(session id: Int64, delegate delegateName: String, mode: ReplayMode) throws -> ReplayReport {
             let entry = try replayer.registry.entry(named: delegateName)
             return try replayer.replay(
                 session: id, candidate: entry.make, named: delegateName, mode: mode, through: Stores(job: self))
         }
 
-        /// `Replayer.replay(session:delegate:mode:noiseRuns:)` through this job's connection.
+        /// `Replayer.replay(session:delegate:mode:noiseRuns:)` through this job's reader and shared
+        /// writer.
         public func replay(session id: Int64, delegate delegateName: String, mode: ReplayMode, noiseRuns: Int)
             throws -> NoiseFilteredReplay
         {

@@ -74,32 +74,30 @@ public struct Replayer: Sendable {
         }
         let stored: StoredRun
         let (diff, divergence): (SessionDiff, Divergence?)
-        if let job = stores.job {
-            // Stored and compared in one turn at the writer the jobs share; the candidate's events
-            // are encoded, fingerprinted and aligned with the recorded ones before it, as only the
-            // differing events need reading in it (the alignment stands if they are written whole).
-            let driven = try run == nil ? drive(plan, candidate: makeCandidate, as: session, through: job) : nil
-            let fingerprints = driven?.recorder.prepareToFinish()
+        if let run {
+            // Stored and compared through the store written through (a job's, in its turn).
+            (stored, diff, divergence) = try stores.writing { store in
+                let stored = StoredRun.isolated(
+                    run, as: try storeIsolated(run, of: plan, as: session, in: store), at: asked)
+                let (diff, divergence) = try compare(with: stored, aligned: nil, in: store)
+                return (stored, diff, divergence)
+            }
+        } else {
+            let driven = try drive(plan, candidate: makeCandidate, as: session, through: stores.job)
+            // A job's recorder encodes and fingerprints the events before its turn at the shared
+            // writer, and they are aligned with the recorded ones here: in the turn, the events are
+            // stored, and only those that differ are read (the alignment stands if they are all
+            // written at once).
+            let fingerprints = driven.recorder.prepareToFinish()
             let aligned = plan.fingerprints.flatMap { recorded in
                 fingerprints.map { AuditStore.Aligned(id, recorded, .max, $0, upTo: last) }
             }
-            (stored, diff, divergence) = try job.write { store in
-                let stored =
-                    try run.map {
-                        StoredRun.isolated($0, as: try storeIsolated($0, of: plan, as: session, in: store), at: asked)
-                    } ?? driven!.finish()
-                let compared = try compare(
-                    with: stored, aligned: driven?.recorder.wroteWhole == true ? aligned : nil, in: store)
-                return (stored, compared.0, compared.1)
+            (stored, diff, divergence) = try stores.comparing { store in
+                let stored = driven.finish()
+                let (diff, divergence) = try compare(
+                    with: stored, aligned: driven.recorder.wroteWhole ? aligned : nil, in: store)
+                return (stored, diff, divergence)
             }
-        } else {
-            stored =
-                try run.map { run in
-                    StoredRun.isolated(
-                        run, as: try stores.writing { try storeIsolated(run, of: plan, as: session, in: $0) }, at: asked
-                    )
-                } ?? drive(plan, candidate: makeCandidate, as: session, through: nil).finish()
-            (diff, divergence) = try compare(with: stored, aligned: nil, in: stores.reading())
         }
         return ReplayReport(
             mode: mode, diff: diff, inputsReplayed: plan.steps.count - stored.skipped.count,
