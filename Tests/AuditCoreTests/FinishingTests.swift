@@ -47,7 +47,7 @@ struct FinishingTests {
     /// `record(taps:options:)` through a store the caller keeps, as a replay job records.
     func recordInline(
         taps: Int, options: Recorder.Options = Recorder.Options(), beforeFinishing: () -> Void = {},
-        finished: (Recorder) -> Void = { _ in }
+        finishing: (Recorder) -> RecordingSummary = { $0.finish() }
     ) throws -> RecordingSummary {
         let store = try AuditStore(path: database, access: .write)
         let recorder = try Recorder(recordingInline: store, session: newSession(), catalog: .builtIn, options: options)
@@ -58,26 +58,37 @@ struct FinishingTests {
         try recorder.attach(to: root)
         for tap in 0..<taps { control.tapSegment(1 + tap % 2) }
         beforeFinishing()
-        defer { finished(recorder) }
-        return recorder.finish()
+        return finishing(recorder)
     }
 
-    /// A replay job compares with the fingerprints its recorder made while writing only when every
-    /// write succeeded at once: after a failed write, even one made good, they are read back.
-    @Test func fingerprintsAreMadeWhileWritingOnlyWhenNoWriteFailed() throws {
+    /// A replay job's recorder makes its events' fingerprints before writing them; they are the
+    /// stored session's when it is written whole (`wroteWhole`), and a job uses them only then:
+    /// after a failed write, even one made good, they are read back.
+    @Test func fingerprintsMadeBeforeWritingStandOnlyWhenWrittenWhole() throws {
         var made: [EventFingerprint]?
-        let whole = try recordInline(taps: 10, finished: { made = $0.writtenFingerprints })
-        #expect(made?.count == 30)
-        #expect(made == (try AuditStore(path: database, access: .read).fingerprints(of: whole.session)))
+        var whole = false
+        let written = try recordInline(
+            taps: 10,
+            finishing: { recorder in
+                made = recorder.prepareToFinish()
+                defer { whole = recorder.wroteWhole }
+                return recorder.finish()
+            })
+        #expect(made?.count == 30 && whole)
+        #expect(made == (try AuditStore(path: database, access: .read).fingerprints(of: written.session)))
         let failed = try recordInline(
             taps: 10,
             beforeFinishing: {
                 StoreFaults.inject(SQLITE_FULL, at: database, times: 1, matching: "INSERT INTO events")
             },
-            finished: { made = $0.writtenFingerprints })
+            finishing: { recorder in
+                _ = recorder.prepareToFinish()
+                defer { whole = recorder.wroteWhole }
+                return recorder.finish()
+            })
         defer { StoreFaults.clear(database) }
         #expect(failed.failedWrites == 1 && failed.lostEvents == 0 && failed.status == .complete)
-        #expect(made == nil)
+        #expect(!whole)
     }
 
     /// A session recorded inline is made when it finishes, complete, in the transaction that

@@ -84,6 +84,20 @@ struct ReplayPlanTests {
 
     /// Ids interned on a connection are forgotten once another connection commits: a name it
     /// deleted may have left its id to another name.
+    /// A widget of another package may make a new descriptor for every call: each is interned as
+    /// the name it is, without a write once that name is known, and the ids kept by descriptor
+    /// stay bounded however many are made.
+    @Test func descriptorsMadeForEachCallAreInternedByTheirName() throws {
+        let store = try AuditStore(path: database, access: .write)
+        let made = AuditStore.internedDescriptorLimit + 10
+        let ids = try (0..<made).map { _ in
+            try store.internCallback(CallbackDescriptor(input: "turn", of: "MadeEachTime", arguments: []))
+        }
+        #expect(Set(ids).count == 1)
+        #expect(store.internedDescriptors.count <= AuditStore.internedDescriptorLimit)
+        #expect(store.internedCallbacks.count == 1)
+    }
+
     @Test func anInternedIdIsNotUsedAfterAnotherConnectionGaveItToAnotherName() throws {
         let store = try AuditStore(path: database, access: .write)
         let turn = CallbackDescriptor(input: "turn", of: "ReplayPlanDial", arguments: ["to"])

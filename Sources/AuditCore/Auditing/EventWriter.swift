@@ -33,7 +33,6 @@ final class EventWriter: @unchecked Sendable {
     private var pendingWidgets: [WidgetRecord] = []
     private var pendingScenario: String?
     private var nextSeq: Int64 = 1
-    private var callbackIDs: [ObjectIdentifier: Int64] = [:]
     private var counters = AuditStore.SessionCounters()
     private var failedWrites = 0
     private var failuresInARow = 0
@@ -44,30 +43,11 @@ final class EventWriter: @unchecked Sendable {
     /// Whether the last write also marked the session complete (`write(ending:)`).
     private var markedComplete = false
     private let result = Mutex<RecordingSummary?>(nil)
-    /// The written events' parts of their fingerprints, when asked for (`fingerprinting`).
-    private var written: [WrittenEvent]?
-    /// The paths of the widgets written, by id (a widget written again replaces its row).
-    private var writtenWidgets: [Int32: String] = [:]
-    /// The hashes of the names written (`EventFingerprint.nameHash`), by descriptor, which the
-    /// entry keeps alive so that its identifier is not given to another.
-    private var nameHashes: [ObjectIdentifier: (descriptor: CallbackDescriptor, hash: UInt64)] = [:]
-    /// Whether `prepare` noted the fingerprints' parts of every event pending then: `write` does
-    /// not note them again.
-    private var notedAhead = false
     /// Whether the session was written whole, without a failed write (even one a later try made
     /// good) or a lost event: set at the end of `run`.
     private let writtenWhole = Atomic<Bool>(false)
     /// The pending events' argument texts and answers, encoded ahead of the write (`prepare`).
     private var encodedAhead: Encoded?
-
-    /// What a written event's fingerprint is made of, but its widget's path (known at the end).
-    private struct WrittenEvent {
-        let seq, parent: Int64
-        let name: UInt64
-        let widget: Int32
-        let arguments: String
-        let answer: StoredAnswer
-    }
 
     static let maximumAttempts = 3
 
@@ -75,19 +55,15 @@ final class EventWriter: @unchecked Sendable {
     /// a borrowed one (a replay job's) is left as it is.
     private let ownsStore: Bool
 
-    /// `patience` in seconds: see the type's documentation. With `fingerprinting`, the writer
-    /// also makes the written events' fingerprints (`fingerprints`), so that a replay compares
-    /// without reading the session back.
+    /// `patience` in seconds: see the type's documentation.
     init(
-        store: AuditStore, session: Int64, creating: NewSession? = nil, patience: TimeInterval, ownsStore: Bool = true,
-        fingerprinting: Bool = false
+        store: AuditStore, session: Int64, creating: NewSession? = nil, patience: TimeInterval, ownsStore: Bool = true
     ) {
         self.store = store
         self.session = session
         self.creating = creating
         self.patience = Int64(patience * 1e9)
         self.ownsStore = ownsStore
-        written = fingerprinting ? [] : nil
     }
 
     func run(queue: EventQueue, interval: TimeInterval) {
@@ -132,7 +108,7 @@ final class EventWriter: @unchecked Sendable {
                 })
         if let lossError { lastError = lossError }
         let finishing = Double(monotonicNanoseconds() - closedAt) / 1e9
-        writtenWhole.store(written != nil && failedWrites == 0 && lostEvents == 0, ordering: .releasing)
+        writtenWhole.store(failedWrites == 0 && lostEvents == 0, ordering: .releasing)
         if ownsStore { try? store.checkpoint(.truncate) }  // an untruncated WAL loses nothing
         let waited = store.secondsWaitedToWrite
         store = nil  // closes the connection on the writer thread, removing the -wal and -shm files
@@ -148,35 +124,11 @@ final class EventWriter: @unchecked Sendable {
     /// good) and no event was lost.
     var wroteWhole: Bool { writtenWhole.load(ordering: .acquiring) }
 
-    /// The fingerprints of every event of the session once `run` wrote it whole; nil when not
-    /// asked for (`fingerprinting`), or when it was not written whole. Made on the thread that
-    /// ran the writer, after it, outside any write.
-    func fingerprints() -> [EventFingerprint]? { wroteWhole ? notedFingerprints() : nil }
-
-    /// The fingerprints of the events noted so far (written, or prepared to be), when asked for.
-    private func notedFingerprints() -> [EventFingerprint]? {
-        guard let written else { return nil }
-        let widgets = writtenWidgets.mapValues { path in
-            var hash = FNV1a()
-            hash.add(string: path)
-            return hash.value
-        }
-        return written.map { event in
-            var arguments = event.arguments
-            return arguments.withUTF8 {
-                EventFingerprint(
-                    seq: event.seq, parent: event.parent, name: event.name, widget: widgets[event.widget] ?? 0,
-                    arguments: UnsafeRawBufferPointer($0), result: EventFingerprint.resultHash(event.answer.result),
-                    vetoed: event.answer.vetoed, implemented: event.answer.implemented)
-            }
-        }
-    }
-
-    /// Takes what a closed `queue` holds, encodes it and notes its fingerprints' parts, ahead of
-    /// `run`, which then only stores it: a replay job runs this on its own thread, and `run` in its
-    /// turn at the shared writer. Returns the fingerprints the events have if `run` writes them
-    /// whole (`wroteWhole`), when asked for.
-    func prepare(queue: EventQueue) -> [EventFingerprint]? {
+    /// Takes what a closed `queue` holds and encodes it, ahead of `run`, which then only stores
+    /// it: a replay job runs this on its own thread, and `run` in its turn at the shared writer.
+    /// Returns the events' fingerprints, which are those of the session stored if `run` writes
+    /// it whole (`wroteWhole`).
+    func prepare(queue: EventQueue) -> [EventFingerprint] {
         var batch: [CapturedEvent] = []
         let (widgets, scenario, _) = queue.take(into: &batch, interval: 0)
         pendingWidgets += widgets
@@ -185,9 +137,30 @@ final class EventWriter: @unchecked Sendable {
         if !pending.isSorted(by: \.seq) { pending.sort { $0.seq < $1.seq } }
         let encoded = Encoded(pending[...])
         encodedAhead = encoded
-        note(pending[...], encoded)
-        notedAhead = true
-        return notedFingerprints()
+        // A widget described again replaces its row, as the later path here.
+        var paths: [Int32: UInt64] = [:]
+        for widget in pendingWidgets {
+            var hash = FNV1a()
+            hash.add(string: widget.path)
+            paths[widget.id] = hash.value
+        }
+        var names: [ObjectIdentifier: UInt64] = [:]  // the events keep their descriptors alive
+        return zip(pending, zip(encoded.arguments, encoded.answers)).map { event, encoded in
+            let (arguments, answer) = encoded
+            let descriptor = event.descriptor
+            let name =
+                names[ObjectIdentifier(descriptor)]
+                ?? EventFingerprint.nameHash(
+                    kind: descriptor.kind.rawValue, protocolName: descriptor.protocolName, name: descriptor.name)
+            names[ObjectIdentifier(descriptor)] = name
+            var text = arguments
+            return text.withUTF8 {
+                EventFingerprint(
+                    seq: event.seq, parent: event.parent, name: name, widget: paths[event.widget] ?? 0,
+                    arguments: UnsafeRawBufferPointer($0), result: EventFingerprint.resultHash(answer.result),
+                    vetoed: answer.vetoed, implemented: answer.implemented)
+            }
+        }
     }
 
     /// Events' argument texts and answers, as stored.
@@ -253,7 +226,7 @@ final class EventWriter: @unchecked Sendable {
                 let rows = try zip(pending[..<ready], encoded.answers).map { event, answer in
                     AuditStore.EventRow(
                         seq: event.seq, time: event.time, widget: event.widget,
-                        callback: try callbackID(event.descriptor), answer: answer, duration: event.duration,
+                        callback: try store.internCallback(event.descriptor), answer: answer, duration: event.duration,
                         parent: event.parent)
                 }
                 try store.insertEvents(session: session, rows, arguments: arguments)
@@ -266,8 +239,7 @@ final class EventWriter: @unchecked Sendable {
         } catch {
             markedComplete = false  // rolled back with the rest
             if creating != nil { session = 0 }  // and the session made
-            callbackIDs.removeAll()  // ids interned in the rolled-back transaction are gone
-            store.forgetCallbackNames()
+            store.forgetCallbackNames()  // ids interned in the rolled-back transaction are gone
             let operation =
                 ready > 0
                 ? "writing events \(nextSeq)–\(nextSeq + Int64(ready) - 1)" : "writing the session's widgets"
@@ -281,7 +253,6 @@ final class EventWriter: @unchecked Sendable {
         failuresInARow = 0
         creating = nil
         counters = updated
-        if !notedAhead { note(pending[..<ready], encoded) }
         pendingWidgets.removeAll()
         pendingScenario = nil
         if ready > 0 { nextSeq = pending[ready - 1].seq + 1 }
@@ -289,25 +260,6 @@ final class EventWriter: @unchecked Sendable {
             pending.removeAll(keepingCapacity: true)
         } else {
             pending.removeFirst(ready)
-        }
-    }
-
-    /// Keeps the parts of the fingerprints of `events` (the first pending ones, encoded as
-    /// `encoded`) and of the pending widgets, when asked for (`fingerprinting`).
-    private func note(_ events: ArraySlice<CapturedEvent>, _ encoded: Encoded) {
-        guard written != nil else { return }
-        for widget in pendingWidgets { writtenWidgets[widget.id] = widget.path }
-        for (event, (arguments, answer)) in zip(events, zip(encoded.arguments, encoded.answers)) {
-            let descriptor = event.descriptor
-            let name =
-                nameHashes[ObjectIdentifier(descriptor)]?.hash
-                ?? EventFingerprint.nameHash(
-                    kind: descriptor.kind.rawValue, protocolName: descriptor.protocolName, name: descriptor.name)
-            nameHashes[ObjectIdentifier(descriptor)] = (descriptor, name)
-            written?.append(
-                WrittenEvent(
-                    seq: event.seq, parent: event.parent, name: name, widget: event.widget, arguments: arguments,
-                    answer: answer))
         }
     }
 
@@ -340,13 +292,6 @@ final class EventWriter: @unchecked Sendable {
         Thread.sleep(forTimeInterval: min(0.01 * Double(failuresInARow), 0.1))
     }
 
-    private func callbackID(_ descriptor: CallbackDescriptor) throws -> Int64 {
-        let key = ObjectIdentifier(descriptor)
-        if let id = callbackIDs[key] { return id }
-        let id = try store.internCallback(descriptor)
-        callbackIDs[key] = id
-        return id
-    }
 }
 
 extension AuditStore.SessionCounters {

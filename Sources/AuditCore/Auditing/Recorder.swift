@@ -112,7 +112,7 @@ public final class Recorder: Sendable {
         clockOrigin = monotonicNanoseconds()  // after opening and migrating: times count from here
         writer = EventWriter(
             store: store, session: sessionID.load(ordering: .relaxed), creating: inline ? session : nil,
-            patience: options.patience, ownsStore: !inline, fingerprinting: inline)
+            patience: options.patience, ownsStore: !inline)
         writesInline = inline
         guard !inline else { return }
         let (queue, writer, done, interval) = (queue, writer, writerDone, options.flushInterval)
@@ -231,16 +231,11 @@ public final class Recorder: Sendable {
 
     // MARK: Finishing
 
-    /// The fingerprints of the session's events, made as a recorder writing inline wrote them
-    /// (`init(recordingInline:…)`), once `finish()` has written them all without a failed write
-    /// or a lost event; nil otherwise (a replay then reads them back).
-    var writtenFingerprints: [EventFingerprint]? { writer.fingerprints() }
-
     /// Ends the recording and encodes what it captured, ahead of `finish()`, which then only
     /// stores it: for a recorder writing inline, whose `finish()` a replay job runs in its turn at
     /// the shared writer. Events captured afterwards are not stored, as after `finish()`. Returns
-    /// the fingerprints of the events captured, which are those `writtenFingerprints` gives once
-    /// `finish()` has written them whole (`wroteWhole`); nil for any other recorder.
+    /// the fingerprints of the events captured, which are those of the session stored once
+    /// `finish()` has written it whole (`wroteWhole`); nil for any other recorder.
     func prepareToFinish() -> [EventFingerprint]? {
         guard writesInline, summary.withLock({ $0 == nil }) else { return nil }
         queue.close()

@@ -27,6 +27,7 @@ extension AuditStore {
             id = try insertCallback(descriptor)
             internedCallbacks[key] = id
         }
+        if internedDescriptors.count >= Self.internedDescriptorLimit { internedDescriptors.removeAll() }
         internedDescriptors[ObjectIdentifier(descriptor)] = (descriptor, id)
         return id
     }

@@ -34,8 +34,10 @@ public final class AuditStore {
     /// Callback names interned through this connection, by kind, protocol, name and answer kind.
     var internedCallbacks: [String: Int64] = [:]
     /// The same, by descriptor (each always names the same), which the entry keeps alive so that
-    /// its identifier is not given to another: looked up first, without making the key.
+    /// its identifier is not given to another: looked up first, without making the key. Emptied
+    /// when it holds `internedDescriptorLimit` (a widget may make its descriptors as it goes).
     var internedDescriptors: [ObjectIdentifier: (descriptor: CallbackDescriptor, id: Int64)] = [:]
+    static let internedDescriptorLimit = 1_024
     /// The `callbacks` table as last read through this connection (see `callbackNames()`).
     var keptCallbackNames: CallbackNames?
     /// The `data_version` at which `internedCallbacks` and `keptCallbackNames` were last checked,
