@@ -251,6 +251,58 @@ struct ReplayJobTests {
         #expect(again.count == 3)
     }
 
+    /// What another process finds at any moment of a `replay --all` (what a kill would leave):
+    /// candidates whole, complete with every event they count, or not there at all.
+    @Test func anotherConnectionFindsOnlyWholeCandidatesWhileJobsRun() throws {
+        let sessions = try recordSessions(6)
+        var checks = 0
+        replayer.replayAll(sessions, jobs: 2, batches: Replayer.SharedWriter.Limits(sessions: 2)) { job, id in
+            try job.replay(session: id, delegate: "checkout.v2", mode: .interaction).candidate.id
+        } deliver: { _, _ in
+            guard let other = try? AuditStore(path: database, access: .read),
+                let candidates = try? other.sessions().filter({ $0.replayOf != nil })
+            else {
+                Issue.record("cannot read the database")
+                return
+            }
+            for candidate in candidates {
+                #expect(candidate.status == .complete, "\(candidate.id)")
+                #expect((try? other.timeline(of: candidate.id).count) == candidate.events, "\(candidate.id)")
+            }
+            checks += 1
+        }
+        #expect(checks == sessions.count)
+    }
+
+    /// A job about to wait for room commits what it holds first: the session being waited for
+    /// may be one it holds uncommitted. Here one job's first session is slow; the other fills
+    /// every place, then both wait until the first is delivered. Without that commit they would
+    /// wait for ever; the watchdog turns that into a failure.
+    @Test func aJobCommitsWhatItHoldsBeforeWaitingForRoom() throws {
+        _ = try AuditStore(path: database, access: .write)
+        let never = Replayer.SharedWriter.Limits(sessions: 100, nanoseconds: .max)
+        let window = 2 * 2 + never.sessions
+        let sessions = (1...Int64(window + 20)).map { $0 }
+        let lastPlace = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let delivered = Mutex(0)
+        let replayer = replayer
+        let thread = Thread {
+            replayer.replayAll(sessions, jobs: 2, batches: never) { job, id in
+                if id == 1 { lastPlace.wait() }  // until the other job has taken every other place
+                if id == Int64(window) { lastPlace.signal() }
+                return try job.write { _ in id }
+            } deliver: { _, outcome in
+                if (try? outcome.get()) != nil { delivered.withLock { $0 += 1 } }
+            }
+            done.signal()
+        }
+        thread.start()
+        let finished = done.wait(timeout: .now() + 120) == .success
+        #expect(finished, "the jobs wait for each other")
+        if finished { #expect(delivered.withLock { $0 } == sessions.count) }
+    }
+
     /// A job's recorder makes its session only when it is finished, in its turn at the shared
     /// writer: one dropped unfinished (its replay failed before) stores nothing, and never uses
     /// the store the jobs share outside a turn.

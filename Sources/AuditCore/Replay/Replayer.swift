@@ -211,7 +211,7 @@ extension Replayer {
 
         /// The store to write through, opened to write the first time (never made: a replay reads
         /// a stored session first); outside a job only.
-        private func writing() throws(StoreError) -> AuditStore {
+        private func openedToWrite() throws(StoreError) -> AuditStore {
             if let writer { return writer }
             let store = try AuditStore(existingAt: databasePath, access: .write)
             writer = store
@@ -222,7 +222,7 @@ extension Replayer {
         /// this replay's own.
         func writing<T>(_ body: (AuditStore) throws -> T) throws -> T {
             if let job { return try job.write(body) }
-            return try body(try writing())
+            return try body(try openedToWrite())
         }
 
         /// Runs `body` with a store that sees the candidate just stored: a job's shared writer (its
@@ -236,7 +236,7 @@ extension Replayer {
         /// outside a job stores its candidate on this thread, so it reads through the store it
         /// writes with.
         func planStore(for mode: ReplayMode) throws(StoreError) -> AuditStore {
-            mode == .isolated && job == nil ? try writing() : try reading()
+            mode == .isolated && job == nil ? try openedToWrite() : try reading()
         }
     }
 }

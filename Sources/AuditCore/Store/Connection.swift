@@ -135,24 +135,17 @@ final class Connection {
     private(set) var inBatch = false
 
     /// Begins a batch: one transaction, in this connection's turn among the writers, that the
-    /// `transaction` calls until `commitBatch()` become savepoints of. A replay job that is alone
-    /// commits many sessions at once this way.
+    /// `transaction` calls until `commitBatch()` become savepoints of. The writer the jobs of a
+    /// replay share commits many sessions at once this way.
     func beginBatch() throws {
         precondition(!inBatch, "a batch is already open")
-        if let writers {
-            let start = monotonicNanoseconds()
-            writers.waitForTurn()
-            waitedNanoseconds += monotonicNanoseconds() - start
-        }
+        waitForTurn()
         do {
-            let start = monotonicNanoseconds()
-            defer { waitedNanoseconds += monotonicNanoseconds() - start }  // SQLite's busy handler
-            try cached("BEGIN IMMEDIATE").execute()
+            try begin()
         } catch {
             writers?.endTurn()
             throw error
         }
-        transactionsBegun += 1
         inBatch = true
     }
 
@@ -186,21 +179,30 @@ final class Connection {
     /// Runs `body` in this connection's turn among the writers of the database (at once when it
     /// has no `writers` queue), and counts the time it waited for it.
     func inTurn<T>(_ body: () throws -> T) rethrows -> T {
-        guard let writers else { return try body() }
-        let start = monotonicNanoseconds()
-        writers.waitForTurn()
-        waitedNanoseconds += monotonicNanoseconds() - start
-        defer { writers.endTurn() }
+        waitForTurn()
+        defer { writers?.endTurn() }
         return try body()
     }
 
-    private func transactionBody<T>(_ body: () throws -> T) throws -> T {
+    /// Waits for this connection's turn among the writers (at once when it has no `writers`
+    /// queue), and counts the time it waited; the caller ends it.
+    private func waitForTurn() {
+        guard let writers else { return }
         let start = monotonicNanoseconds()
-        do {
-            defer { waitedNanoseconds += monotonicNanoseconds() - start }  // SQLite's busy handler
-            try cached("BEGIN IMMEDIATE").execute()
-            transactionsBegun += 1
-        }
+        writers.waitForTurn()
+        waitedNanoseconds += monotonicNanoseconds() - start
+    }
+
+    /// `BEGIN IMMEDIATE`, counting the time SQLite's busy handler waited for the write lock.
+    private func begin() throws {
+        let start = monotonicNanoseconds()
+        defer { waitedNanoseconds += monotonicNanoseconds() - start }
+        try cached("BEGIN IMMEDIATE").execute()
+        transactionsBegun += 1
+    }
+
+    private func transactionBody<T>(_ body: () throws -> T) throws -> T {
+        try begin()
         do {
             let result = try body()
             try checkStillInPlace()
