@@ -31,8 +31,11 @@ struct Figure {
     let baselineName: String?
     let goal: String
     let met: Bool?
+    /// The ratios of values and baselines measured in pairs, one right after the other, when the
+    /// figure was measured that way; the ratio is then their median.
+    var pairs: [Double]? = nil
 
-    var ratio: Double? { baseline.map { $0 == 0 ? 0 : value / $0 } }
+    var ratio: Double? { pairs.map(median) ?? baseline.map { $0 == 0 ? 0 : value / $0 } }
 
     var json: String {
         func number(_ value: Double?) -> String { value.map { String(format: "%.6g", $0) } ?? "null" }
@@ -42,7 +45,7 @@ struct Figure {
         return """
             {"name":\(text(name)),"unit":\(text(unit)),"value":\(number(value)),"min":\(number(minimum)),\
             "max":\(number(maximum)),"baseline":\(number(baseline)),"baseline_name":\(text(baselineName)),\
-            "ratio":\(number(ratio)),"goal":\(text(goal)),"met":\(met.map { $0 ? "true" : "false" } ?? "null")}
+            "ratio":\(number(ratio)),"pairs":\(pairs.map { "[" + $0.map { number($0) }.joined(separator: ",") + "]" } ?? "null"),"goal":\(text(goal)),"met":\(met.map { $0 ? "true" : "false" } ?? "null")}
             """
     }
 }
@@ -50,6 +53,11 @@ struct Figure {
 /// Runs `body` `runs` times and returns the values it reports.
 func repeated(_ runs: Int, _ body: () throws -> Double) rethrows -> [Double] {
     try (0..<runs).map { _ in try body() }
+}
+
+/// Removes a database measured and no longer needed, with its WAL and shared-memory files.
+func discard(_ database: String) {
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
 }
 
 /// A fresh temporary folder.

@@ -173,6 +173,20 @@ struct ImportFormTests {
                 == .refused("line 301: not a JSON object: " + (try Self.syntaxError("{{"))))
     }
 
+    /// An import runs with a page cache large enough for its transaction (SQLite's default makes
+    /// it spill pages to the WAL before it commits), and leaves the connection's as it was.
+    @Test func anImportHasALargePageCacheAndLeavesTheConnectionsAsItWas() throws {
+        let store = try AuditStore(path: folder.path("cache.sqlite"), access: .write)
+        let before = try store.connection.scalarInt("PRAGMA cache_size")
+        var during: Int64?
+        _ = try store.importSessions { feed in
+            during = try store.connection.scalarInt("PRAGMA cache_size")
+            for line in Self.export(seed: 7) { try feed(line) }
+        }
+        #expect(during == -Int64(AuditStore.bulkCacheKiB))
+        #expect(try store.connection.scalarInt("PRAGMA cache_size") == before)
+    }
+
     static func syntaxError(_ text: String) throws -> String {
         do {
             _ = try AuditValue(json: text)

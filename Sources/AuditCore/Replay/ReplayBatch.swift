@@ -90,6 +90,11 @@ extension Replayer {
         /// moves the next one a session earlier or later).
         private let finished = Atomic<Int>(0)
         private let began = Atomic<Int64>(0)
+        /// How many batches are settled (committed, or failed): those numbered below it. Read
+        /// without the lock, so that a job asking whether what it holds is committed does not wait
+        /// for the other jobs' turns; `anyFailed` says when `failed` must be looked at, under it.
+        private let settled = Atomic<Int>(0)
+        private let anyFailed = Atomic<Bool>(false)
         /// The batches whose commit failed, with the error.
         private var failed: [Int: any Error] = [:]
         /// Copies the WAL into the database while the jobs go on.
@@ -158,9 +163,11 @@ extension Replayer {
                 try storeOperation { try store.connection.commitBatch() }
             } catch {
                 failed[batch] = error
+                anyFailed.store(true, ordering: .releasing)
                 store.forgetCallbackNames()  // names interned in the batch are gone with it
             }
             (isOpen, batch) = (false, batch + 1)
+            settled.store(batch, ordering: .releasing)
             if monotonicNanoseconds() - checkpointed > Self.checkpointNanoseconds {
                 checkpointer.checkpoint()
                 checkpointed = monotonicNanoseconds()
@@ -170,8 +177,9 @@ extension Replayer {
         /// Whether what a session wrote in `batches` is committed: nil while one of them is open;
         /// the error of the first that failed to commit, if any.
         func committed(_ batches: ClosedRange<Int>) -> Result<Void, any Error>? {
-            locked {
-                if isOpen && batches.upperBound >= batch { return nil }
+            guard batches.upperBound < settled.load(ordering: .acquiring) else { return nil }
+            guard anyFailed.load(ordering: .acquiring) else { return .success(()) }
+            return locked {
                 if let failure = batches.lazy.compactMap({ self.failed[$0] }).first { return .failure(failure) }
                 return .success(())
             }

@@ -7,9 +7,12 @@ import Synchronization
 ///
 /// The making thread calls `put(_:)` for each chunk and `finish(_:)` once; the using thread
 /// calls `next()` until it gives nil, and `stop()` before it lets go of what the maker uses.
+/// The user may hand a chunk it is done with back (`giveBack(_:)`), for the maker to fill again
+/// (`spare()`) instead of allocating a new one.
 final class ChunkHandoff<Chunk: Sendable, Failure: Error>: Sendable {
     private struct State {
         var chunks: [Chunk] = []
+        var spares: [Chunk] = []
         var end: Result<Void, Failure>?
         var stopped = false
         var finished = false
@@ -21,7 +24,10 @@ final class ChunkHandoff<Chunk: Sendable, Failure: Error>: Sendable {
     private let room = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
 
+    private let waiting: Int
+
     init(waiting: Int) {
+        self.waiting = waiting
         // Made at 0 and raised: libdispatch refuses to free a semaphore left below the value it
         // was made with.
         for _ in 0..<waiting { room.signal() }
@@ -37,6 +43,18 @@ final class ChunkHandoff<Chunk: Sendable, Failure: Error>: Sendable {
         }
         if taken { ready.signal() }
         return taken
+    }
+
+    /// Keeps a chunk the user is done with for the maker to fill again; at most `waiting` wait.
+    func giveBack(_ chunk: Chunk) {
+        state.withLock { state in
+            if state.spares.count < waiting { state.spares.append(chunk) }
+        }
+    }
+
+    /// A chunk the user gave back, if one waits.
+    func spare() -> Chunk? {
+        state.withLock { $0.spares.popLast() }
     }
 
     /// Says the maker is done, with what it ended on; it must no longer touch what the user owns.

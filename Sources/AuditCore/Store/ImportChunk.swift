@@ -5,7 +5,7 @@ import Foundation
 /// (`ExportLineForm`): the unit `ImportScanner` hands to `ImportReader`, possibly across threads.
 struct ImportChunk: Sendable {
     /// The number of the chunk's first line in the file, from 1.
-    let firstLine: Int
+    var firstLine: Int
     /// The lines' bytes, one after another.
     var bytes: [UInt8] = []
     var lines: [Line] = []
@@ -16,6 +16,16 @@ struct ImportChunk: Sendable {
     /// The callback names met for the first time in this chunk (kind, protocol, name, and the
     /// labels and answer of the line that met it), numbered on from those of the chunks before.
     var newNames: [[SQLValue]] = []
+
+    /// Empties the chunk, keeping its memory, to hold the lines from `firstLine` on.
+    mutating func empty(firstLine: Int) {
+        self.firstLine = firstLine
+        bytes.removeAll(keepingCapacity: true)
+        lines.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+        text.removeAll(keepingCapacity: true)
+        newNames.removeAll(keepingCapacity: true)
+    }
 
     struct Line: Sendable {
         /// The line's range of `bytes`.
@@ -53,13 +63,16 @@ struct ImportChunk: Sendable {
                 var scanner = ImportScanner(chunkBytes: chunkBytes)
                 let end = source.runOnce { line in
                     scanner.add(line)
-                    if scanner.isFull, !handoff.put(scanner.take()) { throw Stopped() }
+                    if scanner.isFull, !handoff.put(scanner.take(refilling: handoff.spare())) { throw Stopped() }
                 }
                 if case .success = end { _ = handoff.put(scanner.take()) }
                 handoff.finish(end)
             }
             defer { handoff.stop() }
-            while let chunk = try handoff.next() { try consume(chunk) }
+            while let chunk = try handoff.next() {
+                try consume(chunk)
+                handoff.giveBack(chunk)
+            }
         }
     }
 
@@ -119,10 +132,12 @@ struct ImportScanner {
         chunk.lines.append(ImportChunk.Line(bytes: start..<chunk.bytes.count, form: form))
     }
 
-    /// The chunk made so far; the next one starts empty.
-    mutating func take() -> ImportChunk {
+    /// The chunk made so far; the next one starts empty, in `spare`'s memory when given one (a
+    /// chunk of 1 MB allocated anew comes as pages the system must clear, and grows by copies).
+    mutating func take(refilling spare: ImportChunk? = nil) -> ImportChunk {
         let full = chunk
-        chunk = ImportChunk(firstLine: full.firstLine + full.lines.count)
+        chunk = spare ?? ImportChunk(firstLine: 0)
+        chunk.empty(firstLine: full.firstLine + full.lines.count)
         return full
     }
 
