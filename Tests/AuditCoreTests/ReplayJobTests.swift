@@ -323,6 +323,16 @@ struct ReplayJobTests {
         #expect(try store.sessions().map(\.id) == sessions)
     }
 
+    /// Each session a job stores is a savepoint of the open batch; SQLite keeps what a savepoint
+    /// changes of the batch's pages in a journal of its own, which past 64 KiB is a temporary
+    /// file unless temporary storage is in memory. The shared writer keeps it in memory.
+    @Test func theSharedWriterKeepsSavepointJournalsInMemory() throws {
+        _ = try recordSessions(1)
+        let writer = try Replayer.SharedWriter(path: database, limits: Replayer.SharedWriter.Limits())
+        defer { writer.close() }
+        #expect(try writer.store.connection.scalarInt("PRAGMA temp_store") == 2)  // MEMORY
+    }
+
     /// The checkpointer copies the WAL into the database file while the writer keeps its
     /// connection: each checkpoint asked for before `stop()` is run.
     @Test func theCheckpointerCopiesTheWALIntoTheDatabase() throws {

@@ -30,7 +30,7 @@ extension AuditStore {
                 session.replayMode.map { .text($0.rawValue) } ?? .null, .integer(Int64(counters.events)),
                 .integer(Int64(counters.inputs)), .integer(Int64(counters.callbacks)),
                 .integer(Int64(counters.vetoes)), .integer(ProcessIdentity.current.pid),
-                .integer(ProcessIdentity.current.startTicks), .integer(last), .text(UUID().uuidString.lowercased()),
+                .integer(ProcessIdentity.current.startTicks), .integer(last), .text(Self.newSessionUUID()),
                 .integer(original),
             ])
             let id = connection.lastInsertRowID
