@@ -210,10 +210,9 @@ final class EventWriter: @unchecked Sendable {
             encoded.answers.removeSubrange(ready...)
         }
         let arguments = encoded.arguments
-        let rows: [AuditStore.EventRow]
         do {
             if creating != nil { try store.checkBeforeRecording() }
-            rows = try store.transaction {
+            try store.transaction {
                 if let creating {
                     // Made with its first events (complete at once when they are all of them).
                     session = try store.insertSession(creating, finished: completing ? updated : nil)
@@ -234,7 +233,6 @@ final class EventWriter: @unchecked Sendable {
                     try store.updateCounters(session: session, updated, status: completing ? .complete : nil)
                 }
                 markedComplete = completing
-                return rows
             }
         } catch {
             markedComplete = false  // rolled back with the rest

@@ -130,7 +130,6 @@ public final class AuditStore {
     }
 }
 
-/// What a new session is: the scenario it runs and the delegate it runs with.
 extension AuditStore {
     /// A new session's UUID: random (version 4), lowercase. Its bytes come from the system's
     /// generator, as two 64-bit words: `UUID()` costs some 20 µs here, a share of a replay
@@ -146,6 +145,7 @@ extension AuditStore {
     }
 }
 
+/// What a new session is: the scenario it runs and the delegate it runs with.
 public struct NewSession: Sendable {
     public var name: String?
     public var scenario: String
