@@ -55,6 +55,18 @@ func repeated(_ runs: Int, _ body: () throws -> Double) rethrows -> [Double] {
     try (0..<runs).map { _ in try body() }
 }
 
+/// The machine's CPU time so far, from `/proc/stat`: all of it, and what the host took for other
+/// guests (`steal`), in clock ticks; nil where there is no such file.
+func cpuTicks() -> (total: Int64, stolen: Int64)? {
+    guard let stat = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+        let line = stat.split(separator: "\n").first, line.hasPrefix("cpu ")
+    else { return nil }
+    // user, nice, system, idle, iowait, irq, softirq, steal (guest time is counted in user).
+    let fields = line.split(separator: " ").dropFirst().prefix(8).compactMap { Int64($0) }
+    guard fields.count == 8 else { return nil }
+    return (fields.reduce(0, +), fields[7])
+}
+
 /// Removes a database measured and no longer needed, with its WAL and shared-memory files.
 func discard(_ database: String) {
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }

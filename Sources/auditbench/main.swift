@@ -166,6 +166,7 @@ if wanted("text") {
 // 9. Corpora: replay --all across jobs; merge and import against SQLite's own copy of the rows
 if wanted("corpus") {
     log("corpus…")
+    let ticksBefore = cpuTicks()
     let count = quick ? 50 : 1_000
     var jobRates: [Int: [Double]] = [1: [], 2: []]
     // The same per-session measure on sessions of the large session's own content (100 random
@@ -263,6 +264,14 @@ if wanted("corpus") {
         "import, \(count) sessions, against the copy until COMMIT", "events/s", imports, baseline: commits,
         baselineName: "the same copy, timed until COMMIT (before the checkpoint at close)", pairs: commitPairs,
         goal: "reported (the baseline's old end)")
+    // How much of the machine the host gave to other guests meanwhile: these ratios need both
+    // cores, and read low when it takes one.
+    if let before = ticksBefore, let after = cpuTicks(), after.total > before.total {
+        add(
+            "CPU time the host took for other guests during the runs above", "%",
+            [100 * Double(after.stolen - before.stolen) / Double(after.total - before.total)],
+            goal: "reported (steal, /proc/stat)")
+    }
     let large = quick ? 100 : 10_000
     let corpus = freshDatabase()
     _ = try buildCorpus(sessions: large, database: corpus)
