@@ -27,6 +27,17 @@ var databases = 0
     return folder.appending(path: "bench-\(databases).sqlite").path
 }
 
+/// The wall time of `auditctl` run with `arguments(database)`, which must succeed (`what` says what
+/// failed otherwise); the database is removed after.
+@MainActor func spawnInto(
+    _ what: String, _ database: String = freshDatabase(), _ arguments: (String) -> [String]
+) -> Double {
+    let run = spawnAuditctl(arguments(database))
+    precondition(run.status == 0, what)
+    discard(database)
+    return run.seconds
+}
+
 var figures: [Figure] = []
 @MainActor func add(
     _ name: String, _ unit: String, _ values: [Double], baseline: [Double]? = nil, baselineName: String? = nil,
@@ -194,24 +205,13 @@ if wanted("corpus") {
             discard(copyDatabase)
             copies.append(events / copy.closed)
             commits.append(events / copy.committed)
-            let merged = freshDatabase()
-            let merge = spawnAuditctl(["merge", corpus, "--into", merged])
-            precondition(merge.status == 0, "merge")
-            discard(merged)
-            merges.append(events / merge.seconds)
+            merges.append(events / spawnInto("merge") { ["merge", corpus, "--into", $0] })
             // Into a database that already holds a session: every session renumbered, row by row.
             let holding = freshDatabase()
             _ = try ScenarioRunner.record(
                 try Examples.checkout(), delegate: "checkout.v1", registry: .examples, databasePath: holding)
-            let renumbered = spawnAuditctl(["merge", corpus, "--into", holding])
-            precondition(renumbered.status == 0, "merge")
-            discard(holding)
-            renumberedMerges.append(events / renumbered.seconds)
-            let importedDatabase = freshDatabase()
-            let imported = spawnAuditctl(["import", exported, "--db", importedDatabase])
-            precondition(imported.status == 0, "import")
-            discard(importedDatabase)
-            imports.append(events / imported.seconds)
+            renumberedMerges.append(events / spawnInto("merge", holding) { ["merge", corpus, "--into", $0] })
+            imports.append(events / spawnInto("import") { ["import", exported, "--db", $0] })
             mergePairs.append(merges.last! / copies.last!)
             importPairs.append(imports.last! / copies.last!)
             commitPairs.append(imports.last! / commits.last!)
@@ -221,12 +221,10 @@ if wanted("corpus") {
             for jobs in pair % 2 == 0 ? [1, 2] : [2, 1] {
                 let copy = freshDatabase()
                 try FileManager.default.copyItem(atPath: corpus, toPath: copy)
-                let run = spawnAuditctl([
-                    "replay", "--all", "--delegate", "checkout.v1", "--jobs", "\(jobs)", "--db", copy,
-                ])
-                precondition(run.status == 0, "every session of the corpus replays identically")
-                discard(copy)
-                rates[jobs] = Double(count * perSession.callbacks) / run.seconds
+                let seconds = spawnInto("every session of the corpus replays identically", copy) {
+                    ["replay", "--all", "--delegate", "checkout.v1", "--jobs", "\(jobs)", "--db", $0]
+                }
+                rates[jobs] = Double(count * perSession.callbacks) / seconds
                 jobRates[jobs]!.append(rates[jobs]!)
             }
             jobPairs.append(rates[2]! / rates[1]!)
