@@ -42,10 +42,12 @@ struct Figure {
         func text(_ value: String?) -> String {
             value.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\\\"") + "\"" } ?? "null"
         }
+        let pairs = self.pairs.map { "[" + $0.map { number($0) }.joined(separator: ",") + "]" } ?? "null"
         return """
             {"name":\(text(name)),"unit":\(text(unit)),"value":\(number(value)),"min":\(number(minimum)),\
             "max":\(number(maximum)),"baseline":\(number(baseline)),"baseline_name":\(text(baselineName)),\
-            "ratio":\(number(ratio)),"pairs":\(pairs.map { "[" + $0.map { number($0) }.joined(separator: ",") + "]" } ?? "null"),"goal":\(text(goal)),"met":\(met.map { $0 ? "true" : "false" } ?? "null")}
+            "ratio":\(number(ratio)),"pairs":\(pairs),\
+            "goal":\(text(goal)),"met":\(met.map { $0 ? "true" : "false" } ?? "null")}
             """
     }
 }

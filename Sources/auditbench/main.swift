@@ -295,7 +295,8 @@ for figure in figures {
         figure.baseline.map { "\(cell($0)) (\(figure.baselineName ?? ""))" } ?? "",
         figure.ratio.map { String(format: "%.2f", $0) }.map { ratio in
             figure.pairs.map { pairs in
-                "\(ratio) (\(pairs.count) pair\(pairs.count == 1 ? "" : "s"), \(String(format: "%.2f–%.2f", pairs.min()!, pairs.max()!)))"
+                let range = String(format: "%.2f–%.2f", pairs.min()!, pairs.max()!)
+                return "\(ratio) (\(pairs.count) pair\(pairs.count == 1 ? "" : "s"), \(range))"
             } ?? ratio
         } ?? "", figure.goal, figure.met.map { $0 ? "yes" : "NO" } ?? "",
     ])

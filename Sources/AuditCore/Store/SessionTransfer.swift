@@ -193,9 +193,9 @@ extension AuditStore {
     ///
     /// `produce` runs on a thread of its own, which scans the lines (`ImportScanner`) a chunk
     /// ahead of this one, which stores them; at most a few chunks of about 1 MB wait between the
-    /// two, and as many, stored, wait to be filled again. A line's bytes are read during the call that gives them only. When storing fails,
-    /// the function `produce` was handed throws, so that it stops; this function returns once
-    /// `produce` has.
+    /// two, and as many, stored, wait to be filled again. A line's bytes are read during the call
+    /// that gives them only. When storing fails, the function `produce` was handed throws, so that
+    /// it stops; this function returns once `produce` has.
     public func importSessions(
         lineBytes produce: (_ feed: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws -> SessionTransfer.Imported {
