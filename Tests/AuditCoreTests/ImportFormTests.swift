@@ -173,18 +173,32 @@ struct ImportFormTests {
                 == .refused("line 301: not a JSON object: " + (try Self.syntaxError("{{"))))
     }
 
-    /// An import runs with a page cache large enough for its transaction (SQLite's default makes
-    /// it spill pages to the WAL before it commits), and leaves the connection's as it was.
-    @Test func anImportHasALargePageCacheAndLeavesTheConnectionsAsItWas() throws {
-        let store = try AuditStore(path: folder.path("cache.sqlite"), access: .write)
-        let before = try store.connection.scalarInt("PRAGMA cache_size")
-        var during: Int64?
-        _ = try store.importSessions { feed in
-            during = try store.connection.scalarInt("PRAGMA cache_size")
-            for line in Self.export(seed: 7) { try feed(line) }
+    /// The scanner fills a chunk the storing side gave back in that chunk's own memory, emptied
+    /// and numbered on (a new one would come as pages the system must clear); the handoff keeps
+    /// at most as many given back as may wait, and hands them out again.
+    @Test func aChunkGivenBackIsFilledAgainInItsOwnMemory() {
+        let lines = Self.export(seed: 8)
+        var scanner = ImportScanner(chunkBytes: 1)
+        func add(_ line: String) {
+            var line = line
+            line.withUTF8 { scanner.add(UnsafeRawBufferPointer($0)) }
         }
-        #expect(during == -Int64(AuditStore.bulkCacheKiB))
-        #expect(try store.connection.scalarInt("PRAGMA cache_size") == before)
+        add(lines[0])
+        let first = scanner.take()
+        let memory = first.bytes.withUnsafeBufferPointer { $0.baseAddress }
+        add(lines[1])
+        _ = scanner.take(refilling: consume first)
+        add(lines[2])
+        let third = scanner.take()
+        #expect(third.bytes.withUnsafeBufferPointer { $0.baseAddress } == memory)
+        #expect(third.firstLine == 3 && third.lines.count == 1)
+        #expect(String(decoding: third.bytes, as: UTF8.self) == lines[2])
+
+        let handoff = ChunkHandoff<[Int], Never>(waiting: 2)
+        for value in 0..<4 { handoff.giveBack([value]) }
+        #expect(handoff.spare() == [1])
+        #expect(handoff.spare() == [0])
+        #expect(handoff.spare() == nil)
     }
 
     static func syntaxError(_ text: String) throws -> String {

@@ -325,12 +325,16 @@ struct ReplayJobTests {
 
     /// Each session a job stores is a savepoint of the open batch; SQLite keeps what a savepoint
     /// changes of the batch's pages in a journal of its own, which past 64 KiB is a temporary
-    /// file unless temporary storage is in memory. The shared writer keeps it in memory.
-    @Test func theSharedWriterKeepsSavepointJournalsInMemory() throws {
+    /// file unless temporary storage is in memory. A connection that begins a batch keeps it in
+    /// memory.
+    @Test func aBatchKeepsSavepointJournalsInMemory() throws {
         _ = try recordSessions(1)
-        let writer = try Replayer.SharedWriter(path: database, limits: Replayer.SharedWriter.Limits())
-        defer { writer.close() }
-        #expect(try writer.store.connection.scalarInt("PRAGMA temp_store") == 2)  // MEMORY
+        let store = try AuditStore(path: database, access: .write)
+        let before = try store.connection.scalarInt("PRAGMA temp_store")
+        try store.connection.beginBatch()
+        try store.connection.commitBatch()
+        #expect(before != 2)
+        #expect(try store.connection.scalarInt("PRAGMA temp_store") == 2)  // MEMORY
     }
 
     /// The checkpointer copies the WAL into the database file while the writer keeps its

@@ -117,9 +117,6 @@ extension Replayer {
             // The checkpointer's, a few times a second, rather than SQLite's automatic one every
             // thousand pages, run by the writer while the jobs wait for it.
             try storeOperation { try store.prepareForRecording() }
-            // Each session writes in a savepoint of the batch, which keeps what the session
-            // changes of the batch's pages in a journal of its own: in memory, not a file.
-            try storeOperation { try store.connection.execute("PRAGMA temp_store = MEMORY") }
             self.store = store
             checkpointer = Checkpointer(path: path)
         }

@@ -46,9 +46,11 @@ final class ChunkHandoff<Chunk: Sendable, Failure: Error>: Sendable {
     }
 
     /// Keeps a chunk the user is done with for the maker to fill again; at most `waiting` wait.
-    func giveBack(_ chunk: Chunk) {
+    /// The chunk is consumed, so that the maker, filling it again, holds its memory alone.
+    func giveBack(_ chunk: consuming Chunk) {
+        var given: Chunk? = consume chunk
         state.withLock { state in
-            if state.spares.count < waiting { state.spares.append(chunk) }
+            if state.spares.count < waiting, let chunk = given.take() { state.spares.append(chunk) }
         }
     }
 

@@ -134,11 +134,22 @@ final class Connection {
     /// Whether a batch is open (`beginBatch()`).
     private(set) var inBatch = false
 
+    /// Whether this connection keeps its temporary storage in memory (`beginBatch()`).
+    private var journalsInMemory = false
+
     /// Begins a batch: one transaction, in this connection's turn among the writers, that the
     /// `transaction` calls until `commitBatch()` become savepoints of. The writer the jobs of a
     /// replay share commits many sessions at once this way.
+    ///
+    /// SQLite keeps what a savepoint changes of pages its transaction already changed in a journal
+    /// of its own, a temporary file once past 64 KiB: the first batch sets the connection's
+    /// temporary storage to memory, so that savepoints write no file.
     func beginBatch() throws {
         precondition(!inBatch, "a batch is already open")
+        if !journalsInMemory {
+            try execute("PRAGMA temp_store = MEMORY")
+            journalsInMemory = true
+        }
         waitForTurn()
         do {
             try begin()

@@ -71,7 +71,7 @@ struct ImportChunk: Sendable {
             defer { handoff.stop() }
             while let chunk = try handoff.next() {
                 try consume(chunk)
-                handoff.giveBack(chunk)
+                handoff.giveBack(consume chunk)
             }
         }
     }
@@ -134,9 +134,12 @@ struct ImportScanner {
 
     /// The chunk made so far; the next one starts empty, in `spare`'s memory when given one (a
     /// chunk of 1 MB allocated anew comes as pages the system must clear, and grows by copies).
-    mutating func take(refilling spare: ImportChunk? = nil) -> ImportChunk {
+    /// `spare` is consumed: held anywhere else, its memory would be shared, and emptying it would
+    /// copy it.
+    mutating func take(refilling spare: consuming ImportChunk? = nil) -> ImportChunk {
         let full = chunk
-        chunk = spare ?? ImportChunk(firstLine: 0)
+        chunk = ImportChunk(firstLine: 0)  // empty arrays allocate nothing
+        if let spare = spare.take() { chunk = spare }
         chunk.empty(firstLine: full.firstLine + full.lines.count)
         return full
     }

@@ -57,10 +57,8 @@ extension AuditStore {
         }
         defer { try? connection.execute("DETACH DATABASE merge_source") }
         defer { forgetCallbackNames() }  // names added, with ids of their own
-        return try withBulkCache {
-            try connection.transaction {
-                try copyWhole(sessions, from: source) ?? copyRows(of: sessions, from: source)
-            }
+        return try connection.transaction {
+            try copyWhole(sessions, from: source) ?? copyRows(of: sessions, from: source)
         }
     }
 

@@ -213,27 +213,11 @@ extension AuditStore {
 
     /// Runs `body` with a reader in one transaction, and checks that the export was whole.
     func importing(_ body: (inout ImportReader) throws -> Void) throws -> SessionTransfer.Imported {
-        try withBulkCache {
-            try connection.transaction {
-                var reader = ImportReader(store: self)
-                try body(&reader)
-                try reader.finish()
-                return reader.imported
-            }
+        try connection.transaction {
+            var reader = ImportReader(store: self)
+            try body(&reader)
+            try reader.finish()
+            return reader.imported
         }
     }
-
-    /// Runs `body`, a transaction that writes many pages, with a page cache of up to
-    /// `bulkCacheKiB` on this connection, and the cache as it was afterwards. With SQLite's
-    /// default of 2 MB, such a transaction spills pages to the write-ahead log before it commits,
-    /// and writes many of them twice.
-    func withBulkCache<T>(_ body: () throws -> T) throws -> T {
-        let before = try connection.scalarInt("PRAGMA cache_size") ?? -2000
-        try connection.execute("PRAGMA cache_size = -\(Self.bulkCacheKiB)")
-        defer { try? connection.execute("PRAGMA cache_size = \(before)") }
-        return try body()
-    }
-
-    /// The page cache of an import or a merge, in KiB: pages are held only as they are used.
-    static let bulkCacheKiB = 64 * 1024
 }
