@@ -41,11 +41,13 @@ var databases = 0
 var figures: [Figure] = []
 @MainActor func add(
     _ name: String, _ unit: String, _ values: [Double], baseline: [Double]? = nil, baselineName: String? = nil,
-    pairs: [Double]? = nil, goal: String, met: ((Double, Double?) -> Bool)? = nil
+    paired: Bool = false, goal: String, met: ((Double, Double?) -> Bool)? = nil
 ) {
     let value = median(values)
     let base = baseline.map(median)
-    // Measured in pairs, the goal is judged on the median of the pairs' ratios.
+    // Measured in pairs (each value right after its baseline): the ratio is the median of theirs,
+    // and the goal is judged on it.
+    let pairs = paired ? baseline.map { zip(values, $0).map(/) } : nil
     let judged = pairs.map { (median($0), 1.0) } ?? (value, base)
     figures.append(
         Figure(
@@ -190,7 +192,6 @@ if wanted("corpus") {
     var merges: [Double] = []
     var renumberedMerges: [Double] = []
     var imports: [Double] = []
-    var (jobPairs, mergePairs, importPairs, commitPairs): ([Double], [Double], [Double], [Double]) = ([], [], [], [])
     for _ in 0..<max(1, runs / 2) {
         let corpus = freshDatabase()
         let perSession = try buildCorpus(sessions: count, database: corpus)
@@ -212,22 +213,16 @@ if wanted("corpus") {
                 try Examples.checkout(), delegate: "checkout.v1", registry: .examples, databasePath: holding)
             renumberedMerges.append(events / spawnInto("merge", holding) { ["merge", corpus, "--into", $0] })
             imports.append(events / spawnInto("import") { ["import", exported, "--db", $0] })
-            mergePairs.append(merges.last! / copies.last!)
-            importPairs.append(imports.last! / copies.last!)
-            commitPairs.append(imports.last! / commits.last!)
             // Each on a copy of the corpus as built (the second run must not find the first one's
             // candidates), the two in turn first.
-            var rates: [Int: Double] = [:]
             for jobs in pair % 2 == 0 ? [1, 2] : [2, 1] {
                 let copy = freshDatabase()
                 try FileManager.default.copyItem(atPath: corpus, toPath: copy)
                 let seconds = spawnInto("every session of the corpus replays identically", copy) {
                     ["replay", "--all", "--delegate", "checkout.v1", "--jobs", "\(jobs)", "--db", $0]
                 }
-                rates[jobs] = Double(count * perSession.callbacks) / seconds
-                jobRates[jobs]!.append(rates[jobs]!)
+                jobRates[jobs]!.append(Double(count * perSession.callbacks) / seconds)
             }
-            jobPairs.append(rates[2]! / rates[1]!)
         }
         let taps = freshDatabase()
         let perTapSession = try buildCorpus(sessions: count, database: taps, of: try largeCheckout(steps: 100))
@@ -245,11 +240,11 @@ if wanted("corpus") {
         baselineName: "one large session of segment taps (above)", goal: "reported (like for like)")
     add(
         "replay --all --jobs 2, \(count) sessions", "callbacks/s", jobRates[2]!, baseline: jobRates[1]!,
-        baselineName: "--jobs 1 (above)", pairs: jobPairs, goal: "≥ 1.6 × baseline",
+        baselineName: "--jobs 1 (above)", paired: true, goal: "≥ 1.6 × baseline",
         met: atLeast(1.6))
     add(
         "merge, \(count) sessions", "events/s", merges, baseline: copies,
-        baselineName: "SQLite INSERT … SELECT of the same rows, one transaction, until closed", pairs: mergePairs,
+        baselineName: "SQLite INSERT … SELECT of the same rows, one transaction, until closed", paired: true,
         goal: "≥ 0.5 × baseline",
         met: atLeast(0.5))
     add(
@@ -257,10 +252,10 @@ if wanted("corpus") {
         baselineName: "the same copy", goal: "reported (renumbered)")
     add(
         "import, \(count) sessions", "events/s", imports, baseline: copies, baselineName: "the same copy",
-        pairs: importPairs, goal: "≥ 0.5 × baseline", met: atLeast(0.5))
+        paired: true, goal: "≥ 0.5 × baseline", met: atLeast(0.5))
     add(
         "import, \(count) sessions, against the copy until COMMIT", "events/s", imports, baseline: commits,
-        baselineName: "the same copy, timed until COMMIT (before the checkpoint at close)", pairs: commitPairs,
+        baselineName: "the same copy, timed until COMMIT (before the checkpoint at close)", paired: true,
         goal: "reported (the baseline's old end)")
     // How much of the machine the host gave to other guests meanwhile: these ratios need both
     // cores, and read low when it takes one.
