@@ -66,82 +66,79 @@ extension AuditValue {
     /// `{"$double":"-Infinity"}`; so that no recorded object reads back as one, an object whose only
     /// key is `$double`, `$$double`, … is written with one more `$`. ``init(json:)`` undoes both.
     public var json: String {
-        var text = ""
-        appendJSON(to: &text)
-        return text
+        var bytes: [UInt8] = []
+        appendJSON(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    func appendJSON(to text: inout String) {
+    /// Appends ``json``'s UTF-8 to `bytes`: written as bytes, not as a `String`, whose every
+    /// append checks its storage (this is half of what encoding an event's arguments cost).
+    func appendJSON(to bytes: inout [UInt8]) {
         switch self {
-        case .null: text += "null"
-        case .bool(let value): text += value ? "true" : "false"
-        case .int(let value): text += String(value)
+        case .null: bytes.append("null")
+        case .bool(let value): bytes.append(value ? "true" : "false")
+        case .int(let value): bytes.append(decimal: Int64(value))
         case .double(let value):
-            if value.isFinite {
-                text += value == value.rounded() && abs(value) < 1e15 ? String(format: value) : "\(value)"
-            } else {
+            if !value.isFinite {
                 let name = value.isNaN ? "NaN" : value < 0 ? "-Infinity" : "Infinity"
-                text += "{\"\(Self.nonFiniteTag)\":\"\(name)\"}"
+                bytes.append(contentsOf: "{\"\(Self.nonFiniteTag)\":\"\(name)\"}".utf8)
+            } else if value == value.rounded() && abs(value) < 1e15 {
+                // A whole number, with one decimal so that it reads back as a double.
+                bytes.append(decimal: Int64(value))
+                bytes.append(".0")
+            } else {
+                bytes.append(contentsOf: value.description.utf8)
             }
-        case .string(let value): Self.appendQuoted(value, to: &text)
-        case .array(let values):
-            Self.appendArray(values, to: &text)
+        case .string(let value): Self.appendQuoted(value, to: &bytes)
+        case .array(let values): Self.appendArray(values, to: &bytes)
         case .object(let fields):
-            text += "{"
-            for (index, key) in fields.keys.sorted().enumerated() {
-                if index > 0 { text += "," }
-                Self.appendQuoted(fields.count == 1 && Self.isTagLike(key) ? "$" + key : key, to: &text)
-                text += ":"
-                fields[key]!.appendJSON(to: &text)
+            bytes.append(UInt8(ascii: "{"))
+            for (index, field) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                let key = fields.count == 1 && Self.isTagLike(field.key) ? "$" + field.key : field.key
+                Self.appendQuoted(key, to: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                field.value.appendJSON(to: &bytes)
             }
-            text += "}"
+            bytes.append(UInt8(ascii: "}"))
         }
     }
 
-    /// Writes a JSON array of `values`.
-    static func appendArray(_ values: [AuditValue], to text: inout String) {
-        text += "["
+    /// Appends a JSON array of `values`.
+    static func appendArray(_ values: [AuditValue], to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "["))
         for (index, value) in values.enumerated() {
-            if index > 0 { text += "," }
-            value.appendJSON(to: &text)
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            value.appendJSON(to: &bytes)
         }
-        text += "]"
+        bytes.append(UInt8(ascii: "]"))
     }
 
-    /// Writes a JSON object whose keys are given in order (argument labels), without sorting.
-    static func appendObject(labels: [String], values: [AuditValue], to text: inout String) {
-        text += "{"
-        for index in 0..<min(labels.count, values.count) {
-            if index > 0 { text += "," }
-            appendQuoted(labels[index], to: &text)
-            text += ":"
-            values[index].appendJSON(to: &text)
-        }
-        text += "}"
-    }
-
-    static func appendQuoted(_ value: String, to text: inout String) {
-        text += "\""
+    static func appendQuoted(_ value: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        var value = value
         // Most strings need no escape: they go across whole.
-        if !value.utf8.contains(where: needsEscape) {
-            text += value
-            text += "\""
-            return
+        let whole = value.withUTF8 { utf8 in
+            guard !utf8.contains(where: needsEscape) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
         }
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
+        if !whole {
+            for scalar in value.unicodeScalars {
+                switch scalar {
+                case "\"": bytes.append(#"\""#)
+                case "\\": bytes.append(#"\\"#)
+                case "\n": bytes.append(#"\n"#)
+                case "\r": bytes.append(#"\r"#)
+                case "\t": bytes.append(#"\t"#)
+                case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
+                    let hex = String(scalar.value, radix: 16)
+                    bytes.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+                default: UTF8.encode(scalar) { bytes.append($0) }
+                }
             }
         }
-        text += "\""
+        bytes.append(UInt8(ascii: "\""))
     }
 }
 
@@ -176,7 +173,21 @@ extension AuditValue {
     }
 }
 
-extension String {
-    /// A double that is a whole number, written with one decimal so it reads back as a double.
-    fileprivate init(format value: Double) { self = String(Int64(value)) + ".0" }
+extension [UInt8] {
+    /// Appends a literal's UTF-8 at once (a `String`'s `utf8` view would go byte by byte).
+    mutating func append(_ literal: StaticString) {
+        literal.withUTF8Buffer { append(contentsOf: $0) }
+    }
+
+    /// Appends `value` in decimal, as `String(value)` writes it.
+    mutating func append(decimal value: Int64) {
+        if value < 0 { append(UInt8(ascii: "-")) }
+        var rest = value.magnitude
+        let start = count
+        repeat {
+            append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        self[start...].reverse()
+    }
 }

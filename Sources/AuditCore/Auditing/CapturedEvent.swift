@@ -59,14 +59,14 @@ enum CapturedArguments: Sendable {
     }
 
     /// Writes the arguments as a JSON array, in label order.
-    func appendJSON(to text: inout String) {
+    func appendJSON(to bytes: inout [UInt8]) {
         switch self {
-        case .none: text += "[]"
+        case .none: bytes.append("[]")
         case .one(let a):
-            text += "["
-            a.appendJSON(to: &text)
-            text += "]"
-        default: AuditValue.appendArray(values, to: &text)
+            bytes.append(UInt8(ascii: "["))
+            a.appendJSON(to: &bytes)
+            bytes.append(UInt8(ascii: "]"))
+        default: AuditValue.appendArray(values, to: &bytes)
         }
     }
 }

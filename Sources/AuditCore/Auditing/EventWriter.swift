@@ -30,6 +30,8 @@ final class EventWriter: @unchecked Sendable {
     private var creating: NewSession?
     private let patience: Int64
     private var pending: [CapturedEvent] = []
+    /// The events a borrowed store's write stored, kept to be freed with the writer (`write`).
+    private var written: [CapturedEvent] = []
     private var pendingWidgets: [WidgetRecord] = []
     private var pendingScenario: String?
     private var nextSeq: Int64 = 1
@@ -134,7 +136,7 @@ final class EventWriter: @unchecked Sendable {
         pendingWidgets += widgets
         if let scenario { pendingScenario = scenario }
         pending.append(contentsOf: batch)
-        if !pending.isSorted(by: \.seq) { pending.sort { $0.seq < $1.seq } }
+        if !pending.isInSeqOrder { pending.sort { $0.seq < $1.seq } }
         let encoded = Encoded(pending[...])
         encodedAhead = encoded
         // A widget described again replaces its row, as the later path here.
@@ -145,18 +147,19 @@ final class EventWriter: @unchecked Sendable {
             paths[widget.id] = hash.value
         }
         var names: [ObjectIdentifier: UInt64] = [:]  // the events keep their descriptors alive
-        return zip(pending, zip(encoded.arguments, encoded.answers)).map { event, encoded in
-            let (arguments, answer) = encoded
-            let descriptor = event.descriptor
+        return pending.indices.map { index in  // by index, as iterating would copy each event
+            let answer = encoded.answers[index]
+            let descriptor = pending[index].descriptor
             let name =
                 names[ObjectIdentifier(descriptor)]
                 ?? EventFingerprint.nameHash(
                     kind: descriptor.kind.rawValue, protocolName: descriptor.protocolName, name: descriptor.name)
             names[ObjectIdentifier(descriptor)] = name
-            var text = arguments
+            var text = encoded.arguments[index]
             return text.withUTF8 {
                 EventFingerprint(
-                    seq: event.seq, parent: event.parent, name: name, widget: paths[event.widget] ?? 0,
+                    seq: pending[index].seq, parent: pending[index].parent, name: name,
+                    widget: paths[pending[index].widget] ?? 0,
                     arguments: UnsafeRawBufferPointer($0), result: EventFingerprint.resultHash(answer.result),
                     vetoed: answer.vetoed, implemented: answer.implemented)
             }
@@ -168,13 +171,18 @@ final class EventWriter: @unchecked Sendable {
         var arguments: [String]
         var answers: [StoredAnswer]
 
+        /// By index, as iterating would copy each event.
         init(_ events: ArraySlice<CapturedEvent>) {
-            arguments = events.map { event in
-                var text = ""
-                event.arguments.appendJSON(to: &text)
-                return text
+            var bytes: [UInt8] = []
+            arguments = events.indices.map { index in
+                bytes.removeAll(keepingCapacity: true)
+                events[index].arguments.appendJSON(to: &bytes)
+                return String(decoding: bytes, as: UTF8.self)
             }
-            answers = events.map { StoredAnswer(kind: $0.descriptor.kind, result: $0.result, flags: $0.flags) }
+            answers = events.indices.map { index in
+                StoredAnswer(
+                    kind: events[index].descriptor.kind, result: events[index].result, flags: events[index].flags)
+            }
         }
     }
 
@@ -194,11 +202,11 @@ final class EventWriter: @unchecked Sendable {
             pending.removeAll(keepingCapacity: true)
             return
         }
-        if !pending.isSorted(by: \.seq) { pending.sort { $0.seq < $1.seq } }
+        if !pending.isInSeqOrder { pending.sort { $0.seq < $1.seq } }
         var ready = 0
         while ready < pending.count && pending[ready].seq == nextSeq + Int64(ready) { ready += 1 }
         var updated = counters
-        for event in pending[..<ready] { updated.count(event) }
+        for index in 0..<ready { updated.count(pending[index]) }  // by index: iterating copies each event
         updated.failures = failedWrites
         let completing = ending && ready == pending.count
         // Encoded before the transaction, so the database's write lock (which other writers wait
@@ -222,11 +230,11 @@ final class EventWriter: @unchecked Sendable {
                     try store.insertWidget(
                         session: session, id: widget.id, path: widget.path, kind: widget.kind, parent: widget.parent)
                 }
-                let rows = try zip(pending[..<ready], encoded.answers).map { event, answer in
+                let rows = try (0..<ready).map { index in
                     AuditStore.EventRow(
-                        seq: event.seq, time: event.time, widget: event.widget,
-                        callback: try store.internCallback(event.descriptor), answer: answer, duration: event.duration,
-                        parent: event.parent)
+                        seq: pending[index].seq, time: pending[index].time, widget: pending[index].widget,
+                        callback: try store.internCallback(pending[index].descriptor), answer: encoded.answers[index],
+                        duration: pending[index].duration, parent: pending[index].parent)
                 }
                 try store.insertEvents(session: session, rows, arguments: arguments)
                 if creating == nil || !completing {
@@ -254,7 +262,12 @@ final class EventWriter: @unchecked Sendable {
         pendingWidgets.removeAll()
         pendingScenario = nil
         if ready > 0 { nextSeq = pending[ready - 1].seq + 1 }
-        if ready == pending.count {
+        if ready == pending.count && !ownsStore {
+            // A replay job's recorder writes in its turn at the shared writer, which the other
+            // jobs may be waiting for: its events are freed after the turn, with the writer.
+            written = pending
+            pending = []
+        } else if ready == pending.count {
             pending.removeAll(keepingCapacity: true)
         } else {
             pending.removeFirst(ready)
@@ -300,8 +313,9 @@ extension AuditStore.SessionCounters {
     }
 }
 
-extension Array {
-    fileprivate func isSorted<Key: Comparable>(by key: (Element) -> Key) -> Bool {
-        zip(self, dropFirst()).allSatisfy { key($0) <= key($1) }
+extension Array where Element == CapturedEvent {
+    /// Whether the events are in `seq` order; by index, as iterating would copy each event.
+    fileprivate var isInSeqOrder: Bool {
+        indices.dropFirst().allSatisfy { self[$0 - 1].seq <= self[$0].seq }
     }
 }

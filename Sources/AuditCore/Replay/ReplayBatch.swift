@@ -314,13 +314,16 @@ private final class BatchState<Outcome: Sendable>: Sendable {
     private struct State {
         var next = 0
         var outcomes: [Int: Result<Outcome, any Error>] = [:]
+        /// The outcome `take` sleeps until, if it sleeps.
+        var awaited: Int?
     }
 
     private let count: Int
     private let state = Mutex(State())
     /// Places for sessions taken and not yet delivered.
     private let room: DispatchSemaphore
-    /// Signalled once per outcome.
+    /// Signalled when the outcome `take` sleeps until arrives: once per sleep, so that outcomes
+    /// finished out of order do not wake the delivering thread, which would take a core from a job.
     private let done = DispatchSemaphore(value: 0)
 
     init(count: Int, window: Int) {
@@ -345,18 +348,24 @@ private final class BatchState<Outcome: Sendable>: Sendable {
     }
 
     func finish(_ index: Int, _ outcome: Result<Outcome, any Error>) {
-        state.withLock { $0.outcomes[index] = outcome }
-        done.signal()
+        let awaited = state.withLock { state in
+            state.outcomes[index] = outcome
+            guard state.awaited == index else { return false }
+            state.awaited = nil
+            return true
+        }
+        if awaited { done.signal() }
     }
 
     /// Waits for session `index`'s outcome and frees its place.
     func take(_ index: Int) -> Result<Outcome, any Error> {
-        while true {
-            if let outcome = state.withLock({ $0.outcomes.removeValue(forKey: index) }) {
-                room.signal()
-                return outcome
-            }
-            done.wait()
+        let ready = state.withLock { state in
+            let outcome = state.outcomes.removeValue(forKey: index)
+            if outcome == nil { state.awaited = index }
+            return outcome
         }
+        if ready == nil { done.wait() }
+        room.signal()
+        return ready ?? state.withLock { $0.outcomes.removeValue(forKey: index)! }
     }
 }

@@ -87,7 +87,7 @@ open class GestureRecognizer {
 
     public init(identifier: String) {
         precondition(
-            !identifier.isEmpty && !identifier.contains("/") && !identifier.contains("#"),
+            !identifier.isEmpty && !identifier.utf8.contains(where: isPathSeparator),
             "a gesture recognizer identifier is non-empty and has no '/' or '#'")
         self.identifier = identifier
     }

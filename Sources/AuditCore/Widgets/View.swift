@@ -21,7 +21,9 @@ open class View {
     }
 
     public init(identifier: String, frame: Rect = .zero) {
-        precondition(!identifier.isEmpty && !identifier.contains("/"), "a view identifier is non-empty and has no '/'")
+        precondition(
+            !identifier.isEmpty && !identifier.utf8.contains(UInt8(ascii: "/")),
+            "a view identifier is non-empty and has no '/'")
         self.identifier = identifier
         self.frame = frame
     }
