@@ -57,7 +57,7 @@ extension AuditStore {
         }
         defer { try? connection.execute("DETACH DATABASE merge_source") }
         defer { forgetCallbackNames() }  // names added, with ids of their own
-        return try connection.transaction {
+        return try bulkTransaction {
             try copyWhole(sessions, from: source) ?? copyRows(of: sessions, from: source)
         }
     }

@@ -213,11 +213,21 @@ extension AuditStore {
 
     /// Runs `body` with a reader in one transaction, and checks that the export was whole.
     func importing(_ body: (inout ImportReader) throws -> Void) throws -> SessionTransfer.Imported {
-        try connection.transaction {
+        try bulkTransaction {
             var reader = ImportReader(store: self)
             try body(&reader)
             try reader.finish()
             return reader.imported
         }
+    }
+
+    /// Runs `body` in one transaction: in a database that holds no session yet, written to the
+    /// file directly rather than through the WAL (`Connection.transactionBypassingWAL`), as
+    /// importing or merging into a new database is.
+    func bulkTransaction<T>(_ body: () throws -> T) throws -> T {
+        if try connection.scalarInt("SELECT EXISTS (SELECT 1 FROM sessions)") == 0 {
+            return try connection.transactionBypassingWAL(body)
+        }
+        return try connection.transaction(body)
     }
 }
