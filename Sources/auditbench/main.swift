@@ -192,6 +192,15 @@ if wanted("corpus") {
     var merges: [Double] = []
     var renumberedMerges: [Double] = []
     var imports: [Double] = []
+    var importsBesideOne: [Double] = []
+    /// A new database holding one recorded session: merged or imported into, it is written
+    /// through the WAL, as a database in use is (a new one is written past it).
+    func databaseHoldingOne() throws -> String {
+        let holding = freshDatabase()
+        _ = try ScenarioRunner.record(
+            try Examples.checkout(), delegate: "checkout.v1", registry: .examples, databasePath: holding)
+        return holding
+    }
     for _ in 0..<max(1, runs / 2) {
         let corpus = freshDatabase()
         let perSession = try buildCorpus(sessions: count, database: corpus)
@@ -208,11 +217,11 @@ if wanted("corpus") {
             commits.append(events / copy.committed)
             merges.append(events / spawnInto("merge") { ["merge", corpus, "--into", $0] })
             // Into a database that already holds a session: every session renumbered, row by row.
-            let holding = freshDatabase()
-            _ = try ScenarioRunner.record(
-                try Examples.checkout(), delegate: "checkout.v1", registry: .examples, databasePath: holding)
-            renumberedMerges.append(events / spawnInto("merge", holding) { ["merge", corpus, "--into", $0] })
+            renumberedMerges.append(
+                events / spawnInto("merge", try databaseHoldingOne()) { ["merge", corpus, "--into", $0] })
             imports.append(events / spawnInto("import") { ["import", exported, "--db", $0] })
+            importsBesideOne.append(
+                events / spawnInto("import", try databaseHoldingOne()) { ["import", exported, "--db", $0] })
             // Each on a copy of the corpus as built (the second run must not find the first one's
             // candidates), the two in turn first.
             for jobs in pair % 2 == 0 ? [1, 2] : [2, 1] {
@@ -253,6 +262,9 @@ if wanted("corpus") {
     add(
         "import, \(count) sessions", "events/s", imports, baseline: copies, baselineName: "the same copy",
         paired: true, goal: "≥ 0.5 × baseline", met: atLeast(0.5))
+    add(
+        "import, \(count) sessions, into a database holding one", "events/s", importsBesideOne, baseline: copies,
+        baselineName: "the same copy", paired: true, goal: "reported (through the WAL)")
     add(
         "import, \(count) sessions, against the copy until COMMIT", "events/s", imports, baseline: commits,
         baselineName: "the same copy, timed until COMMIT (before the checkpoint at close)", paired: true,
