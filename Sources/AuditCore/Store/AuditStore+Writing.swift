@@ -84,7 +84,7 @@ extension AuditStore {
         while start < rows.count {
             let count = min(Self.rowsPerInsert, rows.count - start)
             let statement = try eventInsert(rows: count)
-            defer { statement.reset() }
+            defer { statement.reset(clearingBindings: false) }  // each row binds all its values
             for offset in 0..<count {
                 let row = rows[start + offset]
                 let at = Int32(offset * 11)
