@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import SharedTestSupport
 import Testing
@@ -33,6 +34,49 @@ struct BulkTransactionTests {
         }
         #expect(during == "wal")
         #expect(try reader.connection.scalarInt("SELECT count(*) FROM callbacks") == 1)
+    }
+
+    /// What the documentation warns of: once the transaction writes into the file (here, its
+    /// pages overflow a small cache), a reader that opens the database must wait for it; in the
+    /// WAL it would read the last commit.
+    @Test func aReaderWaitsOnceTheTransactionWritesTheFile() throws {
+        let path = folder.path("busy.sqlite")
+        let store = try AuditStore(path: path, access: .write)
+        try store.connection.execute("PRAGMA cache_size = 10")
+        let (mode, code) = try store.connection.transactionBypassingWAL {
+            try store.connection.execute(
+                """
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
+                INSERT INTO callbacks (kind, protocol, name) SELECT 'input', 'P', printf('%.500d', i) FROM n
+                """)
+            return (try journalMode(store), try Self.readWithoutWaiting(path))
+        }
+        #expect(mode == "delete")
+        #expect(code == SQLITE_BUSY)
+        #expect(try Self.readWithoutWaiting(path) == SQLITE_ROW)
+    }
+
+    /// The result of a reader's first step on `path`, not waiting for a lock.
+    static func readWithoutWaiting(_ path: String) throws -> Int32 {
+        var handle: OpaquePointer?
+        defer { sqlite3_close_v2(handle) }
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { return SQLITE_CANTOPEN }
+        var statement: OpaquePointer?
+        defer { sqlite3_finalize(statement) }
+        let prepared = sqlite3_prepare_v2(handle, "SELECT count(*) FROM callbacks", -1, &statement, nil)
+        return prepared == SQLITE_OK ? sqlite3_step(statement) : prepared
+    }
+
+    /// A process killed in the transaction leaves the database out of WAL mode; the next store
+    /// opened to write puts it back.
+    @Test func theNextWriterPutsADatabaseLeftOutOfWALBack() throws {
+        let path = folder.path("left.sqlite")
+        do {
+            let store = try AuditStore(path: path, access: .write)
+            #expect(try store.connection.scalarText("PRAGMA journal_mode = DELETE") == "delete")
+        }
+        let again = try AuditStore(path: path, access: .write)
+        #expect(try journalMode(again) == "wal")
     }
 
     struct Refused: Error {}

@@ -106,6 +106,7 @@ struct ScenarioTests {
         BadCase(replace: #""format": 1"#, with: #""format": 2"#, location: "format", message: "not supported"),
         BadCase(replace: #""name": "small","#, with: "", location: "name", message: "missing required field"),
         BadCase(replace: #""id": "pick""#, with: #""id": "a/b""#, location: "root.children[0].id", message: "no '/'"),
+        BadCase(replace: #""id": "pick""#, with: #""id": "a#b""#, location: "root.children[0].id", message: "'#'"),
     ])
     func badFieldsAreNamedByPath(_ bad: BadCase) {
         let text = Self.valid.replacingOccurrences(of: bad.replace, with: bad.with)

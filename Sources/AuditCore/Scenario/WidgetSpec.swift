@@ -154,11 +154,4 @@ private func isValidIdentifier(_ id: String) -> Bool {
         && !id.unicodeScalars.contains { $0.properties.generalCategory == .control }
 }
 
-/// Whether a byte of UTF-8 is `/` or `#`, which no identifier has. Checked byte by byte, as
-/// `String.contains("/")` would be Foundation's search for a string, which took 2.6 % of a replay's
-/// instructions in building widgets.
-func isPathSeparator(_ byte: UInt8) -> Bool {
-    byte == UInt8(ascii: "/") || byte == UInt8(ascii: "#")
-}
-
 private let invalidIdentifier = "an id is non-empty and has no '/', '#' or control characters"

@@ -235,3 +235,11 @@ open class View {
         }
     }
 }
+
+/// Whether a byte of UTF-8 is `/` or `#`, which join identifiers into paths (a view's to its
+/// superview's, a recognizer's to its view's). Identifiers are checked byte by byte, because
+/// `String.contains("/")` resolves to Foundation's string search, which took 2.6 % of a replay's
+/// instructions in building widgets.
+func isPathSeparator(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: "/") || byte == UInt8(ascii: "#")
+}
