@@ -24,8 +24,12 @@ public struct AuditCommandLine: Sendable {
     }
 
     /// Runs with the process's arguments and exits with the command's status.
+    /// SQLite's memory statistics are off for every command but `query`, which needs them (see
+    /// `AuditStore.turnOffSQLiteMemoryStatistics()`).
     public func main() -> Never {
-        exit(run(Array(CommandLine.arguments.dropFirst()), output: .standard))
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first != Command.query.name { AuditStore.turnOffSQLiteMemoryStatistics() }
+        exit(run(arguments, output: .standard))
     }
 
     /// Runs one command line and returns its exit status: 0 success or identical, 1 differences

@@ -9,4 +9,10 @@ static inline int csqlite_db_config_int(sqlite3 *db, int op, int value) {
     return sqlite3_db_config(db, op, value, &current);
 }
 
+// sqlite3_config is variadic too: SQLITE_CONFIG_MEMSTATUS on (1) or off (0), before SQLite's
+// first use in the process (SQLITE_MISUSE after).
+static inline int csqlite_config_memstatus(int on) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, on);
+}
+
 #endif

@@ -208,6 +208,16 @@ struct StoreTests {
         #expect(throws: SQLiteError.self) { try connection.prepare("SELECT 1; SELECT 2") }
         #expect(try connection.prepare("SELECT 1;  ").rows { $0.int(0) } == [1])
     }
+
+    /// SQLite's memory statistics can be turned off only before its first use in the process (the
+    /// command line does it first thing): after, the call changes nothing and they go on counting,
+    /// so a heap limit set in this process still holds.
+    @Test func memoryStatisticsStayOnOnceSQLiteIsInUse() throws {
+        let store = try AuditStore(path: database, access: .write)
+        #expect(!AuditStore.turnOffSQLiteMemoryStatistics())
+        #expect(sqlite3_memory_used() > 0)
+        withExtendedLifetime(store) {}
+    }
 }
 
 @Suite("Migration 0002: compact events")

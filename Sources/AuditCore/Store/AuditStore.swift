@@ -145,6 +145,21 @@ extension AuditStore {
     }
 }
 
+extension AuditStore {
+    /// Turns SQLite's memory statistics off for this process, before SQLite's first use in it;
+    /// returns false, changing nothing, after.
+    ///
+    /// While they are on, each of SQLite's allocations takes one mutex, shared by every connection
+    /// of the process (this system's SQLite is built without lookaside memory, so a statement
+    /// allocates at each step): threads that use SQLite at once, as the jobs of `replay --all`,
+    /// queue for it. `auditctl` turns them off for every command but `query`, whose heap limit
+    /// (`sqlite3_hard_heap_limit64`) SQLite enforces only while they are on.
+    @discardableResult
+    public static func turnOffSQLiteMemoryStatistics() -> Bool {
+        csqlite_config_memstatus(0) == SQLITE_OK
+    }
+}
+
 /// What a new session is: the scenario it runs and the delegate it runs with.
 public struct NewSession: Sendable {
     public var name: String?
