@@ -7,6 +7,10 @@ import AuditCore
 import AuditExamples
 import Foundation
 
+// As in `auditctl` (every command but `query`): the baselines measured in this process run with
+// SQLite configured as the commands they are compared with.
+AuditStore.turnOffSQLiteMemoryStatistics()
+
 let arguments = CommandLine.arguments
 let quick = arguments.contains("--quick")
 let runs = arguments.firstIndex(of: "--runs").flatMap { Int(arguments[$0 + 1]) } ?? (quick ? 1 : 5)
