@@ -24,6 +24,7 @@ public struct AuditCommandLine: Sendable {
     }
 
     /// Runs with the process's arguments and exits with the command's status.
+    ///
     /// SQLite's memory statistics are off for every command but `query`, which needs them (see
     /// `AuditStore.turnOffSQLiteMemoryStatistics()`).
     public func main() -> Never {

@@ -150,8 +150,8 @@ extension AuditStore {
     /// returns false, changing nothing, after.
     ///
     /// While they are on, each of SQLite's allocations takes one mutex, shared by every connection
-    /// of the process (this system's SQLite is built without lookaside memory, so a statement
-    /// allocates at each step): threads that use SQLite at once, as the jobs of `replay --all`,
+    /// of the process (Debian's SQLite is built without lookaside memory, so a statement
+    /// allocates as it steps): threads that use SQLite at once, as the jobs of `replay --all`,
     /// queue for it. `auditctl` turns them off for every command but `query`, whose heap limit
     /// (`sqlite3_hard_heap_limit64`) SQLite enforces only while they are on.
     @discardableResult
