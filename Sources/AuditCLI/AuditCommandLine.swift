@@ -24,13 +24,17 @@ public struct AuditCommandLine: Sendable {
     }
 
     /// Runs with the process's arguments and exits with the command's status.
-    ///
-    /// SQLite's memory statistics are off for every command but `query`, which needs them (see
-    /// `AuditStore.turnOffSQLiteMemoryStatistics()`).
     public func main() -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.first != Command.query.name { AuditStore.turnOffSQLiteMemoryStatistics() }
+        Self.configureSQLite(forCommand: arguments.first)
         exit(run(arguments, output: .standard))
+    }
+
+    /// Configures SQLite for a process that runs `command`, before it opens a database: memory
+    /// statistics off for every command but `query`, whose heap limit needs them (see
+    /// `AuditStore.turnOffSQLiteMemoryStatistics()`).
+    static func configureSQLite(forCommand command: String?) {
+        if command != Command.query.name { AuditStore.turnOffSQLiteMemoryStatistics() }
     }
 
     /// Runs one command line and returns its exit status: 0 success or identical, 1 differences
