@@ -133,8 +133,7 @@ extension AuditValue {
                 case "\r": bytes.append(#"\r"#)
                 case "\t": bytes.append(#"\t"#)
                 case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                    let hex = String(scalar.value, radix: 16)
-                    bytes.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+                    bytes.append(contentsOf: jsonEscape(UInt16(scalar.value)).utf8)
                 default: UTF8.encode(scalar) { bytes.append($0) }
                 }
             }
@@ -171,6 +170,14 @@ extension AuditValue {
         case .string("-Infinity"): return .double(-.infinity)
         default: return .object([key: value])
         }
+    }
+}
+
+extension AuditValue {
+    /// JSON's escape of one UTF-16 code unit: `\u` and four lowercase hexadecimal digits.
+    static func jsonEscape(_ unit: UInt16) -> String {
+        let hex = String(unit, radix: 16)
+        return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 }
 

@@ -48,10 +48,7 @@ extension String {
                     text += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
                     continue
                 }
-                for unit in String(scalar).utf16 {
-                    let hex = String(unit, radix: 16)
-                    text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                }
+                for unit in String(scalar).utf16 { text += AuditValue.jsonEscape(unit) }
             }
         }
         return text

@@ -136,8 +136,9 @@ final class Connection {
     /// the WAL and again into the file at the checkpoint (an import of 1,000 sessions takes about
     /// a fifth less time). Once it writes into the file, until it commits, readers wait for it, so
     /// it is for databases that nobody else uses yet; when another connection has the database
-    /// open, SQLite does not leave the WAL, and neither does this. The WAL is switched back on after, or by the next
-    /// connection that opens the database to write if this process ends first.
+    /// open, SQLite does not leave the WAL, and neither does this. The WAL is switched back on
+    /// after, or by the next connection that opens the database to write if this process ends
+    /// first.
     func transactionBypassingWAL<T>(_ body: () throws -> T) throws -> T {
         // `main.`: a database attached to this connection (the source of a merge) keeps its mode.
         guard !inBatch, (try? scalarText("PRAGMA main.journal_mode = DELETE"))?.lowercased() == "delete" else {
