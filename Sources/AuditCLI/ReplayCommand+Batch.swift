@@ -31,13 +31,7 @@ extension Command {
         var junit = JUnitReport(name: "auditctl replay --all against \(delegate)")
         let started = ContinuousClock.now
         output.progress(total.progress(of: sessions.count, since: started, against: delegate))
-        replayer.replayAll(replayed, jobs: jobs) { job, id in
-            if let noiseRuns {
-                let filtered = try job.replay(session: id, delegate: delegate, mode: mode, noiseRuns: noiseRuns)
-                return BatchResult(filtered.regressions, noise: filtered.noise.count)
-            }
-            return BatchResult(try job.replay(session: id, delegate: delegate, mode: mode), noise: 0)
-        } deliver: { index, outcome in
+        func deliver(_ index: Int, _ outcome: Result<BatchResult, any Error>) {
             let session = sessions[index]
             let label =
                 "session \(session.id) (\(session.scenario.visiblyEscaped()), recorded with "
@@ -83,6 +77,20 @@ extension Command {
                 }
             }
             output.progress(total.progress(of: sessions.count, since: started, against: delegate))
+        }
+        if let noiseRuns {
+            replayer.replayAll(replayed, jobs: jobs) { job, id in
+                let filtered = try job.replay(session: id, delegate: delegate, mode: mode, noiseRuns: noiseRuns)
+                return BatchResult(filtered.regressions, noise: filtered.noise.count)
+            } deliver: {
+                deliver($0, $1)
+            }
+        } else {
+            replayer.replayAll(replayed, jobs: jobs, delegate: delegate, mode: mode) {
+                BatchResult($0, noise: 0)
+            } deliver: {
+                deliver($0, $1)
+            }
         }
         output.endProgress()
         if invocation.format == .junit {

@@ -35,16 +35,29 @@ struct ReplayJobTests {
         }
     }
 
-    @Test(arguments: [ReplayMode.interaction, .isolated])
-    func aJobStoresAndReportsWhatAReplayOfItsOwnDoes(mode: ReplayMode) throws {
+    /// Both ways of replaying every session: a job's work that replays through it, waiting for
+    /// the shared writer, and the replay `replayAll` runs itself, putting turns off.
+    @Test(arguments: [ReplayMode.interaction, .isolated], [false, true])
+    func aJobStoresAndReportsWhatAReplayOfItsOwnDoes(mode: ReplayMode, puttingTurnsOff: Bool) throws {
         let sessions = try recordSessions(6)
         let alone = try sessions.map { try replayer.replay(session: $0, delegate: "checkout.v2", mode: mode) }
         var batched: [ReplayReport?] = []
-        replayer.replayAll(sessions, jobs: 2) { job, id in
-            try job.replay(session: id, delegate: "checkout.v2", mode: mode)
-        } deliver: { index, outcome in
+        func deliver(_ index: Int, _ outcome: Result<ReplayReport, any Error>) {
             #expect(index == batched.count)
             batched.append(try? outcome.get())
+        }
+        if puttingTurnsOff {
+            replayer.replayAll(sessions, jobs: 2, delegate: "checkout.v2", mode: mode) {
+                $0
+            } deliver: {
+                deliver($0, $1)
+            }
+        } else {
+            replayer.replayAll(sessions, jobs: 2) { job, id in
+                try job.replay(session: id, delegate: "checkout.v2", mode: mode)
+            } deliver: {
+                deliver($0, $1)
+            }
         }
         #expect(batched.count == sessions.count)
         for (index, report) in alone.enumerated() {
@@ -218,17 +231,27 @@ struct ReplayJobTests {
     /// When a batch cannot be committed, each session that wrote in it fails with that error,
     /// whichever job replayed it, and none of their candidates is stored; the next batch goes on.
     /// The batch is made to hold every session, however long they take.
-    @Test(arguments: [1, 2])
-    func aBatchThatCannotBeCommittedFailsEachOfItsSessions(jobs: Int) throws {
+    @Test(arguments: [1, 2], [false, true])
+    func aBatchThatCannotBeCommittedFailsEachOfItsSessions(jobs: Int, puttingTurnsOff: Bool) throws {
         let sessions = try recordSessions(3)
         let oneBatch = Replayer.SharedWriter.Limits(sessions: 100, nanoseconds: .max)
         StoreFaults.inject(SQLITE_FULL, at: database, times: 1, matching: "COMMIT")
         defer { StoreFaults.clear(database) }
         var outcomes: [Result<Int64, any Error>] = []
-        replayer.replayAll(sessions, jobs: jobs, batches: oneBatch) { job, id in
-            try job.replay(session: id, delegate: "checkout.v2", mode: .interaction).candidate.id
-        } deliver: { _, outcome in
-            outcomes.append(outcome)
+        if puttingTurnsOff {
+            replayer.replayAll(
+                sessions, jobs: jobs, delegate: "checkout.v2", mode: .interaction, batches: oneBatch
+            ) {
+                $0.candidate.id
+            } deliver: {
+                outcomes.append($1)
+            }
+        } else {
+            replayer.replayAll(sessions, jobs: jobs, batches: oneBatch) { job, id in
+                try job.replay(session: id, delegate: "checkout.v2", mode: .interaction).candidate.id
+            } deliver: { _, outcome in
+                outcomes.append(outcome)
+            }
         }
         // A job alone commits once, at the end; of two, the one that runs out of sessions first
         // commits what is written so far, which fails, and the other's last session may be
@@ -335,6 +358,58 @@ struct ReplayJobTests {
         try store.connection.commitBatch()
         #expect(before != 2)
         #expect(try store.connection.scalarInt("PRAGMA temp_store") == 2)  // MEMORY
+    }
+
+    /// A job whose candidate has run while the other holds the shared writer replays its next
+    /// session rather than wait, and stores both in one turn. Here the first session's turn holds
+    /// the writer until the third session has run: the job that took the second must have put its
+    /// turn off to take the third. Without that the jobs would wait for each other; the watchdog
+    /// turns that into a failure.
+    @Test func aJobPutsItsTurnOffWhileTheWriterIsBusy() throws {
+        _ = try AuditStore(path: database, access: .write)
+        let log = Mutex<[String]>([])
+        let (firstStoring, thirdRan) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        var outcomes: [Int64] = []
+        replayer.replayAll([1, 2, 3], jobs: 2, batches: Replayer.SharedWriter.Limits()) { _, id in
+            if id == 2 { firstStoring.wait() }
+            log.withLock { $0.append("ran \(id)") }
+            if id == 3 { thirdRan.signal() }
+            return .turn { store in
+                if id == 1 {
+                    firstStoring.signal()
+                    _ = thirdRan.wait(timeout: .now() + 120)  // the watchdog: the log shows it did not run
+                }
+                log.withLock { $0.append("stored \(id)") }
+                _ = try store.connection.scalarInt("SELECT count(*) FROM sessions")
+                return id
+            }
+        } deliver: { _, outcome in
+            if let id = try? outcome.get() { outcomes.append(id) }
+        }
+        #expect(outcomes == [1, 2, 3])
+        #expect(log.withLock { $0 } == ["ran 1", "ran 2", "ran 3", "stored 1", "stored 2", "stored 3"])
+    }
+
+    /// A turn put off that fails is delivered with its error; when the writer cannot begin the
+    /// batch the turns put off were to be stored in, each fails with that error. The others are
+    /// stored.
+    @Test func turnsPutOffFailOneByOneOrAllWhenNoBatchCanBegin() throws {
+        _ = try AuditStore(path: database, access: .write)
+        StoreFaults.inject(SQLITE_FULL, at: database, times: 1, matching: "BEGIN")
+        defer { StoreFaults.clear(database) }
+        var outcomes: [Result<Int64, any Error>] = []
+        replayer.replayAll([1, 2, 3], jobs: 1, batches: Replayer.SharedWriter.Limits()) { _, id in
+            .turn { _ in
+                if id == 3 { throw ReplayError.nothingRecorded(session: id) }
+                return id
+            }
+        } deliver: { _, outcome in
+            outcomes.append(outcome)
+        }
+        #expect(outcomes.count == 3)
+        #expect(throws: StoreError.self) { try outcomes[0].get() }
+        #expect((try? outcomes[1].get()) == 2)
+        #expect(throws: ReplayError.self) { try outcomes[2].get() }
     }
 
     /// The checkpointer copies the WAL into the database file while the writer keeps its

@@ -46,7 +46,7 @@ extension Replayer {
         /// commit when its batch is full or old enough.
         func endSession() -> ClosedRange<Int>? {
             defer { wroteIn = nil }
-            if wroteIn != nil { writer.sessionEnded() }
+            if wroteIn != nil { writer.sessionsEnded() }
             return wroteIn
         }
 
@@ -54,6 +54,14 @@ extension Replayer {
         public func replay(session id: Int64, delegate delegateName: String, mode: ReplayMode) throws -> ReplayReport {
             let entry = try replayer.registry.entry(named: delegateName)
             return try replayer.replay(
+                session: id, candidate: entry.make, named: delegateName, mode: mode, through: Stores(job: self))
+        }
+
+        /// The first part of `replay(session:delegate:mode:)`: the candidate run, to be stored and
+        /// compared in a turn at the shared writer.
+        func prepare(session id: Int64, delegate delegateName: String, mode: ReplayMode) throws -> PendingReplay {
+            let entry = try replayer.registry.entry(named: delegateName)
+            return try replayer.prepare(
                 session: id, candidate: entry.make, named: delegateName, mode: mode, through: Stores(job: self))
         }
 
@@ -130,23 +138,34 @@ extension Replayer {
         /// Runs `body` in the open batch (opening one first), returning what it returned and the
         /// batch's number.
         func write<T>(_ body: (AuditStore) throws -> T) throws -> (T, batch: Int) {
-            try locked {
-                if !isOpen {
-                    try storeOperation { try store.connection.beginBatch() }
-                    isOpen = true
-                    finished.store(0, ordering: .relaxed)
-                    began.store(monotonicNanoseconds(), ordering: .relaxed)
-                }
-                return (try body(store), batch)
-            }
+            try locked { try inOpenBatch(body) }
         }
 
-        /// Counts a finished session into the open batch and commits it when it is full or old
-        /// enough.
-        func sessionEnded() {
-            finished.add(1, ordering: .relaxed)
-            guard isDue else { return }
-            locked { if isDue { commitOpenBatch() } }
+        /// `write(_:)` if no other job holds the writer; nil, having run nothing, if one does.
+        func writeIfFree<T>(_ body: (AuditStore) throws -> T) throws -> (T, batch: Int)? {
+            guard lock.try() else { return nil }
+            defer { lock.unlock() }
+            return try inOpenBatch(body)
+        }
+
+        private func inOpenBatch<T>(_ body: (AuditStore) throws -> T) throws -> (T, batch: Int) {
+            if !isOpen {
+                try storeOperation { try store.connection.beginBatch() }
+                isOpen = true
+                finished.store(0, ordering: .relaxed)
+                began.store(monotonicNanoseconds(), ordering: .relaxed)
+            }
+            return (try body(store), batch)
+        }
+
+        /// Counts `sessions` finished sessions into the open batch and commits it when it is full
+        /// or old enough, unless another job holds the writer: that one counts its own when its
+        /// turn ends, and commits then.
+        func sessionsEnded(_ sessions: Int = 1) {
+            finished.add(sessions, ordering: .relaxed)
+            guard isDue, lock.try() else { return }
+            defer { lock.unlock() }
+            if isDue { commitOpenBatch() }
         }
 
         private var isDue: Bool {
@@ -252,11 +271,58 @@ extension Replayer {
         replayAll(sessions, jobs: jobs, batches: SharedWriter.Limits(), work: work, deliver: deliver)
     }
 
+    /// `replayAll(_:jobs:work:deliver:)` replaying each session against `delegate` in `mode`, the
+    /// outcome made of its report by `outcome` on the job's thread. A job whose candidate has run
+    /// while another job holds the shared writer does not wait for it: it replays its next session
+    /// and stores both in its next turn.
+    public func replayAll<Outcome: Sendable>(
+        _ sessions: [Int64], jobs: Int, delegate: String, mode: ReplayMode,
+        outcome: @escaping @Sendable (ReplayReport) -> Outcome,
+        deliver: (_ index: Int, _ outcome: Result<Outcome, any Error>) -> Void
+    ) {
+        replayAll(
+            sessions, jobs: jobs, delegate: delegate, mode: mode, batches: SharedWriter.Limits(), outcome: outcome,
+            deliver: deliver)
+    }
+
     /// `replayAll(_:jobs:work:deliver:)` committing batches of at most `limits` (tests make one
     /// batch of every session, whatever the time they take).
     func replayAll<Outcome: Sendable>(
         _ sessions: [Int64], jobs: Int, batches limits: SharedWriter.Limits,
         work: @escaping @Sendable (Job, Int64) throws -> Outcome,
+        deliver: (_ index: Int, _ outcome: Result<Outcome, any Error>) -> Void
+    ) {
+        replayAll(sessions, jobs: jobs, batches: limits, steps: { .outcome(try work($0, $1)) }, deliver: deliver)
+    }
+
+    /// `replayAll(_:jobs:delegate:mode:outcome:deliver:)` committing batches of at most `limits`.
+    func replayAll<Outcome: Sendable>(
+        _ sessions: [Int64], jobs: Int, delegate: String, mode: ReplayMode, batches limits: SharedWriter.Limits,
+        outcome: @escaping @Sendable (ReplayReport) -> Outcome,
+        deliver: (_ index: Int, _ outcome: Result<Outcome, any Error>) -> Void
+    ) {
+        replayAll(
+            sessions, jobs: jobs, batches: limits,
+            steps: { job, id in
+                let pending = try job.prepare(session: id, delegate: delegate, mode: mode)
+                return .turn { store in outcome(try pending.complete(store)) }
+            }, deliver: deliver)
+    }
+
+    /// What a job's work on one session gives: its outcome, or the turn at the shared writer that
+    /// makes it, which the job runs when the writer is free.
+    enum Step<Outcome> {
+        case outcome(Outcome)
+        case turn((AuditStore) throws -> Outcome)
+    }
+
+    /// The most turns a job puts off while the writer is busy before it waits for it.
+    static let turnsPutOff = 2
+
+    /// `replayAll`, each session's work done by `steps`.
+    func replayAll<Outcome: Sendable>(
+        _ sessions: [Int64], jobs: Int, batches limits: SharedWriter.Limits,
+        steps: @escaping @Sendable (Job, Int64) throws -> Step<Outcome>,
         deliver: (_ index: Int, _ outcome: Result<Outcome, any Error>) -> Void
     ) {
         precondition(jobs >= 1, "jobs must be at least 1")
@@ -270,6 +336,7 @@ extension Replayer {
                 do {
                     let job = Result { () throws(StoreError) in try Job(self, writer: writer.get()) }
                     var held: [(index: Int, outcome: Result<Outcome, any Error>, wroteIn: ClosedRange<Int>)] = []
+                    var putOff: [(index: Int, turn: (AuditStore) throws -> Outcome)] = []
                     // Outcomes are delivered once what they stored is committed; with `all`, the
                     // open batch is committed first, so that every one held is.
                     func deliverCommitted(all: Bool) {
@@ -284,16 +351,58 @@ extension Replayer {
                             return true
                         }
                     }
-                    // Before waiting for room, a job delivers all it holds: the room may be its.
-                    while let index = batch.nextIndex(beforeWaiting: { deliverCommitted(all: true) }) {
-                        let outcome = Result { try work(job.get(), sessions[index]) }
-                        if let wroteIn = try? job.get().endSession() {
-                            held.append((index, outcome, wroteIn))
-                            deliverCommitted(all: false)
-                        } else {
-                            batch.finish(index, outcome)
+                    // The turns put off, in one turn at the writer: once it is free, or at once
+                    // when `waiting`. A turn that fails is delivered with its error at once; when
+                    // the writer cannot begin a batch, each fails with that error.
+                    func runPutOff(waiting: Bool) {
+                        guard !putOff.isEmpty else { return }
+                        let turns = putOff
+                        let body = { (store: AuditStore) in
+                            turns.map { index, turn in (index, Result { try turn(store) }) }
+                        }
+                        let ran = Result { waiting ? try writer.get().write(body) : try writer.get().writeIfFree(body) }
+                        if case .success(nil) = ran { return }  // busy: the job replays another session first
+                        putOff = []
+                        switch ran {
+                        case .success(let (outcomes, wroteIn)?):
+                            for (index, outcome) in outcomes {
+                                if case .success = outcome {
+                                    held.append((index, outcome, wroteIn...wroteIn))
+                                } else {
+                                    batch.finish(index, outcome)
+                                }
+                            }
+                            try? writer.get().sessionsEnded(outcomes.count)
+                        case .failure(let error):
+                            for (index, _) in turns { batch.finish(index, .failure(error)) }
+                        case .success(nil):
+                            break
                         }
                     }
+                    // Before waiting for room, a job stores and delivers all it holds: the room
+                    // may be its.
+                    while let index = batch.nextIndex(beforeWaiting: {
+                        runPutOff(waiting: true)
+                        deliverCommitted(all: true)
+                    }) {
+                        // An outcome that wrote is held until its batch is committed.
+                        func settle(_ outcome: Result<Outcome, any Error>) {
+                            if let wroteIn = try? job.get().endSession() {
+                                held.append((index, outcome, wroteIn))
+                            } else {
+                                batch.finish(index, outcome)
+                            }
+                        }
+                        switch Result(catching: { try steps(job.get(), sessions[index]) }) {
+                        case .success(.turn(let turn)):
+                            putOff.append((index, turn))
+                            runPutOff(waiting: putOff.count >= Self.turnsPutOff)
+                        case .success(.outcome(let outcome)): settle(.success(outcome))
+                        case .failure(let error): settle(.failure(error))
+                        }
+                        deliverCommitted(all: false)
+                    }
+                    runPutOff(waiting: true)
                     deliverCommitted(all: true)
                 }  // the job's connection closes here, on its own thread
                 ended.signal()

@@ -50,65 +50,76 @@ public struct Replayer: Sendable {
         session id: Int64, candidate makeCandidate: () -> AnyObject, named name: String, mode: ReplayMode,
         through stores: Stores
     ) throws -> ReplayReport {
+        let pending = try prepare(session: id, candidate: makeCandidate, named: name, mode: mode, through: stores)
+        // Stored and compared through the store written through (a job's, in its turn); an
+        // interaction replay outside a job has stored its candidate through its recorder's writer.
+        return try mode == .isolated ? stores.writing(pending.complete) : stores.comparing(pending.complete)
+    }
+
+    /// A replay whose candidate has run and is not yet stored and compared: `complete` does both,
+    /// through the store `replay(…through:)` gives it (a job's shared writer, in its turn).
+    struct PendingReplay {
+        let complete: (AuditStore) throws -> ReplayReport
+    }
+
+    /// The first part of `replay(…through:)`: reads the recorded session through `stores` and runs
+    /// the candidate (asking it, or driving it under a recorder), writing nothing through a job's
+    /// shared writer.
+    func prepare(
+        session id: Int64, candidate makeCandidate: () -> AnyObject, named name: String, mode: ReplayMode,
+        through stores: Stores
+    ) throws -> PendingReplay {
         let started = monotonicNanoseconds()
         let plan = try ReplayPlan(
             session: id, store: stores.planStore(for: mode), catalog: catalog, parsed: stores.job?.parsed,
             fingerprinting: mode == .interaction)
         let loaded = monotonicNanoseconds()
-        let run = mode == .isolated ? askIsolated(plan, candidate: makeCandidate()) : nil
-        let asked = monotonicNanoseconds()
         let session = NewSession(
             name: "replay of \(id)", scenario: plan.scenario.name, scenarioSource: plan.scenario.source,
             delegate: name, replayOf: id, replayMode: mode)
         let last = plan.events.last?.seq
-        var ran: Int64 = 0
-        /// Compares the recorded session with its candidate, stored, through `store`, which sees it.
-        func compare(with stored: StoredRun, aligned: AuditStore.Aligned?, in store: AuditStore) throws -> (
-            SessionDiff, Divergence?
-        ) {
-            ran = monotonicNanoseconds()
+        /// The report on the candidate once stored as `stored`, compared through `store`, which sees
+        /// it.
+        func report(on stored: StoredRun, run: IsolatedRun?, aligned: AuditStore.Aligned?, in store: AuditStore)
+            throws -> ReplayReport
+        {
+            let ran = monotonicNanoseconds()
             let diff =
                 try run.map { try store.diff(id, stored.session, found: $0.found, events: plan.events.count) }
                 ?? store.diff(id, stored.session, upTo: last, aligned: aligned)
-            return (diff, try Divergence(of: diff, in: store))
+            return ReplayReport(
+                mode: mode, diff: diff, inputsReplayed: plan.steps.count - stored.skipped.count,
+                inputsSkipped: stored.skipped.count, cutShort: plan.cutShort,
+                nestingRefused: stored.refused.map { "steps[\($0.step)]: \($0.error)" },
+                recordingFailures: stored.failures,
+                firstDivergence: try Divergence(of: diff, in: store),
+                timings: ReplayReport.Timings(
+                    load: seconds(loaded - started), run: seconds(stored.finishedRun - loaded),
+                    store: seconds(ran - stored.finishedRun), compare: seconds(monotonicNanoseconds() - ran),
+                    callbacks: plan.callbacks))
         }
-        let stored: StoredRun
-        let (diff, divergence): (SessionDiff, Divergence?)
-        if let run {
-            // Stored and compared through the store written through (a job's, in its turn).
-            (stored, diff, divergence) = try stores.writing { store in
+        if mode == .isolated {
+            let run = askIsolated(plan, candidate: makeCandidate())
+            let asked = monotonicNanoseconds()
+            return PendingReplay { [self] store in
                 let stored = StoredRun.isolated(
                     run, as: try storeIsolated(run, of: plan, as: session, in: store), at: asked)
-                let (diff, divergence) = try compare(with: stored, aligned: nil, in: store)
-                return (stored, diff, divergence)
-            }
-        } else {
-            let driven = try drive(plan, candidate: makeCandidate, as: session, through: stores.job)
-            // A job's recorder encodes and fingerprints the events before its turn at the shared
-            // writer, and they are aligned with the recorded ones here: in the turn, the events are
-            // stored, and only those that differ are read (the alignment stands if they are all
-            // written at once).
-            let fingerprints = driven.recorder.prepareToFinish()
-            let aligned = plan.fingerprints.flatMap { recorded in
-                fingerprints.map { AuditStore.Aligned(id, recorded, .max, $0, upTo: last) }
-            }
-            (stored, diff, divergence) = try stores.comparing { store in
-                let stored = driven.finish()
-                let (diff, divergence) = try compare(
-                    with: stored, aligned: driven.recorder.wroteWhole ? aligned : nil, in: store)
-                return (stored, diff, divergence)
+                return try report(on: stored, run: run, aligned: nil, in: store)
             }
         }
-        return ReplayReport(
-            mode: mode, diff: diff, inputsReplayed: plan.steps.count - stored.skipped.count,
-            inputsSkipped: stored.skipped.count, cutShort: plan.cutShort,
-            nestingRefused: stored.refused.map { "steps[\($0.step)]: \($0.error)" },
-            recordingFailures: stored.failures,
-            firstDivergence: divergence,
-            timings: ReplayReport.Timings(
-                load: seconds(loaded - started), run: seconds(stored.finishedRun - loaded),
-                store: seconds(ran - stored.finishedRun), compare: seconds(monotonicNanoseconds() - ran),
-                callbacks: plan.callbacks))
+        let driven = try drive(plan, candidate: makeCandidate, as: session, through: stores.job)
+        // A job's recorder encodes and fingerprints the events before its turn at the shared
+        // writer, and they are aligned with the recorded ones here: in the turn, the events are
+        // stored, and only those that differ are read (the alignment stands if they are all
+        // written at once).
+        let fingerprints = driven.recorder.prepareToFinish()
+        let aligned = plan.fingerprints.flatMap { recorded in
+            fingerprints.map { AuditStore.Aligned(id, recorded, .max, $0, upTo: last) }
+        }
+        return PendingReplay { store in
+            let stored = driven.finish()
+            return try report(on: stored, run: nil, aligned: driven.recorder.wroteWhole ? aligned : nil, in: store)
+        }
     }
 
     private func seconds(_ nanoseconds: Int64) -> Double { Double(nanoseconds) / 1e9 }
