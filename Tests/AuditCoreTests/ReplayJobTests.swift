@@ -97,17 +97,18 @@ struct ReplayJobTests {
         let ids = Mutex<[Int64]>([])
     }
 
-    /// At most 2 × jobs sessions are running or waiting to be delivered, however slow the delivery
-    /// (the first delivery waits until the window's last session has started), and a batch more
-    /// that the shared writer may hold uncommitted.
+    /// At most `Replayer.window(jobs:batches:)` sessions are running or waiting to be delivered
+    /// (a number of the jobs and of the batch size), however slow the delivery: the first delivery
+    /// waits until the window's last session has started.
     @Test(arguments: [1, 3])
     func sessionsInFlightAreBoundedByTheJobs(jobs: Int) throws {
         _ = try AuditStore(path: database, access: .write)
         let started = Finished()
         let secondStarted = DispatchSemaphore(value: 0)
-        let window = 2 * jobs + Replayer.SharedWriter.Limits().sessions
+        let window = Replayer.window(jobs: jobs, batches: Replayer.SharedWriter.Limits())
+        let count = window + 20
         var delivered = 0
-        replayer.replayAll((1...40).map(Int64.init), jobs: jobs) { _, id in
+        replayer.replayAll((1...count).map(Int64.init), jobs: jobs) { _, id in
             started.ids.withLock { $0.append(id) }
             if id == Int64(window) { secondStarted.signal() }
             return id
@@ -119,7 +120,7 @@ struct ReplayJobTests {
             #expect((try? outcome.get()) == Int64(index + 1))
             delivered += 1
         }
-        #expect(delivered == 40)
+        #expect(delivered == count)
     }
 
     /// A job's recordings take no lock file descriptor past their session: a batch far longer than
@@ -304,7 +305,7 @@ struct ReplayJobTests {
     @Test func aJobCommitsWhatItHoldsBeforeWaitingForRoom() throws {
         _ = try AuditStore(path: database, access: .write)
         let never = Replayer.SharedWriter.Limits(sessions: 100, nanoseconds: .max)
-        let window = 2 * 2 + never.sessions
+        let window = Replayer.window(jobs: 2, batches: never)
         let sessions = (1...Int64(window + 20)).map { $0 }
         let lastPlace = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)

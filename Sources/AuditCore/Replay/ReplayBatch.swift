@@ -259,8 +259,8 @@ extension Replayer {
     /// each and those before it are done and what they stored is committed. Returns once every job
     /// has closed its connection.
     ///
-    /// At most `2 × jobs + SharedWriter.Limits.sessions` (32) sessions are running or waiting to be
-    /// delivered at any time, so memory depends on the jobs, not on how many sessions there are.
+    /// At most `window(jobs:batches:)` sessions (10 × jobs + 64) are running, stored or waiting to
+    /// be delivered at any time, so memory depends on the jobs, not on how many sessions there are.
     /// When the database cannot be opened to write, each session fails with that error; a job that
     /// cannot open it to read fails each session it takes, and the others go on. A batch whose
     /// commit fails fails each session that wrote in it.
@@ -317,7 +317,17 @@ extension Replayer {
     }
 
     /// The most turns a job puts off while the writer is busy before it waits for it.
-    static let turnsPutOff = 2
+    static let turnsPutOff = 8
+
+    /// The most sessions `replayAll` has running, stored or waiting to be delivered: each job's
+    /// running one, those it puts off and one more, and two batches, so that the jobs go on while
+    /// the sessions of a full batch wait for its commit, and while the outcomes of a committed one
+    /// wait to be delivered. A commit may wait for the disk (SQLite syncs the WAL's header when it
+    /// starts the file over, after a checkpoint has copied all of it): the jobs replay on, putting
+    /// their turns off meanwhile.
+    static func window(jobs: Int, batches limits: SharedWriter.Limits) -> Int {
+        jobs * (turnsPutOff + 2) + 2 * limits.sessions
+    }
 
     /// `replayAll`, each session's work done by `steps`.
     func replayAll<Outcome: Sendable>(
@@ -329,7 +339,7 @@ extension Replayer {
         let workers = min(jobs, sessions.count)
         guard workers > 0 else { return }
         let writer = Result { () throws(StoreError) in try SharedWriter(path: databasePath, limits: limits) }
-        let batch = BatchState<Outcome>(count: sessions.count, window: 2 * jobs + limits.sessions)
+        let batch = BatchState<Outcome>(count: sessions.count, window: Self.window(jobs: jobs, batches: limits))
         let ended = DispatchSemaphore(value: 0)
         for _ in 0..<workers {
             let thread = Thread { [self] in
