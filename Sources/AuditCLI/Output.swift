@@ -38,9 +38,10 @@ public final class Output {
     func write(_ text: String) { writeOut(text) }
     func diagnostic(_ text: String) { writeError(text + "\n") }
 
-    /// Replaces the progress line on standard error, when it is a terminal; nothing otherwise.
-    func progress(_ text: String) {
-        if errorIsTerminal { writeError("\r\u{1B}[K" + text) }
+    /// Replaces the progress line on standard error, when it is a terminal; nothing otherwise (the
+    /// text is not even made).
+    func progress(_ text: @autoclosure () -> String) {
+        if errorIsTerminal { writeError("\r\u{1B}[K" + text()) }
     }
 
     /// Clears the progress line, when there is one.

@@ -29,50 +29,59 @@ extension Command {
         var results: [AuditValue] = []
         var total = BatchTotal()
         var junit = JUnitReport(name: "auditctl replay --all against \(delegate)")
+        let junitWanted = invocation.format == .junit
         let started = ContinuousClock.now
         output.progress(total.progress(of: sessions.count, since: started, against: delegate))
+        // Each session's line, JSON object or test case, as the format asks (only that one made).
         func deliver(_ index: Int, _ outcome: Result<BatchResult, any Error>) {
             let session = sessions[index]
-            let label =
-                "session \(session.id) (\(session.scenario.visiblyEscaped()), recorded with "
-                + "\(session.delegate.visiblyEscaped()))"
-            // Named by the session of --db, also when it was replayed from its copy in --output-db.
-            let name = "session \(session.id) (\(session.scenario), recorded with \(session.delegate))"
-            switch outcome {
-            case .success(let result):
-                total.count(result)
-                var testCase = result.junit
-                testCase.name = name
-                junit.cases.append(testCase)
-                results.append(
-                    .object([
-                        "recorded_session": .int(Int(session.id)), "candidate_session": .int(Int(result.candidate)),
-                        "identical": .bool(result.identical), "differences": .int(result.differences),
-                        "noise": .int(result.noise), "error": .null,
-                    ]))
-                if invocation.format == .text {
+            if case .success(let result) = outcome { total.count(result) } else { total.failed += 1 }
+            switch invocation.format {
+            case .junit:
+                // Named by the session of --db, also when it was replayed from its copy in --output-db.
+                let name = "session \(session.id) (\(session.scenario), recorded with \(session.delegate))"
+                switch outcome {
+                case .success(let result):
+                    guard var testCase = result.junit else { preconditionFailure("made for --format junit") }
+                    testCase.name = name
+                    junit.cases.append(testCase)
+                case .failure(let error):
+                    junit.cases.append(
+                        JUnitReport.Case(
+                            name: name, className: "auditctl.replay.\(session.scenario)",
+                            error: "could not be replayed: \(error)"))
+                }
+            case .json:
+                switch outcome {
+                case .success(let result):
+                    results.append(
+                        .object([
+                            "recorded_session": .int(Int(session.id)),
+                            "candidate_session": .int(Int(result.candidate)), "identical": .bool(result.identical),
+                            "differences": .int(result.differences), "noise": .int(result.noise), "error": .null,
+                        ]))
+                case .failure(let error):
+                    results.append(
+                        .object([
+                            "recorded_session": .int(Int(session.id)), "candidate_session": .null, "identical": .null,
+                            "differences": .null, "noise": .null, "error": .string("\(error)"),
+                        ]))
+                }
+            default:
+                let label =
+                    "session \(session.id) (\(session.scenario.visiblyEscaped()), recorded with "
+                    + "\(session.delegate.visiblyEscaped()))"
+                output.endProgress()
+                switch outcome {
+                case .success(let result):
                     let noted = noiseRuns == nil ? "" : ", \(counted(result.noise, "noisy difference")) left out"
-                    output.endProgress()
                     output.line(
                         "\(label): "
                             + (result.identical
                                 ? "identical (\(counted(result.events, "event")))"
                                 : "REGRESSION, \(counted(result.differences, "difference"))")
                             + "\(noted); stored as session \(result.candidate)")
-                }
-            case .failure(let error):
-                total.failed += 1
-                junit.cases.append(
-                    JUnitReport.Case(
-                        name: name,
-                        className: "auditctl.replay.\(session.scenario)", error: "could not be replayed: \(error)"))
-                results.append(
-                    .object([
-                        "recorded_session": .int(Int(session.id)), "candidate_session": .null, "identical": .null,
-                        "differences": .null, "noise": .null, "error": .string("\(error)"),
-                    ]))
-                if invocation.format == .text {
-                    output.endProgress()
+                case .failure(let error):
                     output.line("\(label): could not be replayed: \(error)")
                 }
             }
@@ -81,13 +90,13 @@ extension Command {
         if let noiseRuns {
             replayer.replayAll(replayed, jobs: jobs) { job, id in
                 let filtered = try job.replay(session: id, delegate: delegate, mode: mode, noiseRuns: noiseRuns)
-                return BatchResult(filtered.regressions, noise: filtered.noise.count)
+                return BatchResult(filtered.regressions, noise: filtered.noise.count, junit: junitWanted)
             } deliver: {
                 deliver($0, $1)
             }
         } else {
             replayer.replayAll(replayed, jobs: jobs, delegate: delegate, mode: mode) {
-                BatchResult($0, noise: 0)
+                BatchResult($0, noise: 0, junit: junitWanted)
             } deliver: {
                 deliver($0, $1)
             }
@@ -151,15 +160,16 @@ extension Command {
         var noise: Int
         var events: Int
         var candidate: Int64
-        var junit: JUnitReport.Case
+        /// The test case, made for `--format junit` only.
+        var junit: JUnitReport.Case?
 
-        init(_ report: ReplayReport, noise: Int) {
+        init(_ report: ReplayReport, noise: Int, junit: Bool) {
             identical = report.identical
             differences = report.diff.differences.count
             self.noise = noise
             events = report.diff.eventsA
             candidate = report.candidate.id
-            junit = JUnitReport.replayCase(report)
+            self.junit = junit ? JUnitReport.replayCase(report) : nil
         }
     }
 
