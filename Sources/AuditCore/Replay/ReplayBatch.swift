@@ -259,8 +259,9 @@ extension Replayer {
     /// each and those before it are done and what they stored is committed. Returns once every job
     /// has closed its connection.
     ///
-    /// At most `window(jobs:batches:)` sessions (10 × jobs + 64) are running, stored or waiting to
-    /// be delivered at any time, so memory depends on the jobs, not on how many sessions there are.
+    /// At most `window(jobs:batches:)` sessions (132 with two jobs, 4 × jobs + 64 with 32 or more)
+    /// are running, stored or waiting to be delivered at any time, so memory depends on the jobs,
+    /// not on how many sessions there are.
     /// When the database cannot be opened to write, each session fails with that error; a job that
     /// cannot open it to read fails each session it takes, and the others go on. A batch whose
     /// commit fails fails each session that wrote in it.
@@ -316,17 +317,18 @@ extension Replayer {
         case turn((AuditStore) throws -> Outcome)
     }
 
-    /// The most turns a job puts off while the writer is busy before it waits for it.
-    static let turnsPutOff = 8
+    /// The most turns each of `jobs` jobs puts off while the writer is busy before it waits for
+    /// it: 64 among them all, and at least 2 each. A commit may wait for the disk (SQLite syncs the
+    /// WAL's header when it starts the file over, after a checkpoint has copied all of it, 3–24 ms
+    /// here), and two jobs replay on through it, a session every 0.5–1 ms each.
+    static func turnsPutOff(jobs: Int) -> Int { max(2, 64 / jobs) }
 
     /// The most sessions `replayAll` has running, stored or waiting to be delivered: each job's
     /// running one, those it puts off and one more, and two batches, so that the jobs go on while
     /// the sessions of a full batch wait for its commit, and while the outcomes of a committed one
-    /// wait to be delivered. A commit may wait for the disk (SQLite syncs the WAL's header when it
-    /// starts the file over, after a checkpoint has copied all of it): the jobs replay on, putting
-    /// their turns off meanwhile.
+    /// wait to be delivered.
     static func window(jobs: Int, batches limits: SharedWriter.Limits) -> Int {
-        jobs * (turnsPutOff + 2) + 2 * limits.sessions
+        jobs * (turnsPutOff(jobs: jobs) + 2) + 2 * limits.sessions
     }
 
     /// `replayAll`, each session's work done by `steps`.
@@ -406,7 +408,7 @@ extension Replayer {
                         switch Result(catching: { try steps(job.get(), sessions[index]) }) {
                         case .success(.turn(let turn)):
                             putOff.append((index, turn))
-                            runPutOff(waiting: putOff.count >= Self.turnsPutOff)
+                            runPutOff(waiting: putOff.count >= Self.turnsPutOff(jobs: jobs))
                         case .success(.outcome(let outcome)): settle(.success(outcome))
                         case .failure(let error): settle(.failure(error))
                         }
