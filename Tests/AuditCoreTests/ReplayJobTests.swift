@@ -362,23 +362,26 @@ struct ReplayJobTests {
     }
 
     /// A job whose candidate has run while the other holds the shared writer replays its next
-    /// session rather than wait, and stores both in one turn. Here the first session's turn holds
-    /// the writer until the third session has run: the job that took the second must have put its
-    /// turn off to take the third. Without that the jobs would wait for each other; the watchdog
-    /// turns that into a failure.
-    @Test func aJobPutsItsTurnOffWhileTheWriterIsBusy() throws {
+    /// session rather than wait, up to `Replayer.turnsPutOff(jobs:)` sessions (32 with two jobs),
+    /// then waits, and stores them in one turn. Here the first session's turn holds the writer
+    /// until the job that took the second has run 32: it must have put each turn off to take the
+    /// next, and it may not take a 33rd before the writer is free. Without putting turns off the
+    /// jobs would wait for each other; the watchdog turns that into a failure.
+    @Test func aJobPutsItsTurnsOffWhileTheWriterIsBusyUpToItsShare() throws {
         _ = try AuditStore(path: database, access: .write)
+        let share = Replayer.turnsPutOff(jobs: 2)
+        let sessions = (1...Int64(share + 2)).map { $0 }
         let log = Mutex<[String]>([])
-        let (firstStoring, thirdRan) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let (firstStoring, lastOfShareRan) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
         var outcomes: [Int64] = []
-        replayer.replayAll([1, 2, 3], jobs: 2, batches: Replayer.SharedWriter.Limits()) { _, id in
+        replayer.replayAll(sessions, jobs: 2, batches: Replayer.SharedWriter.Limits()) { _, id in
             if id == 2 { firstStoring.wait() }
             log.withLock { $0.append("ran \(id)") }
-            if id == 3 { thirdRan.signal() }
+            if id == Int64(share + 1) { lastOfShareRan.signal() }
             return .turn { store in
                 if id == 1 {
                     firstStoring.signal()
-                    _ = thirdRan.wait(timeout: .now() + 120)  // the watchdog: the log shows it did not run
+                    _ = lastOfShareRan.wait(timeout: .now() + 120)  // the watchdog: the log shows it did not run
                 }
                 log.withLock { $0.append("stored \(id)") }
                 _ = try store.connection.scalarInt("SELECT count(*) FROM sessions")
@@ -387,8 +390,15 @@ struct ReplayJobTests {
         } deliver: { _, outcome in
             if let id = try? outcome.get() { outcomes.append(id) }
         }
-        #expect(outcomes == [1, 2, 3])
-        #expect(log.withLock { $0 } == ["ran 1", "ran 2", "ran 3", "stored 1", "stored 2", "stored 3"])
+        #expect(outcomes == sessions)
+        let entries = log.withLock { $0 }
+        #expect(Array(entries.prefix(share + 2)) == ["ran 1"] + (2...share + 1).map { "ran \($0)" } + ["stored 1"])
+        // The turns put off are stored in one turn; the last session, taken by the first job once
+        // the writer is free, is stored before or after it.
+        let putOff = (2...share + 1).map { "stored \($0)" }
+        let last = "stored \(share + 2)"
+        let stored = entries.filter { $0.hasPrefix("stored") }
+        #expect(stored == ["stored 1", last] + putOff || stored == ["stored 1"] + putOff + [last])
     }
 
     /// A turn put off that fails is delivered with its error; when the writer cannot begin the

@@ -50,11 +50,10 @@ extension Replayer {
             return wroteIn
         }
 
-        /// `Replayer.replay(session:delegate:mode:)` through this job's reader and shared writer.
+        /// `Replayer.replay(session:delegate:mode:)` through this job's reader and shared writer,
+        /// waiting for its turn there.
         public func replay(session id: Int64, delegate delegateName: String, mode: ReplayMode) throws -> ReplayReport {
-            let entry = try replayer.registry.entry(named: delegateName)
-            return try replayer.replay(
-                session: id, candidate: entry.make, named: delegateName, mode: mode, through: Stores(job: self))
+            try write(prepare(session: id, delegate: delegateName, mode: mode).complete)
         }
 
         /// The first part of `replay(session:delegate:mode:)`: the candidate run, to be stored and
@@ -372,24 +371,27 @@ extension Replayer {
                         let body = { (store: AuditStore) in
                             turns.map { index, turn in (index, Result { try turn(store) }) }
                         }
-                        let ran = Result { waiting ? try writer.get().write(body) : try writer.get().writeIfFree(body) }
-                        if case .success(nil) = ran { return }  // busy: the job replays another session first
-                        putOff = []
-                        switch ran {
-                        case .success(let (outcomes, wroteIn)?):
-                            for (index, outcome) in outcomes {
-                                if case .success = outcome {
-                                    held.append((index, outcome, wroteIn...wroteIn))
-                                } else {
-                                    batch.finish(index, outcome)
-                                }
+                        let ran: (outcomes: [(Int, Result<Outcome, any Error>)], batch: Int)
+                        do {
+                            let writer = try writer.get()
+                            guard let done = waiting ? try writer.write(body) : try writer.writeIfFree(body) else {
+                                return  // busy: the job replays another session first
                             }
-                            try? writer.get().sessionsEnded(outcomes.count)
-                        case .failure(let error):
+                            ran = done
+                        } catch {
+                            putOff = []
                             for (index, _) in turns { batch.finish(index, .failure(error)) }
-                        case .success(nil):
-                            break
+                            return
                         }
+                        putOff = []
+                        for (index, outcome) in ran.outcomes {
+                            if case .success = outcome {
+                                held.append((index, outcome, ran.batch...ran.batch))
+                            } else {
+                                batch.finish(index, outcome)
+                            }
+                        }
+                        try? writer.get().sessionsEnded(ran.outcomes.count)
                     }
                     // Before waiting for room, a job stores and delivers all it holds: the room
                     // may be its.
