@@ -213,7 +213,7 @@ if wanted("corpus") {
         precondition(spawnAuditctl(["export", "--db", corpus, "--output", exported]).status == 0, "export")
         // Each figure against its baseline in pairs, one right after the other, so that a pair
         // sees the same machine (these are shared, and their speed drifts).
-        for pair in 0..<(quick ? 1 : 3) {
+        for _ in 0..<(quick ? 1 : 3) {
             let copyDatabase = freshDatabase()
             let copy = try measureDatabaseCopy(from: corpus, into: copyDatabase)
             discard(copyDatabase)

@@ -424,23 +424,43 @@ struct ReplayJobTests {
     }
 
     /// The checkpointer copies the WAL into the database file while the writer keeps its
-    /// connection: each checkpoint asked for before `stop()` is run.
+    /// connection: what was committed before `stop()`, asked for or not, is copied.
     @Test func theCheckpointerCopiesTheWALIntoTheDatabase() throws {
         _ = try recordSessions(1)
         let store = try AuditStore(path: database, access: .write)
         try store.prepareForRecording()
-        _ = try store.createSession(
-            NewSession(scenario: "s", scenarioSource: String(repeating: "x", count: 100_000), delegate: "d"))
+        func createSession() throws {
+            _ = try store.createSession(
+                NewSession(scenario: "s", scenarioSource: String(repeating: "x", count: 100_000), delegate: "d"))
+        }
         func size(_ path: String) throws -> Int {
             try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
         }
+        try createSession()
         let before = try size(database)
         #expect(try size(database + "-wal") > 100_000)
         let checkpointer = Replayer.Checkpointer(path: database)
         checkpointer.checkpoint()
+        try createSession()  // after the checkpoint was asked for, maybe while it runs
         checkpointer.stop()
         let after = try size(database)
-        #expect(after > before + 50_000, "\(before) \(after)")  // most of the 100 kB text's pages
-        #expect(try store.sessions().count == 2)
+        #expect(after > before + 150_000, "\(before) \(after)")  // most of the two texts' pages
+        #expect(try store.sessions().count == 3)
+    }
+
+    /// A checkpoint is asked for when the last eighth of the sessions begins, however recent the
+    /// last one: here none comes with time, and the work of each session counts those asked for.
+    @Test func aCheckpointIsAskedForWhenTheLastEighthOfTheSessionsBegins() throws {
+        _ = try AuditStore(path: database, access: .write)
+        var asked: [Int] = []
+        let noInterval = Replayer.SharedWriter.Limits(checkpointNanoseconds: .max)
+        replayer.replayAll(Array(1...16), jobs: 1, batches: noInterval) { job, _ in
+            job.writer.checkpointsAsked
+        } deliver: { _, outcome in
+            asked.append((try? outcome.get()) ?? -1)
+        }
+        #expect(asked == Array(repeating: 0, count: 14) + [1, 1])
+        #expect(Replayer.lastEighth(of: 1_000) == 875)
+        #expect(Replayer.lastEighth(of: 7) == nil)
     }
 }

@@ -106,15 +106,18 @@ extension Replayer {
         private var failed: [Int: any Error] = [:]
         /// Copies the WAL into the database while the jobs go on.
         private let checkpointer: Checkpointer
-        /// When a checkpoint was last asked for.
-        private var checkpointed = monotonicNanoseconds()
-        /// How often the WAL is checkpointed.
-        static let checkpointNanoseconds: Int64 = 250_000_000
+        /// When a checkpoint was last asked for, and how many have been: atomic, so that a job
+        /// asks for one without waiting for the writer.
+        private let checkpointed = Atomic<Int64>(monotonicNanoseconds())
+        private let asked = Atomic<Int>(0)
+        var checkpointsAsked: Int { asked.load(ordering: .relaxed) }
 
-        /// The most sessions, and the longest time, a batch is kept open.
+        /// The most sessions, and the longest time, a batch is kept open; and how often the WAL
+        /// is checkpointed (asked for as a batch is committed).
         struct Limits {
             var sessions = 32
             var nanoseconds: Int64 = 100_000_000
+            var checkpointNanoseconds: Int64 = 250_000_000
         }
         let limits: Limits
 
@@ -175,6 +178,13 @@ extension Replayer {
         /// Commits the open batch, if any.
         func commit() { locked { commitOpenBatch() } }
 
+        /// Asks for a checkpoint now, however recent the last one.
+        func checkpoint() {
+            checkpointer.checkpoint()
+            checkpointed.store(monotonicNanoseconds(), ordering: .relaxed)
+            asked.add(1, ordering: .relaxed)
+        }
+
         private func commitOpenBatch() {
             guard isOpen else { return }
             do {
@@ -186,9 +196,8 @@ extension Replayer {
             }
             (isOpen, batch) = (false, batch + 1)
             settled.store(batch, ordering: .releasing)
-            if monotonicNanoseconds() - checkpointed > Self.checkpointNanoseconds {
-                checkpointer.checkpoint()
-                checkpointed = monotonicNanoseconds()
+            if monotonicNanoseconds() - checkpointed.load(ordering: .relaxed) > limits.checkpointNanoseconds {
+                checkpoint()
             }
         }
 
@@ -228,13 +237,17 @@ extension Replayer {
                     // One that cannot be opened checkpoints nothing: the writer's truncating
                     // checkpoint at the end copies everything then.
                     let connection = try? Connection(path: path, mode: .readWrite(create: false))
-                    repeat {
+                    var last = false
+                    while !last {
                         asked.wait()
+                        // Read before the checkpoint begins: the last one begins after `stop()`
+                        // is called, so it copies everything committed before.
+                        last = stopping.load(ordering: .acquiring)
                         // One that fails or finds readers in the way loses nothing: the WAL keeps it.
                         if let handle = connection?.handle {
                             sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
                         }
-                    } while !stopping.load(ordering: .acquiring)
+                    }
                 }  // the connection closes here, on its own thread
                 stopped.signal()
             }
@@ -245,7 +258,8 @@ extension Replayer {
         /// Asks for a passive checkpoint, which runs once the one running, if any, is done.
         func checkpoint() { asked.signal() }
 
-        /// Runs the checkpoints asked for and one more, and ends the thread.
+        /// Ends the thread after one more checkpoint, begun after this call (those asked for and
+        /// not yet begun are that one).
         func stop() {
             stopping.store(true, ordering: .releasing)
             asked.signal()
@@ -330,6 +344,12 @@ extension Replayer {
         jobs * (turnsPutOff(jobs: jobs) + 2) + 2 * limits.sessions
     }
 
+    /// The index of the first session of the last eighth of `count`, when a checkpoint is asked
+    /// for whatever the time: the final one, which runs once every job is done and with nothing
+    /// else, then copies hardly more than what the last eighth stored, not up to a whole
+    /// interval's worth (a run of 1,000 sessions lasts two to four intervals). None below 8.
+    static func lastEighth(of count: Int) -> Int? { count >= 8 ? count - count / 8 : nil }
+
     /// `replayAll`, each session's work done by `steps`.
     func replayAll<Outcome: Sendable>(
         _ sessions: [Int64], jobs: Int, batches limits: SharedWriter.Limits,
@@ -399,6 +419,7 @@ extension Replayer {
                         runPutOff(waiting: true)
                         deliverCommitted(all: true)
                     }) {
+                        if index == Self.lastEighth(of: sessions.count) { try? writer.get().checkpoint() }
                         // An outcome that wrote is held until its batch is committed.
                         func settle(_ outcome: Result<Outcome, any Error>) {
                             if let wroteIn = try? job.get().endSession() {
