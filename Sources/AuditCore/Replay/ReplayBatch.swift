@@ -346,7 +346,8 @@ extension Replayer {
 
     /// The index of the first session of the last eighth of `count`, when a checkpoint is asked
     /// for whatever the time: the final one, which runs once every job is done and with nothing
-    /// else, then copies hardly more than what the last eighth stored, not up to a whole
+    /// else, then copies what was committed after it began (the last eighth and the sessions in
+    /// flight when it was asked for, at most `window(jobs:batches:)`), not up to a whole
     /// interval's worth (a run of 1,000 sessions lasts two to four intervals). None below 8.
     static func lastEighth(of count: Int) -> Int? { count >= 8 ? count - count / 8 : nil }
 
