@@ -81,7 +81,7 @@ final class CheckoutDelegate: SegmentedControlDelegate, NoteTextViewDelegate, Ta
         if version == .v1 {
             notes.append("\(noteTextView.path) is full at \(limit) characters")
         } else {
-            delegateDefault()  // v2 dropped this callback: it behaves as not implemented
+            NoteTextView.noteCallbacks.didReachCharacterLimit.unimplemented(limit)  // v2 dropped it: as not implemented
         }
     }
 

@@ -7,34 +7,24 @@ protocol ProbeDelegate: AnyObject {
 }
 
 extension ProbeDelegate {
-    func probe(_ probe: Probe, shouldAccept value: Int) -> Bool { delegateDefault(true) }
+    func probe(_ probe: Probe, shouldAccept value: Int) -> Bool { Probe.callbacks.shouldAccept.unimplemented(value) }
 }
 
-enum ProbeCallbacks {
-    static let shouldAccept = Callback<any ProbeDelegate, Probe, Int, Bool>(
-        "ProbeDelegate", "probe(_:shouldAccept:)", arguments: .one("value", .int), answer: .veto(),
+struct ProbeCallbacks: CallbackTable {
+    let shouldAccept = Callback<any ProbeDelegate, Probe, Int, Bool>(
+        "probe(_:shouldAccept:)", arguments: .one("value", .int), answer: .veto(),
         invoke: { $0.probe($1, shouldAccept: $2) })
 }
 
-final class ProbeProxy: DelegateProxy, ProbeDelegate {
-    func probe(_ probe: Probe, shouldAccept value: Int) -> Bool {
-        forward(ProbeCallbacks.shouldAccept, to: probe.delegate, probe, value)
-    }
-}
-
-struct WeakProbeDelegate: WeakDelegateReference {
-    weak var delegate: (any ProbeDelegate)?
-}
-
 final class Probe: View {
-    private var slot = DelegateSlot<WeakProbeDelegate>()
-    var delegate: (any ProbeDelegate)? {
-        get { slot.delegate }
-        set { slot.delegate = newValue }
-    }
-    /// The proxy while audited: what a widget's `slot.callee` returns then, and what the benchmark calls.
-    var proxy: (any ProbeDelegate)? { slot.proxy }
-    override func auditLinkDidChange(_ link: AuditLink?) { slot.audit(link, with: ProbeProxy.init(link:)) }
+    static let callbacks = ProbeCallbacks()
+    weak var delegate: (any ProbeDelegate)?
+
+    /// Recorded as a plain view: the benchmark's catalog is the built-in one.
+    override var widgetKind: String { "View" }
+
+    /// What a widget does at each callback, and what the benchmark calls: recorded while audited.
+    func ask(_ value: Int) -> Bool { Self.callbacks.shouldAccept.ask(delegate, self, value) }
 }
 
 final class EvenOnly: ProbeDelegate {
@@ -54,7 +44,6 @@ func measureHotPath(calls: Int, database: String) throws -> (p50: Double, p99: D
         databasePath: database, session: NewSession(scenario: "bench", scenarioSource: "{}", delegate: "bench"),
         catalog: .builtIn)
     try recorder.attach(to: probe)
-    let proxy = probe.proxy!
     let target: any ProbeDelegate = delegate
     var direct: [Int64] = []
     var audited: [Int64] = []
@@ -77,7 +66,7 @@ func measureHotPath(calls: Int, database: String) throws -> (p50: Double, p99: D
         }
         for value in start..<min(calls, start + block) {
             let t0 = now()
-            let answer = proxy.probe(probe, shouldAccept: value)
+            let answer = probe.ask(value)
             let t1 = now()
             audited.append(t1 - t0)
             sink &+= answer ? 1 : 0

@@ -87,7 +87,7 @@ func recordProbeSession(calls: Int, database: String, delegate: any ProbeDelegat
         databasePath: database, session: NewSession(scenario: "bench", scenarioSource: "{}", delegate: "bench"),
         catalog: .builtIn)
     try recorder.attach(to: probe)
-    for value in 0..<calls { _ = probe.proxy!.probe(probe, shouldAccept: value) }
+    for value in 0..<calls { _ = probe.ask(value) }
     return recorder.finish().session
 }
 

@@ -11,10 +11,9 @@ func measureAudited(calls: Int, database: String) throws -> Double {
         databasePath: database, session: NewSession(scenario: "bench", scenarioSource: "{}", delegate: "bench"),
         catalog: .builtIn)
     try recorder.attach(to: probe)
-    let proxy = probe.proxy!
     let start = now()
     var sink = 0
-    for value in 0..<calls where proxy.probe(probe, shouldAccept: value) { sink &+= 1 }
+    for value in 0..<calls where probe.ask(value) { sink &+= 1 }
     let summary = recorder.finish()
     let elapsed = now() - start
     precondition(summary.events == calls && summary.failedWrites == 0 && sink == (calls + 1) / 2)

@@ -77,7 +77,7 @@ struct GestureRecordingTests {
         #expect(
             events.allSatisfy { $0.protocolName == ($0.kind == .input ? nil : GestureRecognizerCallbacks.protocolName) }
         )
-        #expect(Set(events.map(\.callback)).isSuperset(of: GestureRecognizerCallbacks.all.map(\.name)))
+        #expect(Set(events.map(\.callback)).isSuperset(of: GestureRecognizer.callbacks.descriptors.map(\.name)))
     }
 
     @Test func aShouldBeginVetoAndASimultaneityOverrideAreRecordedAsVetoes() throws {

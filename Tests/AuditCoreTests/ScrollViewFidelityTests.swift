@@ -303,7 +303,7 @@ struct ScrollViewFidelityTests {
         #expect(listed.contains("scrollViewWillBeginDecelerating(_:)"))
         #expect(listed.contains("scrollViewDidEndDecelerating(_:)"))
         let invoker = try #require(
-            ScrollViewCallbacks.invokers.first { $0.descriptor.name.contains("EndDecelerating") })
+            ScrollView.callbacks.invokers.first { $0.descriptor.name.contains("EndDecelerating") })
         #expect(invoker.descriptor.protocolName == "ScrollViewDelegate")
     }
 }

@@ -56,6 +56,8 @@ public final class Recorder: Sendable {
     private let nextWidget = Atomic<Int32>(1)
     let queue: EventQueue
     private let summary = Mutex<RecordingSummary?>(nil)
+    /// Inputs refused by their checks while audited, for `RecordingSummary.refusedInputs`.
+    private let refusals = Mutex<[String]>([])
     private let writerDone = DispatchSemaphore(value: 0)
     private let writer: EventWriter
     /// Whether `finish()` writes the events on its caller's thread (`init(recordingInline:…)`).
@@ -267,11 +269,17 @@ public final class Recorder: Sendable {
         return summary.withLock { stored in
             if let stored { return stored }
             var result = writer.summary(queue: queue)
+            result.refusedInputs = refusals.withLock { $0 }
             sessionID.store(result.session, ordering: .releasing)
             result.seconds = Double(monotonicNanoseconds() - opened) / 1e9
             stored = result
             return result
         }
+    }
+
+    /// Notes an input of an audited widget refused by its check (`View.performInput`).
+    func noteRefusal(_ message: String) {
+        refusals.withLock { $0.append(message) }
     }
 
     // MARK: Capturing (the caller's thread)
@@ -414,6 +422,10 @@ public struct RecordingSummary: Sendable, Equatable {
     public var eventsAfterFinish = 0
     /// Wall time from the recorder's start (opening the database) to the last commit.
     public var seconds: Double = 0
+    /// Inputs performed in code on an audited widget that their check refused, in order:
+    /// `"drag on screen/volume refused: value 1.2 is outside 0...1"`. A refused input does nothing
+    /// and is not recorded; `AuditTesting` fails a check whose recording refused one.
+    public var refusedInputs: [String] = []
 }
 
 /// A widget's membership in an audit: a recording (the recorder, and the widget's id in that
@@ -459,6 +471,12 @@ public struct AuditLink: Sendable {
         case .recorder(let recorder): recorder.attachAdded(recognizer, viewWidget: widget)
         case .pin(let pin): pin.attach(recognizer)
         }
+    }
+
+    /// Reports an input of the widget refused by its check: to the recorder, which lists it in its
+    /// summary. (A replay's candidate refusing an input is its own behaviour: nothing to report.)
+    func refuse(_ message: String) {
+        if case .recorder(let recorder) = sink { recorder.noteRefusal(message) }
     }
 
     /// Runs an input of the widget: recorded as an event when recording, followed along the

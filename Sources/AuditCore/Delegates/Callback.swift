@@ -154,19 +154,42 @@ public struct Answer<Arguments, Result>: Sendable {
     }
 }
 
-/// One audited delegate callback, declared once: the proxy records it, the widget and proxy take
-/// its default from here, the replayer invokes it by name, and `auditctl callbacks` lists it.
+/// One audited delegate callback, declared once: the widget asks its delegate through it (and so is
+/// recorded), the protocol's default implementation takes its default from it, the replayer
+/// invokes it by name, and `auditctl callbacks` lists it.
 ///
-/// `Delegate` is the protocol's existential (`any SegmentedControlDelegate`), `Widget` the object
-/// passed first, `Arguments` the rest (a tuple when there are several).
-public struct Callback<Delegate, Widget, Arguments, Result>: Sendable {
+/// `Delegate` is the protocol's existential (`any SliderDelegate`), `Widget` the object passed first
+/// (a `View` or a `GestureRecognizer`), `Arguments` the rest (a tuple when there are several).
+/// Declare a protocol's callbacks as the stored properties of one `CallbackTable`:
+///
+/// ```swift
+/// public struct SliderCallbacks: CallbackTable {
+///     public let shouldBeginTracking = Callback<any SliderDelegate, Slider, Double, Bool>(
+///         "slider(_:shouldBeginTrackingTo:)", arguments: .one("value", .double), answer: .veto(),
+///         invoke: { $0.slider($1, shouldBeginTrackingTo: $2) })
+/// }
+/// ```
+public struct Callback<Delegate, Widget: Auditable, Arguments, Result>: Sendable, CallbackDeclaration {
     public let descriptor: CallbackDescriptor
     @usableFromInline let arguments: ArgumentList<Arguments>
     @usableFromInline let answer: Answer<Arguments, Result>
     @usableFromInline let invoke: @Sendable (Delegate, Widget, Arguments) -> Result
 
+    /// Declares the callback `name` (the Swift selector, `slider(_:shouldBeginTrackingTo:)`) of the
+    /// protocol `Delegate` names: how its arguments are recorded, what its answer does and what a
+    /// delegate that does not implement it answers (`answer`), and how to call it (`invoke`).
     public init(
-        _ protocolName: String, _ name: String, arguments: ArgumentList<Arguments>,
+        _ name: String, arguments: ArgumentList<Arguments>, answer: Answer<Arguments, Result>,
+        invoke: @escaping @Sendable (Delegate, Widget, Arguments) -> Result
+    ) {
+        self.init(
+            protocolName: String(describing: Delegate.self), name, arguments: arguments, answer: answer,
+            invoke: invoke)
+    }
+
+    /// The same, with the protocol's name given (a protocol recorded under another name).
+    init(
+        protocolName: String, _ name: String, arguments: ArgumentList<Arguments>,
         answer: Answer<Arguments, Result>, invoke: @escaping @Sendable (Delegate, Widget, Arguments) -> Result
     ) {
         self.descriptor = CallbackDescriptor(
@@ -188,7 +211,7 @@ public struct Callback<Delegate, Widget, Arguments, Result>: Sendable {
     }
 
     /// This callback, recording its arguments with `encode` instead: the same descriptor, default,
-    /// answer and invocation. What a secure text view's proxy uses to record a hash, not the text.
+    /// answer and invocation. What a secure text view uses to record a hash, not the text.
     func recording(_ encode: @escaping @Sendable (Arguments) -> [AuditValue]) -> Callback {
         Callback(
             descriptor: descriptor,
@@ -200,11 +223,33 @@ public struct Callback<Delegate, Widget, Arguments, Result>: Sendable {
     /// UIKit's answer when the delegate does not implement the callback.
     public func defaultResult(_ arguments: Arguments) -> Result { answer.defaultResult(arguments) }
 
-    /// Asks `delegate`, or takes the default when there is none: what a widget does, audited or not.
-    ///
-    /// Keeps the thread's "default used" mark as it found it, so a delegate call that is not
-    /// audited, made from inside an audited one, cannot make the audited call look unimplemented.
+    /// What the protocol's default implementation returns: the declared default, marked so the
+    /// audit records "not implemented, default used". Write every default implementation of an
+    /// audited protocol with it, so the default is declared in one place:
+    /// `func slider(_ slider: Slider, shouldBeginTrackingTo value: Double) -> Bool { Slider.callbacks.shouldBeginTracking.unimplemented(value) }`.
+    @inline(__always)
+    public func unimplemented(_ arguments: Arguments) -> Result {
+        ThreadContext.current.defaultUsed = true
+        return answer.defaultResult(arguments)
+    }
+
+    /// Asks `delegate` (the widget's own, as it is now), or takes the default when there is none:
+    /// how a widget calls its delegate, and the only way. While the widget is audited the call is
+    /// recorded (its arguments, answer, veto and whether the delegate implemented it); during an
+    /// isolated replay the recorded answer is given. Either way `delegate` is called exactly once,
+    /// with the same arguments, and the widget gets what it returned: auditing never changes
+    /// behaviour.
+    @inlinable
     public func ask(_ delegate: Delegate?, _ widget: Widget, _ arguments: Arguments) -> Result {
+        guard let link = widget.auditLink else { return unaudited(delegate, widget, arguments) }
+        return link.forward(self, to: delegate, widget, arguments)
+    }
+
+    /// Asks `delegate` with no audit. Keeps the thread's "default used" mark as it found it, so a
+    /// delegate call that is not audited, made from inside an audited one, cannot make the audited
+    /// call look unimplemented.
+    @usableFromInline
+    func unaudited(_ delegate: Delegate?, _ widget: Widget, _ arguments: Arguments) -> Result {
         guard let delegate else { return answer.defaultResult(arguments) }
         let context = ThreadContext.current
         let outer = context.defaultUsed
@@ -232,13 +277,21 @@ public struct Callback<Delegate, Widget, Arguments, Result>: Sendable {
         return (result, flags)
     }
 
-    /// This callback, callable by name with recorded values: what isolated replay uses.
+    /// This callback, callable by name with recorded values: what isolated replay uses, and what
+    /// replays a callback the delegate was asked outside any input.
     public var invoker: CallbackInvoker {
-        CallbackInvoker(descriptor: descriptor) { candidate, widget, values, root in
-            guard let widget = widget as? Widget, let arguments = arguments.decode(values, root) else { return nil }
-            let (result, flags) = ask(candidate as? Delegate, widget, arguments, on: .current)
-            return InvocationOutcome(result: answer.coding?.encode(result), flags: flags)
-        }
+        CallbackInvoker(
+            descriptor: descriptor,
+            call: { candidate, widget, values, root in
+                guard let widget = widget as? Widget, let arguments = arguments.decode(values, root) else { return nil }
+                let (result, flags) = ask(candidate as? Delegate, widget, arguments, on: .current)
+                return InvocationOutcome(result: answer.coding?.encode(result), flags: flags)
+            },
+            accepts: { $0 is Widget }, decodes: { values, root in arguments.decode(values, root) != nil },
+            askAudited: { delegate, widget, values, root in
+                guard let widget = widget as? Widget, let arguments = arguments.decode(values, root) else { return }
+                _ = ask(delegate as? Delegate, widget, arguments)
+            })
     }
 }
 
@@ -246,6 +299,12 @@ public struct Callback<Delegate, Widget, Arguments, Result>: Sendable {
 public struct CallbackInvoker: Sendable {
     public let descriptor: CallbackDescriptor
     let call: @Sendable (AnyObject?, AnyObject, [AuditValue], View?) -> InvocationOutcome?
+    /// Whether an object is a widget of the callback's type.
+    let accepts: @Sendable (AnyObject) -> Bool
+    /// Whether values (in label order) are arguments of the callback.
+    let decodes: @Sendable ([AuditValue], View?) -> Bool
+    /// Asks the widget's delegate (given) as the widget would: recorded or pinned when audited.
+    let askAudited: @Sendable (AnyObject?, AnyObject, [AuditValue], View?) -> Void
 
     /// Calls the callback on `candidate` (its default when the candidate does not conform or does
     /// not implement it) for `widget`, with the recorded argument object. nil when the widget is
@@ -278,20 +337,39 @@ public struct InvocationOutcome: Sendable, Equatable {
     }
 }
 
-/// Marks a protocol extension's default implementation, so the audit can tell "not implemented,
-/// default used" from "returned X". Call it from every default implementation of an audited
-/// delegate protocol: `func …() -> Bool { delegateDefault(true) }`.
-@inline(__always)
-public func delegateDefault<T>(_ value: T) -> T {
-    ThreadContext.current.defaultUsed = true
-    return value
+/// Any `Callback`, whatever its types: what a `CallbackTable` lists.
+public protocol CallbackDeclaration: Sendable {
+    /// The callback, callable by name with recorded values (replay).
+    var invoker: CallbackInvoker { get }
 }
 
-/// `delegateDefault(())` for notifications.
-@inline(__always)
-public func delegateDefault() {
-    ThreadContext.current.defaultUsed = true
+/// A delegate protocol's callbacks, each declared once as a stored property (a `Callback`):
+/// a widget kind's registration lists them from here, so no list is written by hand.
+///
+/// ```swift
+/// public struct SliderCallbacks: CallbackTable {
+///     public let didChange = Callback<any SliderDelegate, Slider, SliderChange, Void>(
+///         "slider(_:didChange:)", arguments: .one("change", .codable), answer: .void,
+///         invoke: { $0.slider($1, didChange: $2) })
+/// }
+/// ```
+public protocol CallbackTable: Sendable {}
+
+extension CallbackTable {
+    /// Every callback the table declares, in declaration order.
+    public var invokers: [CallbackInvoker] {
+        Mirror(reflecting: self).children.compactMap { ($0.value as? any CallbackDeclaration)?.invoker }
+    }
+
+    /// What is stored and listed of each callback, in declaration order.
+    public var descriptors: [CallbackDescriptor] { invokers.map(\.descriptor) }
 }
+
+@available(
+    *, unavailable,
+    message: "write the default implementation as 'Callbacks.x.unimplemented(arguments)', which returns the callback's declared default"
+)
+public func delegateDefault<T>(_ value: T) -> T { value }
 
 extension CallbackDescriptor {
     /// Declares an input of a widget kind.

@@ -37,42 +37,42 @@ public protocol GestureRecognizerDelegate: AnyObject {
 
 extension GestureRecognizerDelegate {
     public func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool {
-        delegateDefault(GestureRecognizerCallbacks.shouldBegin.defaultResult(()))
+        GestureRecognizer.callbacks.shouldBegin.unimplemented(())
     }
 
     public func gestureRecognizer(_ gestureRecognizer: GestureRecognizer, shouldReceive touch: Touch) -> Bool {
-        delegateDefault(GestureRecognizerCallbacks.shouldReceive.defaultResult(touch))
+        GestureRecognizer.callbacks.shouldReceive.unimplemented(touch)
     }
 
     public func gestureRecognizer(
         _ gestureRecognizer: GestureRecognizer,
         shouldRecognizeSimultaneouslyWith otherGestureRecognizer: GestureRecognizer
     ) -> Bool {
-        delegateDefault(GestureRecognizerCallbacks.shouldRecognizeSimultaneously.defaultResult(otherGestureRecognizer))
+        GestureRecognizer.callbacks.shouldRecognizeSimultaneously.unimplemented(otherGestureRecognizer)
     }
 
     public func gestureRecognizer(
         _ gestureRecognizer: GestureRecognizer, shouldRequireFailureOf otherGestureRecognizer: GestureRecognizer
     ) -> Bool {
-        delegateDefault(GestureRecognizerCallbacks.shouldRequireFailure.defaultResult(otherGestureRecognizer))
+        GestureRecognizer.callbacks.shouldRequireFailure.unimplemented(otherGestureRecognizer)
     }
 
     public func gestureRecognizer(
         _ gestureRecognizer: GestureRecognizer, shouldBeRequiredToFailBy otherGestureRecognizer: GestureRecognizer
     ) -> Bool {
-        delegateDefault(GestureRecognizerCallbacks.shouldBeRequiredToFail.defaultResult(otherGestureRecognizer))
+        GestureRecognizer.callbacks.shouldBeRequiredToFail.unimplemented(otherGestureRecognizer)
     }
 
     public func gestureRecognizer(
         _ gestureRecognizer: GestureRecognizer, canPrevent preventedGestureRecognizer: GestureRecognizer
     ) -> Bool {
-        delegateDefault(GestureRecognizerCallbacks.canPrevent.defaultResult(preventedGestureRecognizer))
+        GestureRecognizer.callbacks.canPrevent.unimplemented(preventedGestureRecognizer)
     }
 
     public func gestureRecognizer(
         _ gestureRecognizer: GestureRecognizer, canBePreventedBy preventingGestureRecognizer: GestureRecognizer
     ) -> Bool {
-        delegateDefault(GestureRecognizerCallbacks.canBePrevented.defaultResult(preventingGestureRecognizer))
+        GestureRecognizer.callbacks.canBePrevented.unimplemented(preventingGestureRecognizer)
     }
 }
 
@@ -83,57 +83,50 @@ extension GestureRecognizerDelegate {
 /// what the recognizer would have done by default: false for the four questions whose default is
 /// true, true for `shouldRecognizeSimultaneouslyWith`, `shouldRequireFailureOf` and
 /// `shouldBeRequiredToFailBy` (default false).
-public enum GestureRecognizerCallbacks {
+public struct GestureRecognizerCallbacks: CallbackTable {
     public static let protocolName = "GestureRecognizerDelegate"
 
-    public static let shouldBegin = Callback<any GestureRecognizerDelegate, GestureRecognizer, Void, Bool>(
-        protocolName, "gestureRecognizerShouldBegin(_:)", arguments: .none, answer: .veto(),
+    public let shouldBegin = Callback<any GestureRecognizerDelegate, GestureRecognizer, Void, Bool>(
+        "gestureRecognizerShouldBegin(_:)", arguments: .none, answer: .veto(),
         invoke: { delegate, recognizer, _ in delegate.gestureRecognizerShouldBegin(recognizer) })
 
-    public static let shouldReceive = Callback<any GestureRecognizerDelegate, GestureRecognizer, Touch, Bool>(
-        protocolName, "gestureRecognizer(_:shouldReceive:)", arguments: .one("touch", .touch), answer: .veto(),
+    public let shouldReceive = Callback<any GestureRecognizerDelegate, GestureRecognizer, Touch, Bool>(
+        "gestureRecognizer(_:shouldReceive:)", arguments: .one("touch", .touch), answer: .veto(),
         invoke: { $0.gestureRecognizer($1, shouldReceive: $2) })
 
-    public static let shouldRecognizeSimultaneously = Callback<
+    public let shouldRecognizeSimultaneously = Callback<
         any GestureRecognizerDelegate, GestureRecognizer, GestureRecognizer, Bool
     >(
-        protocolName, "gestureRecognizer(_:shouldRecognizeSimultaneouslyWith:)",
-        arguments: .one("otherGestureRecognizer", .gestureRecognizer), answer: defaultFalse,
+        "gestureRecognizer(_:shouldRecognizeSimultaneouslyWith:)",
+        arguments: .one("otherGestureRecognizer", .gestureRecognizer), answer: Self.defaultFalse,
         invoke: { $0.gestureRecognizer($1, shouldRecognizeSimultaneouslyWith: $2) })
 
-    public static let shouldRequireFailure = Callback<
+    public let shouldRequireFailure = Callback<
         any GestureRecognizerDelegate, GestureRecognizer, GestureRecognizer, Bool
     >(
-        protocolName, "gestureRecognizer(_:shouldRequireFailureOf:)",
-        arguments: .one("otherGestureRecognizer", .gestureRecognizer), answer: defaultFalse,
+        "gestureRecognizer(_:shouldRequireFailureOf:)",
+        arguments: .one("otherGestureRecognizer", .gestureRecognizer), answer: Self.defaultFalse,
         invoke: { $0.gestureRecognizer($1, shouldRequireFailureOf: $2) })
 
-    public static let shouldBeRequiredToFail = Callback<
+    public let shouldBeRequiredToFail = Callback<
         any GestureRecognizerDelegate, GestureRecognizer, GestureRecognizer, Bool
     >(
-        protocolName, "gestureRecognizer(_:shouldBeRequiredToFailBy:)",
-        arguments: .one("otherGestureRecognizer", .gestureRecognizer), answer: defaultFalse,
+        "gestureRecognizer(_:shouldBeRequiredToFailBy:)",
+        arguments: .one("otherGestureRecognizer", .gestureRecognizer), answer: Self.defaultFalse,
         invoke: { $0.gestureRecognizer($1, shouldBeRequiredToFailBy: $2) })
 
-    public static let canPrevent = Callback<any GestureRecognizerDelegate, GestureRecognizer, GestureRecognizer, Bool>(
-        protocolName, "gestureRecognizer(_:canPrevent:)",
+    public let canPrevent = Callback<any GestureRecognizerDelegate, GestureRecognizer, GestureRecognizer, Bool>(
+        "gestureRecognizer(_:canPrevent:)",
         arguments: .one("preventedGestureRecognizer", .gestureRecognizer), answer: .veto(),
         invoke: { $0.gestureRecognizer($1, canPrevent: $2) })
 
-    public static let canBePrevented = Callback<
+    public let canBePrevented = Callback<
         any GestureRecognizerDelegate, GestureRecognizer, GestureRecognizer, Bool
     >(
-        protocolName, "gestureRecognizer(_:canBePreventedBy:)",
+        "gestureRecognizer(_:canBePreventedBy:)",
         arguments: .one("preventingGestureRecognizer", .gestureRecognizer), answer: .veto(),
         invoke: { $0.gestureRecognizer($1, canBePreventedBy: $2) })
 
-    /// Every callback of the protocol, invocable by name (replay) and listed by `auditctl callbacks`.
-    public static let invokers: [CallbackInvoker] = [
-        shouldBegin.invoker, shouldReceive.invoker, shouldRecognizeSimultaneously.invoker,
-        shouldRequireFailure.invoker, shouldBeRequiredToFail.invoker, canPrevent.invoker,
-        canBePrevented.invoker,
-    ]
-    public static let all = invokers.map(\.descriptor)
 
     /// A question whose default is false: a true answer overrides the default.
     private static var defaultFalse: Answer<GestureRecognizer, Bool> {
@@ -172,56 +165,4 @@ extension ValueCoding where Value == GestureRecognizer {
             guard case .string(let path) = value else { return nil }
             return root?.auditedObject(atPath: path) as? GestureRecognizer
         })
-}
-
-/// Forwards `GestureRecognizerDelegate` to the recognizer's app delegate and records each call.
-final class GestureRecognizerDelegateProxy: DelegateProxy, GestureRecognizerDelegate {
-    func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool {
-        forward(GestureRecognizerCallbacks.shouldBegin, to: gestureRecognizer.delegate, gestureRecognizer, ())
-    }
-
-    func gestureRecognizer(_ gestureRecognizer: GestureRecognizer, shouldReceive touch: Touch) -> Bool {
-        forward(GestureRecognizerCallbacks.shouldReceive, to: gestureRecognizer.delegate, gestureRecognizer, touch)
-    }
-
-    func gestureRecognizer(
-        _ gestureRecognizer: GestureRecognizer,
-        shouldRecognizeSimultaneouslyWith otherGestureRecognizer: GestureRecognizer
-    ) -> Bool {
-        forward(
-            GestureRecognizerCallbacks.shouldRecognizeSimultaneously, to: gestureRecognizer.delegate,
-            gestureRecognizer, otherGestureRecognizer)
-    }
-
-    func gestureRecognizer(
-        _ gestureRecognizer: GestureRecognizer, shouldRequireFailureOf otherGestureRecognizer: GestureRecognizer
-    ) -> Bool {
-        forward(
-            GestureRecognizerCallbacks.shouldRequireFailure, to: gestureRecognizer.delegate, gestureRecognizer,
-            otherGestureRecognizer)
-    }
-
-    func gestureRecognizer(
-        _ gestureRecognizer: GestureRecognizer, shouldBeRequiredToFailBy otherGestureRecognizer: GestureRecognizer
-    ) -> Bool {
-        forward(
-            GestureRecognizerCallbacks.shouldBeRequiredToFail, to: gestureRecognizer.delegate, gestureRecognizer,
-            otherGestureRecognizer)
-    }
-
-    func gestureRecognizer(
-        _ gestureRecognizer: GestureRecognizer, canPrevent preventedGestureRecognizer: GestureRecognizer
-    ) -> Bool {
-        forward(
-            GestureRecognizerCallbacks.canPrevent, to: gestureRecognizer.delegate, gestureRecognizer,
-            preventedGestureRecognizer)
-    }
-
-    func gestureRecognizer(
-        _ gestureRecognizer: GestureRecognizer, canBePreventedBy preventingGestureRecognizer: GestureRecognizer
-    ) -> Bool {
-        forward(
-            GestureRecognizerCallbacks.canBePrevented, to: gestureRecognizer.delegate, gestureRecognizer,
-            preventingGestureRecognizer)
-    }
 }

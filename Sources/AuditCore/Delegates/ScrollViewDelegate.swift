@@ -23,29 +23,29 @@ public protocol ScrollViewDelegate: AnyObject {
 }
 
 extension ScrollViewDelegate {
-    public func scrollViewDidScroll(_ scrollView: ScrollView) { delegateDefault() }
+    public func scrollViewDidScroll(_ scrollView: ScrollView) { ScrollView.callbacks.didScroll.unimplemented(()) }
 
-    public func scrollViewWillBeginDragging(_ scrollView: ScrollView) { delegateDefault() }
+    public func scrollViewWillBeginDragging(_ scrollView: ScrollView) { ScrollView.callbacks.willBeginDragging.unimplemented(()) }
 
     public func scrollViewWillEndDragging(
         _ scrollView: ScrollView, withVelocity velocity: Point, targetContentOffset: UnsafeMutablePointer<Point>
     ) {
-        delegateDefault()
+        _ = ScrollView.callbacks.willEndDragging.unimplemented((velocity, targetContentOffset.pointee))
     }
 
     public func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {
-        delegateDefault()
+        ScrollView.callbacks.didEndDragging.unimplemented(decelerate)
     }
 
-    public func scrollViewWillBeginDecelerating(_ scrollView: ScrollView) { delegateDefault() }
+    public func scrollViewWillBeginDecelerating(_ scrollView: ScrollView) { ScrollView.callbacks.willBeginDecelerating.unimplemented(()) }
 
-    public func scrollViewDidEndDecelerating(_ scrollView: ScrollView) { delegateDefault() }
+    public func scrollViewDidEndDecelerating(_ scrollView: ScrollView) { ScrollView.callbacks.didEndDecelerating.unimplemented(()) }
 
     public func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool {
-        delegateDefault(ScrollViewCallbacks.shouldScrollToTop.defaultResult(()))
+        ScrollView.callbacks.shouldScrollToTop.unimplemented(())
     }
 
-    public func scrollViewDidScrollToTop(_ scrollView: ScrollView) { delegateDefault() }
+    public func scrollViewDidScrollToTop(_ scrollView: ScrollView) { ScrollView.callbacks.didScrollToTop.unimplemented(()) }
 }
 
 /// The callback table of `ScrollViewDelegate`: each callback declared once.
@@ -53,20 +53,20 @@ extension ScrollViewDelegate {
 /// `willEndDragging` is declared with the proposed target as an argument and the final target as
 /// its result (an override): the audit records the target before and after the delegate saw it,
 /// and counts it as vetoed when the delegate moved it.
-public enum ScrollViewCallbacks {
+public struct ScrollViewCallbacks: CallbackTable {
     public static let protocolName = "ScrollViewDelegate"
 
-    public static let didScroll = Callback<any ScrollViewDelegate, ScrollView, Void, Void>(
-        protocolName, "scrollViewDidScroll(_:)", arguments: .none, answer: .void,
+    public let didScroll = Callback<any ScrollViewDelegate, ScrollView, Void, Void>(
+        "scrollViewDidScroll(_:)", arguments: .none, answer: .void,
         invoke: { delegate, scrollView, _ in delegate.scrollViewDidScroll(scrollView) })
 
-    public static let willBeginDragging = Callback<any ScrollViewDelegate, ScrollView, Void, Void>(
-        protocolName, "scrollViewWillBeginDragging(_:)", arguments: .none, answer: .void,
+    public let willBeginDragging = Callback<any ScrollViewDelegate, ScrollView, Void, Void>(
+        "scrollViewWillBeginDragging(_:)", arguments: .none, answer: .void,
         invoke: { delegate, scrollView, _ in delegate.scrollViewWillBeginDragging(scrollView) })
 
     /// Arguments: the velocity and the proposed target; result: the target after the call.
-    public static let willEndDragging = Callback<any ScrollViewDelegate, ScrollView, (Point, Point), Point>(
-        protocolName, "scrollViewWillEndDragging(_:withVelocity:targetContentOffset:)",
+    public let willEndDragging = Callback<any ScrollViewDelegate, ScrollView, (Point, Point), Point>(
+        "scrollViewWillEndDragging(_:withVelocity:targetContentOffset:)",
         arguments: .two("velocity", .point, "targetContentOffset", .point),
         answer: .override(proposal: { $0.1 }, coding: .point, described: "the proposed target offset"),
         invoke: { delegate, scrollView, arguments in
@@ -77,73 +77,23 @@ public enum ScrollViewCallbacks {
             return target
         })
 
-    public static let didEndDragging = Callback<any ScrollViewDelegate, ScrollView, Bool, Void>(
-        protocolName, "scrollViewDidEndDragging(_:willDecelerate:)", arguments: .one("willDecelerate", .bool),
+    public let didEndDragging = Callback<any ScrollViewDelegate, ScrollView, Bool, Void>(
+        "scrollViewDidEndDragging(_:willDecelerate:)", arguments: .one("willDecelerate", .bool),
         answer: .void, invoke: { $0.scrollViewDidEndDragging($1, willDecelerate: $2) })
 
-    public static let willBeginDecelerating = Callback<any ScrollViewDelegate, ScrollView, Void, Void>(
-        protocolName, "scrollViewWillBeginDecelerating(_:)", arguments: .none, answer: .void,
+    public let willBeginDecelerating = Callback<any ScrollViewDelegate, ScrollView, Void, Void>(
+        "scrollViewWillBeginDecelerating(_:)", arguments: .none, answer: .void,
         invoke: { delegate, scrollView, _ in delegate.scrollViewWillBeginDecelerating(scrollView) })
 
-    public static let didEndDecelerating = Callback<any ScrollViewDelegate, ScrollView, Void, Void>(
-        protocolName, "scrollViewDidEndDecelerating(_:)", arguments: .none, answer: .void,
+    public let didEndDecelerating = Callback<any ScrollViewDelegate, ScrollView, Void, Void>(
+        "scrollViewDidEndDecelerating(_:)", arguments: .none, answer: .void,
         invoke: { delegate, scrollView, _ in delegate.scrollViewDidEndDecelerating(scrollView) })
 
-    public static let shouldScrollToTop = Callback<any ScrollViewDelegate, ScrollView, Void, Bool>(
-        protocolName, "scrollViewShouldScrollToTop(_:)", arguments: .none, answer: .veto(),
+    public let shouldScrollToTop = Callback<any ScrollViewDelegate, ScrollView, Void, Bool>(
+        "scrollViewShouldScrollToTop(_:)", arguments: .none, answer: .veto(),
         invoke: { delegate, scrollView, _ in delegate.scrollViewShouldScrollToTop(scrollView) })
 
-    public static let didScrollToTop = Callback<any ScrollViewDelegate, ScrollView, Void, Void>(
-        protocolName, "scrollViewDidScrollToTop(_:)", arguments: .none, answer: .void,
+    public let didScrollToTop = Callback<any ScrollViewDelegate, ScrollView, Void, Void>(
+        "scrollViewDidScrollToTop(_:)", arguments: .none, answer: .void,
         invoke: { delegate, scrollView, _ in delegate.scrollViewDidScrollToTop(scrollView) })
-
-    /// Every callback of the protocol, invocable by name (replay) and listed by `auditctl callbacks`.
-    public static let invokers: [CallbackInvoker] = [
-        didScroll.invoker, willBeginDragging.invoker, willEndDragging.invoker, didEndDragging.invoker,
-        willBeginDecelerating.invoker, didEndDecelerating.invoker, shouldScrollToTop.invoker, didScrollToTop.invoker,
-    ]
-    public static let all = invokers.map(\.descriptor)
-}
-
-/// Forwards `ScrollViewDelegate` to the scroll view's app delegate and records each call.
-///
-/// Not final: `TableViewDelegateProxy` inherits these methods, so a table view's one proxy
-/// forwards the scroll callbacks as well as its own.
-class ScrollViewDelegateProxy: DelegateProxy, ScrollViewDelegate {
-    func scrollViewDidScroll(_ scrollView: ScrollView) {
-        forward(ScrollViewCallbacks.didScroll, to: scrollView.delegate, scrollView, ())
-    }
-
-    func scrollViewWillBeginDragging(_ scrollView: ScrollView) {
-        forward(ScrollViewCallbacks.willBeginDragging, to: scrollView.delegate, scrollView, ())
-    }
-
-    /// Records the target the pointer holds on the way in (argument) and on the way out (result).
-    func scrollViewWillEndDragging(
-        _ scrollView: ScrollView, withVelocity velocity: Point, targetContentOffset: UnsafeMutablePointer<Point>
-    ) {
-        targetContentOffset.pointee = forward(
-            ScrollViewCallbacks.willEndDragging, to: scrollView.delegate, scrollView,
-            (velocity, targetContentOffset.pointee))
-    }
-
-    func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {
-        forward(ScrollViewCallbacks.didEndDragging, to: scrollView.delegate, scrollView, decelerate)
-    }
-
-    func scrollViewWillBeginDecelerating(_ scrollView: ScrollView) {
-        forward(ScrollViewCallbacks.willBeginDecelerating, to: scrollView.delegate, scrollView, ())
-    }
-
-    func scrollViewDidEndDecelerating(_ scrollView: ScrollView) {
-        forward(ScrollViewCallbacks.didEndDecelerating, to: scrollView.delegate, scrollView, ())
-    }
-
-    func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool {
-        forward(ScrollViewCallbacks.shouldScrollToTop, to: scrollView.delegate, scrollView, ())
-    }
-
-    func scrollViewDidScrollToTop(_ scrollView: ScrollView) {
-        forward(ScrollViewCallbacks.didScrollToTop, to: scrollView.delegate, scrollView, ())
-    }
 }

@@ -8,43 +8,26 @@ public protocol SegmentedControlDelegate: AnyObject {
 
 extension SegmentedControlDelegate {
     public func segmentedControl(_ segmentedControl: SegmentedControl, shouldSelectSegmentAt index: Int) -> Bool {
-        delegateDefault(SegmentedControlCallbacks.shouldSelect.defaultResult(index))
+        SegmentedControl.callbacks.shouldSelect.unimplemented(index)
     }
 
     public func segmentedControl(
         _ segmentedControl: SegmentedControl, didSelectSegmentAt index: Int, userInteracted: Bool
     ) {
-        delegateDefault()
+        SegmentedControl.callbacks.didSelect.unimplemented((index, userInteracted))
     }
 }
 
 /// The callback table of `SegmentedControlDelegate`: each callback declared once.
-public enum SegmentedControlCallbacks {
+public struct SegmentedControlCallbacks: CallbackTable {
     public static let protocolName = "SegmentedControlDelegate"
 
-    public static let shouldSelect = Callback<any SegmentedControlDelegate, SegmentedControl, Int, Bool>(
-        protocolName, "segmentedControl(_:shouldSelectSegmentAt:)", arguments: .one("index", .int), answer: .veto(),
+    public let shouldSelect = Callback<any SegmentedControlDelegate, SegmentedControl, Int, Bool>(
+        "segmentedControl(_:shouldSelectSegmentAt:)", arguments: .one("index", .int), answer: .veto(),
         invoke: { $0.segmentedControl($1, shouldSelectSegmentAt: $2) })
 
-    public static let didSelect = Callback<any SegmentedControlDelegate, SegmentedControl, (Int, Bool), Void>(
-        protocolName, "segmentedControl(_:didSelectSegmentAt:userInteracted:)",
+    public let didSelect = Callback<any SegmentedControlDelegate, SegmentedControl, (Int, Bool), Void>(
+        "segmentedControl(_:didSelectSegmentAt:userInteracted:)",
         arguments: .two("index", .int, "userInteracted", .bool), answer: .void,
         invoke: { $0.segmentedControl($1, didSelectSegmentAt: $2.0, userInteracted: $2.1) })
-
-    /// Every callback of the protocol, invocable by name (replay) and listed by `auditctl callbacks`.
-    public static let invokers: [CallbackInvoker] = [shouldSelect.invoker, didSelect.invoker]
-    public static let all = invokers.map(\.descriptor)
-}
-
-/// Forwards `SegmentedControlDelegate` to the control's app delegate and records each call.
-final class SegmentedControlDelegateProxy: DelegateProxy, SegmentedControlDelegate {
-    func segmentedControl(_ segmentedControl: SegmentedControl, shouldSelectSegmentAt index: Int) -> Bool {
-        forward(SegmentedControlCallbacks.shouldSelect, to: segmentedControl.delegate, segmentedControl, index)
-    }
-
-    func segmentedControl(_ segmentedControl: SegmentedControl, didSelectSegmentAt index: Int, userInteracted: Bool) {
-        forward(
-            SegmentedControlCallbacks.didSelect, to: segmentedControl.delegate, segmentedControl,
-            (index, userInteracted))
-    }
 }

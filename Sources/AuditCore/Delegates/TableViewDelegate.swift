@@ -22,81 +22,48 @@ public protocol TableViewDelegate: ScrollViewDelegate {
 
 extension TableViewDelegate {
     public func tableView(_ tableView: TableView, shouldHighlightRowAt indexPath: IndexPath) -> Bool {
-        delegateDefault(TableViewCallbacks.shouldHighlight.defaultResult(indexPath))
+        TableView.tableCallbacks.shouldHighlight.unimplemented(indexPath)
     }
 
     public func tableView(_ tableView: TableView, willSelectRowAt indexPath: IndexPath) -> IndexPath? {
-        delegateDefault(TableViewCallbacks.willSelect.defaultResult(indexPath))
+        TableView.tableCallbacks.willSelect.unimplemented(indexPath)
     }
 
-    public func tableView(_ tableView: TableView, didSelectRowAt indexPath: IndexPath) { delegateDefault() }
+    public func tableView(_ tableView: TableView, didSelectRowAt indexPath: IndexPath) { TableView.tableCallbacks.didSelect.unimplemented(indexPath) }
 
     public func tableView(_ tableView: TableView, willDeselectRowAt indexPath: IndexPath) -> IndexPath? {
-        delegateDefault(TableViewCallbacks.willDeselect.defaultResult(indexPath))
+        TableView.tableCallbacks.willDeselect.unimplemented(indexPath)
     }
 
-    public func tableView(_ tableView: TableView, didDeselectRowAt indexPath: IndexPath) { delegateDefault() }
+    public func tableView(_ tableView: TableView, didDeselectRowAt indexPath: IndexPath) { TableView.tableCallbacks.didDeselect.unimplemented(indexPath) }
 }
 
 /// The callback table of `TableViewDelegate`'s own callbacks, each declared once; the scroll
 /// callbacks it inherits stay in `ScrollViewCallbacks`, recorded under `ScrollViewDelegate`.
-public enum TableViewCallbacks {
+public struct TableViewCallbacks: CallbackTable {
     public static let protocolName = "TableViewDelegate"
 
-    public static let shouldHighlight = Callback<any TableViewDelegate, TableView, IndexPath, Bool>(
-        protocolName, "tableView(_:shouldHighlightRowAt:)", arguments: .one("indexPath", .indexPath),
+    public let shouldHighlight = Callback<any TableViewDelegate, TableView, IndexPath, Bool>(
+        "tableView(_:shouldHighlightRowAt:)", arguments: .one("indexPath", .indexPath),
         answer: .veto(), invoke: { $0.tableView($1, shouldHighlightRowAt: $2) })
 
     /// An override: recorded as overridden when the answer is not the tapped row (nil or a redirect).
-    public static let willSelect = Callback<any TableViewDelegate, TableView, IndexPath, IndexPath?>(
-        protocolName, "tableView(_:willSelectRowAt:)", arguments: .one("indexPath", .indexPath),
+    public let willSelect = Callback<any TableViewDelegate, TableView, IndexPath, IndexPath?>(
+        "tableView(_:willSelectRowAt:)", arguments: .one("indexPath", .indexPath),
         answer: .override(proposal: { $0 }, coding: .optional(.indexPath), described: "the proposed index path"),
         invoke: { $0.tableView($1, willSelectRowAt: $2) })
 
-    public static let didSelect = Callback<any TableViewDelegate, TableView, IndexPath, Void>(
-        protocolName, "tableView(_:didSelectRowAt:)", arguments: .one("indexPath", .indexPath), answer: .void,
+    public let didSelect = Callback<any TableViewDelegate, TableView, IndexPath, Void>(
+        "tableView(_:didSelectRowAt:)", arguments: .one("indexPath", .indexPath), answer: .void,
         invoke: { $0.tableView($1, didSelectRowAt: $2) })
 
     /// An override: recorded as overridden when the answer is not the selected row.
-    public static let willDeselect = Callback<any TableViewDelegate, TableView, IndexPath, IndexPath?>(
-        protocolName, "tableView(_:willDeselectRowAt:)", arguments: .one("indexPath", .indexPath),
+    public let willDeselect = Callback<any TableViewDelegate, TableView, IndexPath, IndexPath?>(
+        "tableView(_:willDeselectRowAt:)", arguments: .one("indexPath", .indexPath),
         answer: .override(proposal: { $0 }, coding: .optional(.indexPath), described: "the proposed index path"),
         invoke: { $0.tableView($1, willDeselectRowAt: $2) })
 
-    public static let didDeselect = Callback<any TableViewDelegate, TableView, IndexPath, Void>(
-        protocolName, "tableView(_:didDeselectRowAt:)", arguments: .one("indexPath", .indexPath), answer: .void,
+    public let didDeselect = Callback<any TableViewDelegate, TableView, IndexPath, Void>(
+        "tableView(_:didDeselectRowAt:)", arguments: .one("indexPath", .indexPath), answer: .void,
         invoke: { $0.tableView($1, didDeselectRowAt: $2) })
-
-    /// Every callback of the protocol, invocable by name (replay) and listed by `auditctl callbacks`.
-    public static let invokers: [CallbackInvoker] = [
-        shouldHighlight.invoker, willSelect.invoker, didSelect.invoker, willDeselect.invoker,
-        didDeselect.invoker,
-    ]
-    public static let all = invokers.map(\.descriptor)
-}
-
-/// A table view's one proxy: forwards the scroll callbacks (inherited, recorded under
-/// `ScrollViewDelegate`) and the table's own (recorded under `TableViewDelegate`) to the table's
-/// app delegate. The table callbacks go to that delegate only when it adopts `TableViewDelegate`;
-/// otherwise the proxy records "not implemented" and returns the default.
-final class TableViewDelegateProxy: ScrollViewDelegateProxy, TableViewDelegate {
-    func tableView(_ tableView: TableView, shouldHighlightRowAt indexPath: IndexPath) -> Bool {
-        forward(TableViewCallbacks.shouldHighlight, to: tableView.tableDelegate, tableView, indexPath)
-    }
-
-    func tableView(_ tableView: TableView, willSelectRowAt indexPath: IndexPath) -> IndexPath? {
-        forward(TableViewCallbacks.willSelect, to: tableView.tableDelegate, tableView, indexPath)
-    }
-
-    func tableView(_ tableView: TableView, didSelectRowAt indexPath: IndexPath) {
-        forward(TableViewCallbacks.didSelect, to: tableView.tableDelegate, tableView, indexPath)
-    }
-
-    func tableView(_ tableView: TableView, willDeselectRowAt indexPath: IndexPath) -> IndexPath? {
-        forward(TableViewCallbacks.willDeselect, to: tableView.tableDelegate, tableView, indexPath)
-    }
-
-    func tableView(_ tableView: TableView, didDeselectRowAt indexPath: IndexPath) {
-        forward(TableViewCallbacks.didDeselect, to: tableView.tableDelegate, tableView, indexPath)
-    }
 }

@@ -19,76 +19,69 @@ public protocol TextViewDelegate: AnyObject {
 
 extension TextViewDelegate {
     public func textViewShouldBeginEditing(_ textView: TextView) -> Bool {
-        delegateDefault(TextViewCallbacks.shouldBeginEditing.defaultResult(()))
+        TextView.callbacks.shouldBeginEditing.unimplemented(())
     }
 
     public func textViewDidBeginEditing(_ textView: TextView) {
-        delegateDefault()
+        TextView.callbacks.didBeginEditing.unimplemented(())
     }
 
     public func textView(_ textView: TextView, shouldChangeTextIn range: TextRange, replacementText text: String)
         -> Bool
     {
-        delegateDefault(TextViewCallbacks.shouldChangeText.defaultResult((range, text)))
+        TextView.callbacks.shouldChangeText.unimplemented((range, text))
     }
 
     public func textViewDidChange(_ textView: TextView) {
-        delegateDefault()
+        TextView.callbacks.didChange.unimplemented(())
     }
 
     public func textViewDidChangeSelection(_ textView: TextView) {
-        delegateDefault()
+        TextView.callbacks.didChangeSelection.unimplemented(())
     }
 
     public func textViewShouldEndEditing(_ textView: TextView) -> Bool {
-        delegateDefault(TextViewCallbacks.shouldEndEditing.defaultResult(()))
+        TextView.callbacks.shouldEndEditing.unimplemented(())
     }
 
     public func textViewDidEndEditing(_ textView: TextView) {
-        delegateDefault()
+        TextView.callbacks.didEndEditing.unimplemented(())
     }
 }
 
 /// The callback table of `TextViewDelegate`: each callback declared once. A refined protocol
 /// (`NoteTextViewDelegate`) records its inherited callbacks through this table too.
-public enum TextViewCallbacks {
+public struct TextViewCallbacks: CallbackTable {
     public static let protocolName = "TextViewDelegate"
 
-    public static let shouldBeginEditing = Callback<any TextViewDelegate, TextView, Void, Bool>(
-        protocolName, "textViewShouldBeginEditing(_:)", arguments: .none, answer: .veto(),
+    public let shouldBeginEditing = Callback<any TextViewDelegate, TextView, Void, Bool>(
+        "textViewShouldBeginEditing(_:)", arguments: .none, answer: .veto(),
         invoke: { delegate, textView, _ in delegate.textViewShouldBeginEditing(textView) })
 
-    public static let didBeginEditing = Callback<any TextViewDelegate, TextView, Void, Void>(
-        protocolName, "textViewDidBeginEditing(_:)", arguments: .none, answer: .void,
+    public let didBeginEditing = Callback<any TextViewDelegate, TextView, Void, Void>(
+        "textViewDidBeginEditing(_:)", arguments: .none, answer: .void,
         invoke: { delegate, textView, _ in delegate.textViewDidBeginEditing(textView) })
 
-    public static let shouldChangeText = Callback<any TextViewDelegate, TextView, (TextRange, String), Bool>(
-        protocolName, "textView(_:shouldChangeTextIn:replacementText:)",
+    public let shouldChangeText = Callback<any TextViewDelegate, TextView, (TextRange, String), Bool>(
+        "textView(_:shouldChangeTextIn:replacementText:)",
         arguments: .two("range", .textRange, "replacementText", .string), answer: .veto(),
         invoke: { $0.textView($1, shouldChangeTextIn: $2.0, replacementText: $2.1) })
 
-    public static let didChange = Callback<any TextViewDelegate, TextView, Void, Void>(
-        protocolName, "textViewDidChange(_:)", arguments: .none, answer: .void,
+    public let didChange = Callback<any TextViewDelegate, TextView, Void, Void>(
+        "textViewDidChange(_:)", arguments: .none, answer: .void,
         invoke: { delegate, textView, _ in delegate.textViewDidChange(textView) })
 
-    public static let didChangeSelection = Callback<any TextViewDelegate, TextView, Void, Void>(
-        protocolName, "textViewDidChangeSelection(_:)", arguments: .none, answer: .void,
+    public let didChangeSelection = Callback<any TextViewDelegate, TextView, Void, Void>(
+        "textViewDidChangeSelection(_:)", arguments: .none, answer: .void,
         invoke: { delegate, textView, _ in delegate.textViewDidChangeSelection(textView) })
 
-    public static let shouldEndEditing = Callback<any TextViewDelegate, TextView, Void, Bool>(
-        protocolName, "textViewShouldEndEditing(_:)", arguments: .none, answer: .veto(),
+    public let shouldEndEditing = Callback<any TextViewDelegate, TextView, Void, Bool>(
+        "textViewShouldEndEditing(_:)", arguments: .none, answer: .veto(),
         invoke: { delegate, textView, _ in delegate.textViewShouldEndEditing(textView) })
 
-    public static let didEndEditing = Callback<any TextViewDelegate, TextView, Void, Void>(
-        protocolName, "textViewDidEndEditing(_:)", arguments: .none, answer: .void,
+    public let didEndEditing = Callback<any TextViewDelegate, TextView, Void, Void>(
+        "textViewDidEndEditing(_:)", arguments: .none, answer: .void,
         invoke: { delegate, textView, _ in delegate.textViewDidEndEditing(textView) })
-
-    /// Every callback of the protocol, invocable by name (replay) and listed by `auditctl callbacks`.
-    public static let invokers: [CallbackInvoker] = [
-        shouldBeginEditing.invoker, didBeginEditing.invoker, shouldChangeText.invoker, didChange.invoker,
-        didChangeSelection.invoker, shouldEndEditing.invoker, didEndEditing.invoker,
-    ]
-    public static let all = invokers.map(\.descriptor)
 }
 
 extension ValueCoding where Value == TextRange {
@@ -105,48 +98,13 @@ extension ValueCoding where Value == TextRange {
 }
 
 extension TextViewCallbacks {
-    /// `shouldChangeText` as `textView`'s proxy records it: for a secure view, the replacement
-    /// text as a keyed hash (see `SecretHasher`); the delegate still gets the text itself.
-    static func shouldChangeText(recordedFor textView: TextView, by link: AuditLink)
+    /// `shouldChangeText` as `textView` asks it: for a secure view under audit, recording the
+    /// replacement text as a keyed hash (see `SecretHasher`); the delegate still gets the text itself.
+    func shouldChangeText(recordedFor textView: TextView)
         -> Callback<any TextViewDelegate, TextView, (TextRange, String), Bool>
     {
-        guard textView.isSecureTextEntry else { return shouldChangeText }
+        guard textView.isSecureTextEntry, let link = textView.auditLink else { return shouldChangeText }
         let secrets = link.secrets
         return shouldChangeText.recording { [ValueCoding.textRange.encode($0.0), .string(secrets.hash($0.1))] }
-    }
-}
-
-/// Forwards `TextViewDelegate` to the text view's app delegate and records each call; the text a
-/// secure view is offered is recorded as a keyed hash. Not final: `NoteTextViewDelegateProxy`
-/// inherits these methods and adds the note's own.
-class TextViewDelegateProxy: DelegateProxy, TextViewDelegate {
-    func textViewShouldBeginEditing(_ textView: TextView) -> Bool {
-        forward(TextViewCallbacks.shouldBeginEditing, to: textView.delegate, textView, ())
-    }
-
-    func textViewDidBeginEditing(_ textView: TextView) {
-        forward(TextViewCallbacks.didBeginEditing, to: textView.delegate, textView, ())
-    }
-
-    func textView(_ textView: TextView, shouldChangeTextIn range: TextRange, replacementText text: String) -> Bool {
-        forward(
-            TextViewCallbacks.shouldChangeText(recordedFor: textView, by: link), to: textView.delegate, textView,
-            (range, text))
-    }
-
-    func textViewDidChange(_ textView: TextView) {
-        forward(TextViewCallbacks.didChange, to: textView.delegate, textView, ())
-    }
-
-    func textViewDidChangeSelection(_ textView: TextView) {
-        forward(TextViewCallbacks.didChangeSelection, to: textView.delegate, textView, ())
-    }
-
-    func textViewShouldEndEditing(_ textView: TextView) -> Bool {
-        forward(TextViewCallbacks.shouldEndEditing, to: textView.delegate, textView, ())
-    }
-
-    func textViewDidEndEditing(_ textView: TextView) {
-        forward(TextViewCallbacks.didEndEditing, to: textView.delegate, textView, ())
     }
 }

@@ -77,7 +77,7 @@ extension AuditStore {
         func key(_ widget: String, _ protocolName: String, _ callback: String) -> String {
             widget + "\u{0}" + protocolName + "\u{0}" + callback
         }
-        let gestureCallbacks = GestureRecognizerCallbacks.all
+        let gestureCallbacks = GestureRecognizer.callbacks.descriptors
         try storeOperation {
             let widgets = try connection.prepare("SELECT path, kind FROM widgets WHERE session = ? ORDER BY id")
             let (widgetPath, widgetKind) = (widgets.column("path"), widgets.column("kind"))

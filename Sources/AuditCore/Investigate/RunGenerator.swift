@@ -21,7 +21,7 @@ struct RunGenerator {
         let delegate = makeDelegate()
         return withExtendedLifetime(delegate) {
             let root = scenario.root.build()
-            ScenarioRunner.adopt(delegate, in: root)
+            ScenarioRunner.adopt(delegate, in: root, catalog: scenario.catalog)
             var steps: [ScenarioStep] = []
             var given = options.start
             if options.guided, !corpus.isEmpty, random.chance(0.5) {

@@ -43,7 +43,7 @@ public struct BehaviourCheck: Sendable {
             let delegate = makeDelegate()
             return try withExtendedLifetime(delegate) {
                 let root = build()
-                ScenarioRunner.adopt(delegate, in: root)
+                ScenarioRunner.adopt(delegate, in: root, catalog: catalog)
                 let recorder = try Recorder(
                     databasePath: databasePath, session: NewSession(recordedInCode: name, delegate: delegateName),
                     catalog: catalog)

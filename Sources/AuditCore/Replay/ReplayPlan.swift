@@ -160,6 +160,9 @@ struct ReplayPlan {
                 invokers.append(invoker)
                 inputs.append(nil)
                 callbacks += 1
+                // A callback asked outside any input (a property of the widget that asks its
+                // delegate, layout) is asked again at its place, as an `ask` step.
+                if event.parent == nil { steps.append(try askStep(event, invoker)) }
                 return
             }
             // Input names belong to widget kinds (a slider's drag is not a scroll view's), so the
@@ -204,6 +207,21 @@ struct ReplayPlan {
                 throw ReplayError.unreplayableInput(session: session, seq: event.seq, reason: error.message)
             }
             if event.parent == nil { steps.append(step) } else { delegateInputs[index] = step }
+        }
+
+        /// The `ask` step that asks `event`'s callback again, of the widget at its path.
+        private func askStep(_ event: StoredEvent, _ invoker: CallbackInvoker) throws -> ScenarioStep {
+            let object = objects[event.widgetID] ?? nil
+            let arguments = AuditValue.object(
+                Dictionary(zip(invoker.descriptor.argumentLabels, event.arguments)) { first, _ in first })
+            do {
+                return try ScenarioStep(
+                    recorded: .asking(invoker, catalog: catalog), widget: event.widget ?? "",
+                    arguments: [.string(invoker.descriptor.description), arguments], object: object,
+                    at: "callback \(event.seq)")
+            } catch {
+                throw ReplayError.unreplayableInput(session: session, seq: event.seq, reason: error.message)
+            }
         }
     }
 }

@@ -28,7 +28,7 @@ extension Replayer {
         withExtendedLifetime(candidate) {
             let root = plan.scenario.root.build()
             let pin = AnswerPin(plan, root: root)
-            ScenarioRunner.adopt(candidate, in: root)
+            ScenarioRunner.adopt(candidate, in: root, catalog: plan.scenario.catalog)
             pin.attach(to: root)
             var refused: (step: Int, error: InputNestingError)?
             let skipped = (try? ScenarioRunner.drive(root, steps: plan.steps, refused: &refused)) ?? []

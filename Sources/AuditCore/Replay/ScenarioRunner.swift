@@ -30,7 +30,7 @@ public enum ScenarioRunner {
         invalid: InvalidStep = .stop, refused: inout (step: Int, error: InputNestingError)?
     ) throws(ScenarioError) -> (root: View, skipped: [Int]) {
         let root = scenario.root.build()
-        if let delegate { adopt(delegate, in: root) }
+        if let delegate { adopt(delegate, in: root, catalog: scenario.catalog) }
         do {
             try recorder?.attach(to: root)
         } catch {
@@ -41,10 +41,11 @@ public enum ScenarioRunner {
         return (root, skipped)
     }
 
-    /// Gives every widget and recognizer under `root` `delegate`, where it conforms.
-    static func adopt(_ delegate: AnyObject, in root: View) {
+    /// Gives every widget and recognizer under `root` `delegate`, where it conforms to the
+    /// delegate property its kind registers.
+    static func adopt(_ delegate: AnyObject, in root: View, catalog: WidgetCatalog) {
         root.visit { view in
-            view.adoptDelegate(delegate)
+            catalog.kind(named: view.widgetKind)?.adopt(view, delegate)
             for recognizer in view.gestureRecognizers { recognizer.adoptDelegate(delegate) }
         }
     }

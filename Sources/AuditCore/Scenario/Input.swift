@@ -19,12 +19,14 @@
 public struct Input<Widget: AnyObject, Arguments>: Sendable, WidgetInput {
     public let descriptor: CallbackDescriptor
     let arguments: ArgumentList<Arguments>
-    private let check: @Sendable (Widget, Arguments) -> String?
+    let check: @Sendable (Widget, Arguments) -> String?
     private let perform: @Sendable (Widget, Arguments) -> Void
 
     /// Declares input `name` of widget kind `kind`. `check` says why the arguments cannot be used
-    /// in the widget's current state (nil when they can); replay skips such an input, a scenario
-    /// step fails with the message. `perform` drives the widget as the user would.
+    /// in the widget's current state (nil when they can). It runs whenever the input is performed:
+    /// a scenario step fails with its message, replay skips such an input, and performed in code
+    /// the input is refused (it does nothing, and a recorder reports it in
+    /// `RecordingSummary.refusedInputs`). `perform` drives the widget as the user would.
     public init(
         _ name: String, of kind: String, arguments: ArgumentList<Arguments>,
         check: @escaping @Sendable (Widget, Arguments) -> String? = { _, _ in nil },
@@ -77,9 +79,18 @@ public protocol WidgetInput: Sendable {
 extension View {
     /// Runs `input` with `arguments` on this widget: recorded as an input event when audited (its
     /// arguments encoded as the input declares), with what `body` returns as its result.
+    ///
+    /// The input's `check` runs first, as for a scenario step: when it finds a problem the input is
+    /// refused, audited or not: `body` does not run, nothing is recorded, and a recorder auditing
+    /// the widget reports `"<input> on <path> refused: <problem>"` in
+    /// `RecordingSummary.refusedInputs`.
     public func performInput<Widget, Arguments>(
         _ input: Input<Widget, Arguments>, _ arguments: Arguments, _ body: () -> AuditValue?
     ) {
+        if let widget = self as? Widget, let problem = input.check(widget, arguments) {
+            auditLink?.refuse("\(input.descriptor.name) on \(path) refused: \(problem)")
+            return
+        }
         performInput(input.descriptor, input.arguments.encode(arguments).values, body)
     }
 }

@@ -47,7 +47,8 @@ public struct ScenarioStep: Sendable, Hashable, CustomStringConvertible {
         guard let object = tree.auditedObject(atPath: widget) else {
             throw ScenarioError(at: "\(path).widget", "no widget at '\(widget)'")
         }
-        guard let definition = catalog.input(named: action, for: object) else {
+        let asked = action == InputAction.askName ? try Self.asked(fields, in: catalog) : nil
+        guard let definition = asked ?? catalog.input(named: action, for: object) else {
             let kind = Self.kind(of: object)
             let declaring = catalog.kinds(declaringInput: action)
             if declaring.isEmpty {
@@ -118,6 +119,21 @@ public struct ScenarioStep: Sendable, Hashable, CustomStringConvertible {
     /// Drives `object`, the step's widget as `target(in:at:)` found it.
     func perform(on object: AnyObject) {
         definition.perform(object, arguments)
+    }
+
+    /// The `ask` action for the callback a step's `callback` field names.
+    private static func asked(_ fields: FieldReader, in catalog: WidgetCatalog) throws(ScenarioError) -> InputAction {
+        var fields = fields
+        guard let value = fields.optional("callback") else {
+            throw ScenarioError(at: fields.location("callback"), "missing required field")
+        }
+        let name = try FieldReader.string(value, at: fields.location("callback"))
+        guard let action = InputAction.asking(named: name, catalog: catalog) else {
+            throw ScenarioError(
+                at: fields.location("callback"),
+                "unknown callback '\(name)' (`auditctl callbacks` lists them, as Protocol.name(_:…))")
+        }
+        return action
     }
 
     private static func kind(of object: AnyObject) -> String {

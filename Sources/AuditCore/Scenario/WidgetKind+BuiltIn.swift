@@ -4,12 +4,13 @@ extension WidgetKind {
     /// A plain view. Every view takes touches (`touches`, `touch`) and carries gesture recognizers,
     /// so this kind also holds the recognizers' `timer` input and `GestureRecognizerDelegate`.
     public static let view = WidgetKind(
-        name: "View", inputs: InputActions.touches, callbacks: GestureRecognizerCallbacks.invokers,
+        name: "View", inputs: InputActions.touches, callbacks: GestureRecognizer.callbacks.invokers,
         build: { fields, id, frame in { View(identifier: id, frame: frame) } }, describe: { _ in [:] }
     ).exploring(InputGenerators.touches)
 
     public static let segmentedControl = WidgetKind(
-        name: "SegmentedControl", inputs: InputActions.segmentedControl, callbacks: SegmentedControlCallbacks.invokers,
+        name: "SegmentedControl", inputs: InputActions.segmentedControl, callbacks: SegmentedControl.callbacks.invokers,
+        delegate: .property(\SegmentedControl.delegate),
         build: { fields, id, frame throws(ScenarioError) in
             let location = fields.location("segments")
             let segments = try fields.array("segments").enumerated().map { index, value throws(ScenarioError) in
@@ -42,7 +43,8 @@ extension WidgetKind {
     ).exploring(InputGenerators.segmentedControl)
 
     public static let textView = WidgetKind(
-        name: "TextView", inputs: InputActions.textView, callbacks: TextViewCallbacks.invokers,
+        name: "TextView", inputs: InputActions.textView, callbacks: TextView.callbacks.invokers,
+        delegate: .property(\TextView.delegate),
         build: { fields, id, frame throws(ScenarioError) in
             let (text, secure) = try textProperties(&fields)
             return {
@@ -55,7 +57,8 @@ extension WidgetKind {
     ).exploring(InputGenerators.textView)
 
     public static let noteTextView = WidgetKind(
-        name: "NoteTextView", inputs: [], callbacks: TextViewCallbacks.invokers + NoteTextViewCallbacks.invokers,
+        name: "NoteTextView", inputs: [], callbacks: TextView.callbacks.invokers + NoteTextView.noteCallbacks.invokers,
+        delegate: .property(\TextView.delegate),
         build: { fields, id, frame throws(ScenarioError) in
             let (text, secure) = try textProperties(&fields)
             let limit = try fields.optional("characterLimit").map { value throws(ScenarioError) in
@@ -74,7 +77,8 @@ extension WidgetKind {
         })
 
     public static let scrollView = WidgetKind(
-        name: "ScrollView", inputs: InputActions.scrollView, callbacks: ScrollViewCallbacks.invokers,
+        name: "ScrollView", inputs: InputActions.scrollView, callbacks: ScrollView.callbacks.invokers,
+        delegate: .property(\ScrollView.delegate),
         build: { fields, id, frame throws(ScenarioError) in
             let size = try fields.pair("contentSize", nonNegative: true)
             let offset = fields.optional("contentOffset") == nil ? (0, 0) : try fields.pair("contentOffset")
@@ -108,7 +112,8 @@ extension WidgetKind {
 
     public static let tableView = WidgetKind(
         name: "TableView", inputs: InputActions.tableView,
-        callbacks: ScrollViewCallbacks.invokers + TableViewCallbacks.invokers,
+        callbacks: ScrollView.callbacks.invokers + TableView.tableCallbacks.invokers,
+        delegate: .property(\ScrollView.delegate),
         build: { fields, id, frame throws(ScenarioError) in
             let location = fields.location("rows")
             let sections = try fields.array("rows")

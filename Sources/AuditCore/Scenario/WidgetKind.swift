@@ -1,21 +1,23 @@
 import Foundation
 
-/// One kind of widget, registered once: how a scenario file describes it, how a live widget
-/// describes itself back (so a session recorded in code can be replayed), the inputs that drive it
-/// and the callbacks its delegate protocol declares.
+/// One kind of widget, registered once: how a scenario file describes it (and which values are
+/// valid), how a live widget describes itself back (so a session recorded in code can be
+/// replayed), its delegate, the inputs that drive it and the callbacks its delegate protocol
+/// declares.
 ///
 /// The package's own kinds are registrations like any other (`WidgetCatalog.builtIn`); a
 /// widget of your own is one more:
 ///
 /// ```swift
-/// struct SliderProperties: Codable, Sendable { var value = 0.5 }
+/// public struct SliderProperties: Codable, Sendable { var value: Double }
 ///
 /// extension Slider {
-///     static let kind = WidgetKind(
+///     public static let kind = WidgetKind(
 ///         "Slider", properties: SliderProperties.self,
 ///         make: { id, frame, properties in Slider(identifier: id, frame: frame, value: properties.value) },
 ///         describe: { SliderProperties(value: $0.value) },
-///         inputs: [Slider.drag], callbacks: SliderCallbacks.invokers)
+///         check: { (0...1).contains($0.value) ? nil : PropertyProblem("value", "must be in 0...1") },
+///         delegate: \.delegate, callbacks: Slider.callbacks, inputs: [Slider.drag])
 /// }
 ///
 /// let catalog = WidgetCatalog.builtIn.adding(Slider.kind)
@@ -23,9 +25,11 @@ import Foundation
 ///
 /// In a scenario file the widget is `{"kind": "Slider", "id": "volume", "value": 0.3}`: `kind`, `id`,
 /// `frame`, `gestures` and `children` as for every widget, the rest decoded as the properties (an
-/// unknown field is an error, and a field of the wrong type is reported by its path).
+/// unknown field is an error, a field of the wrong type is reported by its path, and `check` says
+/// which values are out of range, before the widget is made). A scenario run gives its delegate
+/// object to every widget whose registered `delegate` property's type it conforms to.
 public struct WidgetKind: Sendable {
-    /// The name a scenario's `kind` gives and a widget's `widgetKind` returns.
+    /// The name a scenario's `kind` gives and a widget's `widgetKind` returns (its class's name).
     public let name: String
     /// The callbacks of the widget's delegate protocol, invocable by name in replay.
     public let callbacks: [CallbackInvoker]
@@ -34,33 +38,49 @@ public struct WidgetKind: Sendable {
     let inputs: [InputAction]
     let build: Builder
     let describe: @Sendable (View) -> [String: AuditValue]
+    /// Gives a scenario's delegate object to a widget of this kind, when it conforms to the kind's
+    /// delegate protocol; nothing for a kind without a delegate.
+    let adopt: @Sendable (View, AnyObject) -> Void
+    /// Reads the kind's delegate off a widget of this kind (nil for a kind without one).
+    let delegateOf: @Sendable (View) -> AnyObject?
 
     /// Reads the kind's own fields of a widget object and returns how to make the widget.
     typealias Builder = @Sendable (inout FieldReader, String, Rect) throws(ScenarioError) -> @Sendable () -> View
 
     init(
-        name: String, inputs: [InputAction], callbacks: [CallbackInvoker], build: @escaping Builder,
-        describe: @escaping @Sendable (View) -> [String: AuditValue]
+        name: String, inputs: [InputAction], callbacks: [CallbackInvoker], delegate: Delegation = .none,
+        build: @escaping Builder, describe: @escaping @Sendable (View) -> [String: AuditValue]
     ) {
         self.name = name
         self.inputs = inputs
         self.callbacks = callbacks
         self.build = build
         self.describe = describe
+        adopt = delegate.adopt
+        delegateOf = delegate.read
     }
 
-    /// A widget kind whose scenario properties are a `Codable` value: `make` builds the widget from
-    /// them, `describe` reads them back off a live widget (its state when the recorder attaches).
-    public init<Widget: View, Properties: Codable & Sendable>(
+    /// A widget kind whose scenario properties are a `Codable` value and whose delegate is the
+    /// widget's `delegate` property: `make` builds the widget from the properties, `describe` reads
+    /// them back off a live widget (its state when the recorder attaches), `check` says why
+    /// properties cannot be used (nil when they can; run before `make`). `callbacks` is the delegate protocol's `CallbackTable`.
+    public init<Widget: View, Properties: Codable & Sendable, Delegate>(
         _ name: String, properties: Properties.Type,
         make: @escaping @Sendable (_ identifier: String, _ frame: Rect, _ properties: Properties) -> Widget,
-        describe: @escaping @Sendable (Widget) -> Properties, inputs: [any WidgetInput] = [],
-        callbacks: [CallbackInvoker] = []
+        describe: @escaping @Sendable (Widget) -> Properties,
+        check: @escaping @Sendable (Properties) -> PropertyProblem? = { _ in nil },
+        delegate: ReferenceWritableKeyPath<Widget, Delegate?>, callbacks: some CallbackTable,
+        inputs: [any WidgetInput] = []
     ) {
+        let invokers = callbacks.invokers
+        precondition(
+            !invokers.isEmpty,
+            "\(type(of: callbacks)) declares no Callback: declare each callback as a stored 'let' of the table")
         self.init(
-            name: name, inputs: inputs.map(\.action), callbacks: callbacks,
+            name: name, inputs: inputs.map(\.action), callbacks: invokers, delegate: .property(delegate),
             build: { fields, id, frame throws(ScenarioError) in
                 let properties = try CodableProperties.decode(Properties.self, fields.remaining(), at: fields.path)
+                if let problem = check(properties) { throw ScenarioError(problem, at: fields.path) }
                 return { make(id, frame, properties) }
             },
             describe: { view in
@@ -69,18 +89,84 @@ public struct WidgetKind: Sendable {
             })
     }
 
-    /// A widget kind with no properties beyond `id` and `frame`.
-    public init<Widget: View>(
-        _ name: String, make: @escaping @Sendable (_ identifier: String, _ frame: Rect) -> Widget,
-        inputs: [any WidgetInput] = [], callbacks: [CallbackInvoker] = []
+    /// A widget kind with no delegate: properties as above.
+    public init<Widget: View, Properties: Codable & Sendable>(
+        _ name: String, properties: Properties.Type,
+        make: @escaping @Sendable (_ identifier: String, _ frame: Rect, _ properties: Properties) -> Widget,
+        describe: @escaping @Sendable (Widget) -> Properties,
+        check: @escaping @Sendable (Properties) -> PropertyProblem? = { _ in nil }, inputs: [any WidgetInput] = []
     ) {
         self.init(
-            name: name, inputs: inputs.map(\.action), callbacks: callbacks,
+            name: name, inputs: inputs.map(\.action), callbacks: [],
+            build: { fields, id, frame throws(ScenarioError) in
+                let properties = try CodableProperties.decode(Properties.self, fields.remaining(), at: fields.path)
+                if let problem = check(properties) { throw ScenarioError(problem, at: fields.path) }
+                return { make(id, frame, properties) }
+            },
+            describe: { view in
+                guard let widget = view as? Widget else { return [:] }
+                return CodableProperties.encode(describe(widget))
+            })
+    }
+
+    /// A widget kind with no properties beyond `id` and `frame`, and no delegate.
+    public init<Widget: View>(
+        _ name: String, make: @escaping @Sendable (_ identifier: String, _ frame: Rect) -> Widget,
+        inputs: [any WidgetInput] = []
+    ) {
+        self.init(
+            name: name, inputs: inputs.map(\.action), callbacks: [],
             build: { fields, id, frame throws(ScenarioError) in
                 try fields.finish()
                 return { make(id, frame) }
             },
             describe: { _ in [:] })
+    }
+
+    /// How a kind's widgets hold their delegate: the property a scenario run sets and replay reads.
+    struct Delegation: Sendable {
+        let adopt: @Sendable (View, AnyObject) -> Void
+        let read: @Sendable (View) -> AnyObject?
+
+        static let none = Delegation(adopt: { _, _ in }, read: { _ in nil })
+
+        /// The widget's delegate property: set when the candidate conforms to its type.
+        static func property<Widget: View, Delegate>(_ keyPath: ReferenceWritableKeyPath<Widget, Delegate?>)
+            -> Delegation
+        {
+            // A key path to a stored property of a class holds no mutable state of its own.
+            nonisolated(unsafe) let keyPath = keyPath
+            return Delegation(
+                adopt: { view, candidate in
+                    guard let widget = view as? Widget, let delegate = candidate as? Delegate else { return }
+                    widget[keyPath: keyPath] = delegate
+                },
+                read: { view in
+                    guard let widget = view as? Widget, let delegate = widget[keyPath: keyPath] else { return nil }
+                    return delegate as AnyObject
+                })
+        }
+    }
+}
+
+/// Why a widget's properties cannot be used: the field (a path under the widget's object, such as
+/// `value` or `range.lower`) and what was expected, reported as
+/// `root.children[0].value: must be in 0...1`.
+public struct PropertyProblem: Error, Sendable, Equatable {
+    public let field: String?
+    public let message: String
+
+    /// A problem with `field` (nil: the widget as a whole).
+    public init(_ field: String?, _ message: String) {
+        self.field = field
+        self.message = message
+    }
+}
+
+extension ScenarioError {
+    /// `problem` located under the widget object at `path`.
+    init(_ problem: PropertyProblem, at path: String) {
+        self.init(at: problem.field.map { path.isEmpty ? $0 : "\(path).\($0)" } ?? path, problem.message)
     }
 }
 

@@ -40,7 +40,8 @@ struct StoredEvent: Sendable {
     let widgetID: Int64
     let name: Name
     let widgetRow: Widget?
-    /// An input's arguments, in label order. A callback's are not read: replay asks the live
+    /// An input's arguments, in label order, and those of a callback asked outside any input
+    /// (replay asks it again with them). Other callbacks' are not read: replay asks the live
     /// widget's, and compares answers only.
     let arguments: [AuditValue]
     let parent: Int64?
@@ -162,7 +163,7 @@ extension StoredEvent {
         let widgetID = row.int64(columns.widget)
         let name = names[callbackID] ?? unknown
         var arguments: [AuditValue] = []
-        if name.kind == .input,
+        if name.kind == .input || row.isNull(columns.parentSeq),
             case .array(let values)? = row.withBytes(columns.arguments, { parsed.value(of: $0).value })
         {
             arguments = values

@@ -162,19 +162,21 @@ extension AuditStore {
 
 /// What a new session is: the scenario it runs and the delegate it runs with.
 public struct NewSession: Sendable {
-    public var name: String?
-    public var scenario: String
+    public package(set) var name: String?
+    public package(set) var scenario: String
     /// The scenario file's text, kept so the session can be replayed without the file. Empty for
     /// a session recorded in code: the recorder stores the tree it attaches to as the scenario.
-    public var scenarioSource: String
-    public var delegate: String
-    public var replayOf: Int64?
-    public var replayMode: ReplayMode?
+    public package(set) var scenarioSource: String
+    public package(set) var delegate: String
+    public package(set) var replayOf: Int64?
+    public package(set) var replayMode: ReplayMode?
     /// Labels stored with the session (device, build, branch…), shown by `sessions` and filtered
     /// on by `search`, `report` and `replay --all`.
-    public var labels: [String: String]
+    public package(set) var labels: [String: String]
 
-    public init(
+    /// A session with its scenario's text given: what `ScenarioRunner.record` and the replayer
+    /// make. (In code, record with `init(recordedInCode:delegate:labels:)`.)
+    package init(
         name: String? = nil, scenario: String, scenarioSource: String, delegate: String, replayOf: Int64? = nil,
         replayMode: ReplayMode? = nil, labels: [String: String] = [:]
     ) {
@@ -189,8 +191,8 @@ public struct NewSession: Sendable {
 
     /// A session recorded in code: named `name`, its scenario the tree the recorder attaches to
     /// (each widget as it was when attached, every recorded input a step), run with `delegate`.
-    public init(recordedInCode name: String, delegate: String) {
-        self.init(name: name, scenario: name, scenarioSource: "", delegate: delegate)
+    public init(recordedInCode name: String, delegate: String, labels: [String: String] = [:]) {
+        self.init(name: name, scenario: name, scenarioSource: "", delegate: delegate, labels: labels)
     }
 }
 

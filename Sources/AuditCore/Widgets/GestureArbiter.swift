@@ -27,13 +27,13 @@ final class GestureArbiter {
     /// member already in the sequence, in join order.
     func join(_ newcomer: GestureRecognizer) {
         for member in members {
-            if newcomer.ask(GestureRecognizerCallbacks.shouldRequireFailure, member)
-                || member.ask(GestureRecognizerCallbacks.shouldBeRequiredToFail, newcomer)
+            if newcomer.ask(GestureRecognizer.callbacks.shouldRequireFailure, member)
+                || member.ask(GestureRecognizer.callbacks.shouldBeRequiredToFail, newcomer)
             {
                 declared[ObjectIdentifier(newcomer), default: []].append(member)
             }
-            if member.ask(GestureRecognizerCallbacks.shouldRequireFailure, newcomer)
-                || newcomer.ask(GestureRecognizerCallbacks.shouldBeRequiredToFail, member)
+            if member.ask(GestureRecognizer.callbacks.shouldRequireFailure, newcomer)
+                || newcomer.ask(GestureRecognizer.callbacks.shouldBeRequiredToFail, member)
             {
                 declared[ObjectIdentifier(member), default: []].append(newcomer)
             }
@@ -49,7 +49,7 @@ final class GestureArbiter {
         case (.possible, .began), (.possible, .ended):
             if recognizer.pending != nil {
                 if newState == .ended { recognizer.pending?.endsAfterBegin = true }
-            } else if recognizer.ask(GestureRecognizerCallbacks.shouldBegin, ()) {
+            } else if recognizer.ask(GestureRecognizer.callbacks.shouldBegin, ()) {
                 // Asked as the recognizer itself tries to leave `possible`, before its failure
                 // requirements are resolved: UIGestureRecognizer.h, "called when a gesture recognizer
                 // attempts to transition out of UIGestureRecognizerStatePossible".
@@ -222,8 +222,8 @@ final class GestureArbiter {
     /// Rule 7: either delegate may allow both; `first`'s — the one that would be prevented — is
     /// asked first, the other only if it said no.
     private func simultaneous(_ first: GestureRecognizer, _ second: GestureRecognizer) -> Bool {
-        first.ask(GestureRecognizerCallbacks.shouldRecognizeSimultaneously, second)
-            || second.ask(GestureRecognizerCallbacks.shouldRecognizeSimultaneously, first)
+        first.ask(GestureRecognizer.callbacks.shouldRecognizeSimultaneously, second)
+            || second.ask(GestureRecognizer.callbacks.shouldRecognizeSimultaneously, first)
     }
 
     /// Rule 7: `winner` prevents `loser` only if both classes (UIKit's class-wide `canPrevent(_:)`
@@ -232,8 +232,8 @@ final class GestureArbiter {
     /// `canBePreventedBy`, then `winner`'s `canPrevent` (issue #13 item 10, observed order).
     private func prevents(_ winner: GestureRecognizer, _ loser: GestureRecognizer) -> Bool {
         loser.canBePrevented(by: winner) && winner.canPrevent(loser)
-            && loser.ask(GestureRecognizerCallbacks.canBePrevented, winner)
-            && winner.ask(GestureRecognizerCallbacks.canPrevent, loser)
+            && loser.ask(GestureRecognizer.callbacks.canBePrevented, winner)
+            && winner.ask(GestureRecognizer.callbacks.canPrevent, loser)
     }
 
     private func shareTouch(_ first: GestureRecognizer, _ second: GestureRecognizer) -> Bool {

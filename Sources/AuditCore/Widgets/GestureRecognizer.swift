@@ -6,7 +6,7 @@
 /// `TouchDispatcher` of the view's root delivers touches to it and runs its timers; a subclass
 /// turns them into state requests with `transition(to:)`, and the arbitration decides what happens.
 /// Actions run on every change to began, changed, ended (recognized) or cancelled.
-open class GestureRecognizer {
+open class GestureRecognizer: Auditable {
     /// Where a recognizer is in its state machine. Discrete recognizers (tap) go from `possible`
     /// to `ended` (`recognized`); continuous ones (long press, pan) through `began` and `changed`.
     public enum State: String, Sendable, CaseIterable {
@@ -53,20 +53,14 @@ open class GestureRecognizer {
         }
     }
 
-    /// The app's delegate, held weakly. Assigning it while the recognizer is audited retargets
-    /// the proxy, which stays in place.
-    public var delegate: (any GestureRecognizerDelegate)? {
-        get { slot.delegate }
-        set { slot.delegate = newValue }
-    }
-    /// The app's delegate and, while audited, the proxy: the arbitration asks `slot.callee`.
-    private var slot = DelegateSlot<WeakGestureRecognizerDelegate>()
-    /// The audit proxy when one is installed (for tests).
-    var proxy: GestureRecognizerDelegateProxy? { slot.proxy as? GestureRecognizerDelegateProxy }
-    /// Set while a recorder audits this recognizer; installs or removes the proxy.
-    var auditLink: AuditLink? {
-        didSet { slot.audit(auditLink, with: GestureRecognizerDelegateProxy.init(link:)) }
-    }
+    /// The app's delegate, held weakly, and asked at each callback: assigning it while the
+    /// recognizer is audited retargets the audit at once.
+    public weak var delegate: (any GestureRecognizerDelegate)?
+    /// Set while a recorder or an isolated replay audits this recognizer.
+    public internal(set) var auditLink: AuditLink?
+
+    /// The callbacks of `GestureRecognizerDelegate`, each declared once.
+    public static let callbacks = GestureRecognizerCallbacks()
 
     private var requirements: [WeakRecognizer] = []
     private var actions: [(GestureRecognizer) -> Void] = []
@@ -95,8 +89,9 @@ open class GestureRecognizer {
     /// The recognizer's kind as recorded (`TapGestureRecognizer`, …). Subclasses return their own.
     open var widgetKind: String { "GestureRecognizer" }
 
-    /// Takes `candidate` as this recognizer's delegate if it conforms to `GestureRecognizerDelegate`.
-    open func adoptDelegate(_ candidate: AnyObject) {
+    /// Takes `candidate` as this recognizer's delegate if it conforms to `GestureRecognizerDelegate`:
+    /// what a scenario run does for every recognizer.
+    func adoptDelegate(_ candidate: AnyObject) {
         if let delegate = candidate as? any GestureRecognizerDelegate { self.delegate = delegate }
     }
 
@@ -195,12 +190,12 @@ open class GestureRecognizer {
 
     // MARK: Driven by the dispatcher and the arbiter
 
-    /// Asks the delegate (through the proxy when audited), or takes the default.
+    /// Asks the delegate (recorded when audited), or takes the default.
     func ask<Arguments, Result>(
         _ callback: Callback<any GestureRecognizerDelegate, GestureRecognizer, Arguments, Result>,
         _ arguments: Arguments
     ) -> Result {
-        callback.ask(slot.callee, self, arguments)
+        callback.ask(delegate, self, arguments)
     }
 
     func deliver(_ touch: Touch) {
@@ -258,9 +253,6 @@ struct PendingTransition {
     var endsAfterBegin = false
 }
 
-struct WeakGestureRecognizerDelegate: WeakDelegateReference {
-    weak var delegate: (any GestureRecognizerDelegate)?
-}
 
 private struct WeakRecognizer {
     weak var recognizer: GestureRecognizer?

@@ -1,12 +1,11 @@
 /// A text view for notes: it enforces a `characterLimit`, in UTF-16 code units, and tells its
 /// delegate when the text reaches it.
 ///
-/// Written the way iOS developers refine a widget's delegate by hand: it takes `TextView`'s delegate
-/// slot for itself and keeps the app's delegate in a second weak slot, which `delegate` reads and
-/// writes. The slot holds a private relay the view owns (Swift has no private conformance, so the
-/// `TextViewDelegate` methods stay off this class's API); the relay runs the note's own logic around
-/// each `TextViewDelegate` callback and passes every one on to the app's delegate, exactly once.
-/// `delegate` takes any `TextViewDelegate`; only a `NoteTextViewDelegate` hears the new callback.
+/// Written the way iOS developers refine a widget's delegate by hand: the text view asks a private
+/// relay the view owns (Swift has no private conformance, so the `TextViewDelegate` methods stay off
+/// this class's API); the relay runs the note's own logic around each `TextViewDelegate` callback
+/// and passes every one on to the app's `delegate`, exactly once. `delegate` takes any
+/// `TextViewDelegate`; only a `NoteTextViewDelegate` hears the new callback.
 ///
 /// Who wins:
 /// - `textView(_:shouldChangeTextIn:replacementText:)`: the limit, first. A change that would leave
@@ -24,8 +23,8 @@
 /// `Character`s a reader sees. A skin-tone modifier typed after `"👍"` adds 2 units and no
 /// `Character`, so it may reach the limit. The check is O(1) however long the text.
 ///
-/// Under audit the proxy sits between the relay and the app's delegate, so what is recorded is
-/// exactly what the app's delegate sees: the inherited callbacks as `TextViewDelegate`, the new one as `NoteTextViewDelegate`, and a
+/// Under audit what the relay asks the app's delegate is recorded, so what is recorded is exactly
+/// what the app's delegate sees: the inherited callbacks as `TextViewDelegate`, the new one as `NoteTextViewDelegate`, and a
 /// change refused by the limit only as the input that proposed it.
 open class NoteTextView: TextView {
     /// The most UTF-16 code units a change may leave (the text's `utf16.count`, not its
@@ -33,17 +32,10 @@ open class NoteTextView: TextView {
     /// only refuses changes that make the text longer.
     public var characterLimit: Int?
 
-    /// The app's delegate, held weakly in the note's own slot. `TextView`'s slot holds the relay.
-    open override var delegate: (any TextViewDelegate)? {
-        get { noteSlot.delegate }
-        set { noteSlot.delegate = newValue }
-    }
-    /// The app's delegate and, while audited, the proxy between the relay and it.
-    private var noteSlot = DelegateSlot<WeakTextViewDelegate>()
-    /// The audit proxy when one is installed (for tests).
-    var noteProxy: NoteTextViewDelegateProxy? { noteSlot.proxy as? NoteTextViewDelegateProxy }
+    /// The callbacks of `NoteTextViewDelegate`'s own (the inherited ones are `TextView.callbacks`).
+    public static let noteCallbacks = NoteTextViewCallbacks()
     /// Owned here; `TextView` holds it weakly, so view and relay make no cycle.
-    private lazy var relay = Relay(note: self)
+    private lazy var noteRelay = Relay(note: self)
     /// The length in UTF-16 units after the last change, to tell when a change reaches the limit.
     private var lengthAfterLastChange: Int
 
@@ -52,23 +44,15 @@ open class NoteTextView: TextView {
         self.characterLimit = characterLimit
         lengthAfterLastChange = text.utf16.count
         super.init(identifier: identifier, frame: frame, text: text)
-        super.delegate = relay
+        relay = noteRelay
     }
 
     open override var widgetKind: String { "NoteTextView" }
 
-    /// Installs the proxy between the relay and the app's delegate. `super` is not called: its proxy
-    /// would sit in front of the relay and record the note's own calls, not the app's.
-    open override func auditLinkDidChange(_ link: AuditLink?) {
-        noteSlot.audit(link, with: NoteTextViewDelegateProxy.init(link:))
-    }
-
-    /// Whom the relay passes inherited callbacks to, read at every call.
-    private var callee: (any TextViewDelegate)? { noteSlot.callee }
-    /// Whom the relay tells about the limit: the proxy, or the app's delegate if it adopts
+    /// Whom the relay tells about the limit: the app's delegate if it adopts
     /// `NoteTextViewDelegate` (a plain `TextViewDelegate` gets the default). Cast at each call,
     /// which comes once per reaching the limit.
-    private var noteCallee: (any NoteTextViewDelegate)? { noteSlot.callee as? any NoteTextViewDelegate }
+    private var noteDelegate: (any NoteTextViewDelegate)? { delegate as? any NoteTextViewDelegate }
 
     /// Whether the limit lets the change through: it may not make the text longer than the limit.
     /// (Characters merging across the range's ends change no UTF-16 length.)
@@ -82,7 +66,7 @@ open class NoteTextView: TextView {
         let (before, length) = (lengthAfterLastChange, utf16Length)
         lengthAfterLastChange = length
         if let characterLimit, before < characterLimit, length >= characterLimit {
-            NoteTextViewCallbacks.didReachCharacterLimit.ask(noteCallee, self, characterLimit)
+            Self.noteCallbacks.didReachCharacterLimit.ask(noteDelegate, self, characterLimit)
         }
     }
 
@@ -95,33 +79,33 @@ open class NoteTextView: TextView {
         }
 
         func textViewShouldBeginEditing(_ textView: TextView) -> Bool {
-            TextViewCallbacks.shouldBeginEditing.ask(note.callee, note, ())
+            TextView.callbacks.shouldBeginEditing.ask(note.delegate, note, ())
         }
 
         func textViewDidBeginEditing(_ textView: TextView) {
-            TextViewCallbacks.didBeginEditing.ask(note.callee, note, ())
+            TextView.callbacks.didBeginEditing.ask(note.delegate, note, ())
         }
 
         func textView(_ textView: TextView, shouldChangeTextIn range: TextRange, replacementText text: String) -> Bool {
             guard note.fitsLimit(range, text) else { return false }
-            return TextViewCallbacks.shouldChangeText.ask(note.callee, note, (range, text))
+            return TextView.callbacks.shouldChangeText(recordedFor: note).ask(note.delegate, note, (range, text))
         }
 
         func textViewDidChange(_ textView: TextView) {
-            TextViewCallbacks.didChange.ask(note.callee, note, ())
+            TextView.callbacks.didChange.ask(note.delegate, note, ())
             note.reportLimitIfReached()
         }
 
         func textViewDidChangeSelection(_ textView: TextView) {
-            TextViewCallbacks.didChangeSelection.ask(note.callee, note, ())
+            TextView.callbacks.didChangeSelection.ask(note.delegate, note, ())
         }
 
         func textViewShouldEndEditing(_ textView: TextView) -> Bool {
-            TextViewCallbacks.shouldEndEditing.ask(note.callee, note, ())
+            TextView.callbacks.shouldEndEditing.ask(note.delegate, note, ())
         }
 
         func textViewDidEndEditing(_ textView: TextView) {
-            TextViewCallbacks.didEndEditing.ask(note.callee, note, ())
+            TextView.callbacks.didEndEditing.ask(note.delegate, note, ())
         }
     }
 }

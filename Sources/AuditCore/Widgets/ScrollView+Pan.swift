@@ -37,7 +37,7 @@ extension ScrollView {
             guard !isDragging else { return }
             touchDrag = (contentOffset, pan.translation)
             isDragging = true
-            ScrollViewCallbacks.willBeginDragging.ask(delegateTarget, self, ())
+            ScrollView.callbacks.willBeginDragging.ask(delegate, self, ())
         case .changed:
             guard isDragging, let start = touchDrag else { return }
             scroll(

@@ -59,14 +59,12 @@ open class ScrollView: View {
     /// When false, a tap on the status bar does nothing and the delegate is not asked.
     public var scrollsToTop = true
 
-    /// The app's delegate, held weakly. Assigning it while the view is audited retargets the
-    /// proxy, which stays in place. A `TableView` keeps its `TableViewDelegate` here too.
-    public var delegate: (any ScrollViewDelegate)? {
-        get { slot.delegate }
-        set { slot.delegate = newValue }
-    }
-    /// The app's delegate and, while audited, the proxy: the view calls `slot.callee`.
-    private var slot = DelegateSlot<WeakScrollViewDelegate>()
+    /// The app's delegate, held weakly, and asked at each callback: assigning it while the view is
+    /// audited retargets the audit at once. A `TableView` keeps its `TableViewDelegate` here too.
+    public weak var delegate: (any ScrollViewDelegate)?
+
+    /// The callbacks of `ScrollViewDelegate`, each declared once.
+    public static let callbacks = ScrollViewCallbacks()
 
     public init(identifier: String, frame: Rect = .zero, contentSize: Size, contentOffset: Point = Point(x: 0, y: 0)) {
         precondition(
@@ -84,25 +82,6 @@ open class ScrollView: View {
 
     /// Its own pan recognizer first, then the app's: the recognizers a touch on it is offered.
     override var touchRecognizers: [GestureRecognizer] { [panGestureRecognizer] + gestureRecognizers }
-
-    open override func auditLinkDidChange(_ link: AuditLink?) {
-        slot.audit(link) { makeDelegateProxy(link: $0) }
-    }
-
-    /// The proxy this view installs in its delegate slot while audited. A subclass whose delegate
-    /// protocol refines `ScrollViewDelegate` returns one proxy that forwards its own callbacks as
-    /// well as these (a `TableView` returns one that adopts `TableViewDelegate`).
-    open func makeDelegateProxy(link: AuditLink) -> any DelegateProxy & ScrollViewDelegate {
-        ScrollViewDelegateProxy(link: link)
-    }
-
-    open override func adoptDelegate(_ candidate: AnyObject) {
-        if let delegate = candidate as? any ScrollViewDelegate { self.delegate = delegate }
-    }
-
-    /// What the view calls: its audit proxy while audited, else `delegate`. A subclass calls its
-    /// refined protocol's callbacks on this, cast to that protocol.
-    public final var delegateTarget: (any ScrollViewDelegate)? { slot.callee }
 
     /// The largest content offset: the content's size less the frame's, and never negative.
     public var maximumContentOffset: Point {
@@ -129,7 +108,7 @@ open class ScrollView: View {
         if let reason = validateBeginDrag() { preconditionFailure(reason) }
         performInput(Inputs.beginDrag, []) {
             isDragging = true
-            ScrollViewCallbacks.willBeginDragging.ask(delegateTarget, self, ())
+            ScrollView.callbacks.willBeginDragging.ask(delegate, self, ())
             return .object(recordedState)
         }
     }
@@ -159,10 +138,10 @@ open class ScrollView: View {
         if let reason = validateTapStatusBar() { preconditionFailure(reason) }
         performInput(Inputs.tapStatusBar, []) {
             if scrollsToTop, !anotherScrollsToTop, contentOffset.y != 0,
-                ScrollViewCallbacks.shouldScrollToTop.ask(delegateTarget, self, ())
+                ScrollView.callbacks.shouldScrollToTop.ask(delegate, self, ())
             {
                 scroll(to: Point(x: contentOffset.x, y: 0))
-                ScrollViewCallbacks.didScrollToTop.ask(delegateTarget, self, ())
+                ScrollView.callbacks.didScrollToTop.ask(delegate, self, ())
             }
             return .object(recordedState)
         }
@@ -237,7 +216,7 @@ open class ScrollView: View {
     func scroll(to offset: Point) {
         guard offset != contentOffset else { return }
         contentOffset = offset
-        ScrollViewCallbacks.didScroll.ask(delegateTarget, self, ())
+        ScrollView.callbacks.didScroll.ask(delegate, self, ())
     }
 
     /// The finger lifts at `velocity` (points per ms, in the direction the offset moves): the
@@ -248,18 +227,18 @@ open class ScrollView: View {
             Point(
                 x: contentOffset.x + (velocity.x * projectionTime).rounded(),
                 y: contentOffset.y + (velocity.y * projectionTime).rounded()))
-        let answer = ScrollViewCallbacks.willEndDragging.ask(delegateTarget, self, (velocity, proposed))
+        let answer = ScrollView.callbacks.willEndDragging.ask(delegate, self, (velocity, proposed))
         let target = answer.x.isFinite && answer.y.isFinite ? clamped(answer) : proposed
         isDragging = false
         touchDrag = nil
         let willDecelerate = target != contentOffset
-        ScrollViewCallbacks.didEndDragging.ask(delegateTarget, self, willDecelerate)
+        ScrollView.callbacks.didEndDragging.ask(delegate, self, willDecelerate)
         if willDecelerate { decelerate(to: target) }
     }
 
     private func decelerate(to target: Point) {
         isDecelerating = true
-        ScrollViewCallbacks.willBeginDecelerating.ask(delegateTarget, self, ())
+        ScrollView.callbacks.willBeginDecelerating.ask(delegate, self, ())
         let start = contentOffset
         let steps = Self.decelerationSteps
         for step in 1...steps {
@@ -273,7 +252,7 @@ open class ScrollView: View {
                         y: Self.interpolate(start.y, target.y, fraction)))
         }
         isDecelerating = false
-        ScrollViewCallbacks.didEndDecelerating.ask(delegateTarget, self, ())
+        ScrollView.callbacks.didEndDecelerating.ask(delegate, self, ())
     }
 
     /// The point `fraction` of the way from `start` to `end`: the distance rounded to whole points.
@@ -295,8 +274,4 @@ open class ScrollView: View {
             input: "setContentOffset", of: "ScrollView", arguments: ["contentOffset"])
         public static let all = [beginDrag, drag, endDrag, tapStatusBar, setContentOffset]
     }
-}
-
-struct WeakScrollViewDelegate: WeakDelegateReference {
-    weak var delegate: (any ScrollViewDelegate)?
 }

@@ -14,14 +14,12 @@ open class SegmentedControl: View {
     public private(set) var segments: [String]
     public internal(set) var selectedSegmentIndex: Int
 
-    /// The app's delegate, held weakly. Assigning it while the control is audited retargets the
-    /// proxy, which stays in place.
-    public var delegate: (any SegmentedControlDelegate)? {
-        get { slot.delegate }
-        set { slot.delegate = newValue }
-    }
-    /// The app's delegate and, while audited, the proxy: the control calls `slot.callee`.
-    private var slot = DelegateSlot<WeakSegmentedControlDelegate>()
+    /// The app's delegate, held weakly, and asked at each callback: assigning it while the control
+    /// is audited retargets the audit at once.
+    public weak var delegate: (any SegmentedControlDelegate)?
+
+    /// The callbacks of `SegmentedControlDelegate`, each declared once.
+    public static let callbacks = SegmentedControlCallbacks()
 
     public init(identifier: String, frame: Rect = .zero, segments: [String], selectedSegmentIndex: Int = noSegment) {
         precondition(selectedSegmentIndex == Self.noSegment || segments.indices.contains(selectedSegmentIndex))
@@ -31,14 +29,6 @@ open class SegmentedControl: View {
     }
 
     open override var widgetKind: String { "SegmentedControl" }
-
-    open override func auditLinkDidChange(_ link: AuditLink?) {
-        slot.audit(link, with: SegmentedControlDelegateProxy.init(link:))
-    }
-
-    open override func adoptDelegate(_ candidate: AnyObject) {
-        if let delegate = candidate as? any SegmentedControlDelegate { self.delegate = delegate }
-    }
 
     public var numberOfSegments: Int { segments.count }
 
@@ -71,11 +61,11 @@ open class SegmentedControl: View {
         selectedSegmentIndex = index
         // The delegate is read at each call, audited or not: one reassigned from inside a callback
         // hears the rest either way.
-        guard SegmentedControlCallbacks.shouldSelect.ask(slot.callee, self, index) else {
+        guard SegmentedControl.callbacks.shouldSelect.ask(delegate, self, index) else {
             selectedSegmentIndex = previous
             return
         }
-        if notify { SegmentedControlCallbacks.didSelect.ask(slot.callee, self, (index, userInteracted)) }
+        if notify { SegmentedControl.callbacks.didSelect.ask(delegate, self, (index, userInteracted)) }
     }
 
     /// The inputs that drive a segmented control, as recorded.
@@ -85,8 +75,4 @@ open class SegmentedControl: View {
             input: "selectSegment", of: "SegmentedControl", arguments: ["segment", "notify"])
         public static let all = [tap, select]
     }
-}
-
-struct WeakSegmentedControlDelegate: WeakDelegateReference {
-    weak var delegate: (any SegmentedControlDelegate)?
 }

@@ -84,21 +84,16 @@ open class TableView: ScrollView {
 
     open override var widgetKind: String { "TableView" }
 
-    /// One proxy for both protocols: it forwards the scroll callbacks and the table's.
-    open override func makeDelegateProxy(link: AuditLink) -> any DelegateProxy & ScrollViewDelegate {
-        TableViewDelegateProxy(link: link)
-    }
+    /// The callbacks of `TableViewDelegate`, each declared once (the scroll view's are `callbacks`).
+    public static let tableCallbacks = TableViewCallbacks()
 
     public var numberOfSections: Int { rowsPerSection.count }
 
     public func numberOfRows(inSection section: Int) -> Int { rowsPerSection[section] }
 
-    /// The app's delegate when it adopts `TableViewDelegate`; the proxy forwards to it.
+    /// The app's delegate when it adopts `TableViewDelegate`: what the table asks its own callbacks
+    /// of; nil (so the defaults) when the delegate adopts only `ScrollViewDelegate`.
     var tableDelegate: (any TableViewDelegate)? { delegate as? any TableViewDelegate }
-
-    /// What the table calls for its own callbacks: the proxy while audited, else the delegate;
-    /// nil (so the defaults) when the delegate adopts only `ScrollViewDelegate`.
-    private var tableTarget: (any TableViewDelegate)? { delegateTarget as? any TableViewDelegate }
 
     // MARK: Inputs
 
@@ -165,23 +160,23 @@ open class TableView: ScrollView {
     /// Steps 2–5 of a tap. The target is read at each call, so a delegate reassigned from inside
     /// a callback hears the rest, audited or not.
     private func userSelect(_ tapped: IndexPath) {
-        guard TableViewCallbacks.shouldHighlight.ask(tableTarget, self, tapped),
-            let chosen = TableViewCallbacks.willSelect.ask(tableTarget, self, tapped), validate(chosen) == nil
+        guard TableView.tableCallbacks.shouldHighlight.ask(tableDelegate, self, tapped),
+            let chosen = TableView.tableCallbacks.willSelect.ask(tableDelegate, self, tapped), validate(chosen) == nil
         else { return }
         for selected in selectedRows where selected != chosen {
             // A row deselected by an earlier answer is not asked about.
             guard selectedRows.contains(selected),
-                let answer = TableViewCallbacks.willDeselect.ask(tableTarget, self, selected),
+                let answer = TableView.tableCallbacks.willDeselect.ask(tableDelegate, self, selected),
                 let index = selectedRows.firstIndex(of: answer)
             else { continue }
             selectedRows.remove(at: index)
-            TableViewCallbacks.didDeselect.ask(tableTarget, self, answer)
+            TableView.tableCallbacks.didDeselect.ask(tableDelegate, self, answer)
         }
         if !selectedRows.contains(chosen) {
             selectedRows.append(chosen)
             selectedRows.sort { ($0.section, $0.row) < ($1.section, $1.row) }
         }
-        TableViewCallbacks.didSelect.ask(tableTarget, self, chosen)
+        TableView.tableCallbacks.didSelect.ask(tableDelegate, self, chosen)
     }
 
     /// The inputs that drive a table view beyond the scroll view's, as recorded.

@@ -43,10 +43,9 @@ public struct TextRange: Sendable, Hashable, CustomStringConvertible {
 /// boundaries too: when an edit merges characters (typing `"👍"` before a skin-tone modifier), the
 /// caret moves to the end of the merged character.
 ///
-/// A subclass may take the delegate slot for itself, as `NoteTextView` does: it overrides
-/// `delegate` to keep the app's delegate in its own weak slot, sets `super.delegate` to the object
-/// that runs its logic, and overrides `auditLinkDidChange(_:)` without calling `super`, so that its
-/// own proxy sits between it and the app's delegate rather than in front of it.
+/// A subclass in this module may put its own logic between the view and the app's delegate, as
+/// `NoteTextView` does: it sets `relay` to an object that runs its logic around each callback and
+/// asks the app's delegate itself (recorded there), while the view asks the relay unrecorded.
 open class TextView: View {
     /// The text. Changed only by the inputs below, so every change is offered to the delegate.
     public private(set) var text: String
@@ -59,17 +58,15 @@ open class TextView: View {
     /// input — is recorded as a keyed hash (see `SecretHasher`), never as the text itself.
     public var isSecureTextEntry = false
 
-    /// The app's delegate, held weakly. Assigning it while the view is audited retargets the proxy,
-    /// which stays in place.
-    open var delegate: (any TextViewDelegate)? {
-        get { slot.delegate }
-        set { slot.delegate = newValue }
-    }
-    /// The app's delegate (or the object a subclass put there through `super.delegate`) and, while
-    /// audited, the proxy: the view calls `slot.callee`.
-    private var slot = DelegateSlot<WeakTextViewDelegate>()
-    /// The audit proxy when one is installed (for tests).
-    var proxy: TextViewDelegateProxy? { slot.proxy as? TextViewDelegateProxy }
+    /// The app's delegate, held weakly, and asked at each callback: assigning it while the view is
+    /// audited retargets the audit at once.
+    public weak var delegate: (any TextViewDelegate)?
+    /// What a subclass puts between the view and `delegate` (see the type's description); the view
+    /// asks it unrecorded, and it asks `delegate` through the callbacks. Held weakly.
+    weak var relay: (any TextViewDelegate)?
+
+    /// The callbacks of `TextViewDelegate`, each declared once.
+    public static let callbacks = TextViewCallbacks()
     /// Bumped by every applied change, so a change proposed before the delegate edited the text
     /// from inside a callback is recognised as stale.
     private var revision = 0
@@ -113,12 +110,13 @@ open class TextView: View {
 
     open override var widgetKind: String { "TextView" }
 
-    open override func auditLinkDidChange(_ link: AuditLink?) {
-        slot.audit(link, with: TextViewDelegateProxy.init(link:))
-    }
-
-    open override func adoptDelegate(_ candidate: AnyObject) {
-        if let delegate = candidate as? any TextViewDelegate { self.delegate = delegate }
+    /// Asks `callback` of the relay when there is one (unrecorded: it records what it asks the app's
+    /// delegate), else of the app's delegate (recorded while audited).
+    private func ask<Arguments, Result>(
+        _ callback: Callback<any TextViewDelegate, TextView, Arguments, Result>, _ arguments: Arguments
+    ) -> Result {
+        if let relay { return callback.unaudited(relay, self, arguments) }
+        return callback.ask(delegate, self, arguments)
     }
 
     // MARK: Ranges
@@ -212,7 +210,7 @@ open class TextView: View {
         performInput(Inputs.select, [ValueCoding.textRange.encode(range)]) {
             if range != selectedRange {
                 selectedRange = range
-                TextViewCallbacks.didChangeSelection.ask(slot.callee, self, ())
+                ask(Self.callbacks.didChangeSelection, ())
             }
             return recordedState
         }
@@ -221,9 +219,9 @@ open class TextView: View {
     /// The view resigns first responder, unless the delegate vetoes it.
     public func endEditing() {
         performInput(Inputs.endEditing, []) {
-            if isEditing, TextViewCallbacks.shouldEndEditing.ask(slot.callee, self, ()) {
+            if isEditing, ask(Self.callbacks.shouldEndEditing, ()) {
                 isEditing = false
-                TextViewCallbacks.didEndEditing.ask(slot.callee, self, ())
+                ask(Self.callbacks.didEndEditing, ())
             }
             return recordedState
         }
@@ -232,9 +230,9 @@ open class TextView: View {
     /// Begins editing unless already editing or vetoed; returns whether the view is now editing.
     private func beginEditingIfNeeded() -> Bool {
         if isEditing { return true }
-        guard TextViewCallbacks.shouldBeginEditing.ask(slot.callee, self, ()) else { return false }
+        guard ask(Self.callbacks.shouldBeginEditing, ()) else { return false }
         isEditing = true
-        TextViewCallbacks.didBeginEditing.ask(slot.callee, self, ())
+        ask(Self.callbacks.didBeginEditing, ())
         return true
     }
 
@@ -247,7 +245,7 @@ open class TextView: View {
         // `shouldChangeTextIn` either. The input is still recorded.
         if range.length == 0, replacement.isEmpty { return }
         let proposed = revision
-        guard TextViewCallbacks.shouldChangeText.ask(slot.callee, self, (range, replacement)), proposed == revision
+        guard ask(Self.callbacks.shouldChangeText(recordedFor: self), (range, replacement)), proposed == revision
         else { return }
         let appends = range.length == 0 && range.location == utf16Length
         let start = index(atUTF16: range.location)
@@ -268,8 +266,8 @@ open class TextView: View {
         let caret = TextRange.caret(at: boundary(atOrAfter: range.location + replacement.utf16.count))
         let selectionMoved = caret != selectedRange
         selectedRange = caret
-        TextViewCallbacks.didChange.ask(slot.callee, self, ())
-        if selectionMoved { TextViewCallbacks.didChangeSelection.ask(slot.callee, self, ()) }
+        ask(Self.callbacks.didChange, ())
+        if selectionMoved { ask(Self.callbacks.didChangeSelection, ()) }
     }
 
     /// `text` as it is recorded: itself, or a keyed hash when the view is secure and audited.
@@ -288,8 +286,4 @@ open class TextView: View {
         public static let endEditing = CallbackDescriptor(input: "endEditing", of: "TextView", arguments: [])
         public static let all = [beginEditing, type, replace, select, endEditing]
     }
-}
-
-struct WeakTextViewDelegate: WeakDelegateReference {
-    weak var delegate: (any TextViewDelegate)?
 }

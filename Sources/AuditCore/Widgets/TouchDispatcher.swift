@@ -199,7 +199,7 @@ public final class TouchDispatcher {
             } else if recognizer.arbiter != nil {
                 return false  // in another dispatcher's sequence
             }
-            return recognizer.ask(GestureRecognizerCallbacks.shouldReceive, touch)
+            return recognizer.ask(GestureRecognizer.callbacks.shouldReceive, touch)
         }
         guard !accepted.isEmpty else { return }
         self.arbiter = arbiter

@@ -2,7 +2,7 @@
 ///
 /// Its `path` (the identifiers from the root, joined by `/`) names it in every recorded event.
 /// Widgets are confined to the thread that drives them, like UIKit views to the main thread.
-open class View {
+open class View: Auditable {
     public let identifier: String
     public var frame: Rect
     public private(set) weak var superview: View?
@@ -14,11 +14,9 @@ open class View {
     /// The root's touch dispatcher, made on first use (see `touchDispatcher`).
     private var dispatcher: TouchDispatcher?
 
-    /// Set while a recorder audits this view. Setting it installs or removes the widget's
-    /// delegate proxy (see `auditLinkDidChange`).
-    var auditLink: AuditLink? {
-        didSet { auditLinkDidChange(auditLink) }
-    }
+    /// Set while a recorder or an isolated replay audits this view: every callback the widget asks
+    /// through (`Callback.ask`) is then recorded or pinned.
+    public internal(set) var auditLink: AuditLink?
 
     public init(identifier: String, frame: Rect = .zero) {
         precondition(
@@ -28,15 +26,17 @@ open class View {
         self.frame = frame
     }
 
-    /// The widget's kind as recorded (`SegmentedControl`, …). Subclasses return their own.
-    open var widgetKind: String { "View" }
+    /// The widget's kind as recorded and as its `WidgetKind` registration names it: the class's
+    /// name (`Slider`). The package's open classes return their own name, so a subclass of one is
+    /// of that kind.
+    open var widgetKind: String { String(describing: type(of: self)) }
 
-    /// Called when a recorder starts or stops auditing this widget. A widget with a delegate
-    /// installs its proxy in its delegate slot when `link` is set and removes it when nil.
+    /// Removed: the recorder links the widget itself; nothing is installed by hand.
+    @available(*, unavailable, message: "delete this override: a widget asks 'Callbacks.x.ask(delegate, self, arguments)', which is recorded while audited")
     open func auditLinkDidChange(_ link: AuditLink?) {}
 
-    /// Takes `candidate` as this widget's delegate if it conforms to the widget's protocol; a
-    /// scenario run offers its delegate object to every widget this way.
+    /// Removed: the registration gives the delegate to the widget.
+    @available(*, unavailable, message: "delete this override and register the delegate: 'WidgetKind(..., delegate: \\.delegate, callbacks: ...)'")
     open func adoptDelegate(_ candidate: AnyObject) {}
 
     /// The identifiers from the root to this view, joined by `/`.

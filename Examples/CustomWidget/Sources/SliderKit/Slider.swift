@@ -1,65 +1,48 @@
 import AuditCore
 
-struct WeakSliderDelegate: WeakDelegateReference {
-    weak var delegate: (any SliderDelegate)?
-}
-
 /// A horizontal slider whose `value` is in 0...1. Dragging asks the delegate whether to begin
-/// tracking, lets it replace the proposed value, then asks for the accessibility label and
-/// reports the change; `reset()` moves to 0 without asking.
+/// tracking, lets it replace the proposed value, and reports the change; `reset()` moves to 0
+/// without asking. Reading `accessibilityLabel` asks the delegate, outside any input.
 public final class Slider: View {
-    private var slot = DelegateSlot<WeakSliderDelegate>()  // the app's delegate (weak) and the proxy
-    public var delegate: (any SliderDelegate)? {
-        get { slot.delegate }
-        set { slot.delegate = newValue }
-    }
+    public static let callbacks = SliderCallbacks()
+    public weak var delegate: (any SliderDelegate)?
     public private(set) var value: Double
-    public private(set) var accessibilityLabel: String?
 
     public init(identifier: String, frame: Rect = .zero, value: Double = 0.5) {
-        precondition((0...1).contains(value), "a slider's value is in 0...1")
         self.value = value
         super.init(identifier: identifier, frame: frame)
     }
 
-    public override var widgetKind: String { "Slider" }
-    public override func auditLinkDidChange(_ link: AuditLink?) { slot.audit(link, with: SliderProxy.init(link:)) }
-    public override func adoptDelegate(_ candidate: AnyObject) {
-        if let delegate = candidate as? any SliderDelegate { self.delegate = delegate }
-    }
+    /// What VoiceOver reads: the delegate's label for the current value.
+    public var accessibilityLabel: String? { Self.callbacks.accessibilityLabel.ask(delegate, self, value) }
 
-    /// The user drags the thumb to `proposed`.
+    /// The user drags the thumb to `proposed` (refused outside 0...1: see `Slider.drag`).
     public func drag(to proposed: Double) {
         performInput(Self.drag, proposed) {
-            if SliderCallbacks.shouldBeginTracking.ask(slot.callee, self, proposed) {
-                let answer = SliderCallbacks.proposedValue.ask(slot.callee, self, proposed)
-                move(to: answer.isFinite ? min(1, max(0, answer)) : proposed, reason: .drag)
-            }
-            return .double(value)
+            guard Self.callbacks.shouldBeginTracking.ask(delegate, self, proposed) else { return .double(value) }
+            let answer = Self.callbacks.proposedValue.ask(delegate, self, proposed)
+            return move(to: answer.isFinite ? min(1, max(0, answer)) : proposed, reason: .drag)
         }
     }
 
     /// The user double-taps the thumb: the value goes back to 0.
-    public func reset() {
-        performInput(Self.resetInput, ()) {
-            move(to: 0, reason: .reset)
-            return .double(value)
-        }
-    }
+    public func reset() { performInput(Self.resetInput, ()) { move(to: 0, reason: .reset) } }
 
-    private func move(to newValue: Double, reason: SliderChange.Reason) {
-        accessibilityLabel = SliderCallbacks.accessibilityLabel.ask(slot.callee, self, newValue)
-        guard newValue != value else { return }
-        let change = SliderChange(from: value, to: newValue, reason: reason)
-        value = newValue
-        SliderCallbacks.didChange.ask(slot.callee, self, change)
+    /// Moves to `newValue`, tells the delegate if it changed, and returns the value as recorded.
+    private func move(to newValue: Double, reason: SliderChange.Reason) -> AuditValue {
+        if newValue != value {
+            let change = SliderChange(from: value, to: newValue, reason: reason)
+            value = newValue
+            Self.callbacks.didChange.ask(delegate, self, change)
+        }
+        return .double(value)
     }
 }
 
 extension Slider {
     public static let drag = Input<Slider, Double>(
         "drag", of: "Slider", arguments: .one("value", .double),
-        check: { _, value in (0...1).contains(value) ? nil : "value \(value) is outside 0...1" },
+        check: { _, value in (0...1).contains(value) ? nil : "must be in 0...1, not \(value)" },
         perform: { slider, value in slider.drag(to: value) })
     public static let resetInput = Input<Slider, Void>(
         "reset", of: "Slider", arguments: .none, perform: { slider, _ in slider.reset() })
@@ -68,8 +51,9 @@ extension Slider {
     public static let kind = WidgetKind(
         "Slider", properties: SliderProperties.self,
         make: { id, frame, properties in Slider(identifier: id, frame: frame, value: properties.value) },
-        describe: { SliderProperties(value: $0.value) }, inputs: [Slider.drag, Slider.resetInput],
-        callbacks: SliderCallbacks.invokers)
+        describe: { SliderProperties(value: $0.value) },
+        check: { (0...1).contains($0.value) ? nil : PropertyProblem("value", "must be in 0...1") },
+        delegate: \.delegate, callbacks: callbacks, inputs: [drag, resetInput])
 }
 
 /// A slider's scenario properties.

@@ -1,0 +1,66 @@
+/// What can be audited: a `View` or a `GestureRecognizer`. A recorder or an isolated replay links
+/// it (`auditLink`), and every `Callback` it asks through is then recorded or pinned.
+///
+/// Nothing to install: a widget keeps its delegate in a plain `weak var delegate` and asks it
+/// through its callbacks (`Slider.callbacks.didChange.ask(delegate, self, change)`), audited or
+/// not. The recorder links and unlinks the widget; the widget never overrides a hook to be audited.
+public protocol Auditable: AnyObject {
+    /// The audit this object takes part in, or nil. Set by the recorder and the replayer only.
+    var auditLink: AuditLink? { get }
+}
+
+extension AuditLink {
+    /// Records one callback the widget asks: asks `target` (or takes the default), queues the
+    /// event, and returns what `target` returned. During an isolated replay the pin asks the
+    /// candidate and answers as recorded.
+    ///
+    /// Who wins: the app's delegate, always. It is called with the same arguments, in the same
+    /// order, exactly once, and the widget gets exactly what it returned; when there is no
+    /// delegate, or it does not implement the callback, the callback's declared default, which is
+    /// what the widget would have used unaudited. Inlinable so that a callback declared outside this
+    /// module is specialized for its types; everything it touches of the recorder is two calls,
+    /// `beginCall` and `endCall`.
+    @inlinable
+    func forward<Delegate, Widget, Arguments, Result>(
+        _ callback: Callback<Delegate, Widget, Arguments, Result>, to target: Delegate?, _ widget: Widget,
+        _ arguments: Arguments
+    ) -> Result {
+        guard case .recorder(let recorder) = sink else { return pinned(callback, to: target, widget, arguments) }
+        let frame = recorder.beginCall()
+        let result: Result
+        if let target {
+            result = callback.invoke(target, widget, arguments)
+        } else {
+            result = callback.answer.defaultResult(arguments)
+        }
+        let flags = callback.answer.flags(arguments, result)
+        recorder.endCall(
+            frame, callback.descriptor, widget: self.widget, arguments: callback.arguments.encode(arguments),
+            result: callback.answer.coding?.encode(result), flags: flags, invoked: target != nil)
+        return result
+    }
+
+    /// The same callback during an isolated replay: the pin asks the candidate and answers as
+    /// recorded.
+    @usableFromInline
+    func pinned<Delegate, Widget, Arguments, Result>(
+        _ callback: Callback<Delegate, Widget, Arguments, Result>, to target: Delegate?, _ widget: Widget,
+        _ arguments: Arguments
+    ) -> Result {
+        guard case .pin(let pin) = sink else { return callback.unaudited(target, widget, arguments) }
+        return pin.answer(callback, to: target, widget, arguments, widgetID: self.widget)
+    }
+}
+
+/// Removed: a widget keeps its delegate in `public weak var delegate: (any SliderDelegate)?` and asks
+/// it through its callbacks; the recorder needs no slot.
+@available(*, unavailable, message: "declare 'public weak var delegate: (any YourDelegate)?' and ask it through 'Callbacks.x.ask(delegate, self, arguments)'")
+public struct DelegateSlot<Reference> {}
+
+/// Removed with `DelegateSlot`.
+@available(*, unavailable, message: "declare 'public weak var delegate: (any YourDelegate)?'; no weak-reference struct is needed")
+public protocol WeakDelegateReference {}
+
+/// Removed: no proxy class is written; the callback table forwards.
+@available(*, unavailable, message: "delete the proxy class: a widget asks 'Callbacks.x.ask(delegate, self, arguments)', which records the call")
+open class DelegateProxy {}
