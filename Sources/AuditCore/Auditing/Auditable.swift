@@ -4,7 +4,7 @@
 /// Nothing to install: a widget keeps its delegate in a plain `weak var delegate` and asks it
 /// through its callbacks (`Slider.callbacks.didChange.ask(delegate, self, change)`), audited or
 /// not. The recorder links and unlinks the widget; the widget never overrides a hook to be audited.
-public protocol Auditable: AnyObject {
+public protocol Auditable: AnyObject, SendableMetatype {
     /// The audit this object takes part in, or nil. Set by the recorder and the replayer only.
     var auditLink: AuditLink? { get }
 }

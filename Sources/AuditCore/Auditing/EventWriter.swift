@@ -50,6 +50,10 @@ final class EventWriter: @unchecked Sendable {
     private let writtenWhole = Atomic<Bool>(false)
     /// The pending events' argument texts and answers, encoded ahead of the write (`prepare`).
     private var encodedAhead: Encoded?
+    /// Set by the recorder once it has attached to a tree. A session made up front whose recorder
+    /// never attached (`Recorder.attach` refused every tree) is deleted when the writer ends: it
+    /// holds nothing to replay.
+    let attached = Atomic<Bool>(false)
 
     static let maximumAttempts = 3
 
@@ -100,6 +104,12 @@ final class EventWriter: @unchecked Sendable {
         let status: SessionStatus = lostEvents == 0 ? .complete : .interrupted
         let lossError = lostEvents > 0 ? lastError : nil  // the write that lost events says the most
         if markedComplete { store.releaseRecordingLock(of: session) }
+        if session != 0, creating == nil, ownsStore, counters.events == 0, !attached.load(ordering: .acquiring),
+            patiently("deleting the session, to which nothing was attached", { try store.deleteEmptySession(session) })
+        {
+            lastError = "nothing was attached (Recorder.attach refused every tree, or was never called): no session stored"
+            session = 0
+        }
         let statusWritten =
             session != 0
             && (markedComplete

@@ -135,13 +135,15 @@ public final class Recorder: Sendable {
 
     // MARK: Attaching
 
-    /// Wraps the delegate of every widget under `root` and of every gesture recognizer of those
-    /// views, and of widgets and recognizers added later.
+    /// Audits every widget under `root` and every gesture recognizer of those views, and widgets
+    /// and recognizers added later: every callback they ask through is recorded.
     ///
-    /// For a session recorded in code (its `NewSession.scenarioSource` empty), the tree as it is
-    /// now is stored as the session's scenario, each widget describing itself through its kind's
-    /// registration, so that the session can be replayed; a widget whose kind the catalog does not
-    /// register is refused here, before anything about it is recorded.
+    /// For a session recorded in code (`NewSession(recordedInCode:delegate:labels:)`), the tree as
+    /// it is now is stored as the session's scenario, each widget describing itself through its
+    /// kind's registration, so that the session can be replayed; a widget whose kind the catalog
+    /// does not register is refused here, before anything about it is recorded. A recorder that
+    /// attaches to nothing stores no session: `finish()` deletes the empty one it made and says so
+    /// in `RecordingSummary.lastError` (its `session` is 0).
     public func attach(to root: View) throws(UnregisteredKind) {
         if describesTree {
             describe(root, as: try catalog.describe(root))
@@ -167,6 +169,7 @@ public final class Recorder: Sendable {
     private var isInsideEvent: Bool { ThreadContext.current.parent(of: ObjectIdentifier(self)) != nil }
 
     private func link(_ root: View) {
+        writer.attached.store(true, ordering: .releasing)
         root.visit { view in
             let id = nextWidget.add(1, ordering: .relaxed).oldValue
             let parent = view.superview?.auditLink.flatMap { $0.recorder === self ? $0.widget : nil }

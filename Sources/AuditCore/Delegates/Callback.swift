@@ -51,6 +51,23 @@ public struct ArgumentList<Arguments>: Sendable {
     public let labels: [String]
     @usableFromInline let encode: @Sendable (Arguments) -> CapturedArguments
     let decode: @Sendable ([AuditValue], View?) -> Arguments?
+    /// What each argument must be, in words, in label order.
+    let expected: [String]
+    /// The first argument of recorded or written values (in label order) that does not decode:
+    /// its field (`value`, `change.reason`) and what was expected.
+    let problem: @Sendable ([AuditValue]) -> StepProblem?
+
+    init(
+        labels: [String], encode: @escaping @Sendable (Arguments) -> CapturedArguments,
+        decode: @escaping @Sendable ([AuditValue], View?) -> Arguments?, expected: [String] = [],
+        problem: @escaping @Sendable ([AuditValue]) -> StepProblem? = { _ in nil }
+    ) {
+        self.labels = labels
+        self.encode = encode
+        self.decode = decode
+        self.expected = expected
+        self.problem = problem
+    }
 
     public static var none: ArgumentList<Void> {
         ArgumentList<Void>(labels: [], encode: { _ in .none }, decode: { _, _ in () })
@@ -59,7 +76,8 @@ public struct ArgumentList<Arguments>: Sendable {
     public static func one(_ label: String, _ coding: ValueCoding<Arguments>) -> ArgumentList<Arguments> {
         ArgumentList(
             labels: [label], encode: { .one(coding.encode($0)) },
-            decode: { values, root in values.count == 1 ? coding.decode(values[0], in: root) : nil })
+            decode: { values, root in values.count == 1 ? coding.decode(values[0], in: root) : nil },
+            expected: [coding.expected], problem: { firstProblem($0, [(label, coding.problem)]) })
     }
 
     public static func two<A, B>(
@@ -74,7 +92,9 @@ public struct ArgumentList<Arguments>: Sendable {
                     return nil
                 }
                 return (a, b)
-            })
+            },
+            expected: [coding1.expected, coding2.expected],
+            problem: { firstProblem($0, [(label1, coding1.problem), (label2, coding2.problem)]) })
     }
 
     public static func three<A, B, C>(
@@ -89,8 +109,26 @@ public struct ArgumentList<Arguments>: Sendable {
                     let b = coding2.decode(values[1], in: root), let c = coding3.decode(values[2], in: root)
                 else { return nil }
                 return (a, b, c)
+            },
+            expected: [coding1.expected, coding2.expected, coding3.expected],
+            problem: {
+                firstProblem($0, [(label1, coding1.problem), (label2, coding2.problem), (label3, coding3.problem)])
             })
     }
+}
+
+/// The first of `values` that its argument's coding cannot read, named by its label (and the
+/// member inside it, for a `Codable` argument).
+private func firstProblem(
+    _ values: [AuditValue], _ arguments: [(label: String, problem: @Sendable (AuditValue) -> PropertyProblem?)]
+) -> StepProblem? {
+    for (value, argument) in zip(values, arguments) {
+        if let problem = argument.problem(value) {
+            let field = problem.field.map { $0.hasPrefix("[") ? argument.label + $0 : "\(argument.label).\($0)" }
+            return StepProblem(field: field ?? argument.label, problem.message)
+        }
+    }
+    return nil
 }
 
 /// The answer side of a callback: its default, how it is recorded, and when it takes effect.
@@ -216,7 +254,8 @@ public struct Callback<Delegate, Widget: Auditable, Arguments, Result>: Sendable
         Callback(
             descriptor: descriptor,
             arguments: ArgumentList(
-                labels: arguments.labels, encode: { CapturedArguments(encode($0)) }, decode: arguments.decode),
+                labels: arguments.labels, encode: { CapturedArguments(encode($0)) }, decode: arguments.decode,
+                expected: arguments.expected, problem: arguments.problem),
             answer: answer, invoke: invoke)
     }
 

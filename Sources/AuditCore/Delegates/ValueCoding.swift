@@ -6,23 +6,41 @@ import Foundation
 /// each argument is recorded without the argument's type knowing about auditing.
 public struct ValueCoding<Value>: Sendable {
     public let encode: @Sendable (Value) -> AuditValue
+    /// What a value must be, in words, for an error about a scenario's field: `a number`.
+    public let expected: String
     private let decodeInTree: @Sendable (AuditValue, View?) -> Value?
+    /// Why a value does not decode: the member it is about (nil for the value itself) and what was
+    /// expected; nil when it decodes.
+    let problem: @Sendable (AuditValue) -> PropertyProblem?
 
     public init(
-        encode: @escaping @Sendable (Value) -> AuditValue, decode: @escaping @Sendable (AuditValue) -> Value?
+        encode: @escaping @Sendable (Value) -> AuditValue, decode: @escaping @Sendable (AuditValue) -> Value?,
+        expected: String = "a value of the recorded shape"
     ) {
-        self.encode = encode
-        decodeInTree = { value, _ in decode(value) }
+        self.init(encode: encode, decodeIn: { value, _ in decode(value) }, expected: expected)
     }
 
     /// For values recorded as references into the widget tree (another widget, by its path): the
     /// replayer passes the root of the tree it rebuilt, so `decode` can find the object.
     public init(
         encode: @escaping @Sendable (Value) -> AuditValue,
-        decodeIn: @escaping @Sendable (_ value: AuditValue, _ root: View?) -> Value?
+        decodeIn: @escaping @Sendable (_ value: AuditValue, _ root: View?) -> Value?,
+        expected: String = "a value of the recorded shape"
     ) {
         self.encode = encode
+        self.expected = expected
         decodeInTree = decodeIn
+        problem = { decodeIn($0, nil) == nil ? PropertyProblem(nil, "expected \(expected)") : nil }
+    }
+
+    private init(
+        encode: @escaping @Sendable (Value) -> AuditValue, decodeIn: @escaping @Sendable (AuditValue, View?) -> Value?,
+        expected: String, problem: @escaping @Sendable (AuditValue) -> PropertyProblem?
+    ) {
+        self.encode = encode
+        self.expected = expected
+        decodeInTree = decodeIn
+        self.problem = problem
     }
 
     /// Reads a recorded value back; nil when it does not have this coding's shape.
@@ -30,17 +48,18 @@ public struct ValueCoding<Value>: Sendable {
 }
 
 extension ValueCoding where Value == Int {
-    public static let int = ValueCoding(encode: { .int($0) }, decode: { if case .int(let v) = $0 { v } else { nil } })
+    public static let int = ValueCoding(
+        encode: { .int($0) }, decode: { if case .int(let v) = $0 { v } else { nil } }, expected: "an integer")
 }
 
 extension ValueCoding where Value == Bool {
     public static let bool = ValueCoding(
-        encode: { .bool($0) }, decode: { if case .bool(let v) = $0 { v } else { nil } })
+        encode: { .bool($0) }, decode: { if case .bool(let v) = $0 { v } else { nil } }, expected: "true or false")
 }
 
 extension ValueCoding where Value == String {
     public static let string = ValueCoding(
-        encode: { .string($0) }, decode: { if case .string(let v) = $0 { v } else { nil } })
+        encode: { .string($0) }, decode: { if case .string(let v) = $0 { v } else { nil } }, expected: "a string")
 }
 
 extension ValueCoding where Value == Double {
@@ -52,7 +71,7 @@ extension ValueCoding where Value == Double {
             case .int(let v): Double(v)
             default: nil
             }
-        })
+        }, expected: "a number")
 }
 
 extension ValueCoding {
@@ -64,7 +83,7 @@ extension ValueCoding {
             decodeIn: { value, root in
                 if case .null = value { return .some(nil) }
                 return wrapped.decode(value, in: root).map { .some($0) }
-            })
+            }, expected: "\(wrapped.expected) or null")
     }
 }
 
@@ -117,7 +136,7 @@ extension ValueCoding {
     ) -> ValueCoding<T> {
         ValueCoding<T>(
             encode: { self.encode(encode($0)) },
-            decodeIn: { value, root in self.decode(value, in: root).flatMap(decode) })
+            decodeIn: { value, root in self.decode(value, in: root).flatMap(decode) }, expected: expected)
     }
 }
 
@@ -137,6 +156,18 @@ extension ValueCoding where Value: Codable & Sendable {
                 }
                 return parsed
             },
-            decode: { value in try? JSONDecoder().decode(Value.self, from: Data(value.json.utf8)) })
+            decodeIn: { value, _ in try? JSONDecoder().decode(Value.self, from: Data(value.json.utf8)) },
+            expected: "a \(Value.self) object",
+            problem: { value in
+                do {
+                    _ = try JSONDecoder().decode(Value.self, from: Data(value.json.utf8))
+                    return nil
+                } catch let error as DecodingError {
+                    let located = ScenarioError(decoding: error, at: "")
+                    return PropertyProblem(located.location.isEmpty ? nil : located.location, located.message)
+                } catch {
+                    return PropertyProblem(nil, "\(error)")
+                }
+            })
     }
 }

@@ -40,12 +40,15 @@ public struct Input<Widget: AnyObject, Arguments>: Sendable, WidgetInput {
 
     public var action: InputAction {
         let (arguments, check, perform) = (arguments, check, perform)
-        let fields = arguments.labels.map { label in
-            ActionField(label: label, expected: "a value \(label) can take", defaultValue: nil, accepts: { _ in true })
+        let fields = zip(arguments.labels, arguments.expected).map { label, expected in
+            ActionField(label: label, expected: expected, defaultValue: nil, accepts: { _ in true })
         }
+        // A problem the input's check finds is about its argument when it has only one.
+        let checkedField = arguments.labels.count == 1 ? arguments.labels.first : nil
         return InputAction(
             descriptor: descriptor, fields: fields, widgetKind: descriptor.protocolName, accepts: { $0 is Widget },
             staticCheck: { _, values in
+                if let problem = arguments.problem(values) { return problem }
                 guard let decoded = arguments.decode(values, nil) else {
                     return StepProblem(field: arguments.labels.first, "the value does not have the input's shape")
                 }
@@ -60,9 +63,10 @@ public struct Input<Widget: AnyObject, Arguments>: Sendable, WidgetInput {
             },
             check: { widget, values in
                 guard let decoded = arguments.decode(values, nil) else {
-                    return StepProblem(field: arguments.labels.first, "the value does not have the input's shape")
+                    return arguments.problem(values)
+                        ?? StepProblem(field: arguments.labels.first, "the value does not have the input's shape")
                 }
-                return check(widget as! Widget, decoded).map { StepProblem($0) }
+                return check(widget as! Widget, decoded).map { StepProblem(field: checkedField, $0) }
             },
             perform: { widget, values in
                 if let decoded = arguments.decode(values, nil) { perform(widget as! Widget, decoded) }

@@ -74,6 +74,7 @@ public struct UnregisteredKind: Error, CustomStringConvertible, Sendable {
 
     public var description: String {
         "'\(path)' is a \(kind), a widget kind the catalog does not register (registered: "
-            + "\(registered.sorted().joined(separator: ", "))); add its WidgetKind with WidgetCatalog.adding(_:)"
+            + "\(registered.sorted().joined(separator: ", "))); add its WidgetKind with WidgetCatalog.adding(_:) "
+            + "(a widget's kind is its class's name unless it overrides widgetKind)"
     }
 }

@@ -165,6 +165,22 @@ extension AuditStore {
     /// The session is finished: no longer recording.
     func releaseRecordingLock(of session: Int64) { recordingLocks[session] = nil }
 
+    /// Deletes a session that holds nothing: no event, no widget, no scenario (a recorder that
+    /// never attached to a tree). A session with anything in it is left alone.
+    func deleteEmptySession(_ session: Int64) throws {
+        try connection.transaction {
+            let id = SQLValue.integer(session)
+            guard try connection.scalarInt("SELECT count(*) FROM events WHERE session = ?", [id]) == 0,
+                try connection.scalarInt("SELECT count(*) FROM widgets WHERE session = ?", [id]) == 0
+            else { return }
+            if hasSessionIdentity {
+                try connection.cached("DELETE FROM session_labels WHERE session = ?").execute([id])
+            }
+            try connection.cached("DELETE FROM sessions WHERE id = ?").execute([id])
+        }
+        releaseRecordingLock(of: session)
+    }
+
     func transaction<T>(_ body: () throws -> T) throws -> T { try connection.transaction(body) }
 
     enum CheckpointMode {

@@ -1,19 +1,22 @@
 import AuditCore
 
 /// A horizontal slider whose `value` is in 0...1. Dragging asks the delegate whether to begin
-/// tracking, lets it replace the proposed value, and reports the change; `reset()` moves to 0
-/// without asking. Reading `accessibilityLabel` asks the delegate, outside any input.
+/// tracking, lets it replace the proposed value, asks for the label VoiceOver announces, and
+/// reports the change; `reset()` moves to 0 without asking. Reading `accessibilityLabel` asks the
+/// delegate too: outside any input, whenever the app reads it.
 public final class Slider: View {
     public static let callbacks = SliderCallbacks()
     public weak var delegate: (any SliderDelegate)?
     public private(set) var value: Double
+    /// What VoiceOver announced at the last move.
+    public private(set) var announcement: String?
 
     public init(identifier: String, frame: Rect = .zero, value: Double = 0.5) {
         self.value = value
         super.init(identifier: identifier, frame: frame)
     }
 
-    /// What VoiceOver reads: the delegate's label for the current value.
+    /// What VoiceOver reads for the current value, asked of the delegate at each read.
     public var accessibilityLabel: String? { Self.callbacks.accessibilityLabel.ask(delegate, self, value) }
 
     /// The user drags the thumb to `proposed` (refused outside 0...1: see `Slider.drag`).
@@ -30,6 +33,7 @@ public final class Slider: View {
 
     /// Moves to `newValue`, tells the delegate if it changed, and returns the value as recorded.
     private func move(to newValue: Double, reason: SliderChange.Reason) -> AuditValue {
+        announcement = Self.callbacks.accessibilityLabel.ask(delegate, self, newValue)
         if newValue != value {
             let change = SliderChange(from: value, to: newValue, reason: reason)
             value = newValue

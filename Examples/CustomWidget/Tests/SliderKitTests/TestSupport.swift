@@ -33,13 +33,15 @@ func buildScreen() -> View {
 }
 
 /// What the user does in the in-code sessions: a drag that is snapped, one that is refused (a jump
-/// of more than 0.5), another that is snapped, and a reset to 0.
+/// of more than 0.5), another that is snapped, and a reset to 0; then the app reads the slider's
+/// label, which asks the delegate outside any input.
 func driveScreen(_ root: View) throws {
     let slider = try require(root.view(atPath: "screen/volume") as? Slider, "slider")
     slider.drag(to: 0.37)
     slider.drag(to: 0.95)
     slider.drag(to: 0.62)
     slider.reset()
+    _ = slider.accessibilityLabel
 }
 
 struct Missing: Error, CustomStringConvertible {
