@@ -87,7 +87,9 @@ public struct WidgetCatalog: Sendable {
 
     /// The names of the inputs `object` takes, for an error message.
     func inputNames(for object: AnyObject) -> [String] {
-        Array(Set(kinds.flatMap(\.inputs).filter { $0.accepts(object) }.map(\.name))).sorted()
+        var names = Set(kinds.flatMap(\.inputs).filter { $0.accepts(object) }.map(\.name))
+        if kinds.contains(where: { $0.callbacks.contains { $0.accepts(object) } }) { names.insert(InputAction.askName) }
+        return names.sorted()
     }
 
     private static func key(_ protocolName: String, _ name: String) -> String { protocolName + "." + name }
