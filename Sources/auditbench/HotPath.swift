@@ -41,7 +41,7 @@ func measureHotPath(calls: Int, database: String) throws -> (p50: Double, p99: D
     let delegate = EvenOnly()
     probe.delegate = delegate
     let recorder = try Recorder(
-        databasePath: database, session: NewSession(scenario: "bench", scenarioSource: "{}", delegate: "bench"),
+        databasePath: database, session: NewSession(scenario: "bench", source: "{}", delegate: "bench"),
         catalog: .builtIn)
     try recorder.attach(to: probe)
     let target: any ProbeDelegate = delegate

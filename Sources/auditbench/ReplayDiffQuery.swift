@@ -84,7 +84,7 @@ func recordProbeSession(calls: Int, database: String, delegate: any ProbeDelegat
     let probe = Probe(identifier: "probe")
     probe.delegate = delegate
     let recorder = try Recorder(
-        databasePath: database, session: NewSession(scenario: "bench", scenarioSource: "{}", delegate: "bench"),
+        databasePath: database, session: NewSession(scenario: "bench", source: "{}", delegate: "bench"),
         catalog: .builtIn)
     try recorder.attach(to: probe)
     for value in 0..<calls { _ = probe.ask(value) }

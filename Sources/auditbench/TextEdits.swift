@@ -8,7 +8,7 @@ import Foundation
 func measureTypedCharacters(edits: Int, database: String) throws -> (table: Double, file: Double) {
     let view = TextView(identifier: "note")
     let recorder = try Recorder(
-        databasePath: database, session: NewSession(scenario: "bench", scenarioSource: "{}", delegate: "bench"),
+        databasePath: database, session: NewSession(scenario: "bench", source: "{}", delegate: "bench"),
         catalog: .builtIn)
     try recorder.attach(to: view)
     view.beginEditing()

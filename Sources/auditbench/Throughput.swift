@@ -8,7 +8,7 @@ func measureAudited(calls: Int, database: String) throws -> Double {
     let delegate = EvenOnly()
     probe.delegate = delegate
     let recorder = try Recorder(
-        databasePath: database, session: NewSession(scenario: "bench", scenarioSource: "{}", delegate: "bench"),
+        databasePath: database, session: NewSession(scenario: "bench", source: "{}", delegate: "bench"),
         catalog: .builtIn)
     try recorder.attach(to: probe)
     let start = now()

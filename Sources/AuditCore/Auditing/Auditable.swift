@@ -54,13 +54,26 @@ extension AuditLink {
 
 /// Removed: a widget keeps its delegate in `public weak var delegate: (any SliderDelegate)?` and asks
 /// it through its callbacks; the recorder needs no slot.
-@available(*, unavailable, message: "declare 'public weak var delegate: (any YourDelegate)?' and ask it through 'Callbacks.x.ask(delegate, self, arguments)'")
-public struct DelegateSlot<Reference> {}
+@available(
+    *, unavailable,
+    message:
+        "declare 'public weak var delegate: (any YourDelegate)?' and ask it through 'Callbacks.x.ask(delegate, self, arguments)'"
+)
+public struct DelegateSlot<Reference> {
+    public init() {}
+}
 
 /// Removed with `DelegateSlot`.
-@available(*, unavailable, message: "declare 'public weak var delegate: (any YourDelegate)?'; no weak-reference struct is needed")
+@available(
+    *, unavailable,
+    message: "declare 'public weak var delegate: (any YourDelegate)?'; no weak-reference struct is needed"
+)
 public protocol WeakDelegateReference {}
 
 /// Removed: no proxy class is written; the callback table forwards.
-@available(*, unavailable, message: "delete the proxy class: a widget asks 'Callbacks.x.ask(delegate, self, arguments)', which records the call")
+@available(
+    *, unavailable,
+    message:
+        "delete the proxy class: a widget asks 'Callbacks.x.ask(delegate, self, arguments)', which records the call"
+)
 open class DelegateProxy {}

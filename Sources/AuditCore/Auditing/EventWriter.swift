@@ -107,7 +107,8 @@ final class EventWriter: @unchecked Sendable {
         if session != 0, creating == nil, ownsStore, counters.events == 0, !attached.load(ordering: .acquiring),
             patiently("deleting the session, to which nothing was attached", { try store.deleteEmptySession(session) })
         {
-            lastError = "nothing was attached (Recorder.attach refused every tree, or was never called): no session stored"
+            lastError =
+                "nothing was attached (Recorder.attach refused every tree, or was never called): no session stored"
             session = 0
         }
         let statusWritten =

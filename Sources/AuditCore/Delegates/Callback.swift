@@ -406,7 +406,8 @@ extension CallbackTable {
 
 @available(
     *, unavailable,
-    message: "write the default implementation as 'Callbacks.x.unimplemented(arguments)', which returns the callback's declared default"
+    message:
+        "write the default implementation as 'Callbacks.x.unimplemented(arguments)', which returns the callback's declared default"
 )
 public func delegateDefault<T>(_ value: T) -> T { value }
 

@@ -127,7 +127,6 @@ public struct GestureRecognizerCallbacks: CallbackTable {
         arguments: .one("preventingGestureRecognizer", .gestureRecognizer), answer: .veto(),
         invoke: { $0.gestureRecognizer($1, canBePreventedBy: $2) })
 
-
     /// A question whose default is false: a true answer overrides the default.
     private static var defaultFalse: Answer<GestureRecognizer, Bool> {
         .override(proposal: { _ in false }, coding: .bool, described: "false")

@@ -25,7 +25,9 @@ public protocol ScrollViewDelegate: AnyObject {
 extension ScrollViewDelegate {
     public func scrollViewDidScroll(_ scrollView: ScrollView) { ScrollView.callbacks.didScroll.unimplemented(()) }
 
-    public func scrollViewWillBeginDragging(_ scrollView: ScrollView) { ScrollView.callbacks.willBeginDragging.unimplemented(()) }
+    public func scrollViewWillBeginDragging(_ scrollView: ScrollView) {
+        ScrollView.callbacks.willBeginDragging.unimplemented(())
+    }
 
     public func scrollViewWillEndDragging(
         _ scrollView: ScrollView, withVelocity velocity: Point, targetContentOffset: UnsafeMutablePointer<Point>
@@ -37,15 +39,21 @@ extension ScrollViewDelegate {
         ScrollView.callbacks.didEndDragging.unimplemented(decelerate)
     }
 
-    public func scrollViewWillBeginDecelerating(_ scrollView: ScrollView) { ScrollView.callbacks.willBeginDecelerating.unimplemented(()) }
+    public func scrollViewWillBeginDecelerating(_ scrollView: ScrollView) {
+        ScrollView.callbacks.willBeginDecelerating.unimplemented(())
+    }
 
-    public func scrollViewDidEndDecelerating(_ scrollView: ScrollView) { ScrollView.callbacks.didEndDecelerating.unimplemented(()) }
+    public func scrollViewDidEndDecelerating(_ scrollView: ScrollView) {
+        ScrollView.callbacks.didEndDecelerating.unimplemented(())
+    }
 
     public func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool {
         ScrollView.callbacks.shouldScrollToTop.unimplemented(())
     }
 
-    public func scrollViewDidScrollToTop(_ scrollView: ScrollView) { ScrollView.callbacks.didScrollToTop.unimplemented(()) }
+    public func scrollViewDidScrollToTop(_ scrollView: ScrollView) {
+        ScrollView.callbacks.didScrollToTop.unimplemented(())
+    }
 }
 
 /// The callback table of `ScrollViewDelegate`: each callback declared once.

@@ -29,13 +29,17 @@ extension TableViewDelegate {
         TableView.tableCallbacks.willSelect.unimplemented(indexPath)
     }
 
-    public func tableView(_ tableView: TableView, didSelectRowAt indexPath: IndexPath) { TableView.tableCallbacks.didSelect.unimplemented(indexPath) }
+    public func tableView(_ tableView: TableView, didSelectRowAt indexPath: IndexPath) {
+        TableView.tableCallbacks.didSelect.unimplemented(indexPath)
+    }
 
     public func tableView(_ tableView: TableView, willDeselectRowAt indexPath: IndexPath) -> IndexPath? {
         TableView.tableCallbacks.willDeselect.unimplemented(indexPath)
     }
 
-    public func tableView(_ tableView: TableView, didDeselectRowAt indexPath: IndexPath) { TableView.tableCallbacks.didDeselect.unimplemented(indexPath) }
+    public func tableView(_ tableView: TableView, didDeselectRowAt indexPath: IndexPath) {
+        TableView.tableCallbacks.didDeselect.unimplemented(indexPath)
+    }
 }
 
 /// The callback table of `TableViewDelegate`'s own callbacks, each declared once; the scroll

@@ -75,7 +75,7 @@ public struct Replayer: Sendable {
             fingerprinting: mode == .interaction)
         let loaded = monotonicNanoseconds()
         let session = NewSession(
-            name: "replay of \(id)", scenario: plan.scenario.name, scenarioSource: plan.scenario.source,
+            name: "replay of \(id)", scenario: plan.scenario.name, source: plan.scenario.source,
             delegate: name, replayOf: id, replayMode: mode)
         let last = plan.events.last?.seq
         /// The report on the candidate once stored as `stored`, compared through `store`, which sees

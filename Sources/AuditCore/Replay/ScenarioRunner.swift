@@ -142,7 +142,7 @@ public enum ScenarioRunner {
         }
         let source = secrets.map(scenario.recordedSource(hashing:)) ?? scenario.source
         let session = NewSession(
-            name: label, scenario: scenario.name, scenarioSource: source, delegate: name, labels: labels)
+            name: label, scenario: scenario.name, source: source, delegate: name, labels: labels)
         // The store opened to check the database is the one the recorder's writer thread takes.
         let recorder =
             try store.take().map {

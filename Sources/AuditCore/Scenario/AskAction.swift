@@ -28,7 +28,9 @@ extension InputAction {
         }
         let problem: @Sendable (AnyObject, [AuditValue]) -> StepProblem? = { object, arguments in
             invoker.decodes(values(arguments), root(of: object))
-                ? nil : StepProblem(field: "arguments", "expected the arguments of \(name): \(labels.joined(separator: ", "))")
+                ? nil
+                : StepProblem(
+                    field: "arguments", "expected the arguments of \(name): \(labels.joined(separator: ", "))")
         }
         return InputAction(
             descriptor: CallbackDescriptor(

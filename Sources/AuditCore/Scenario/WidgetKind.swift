@@ -89,6 +89,19 @@ public struct WidgetKind: Sendable {
             })
     }
 
+    /// Not a registration: callbacks without the delegate property they are asked of.
+    @available(
+        *, unavailable,
+        message: "name the widget's delegate property too: 'delegate: \\.delegate, callbacks: Widget.callbacks'"
+    )
+    public init<Widget: View, Properties: Codable & Sendable>(
+        _ name: String, properties: Properties.Type,
+        make: @escaping @Sendable (_ identifier: String, _ frame: Rect, _ properties: Properties) -> Widget,
+        describe: @escaping @Sendable (Widget) -> Properties,
+        check: @escaping @Sendable (Properties) -> PropertyProblem? = { _ in nil }, callbacks: some CallbackTable,
+        inputs: [any WidgetInput] = []
+    ) { fatalError() }
+
     /// A widget kind with no delegate: properties as above.
     public init<Widget: View, Properties: Codable & Sendable>(
         _ name: String, properties: Properties.Type,

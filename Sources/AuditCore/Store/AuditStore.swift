@@ -177,8 +177,8 @@ public struct NewSession: Sendable {
     /// A session with its scenario's text given: what `ScenarioRunner.record` and the replayer
     /// make. (In code, record with `init(recordedInCode:delegate:labels:)`.)
     package init(
-        name: String? = nil, scenario: String, scenarioSource: String, delegate: String, replayOf: Int64? = nil,
-        replayMode: ReplayMode? = nil, labels: [String: String] = [:]
+        name: String? = nil, scenario: String, source scenarioSource: String, delegate: String,
+        replayOf: Int64? = nil, replayMode: ReplayMode? = nil, labels: [String: String] = [:]
     ) {
         self.labels = labels
         self.name = name
@@ -192,8 +192,20 @@ public struct NewSession: Sendable {
     /// A session recorded in code: named `name`, its scenario the tree the recorder attaches to
     /// (each widget as it was when attached, every recorded input a step), run with `delegate`.
     public init(recordedInCode name: String, delegate: String, labels: [String: String] = [:]) {
-        self.init(name: name, scenario: name, scenarioSource: "", delegate: delegate, labels: labels)
+        self.init(name: name, scenario: name, source: "", delegate: delegate, labels: labels)
     }
+
+    /// Removed from the public API: a session with a scenario's text is made by
+    /// `ScenarioRunner.record`; in code, the recorder stores the tree it attaches to.
+    @available(
+        *, unavailable,
+        message:
+            "record in code with NewSession(recordedInCode: name, delegate: delegateName); a scenario file with ScenarioRunner.record"
+    )
+    public init(
+        name: String? = nil, scenario: String, scenarioSource: String, delegate: String, replayOf: Int64? = nil,
+        replayMode: ReplayMode? = nil, labels: [String: String] = [:]
+    ) { fatalError() }
 }
 
 extension AuditStore {

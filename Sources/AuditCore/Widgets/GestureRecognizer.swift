@@ -253,7 +253,6 @@ struct PendingTransition {
     var endsAfterBegin = false
 }
 
-
 private struct WeakRecognizer {
     weak var recognizer: GestureRecognizer?
 }

@@ -32,11 +32,19 @@ open class View: Auditable {
     open var widgetKind: String { String(describing: type(of: self)) }
 
     /// Removed: the recorder links the widget itself; nothing is installed by hand.
-    @available(*, unavailable, message: "delete this override: a widget asks 'Callbacks.x.ask(delegate, self, arguments)', which is recorded while audited")
+    @available(
+        *, unavailable,
+        message:
+            "delete this override: a widget asks 'Callbacks.x.ask(delegate, self, arguments)', which is recorded while audited"
+    )
     open func auditLinkDidChange(_ link: AuditLink?) {}
 
     /// Removed: the registration gives the delegate to the widget.
-    @available(*, unavailable, message: "delete this override and register the delegate: 'WidgetKind(..., delegate: \\.delegate, callbacks: ...)'")
+    @available(
+        *, unavailable,
+        message:
+            "delete this override and register the delegate: 'WidgetKind(..., delegate: \\.delegate, callbacks: ...)'"
+    )
     open func adoptDelegate(_ candidate: AnyObject) {}
 
     /// The identifiers from the root to this view, joined by `/`.

@@ -110,7 +110,8 @@ struct AdoptionTests {
         "a callback asked outside any input, written as an `ask` step, is recorded at the top level and replays",
         arguments: [ReplayMode.interaction, .isolated])
     func anAskStepReplays(mode: ReplayMode) throws {
-        let asked = #"{"action": "ask", "widget": "screen/volume", "callback": "#
+        let asked =
+            #"{"action": "ask", "widget": "screen/volume", "callback": "#
             + #""SliderDelegate.slider(_:accessibilityLabelFor:)", "arguments": {"value": 0}}"#
         let file = try scenario(steps: "[\(asked)]")
         let summary = try ScenarioRunner.record(
