@@ -34,7 +34,9 @@ struct ReadmeSampleTests {
         for folder in ["Sources", "Tests", "Examples"] {
             let files = FileManager.default.enumerator(atPath: root.appending(path: folder).path)
             while let file = files?.nextObject() as? String {
-                guard file.hasSuffix(".swift"), !file.contains(".build/"), !file.hasSuffix("ReadmeSampleTests.swift")
+                // Tests/CompileFail holds mistakes that must not compile: no sample may come from there.
+                guard file.hasSuffix(".swift"), !file.contains(".build/"), !file.hasSuffix("ReadmeSampleTests.swift"),
+                    !file.hasPrefix("CompileFail/")
                 else { continue }
                 texts.append(
                     try String(contentsOf: root.appending(path: folder).appending(path: file), encoding: .utf8))
