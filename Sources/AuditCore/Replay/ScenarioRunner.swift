@@ -30,7 +30,11 @@ public enum ScenarioRunner {
         invalid: InvalidStep = .stop, refused: inout (step: Int, error: InputNestingError)?
     ) throws(ScenarioError) -> (root: View, skipped: [Int]) {
         let root = scenario.root.build()
-        if let delegate { adopt(delegate, in: root, catalog: scenario.catalog) }
+        if let delegate, adopt(delegate, in: root, catalog: scenario.catalog) == 0,
+            let error = ScenarioError(unadopted: delegate, in: root, catalog: scenario.catalog)
+        {
+            throw error
+        }
         do {
             try recorder?.attach(to: root)
         } catch {
@@ -42,12 +46,15 @@ public enum ScenarioRunner {
     }
 
     /// Gives every widget and recognizer under `root` `delegate`, where it conforms to the
-    /// delegate property its kind registers.
-    static func adopt(_ delegate: AnyObject, in root: View, catalog: WidgetCatalog) {
+    /// delegate property its kind registers; returns how many took it.
+    @discardableResult
+    static func adopt(_ delegate: AnyObject, in root: View, catalog: WidgetCatalog) -> Int {
+        var adopted = 0
         root.visit { view in
-            catalog.kind(named: view.widgetKind)?.adopt(view, delegate)
-            for recognizer in view.gestureRecognizers { recognizer.adoptDelegate(delegate) }
+            if catalog.kind(named: view.widgetKind)?.adopt(view, delegate) == true { adopted += 1 }
+            for recognizer in view.gestureRecognizers where recognizer.adoptDelegate(delegate) { adopted += 1 }
         }
+        return adopted
     }
 
     /// Performs `steps` on `root` in order, each checked against the current state first, then
@@ -164,5 +171,24 @@ public enum ScenarioRunner {
             throw ScenarioError(at: outcome.location, "\(outcome.message) (session \(summary.session) stops there)")
         }
         return summary
+    }
+}
+
+extension ScenarioError {
+    /// A delegate object that no widget or recognizer of the tree takes: run with it, the
+    /// scenario would ask it nothing and record only defaults. nil when no widget of the tree has
+    /// a delegate (there is nothing to ask).
+    init?(unadopted delegate: AnyObject, in root: View, catalog: WidgetCatalog) {
+        var protocols: Set<String> = []
+        root.visit { view in
+            if let name = catalog.kind(named: view.widgetKind)?.delegateProtocol { protocols.insert(name) }
+            if !view.gestureRecognizers.isEmpty { protocols.insert(GestureRecognizerCallbacks.protocolName) }
+        }
+        guard !protocols.isEmpty else { return nil }
+        self.init(
+            at: "delegate",
+            "\(type(of: delegate)) conforms to no delegate protocol of the scenario's widgets "
+                + "(\(protocols.sorted().joined(separator: ", "))): "
+                + "it would be asked nothing; make it adopt one, or register the widget's delegate property")
     }
 }

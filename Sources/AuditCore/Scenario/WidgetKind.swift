@@ -39,10 +39,12 @@ public struct WidgetKind: Sendable {
     let build: Builder
     let describe: @Sendable (View) -> [String: AuditValue]
     /// Gives a scenario's delegate object to a widget of this kind, when it conforms to the kind's
-    /// delegate protocol; nothing for a kind without a delegate.
-    let adopt: @Sendable (View, AnyObject) -> Void
+    /// delegate protocol, and says whether it did; nothing for a kind without a delegate.
+    let adopt: @Sendable (View, AnyObject) -> Bool
     /// Reads the kind's delegate off a widget of this kind (nil for a kind without one).
     let delegateOf: @Sendable (View) -> AnyObject?
+    /// The protocol of the kind's delegate property (nil for a kind without one).
+    let delegateProtocol: String?
 
     /// Reads the kind's own fields of a widget object and returns how to make the widget.
     typealias Builder = @Sendable (inout FieldReader, String, Rect) throws(ScenarioError) -> @Sendable () -> View
@@ -58,6 +60,7 @@ public struct WidgetKind: Sendable {
         self.describe = describe
         adopt = delegate.adopt
         delegateOf = delegate.read
+        delegateProtocol = delegate.protocolName
     }
 
     /// A widget kind whose scenario properties are a `Codable` value and whose delegate is the
@@ -138,10 +141,11 @@ public struct WidgetKind: Sendable {
 
     /// How a kind's widgets hold their delegate: the property a scenario run sets and replay reads.
     struct Delegation: Sendable {
-        let adopt: @Sendable (View, AnyObject) -> Void
+        let adopt: @Sendable (View, AnyObject) -> Bool
         let read: @Sendable (View) -> AnyObject?
+        let protocolName: String?
 
-        static let none = Delegation(adopt: { _, _ in }, read: { _ in nil })
+        static let none = Delegation(adopt: { _, _ in false }, read: { _ in nil }, protocolName: nil)
 
         /// The widget's delegate property: set when the candidate conforms to its type.
         static func property<Widget: View, Delegate>(_ keyPath: ReferenceWritableKeyPath<Widget, Delegate?>)
@@ -151,13 +155,14 @@ public struct WidgetKind: Sendable {
             nonisolated(unsafe) let keyPath = keyPath
             return Delegation(
                 adopt: { view, candidate in
-                    guard let widget = view as? Widget, let delegate = candidate as? Delegate else { return }
+                    guard let widget = view as? Widget, let delegate = candidate as? Delegate else { return false }
                     widget[keyPath: keyPath] = delegate
+                    return true
                 },
                 read: { view in
                     guard let widget = view as? Widget, let delegate = widget[keyPath: keyPath] else { return nil }
                     return delegate as AnyObject
-                })
+                }, protocolName: String(describing: Delegate.self))
         }
     }
 }

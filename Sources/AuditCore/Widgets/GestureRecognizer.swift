@@ -89,10 +89,12 @@ open class GestureRecognizer: Auditable {
     /// The recognizer's kind as recorded (`TapGestureRecognizer`, …). Subclasses return their own.
     open var widgetKind: String { "GestureRecognizer" }
 
-    /// Takes `candidate` as this recognizer's delegate if it conforms to `GestureRecognizerDelegate`:
-    /// what a scenario run does for every recognizer.
-    func adoptDelegate(_ candidate: AnyObject) {
-        if let delegate = candidate as? any GestureRecognizerDelegate { self.delegate = delegate }
+    /// Takes `candidate` as this recognizer's delegate if it conforms to `GestureRecognizerDelegate`
+    /// (what a scenario run does for every recognizer), and says whether it did.
+    func adoptDelegate(_ candidate: AnyObject) -> Bool {
+        guard let delegate = candidate as? any GestureRecognizerDelegate else { return false }
+        self.delegate = delegate
+        return true
     }
 
     /// The view's path, `#`, and the identifier: how events and arguments name the recognizer.

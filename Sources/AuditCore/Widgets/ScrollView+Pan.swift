@@ -71,7 +71,7 @@ final class ScrollViewPanGestureRecognizer: PanGestureRecognizer {
 
     override var widgetKind: String { "ScrollViewPanGestureRecognizer" }
 
-    override func adoptDelegate(_ candidate: AnyObject) {}
+    override func adoptDelegate(_ candidate: AnyObject) -> Bool { false }
 
     override func touchMoved(_ touch: Touch) {
         if state == .possible, let scrollView = view as? ScrollView, scrollView.isDragging, scrollView.touchDrag == nil

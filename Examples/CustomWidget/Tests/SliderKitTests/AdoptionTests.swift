@@ -124,4 +124,21 @@ struct AdoptionTests {
         let changed = try replayer.replay(session: summary.session, delegate: "volume.v2", mode: mode)
         #expect(changed.diff.differences.map(describe) == ["result_changed slider(_:accessibilityLabelFor:)"])
     }
+
+    @Test("a delegate that adopts none of the tree's protocols is refused before anything is recorded")
+    func aDelegateThatConformsToNothingIsRefused() throws {
+        final class VolumeLogger {}  // meant to be a SliderDelegate, but the conformance was left out
+        var registry = DelegateRegistry()
+        registry.register("logger", summary: "forgot its conformance") { VolumeLogger() }
+        #expect {
+            try ScenarioRunner.record(
+                try volumeScenario(), delegate: "logger", registry: registry, databasePath: database)
+        } throws: { error in
+            "\(error)"
+                == "delegate: VolumeLogger conforms to no delegate protocol of the scenario's widgets "
+                + "(ScrollViewDelegate, SliderDelegate): it would be asked nothing; make it adopt one, or "
+                + "register the widget's delegate property"
+        }
+        #expect(!FileManager.default.fileExists(atPath: database))
+    }
 }
