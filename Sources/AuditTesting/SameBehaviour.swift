@@ -8,8 +8,9 @@ import XCTest
 /// `AUDITCTL_RECORD` (`all`, `missing`, `never`, `failed`; default `missing`) — and then fails,
 /// so a test never passes on a baseline it did not compare with.
 ///
-/// The baselines live in `database`; by default in `__Baselines__/<test file>.sqlite` beside the
-/// test file, as snapshot testing keeps its snapshots (commit that folder).
+/// The baselines live in `database`; by default in `Tests/__Baselines__/<test target>/<test
+/// file>.sqlite` (see `baselineDatabase(forTestFile:)`; commit that folder). A comparing run
+/// leaves that file's bytes and its folder as they were; a recording replaces it whole.
 @discardableResult
 public func expectSameBehaviour(
     _ name: String, scenario: Scenario, database: String? = nil, record: RecordMode? = nil,
@@ -77,12 +78,54 @@ public func XCTAssertSameBehaviour(
     }
 }
 
-/// Where a test file's baselines are kept by default: `__Baselines__/<file name>.sqlite` in the
-/// test file's folder.
+/// Where a test file's baselines are kept by default: beside the test targets, outside each of
+/// them, so that SwiftPM neither builds nor warns about them and `Package.swift` needs no
+/// `exclude:`.
+///
+/// The nearest folder named `Tests` above the test file holds `__Baselines__`, which mirrors the
+/// folders below `Tests`: `Tests/AppTests/Login/LoginTests.swift` keeps its baselines in
+/// `Tests/__Baselines__/AppTests/Login/LoginTests.sqlite`. A test file with no `Tests` folder
+/// above it keeps them in `__Baselines__/<file name>.sqlite` beside it, inside its target, which
+/// then needs `exclude: ["__Baselines__"]`.
 public func baselineDatabase(forTestFile filePath: StaticString) -> String {
-    let file = URL(fileURLWithPath: "\(filePath)")
-    return file.deletingLastPathComponent().appending(path: "__Baselines__")
-        .appending(path: file.deletingPathExtension().lastPathComponent + ".sqlite").path
+    baselineDatabases(forTestFile: "\(filePath)").current
+}
+
+/// The default baseline database of the test file at `path`: `baselineDatabase(forTestFile:)`,
+/// unless it is missing and the file's baselines are still where they were kept before (then the
+/// error says where to move them).
+package func defaultBaselineDatabase(forTestFile path: String) throws -> String {
+    let (current, former) = baselineDatabases(forTestFile: path)
+    let files = FileManager.default
+    if former != current, !files.fileExists(atPath: current), files.fileExists(atPath: former) {
+        throw BaselinesToMove(from: former, to: current)
+    }
+    return current
+}
+
+/// Where the baselines of the test file at `path` are kept (see `baselineDatabase(forTestFile:)`),
+/// and where they were kept before they moved out of the test targets: `__Baselines__/<file
+/// name>.sqlite` beside it.
+private func baselineDatabases(forTestFile path: String) -> (current: String, former: String) {
+    let file = URL(fileURLWithPath: path).standardizedFileURL
+    let name = file.deletingPathExtension().lastPathComponent + ".sqlite"
+    let former = file.deletingLastPathComponent().appending(path: "__Baselines__").appending(path: name).path
+    let folders = Array(file.deletingLastPathComponent().pathComponents.dropFirst())  // "/" first
+    guard let tests = folders.lastIndex(of: "Tests") else { return (former, former) }
+    let root = folders[...tests].reduce(URL(fileURLWithPath: "/")) { $0.appending(path: $1) }
+    let current = folders[(tests + 1)...].reduce(root.appending(path: "__Baselines__")) { $0.appending(path: $1) }
+    return (current.appending(path: name).path, former)
+}
+
+/// Baselines found where they were kept before, not where they are now: to be moved, not recorded
+/// again.
+private struct BaselinesToMove: Error, CustomStringConvertible {
+    let from: String
+    let to: String
+    var description: String {
+        "the baselines of this test file are at \(from), inside its test target; move them to \(to) "
+            + "(outside every target, where SwiftPM does not warn about them)"
+    }
 }
 
 private func expect(_ sourceLocation: SourceLocation, _ body: () throws -> BehaviourOutcome) -> BehaviourOutcome? {
@@ -121,10 +164,6 @@ private func check(
     guard let mode = record ?? RecordMode.fromEnvironment() else {
         throw UnknownRecordMode(value: ProcessInfo.processInfo.environment[RecordMode.environmentVariable] ?? "")
     }
-    let path = database ?? baselineDatabase(forTestFile: filePath)
-    if database == nil {
-        try FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    }
+    let path = try database ?? defaultBaselineDatabase(forTestFile: "\(filePath)")
     return try body(BehaviourCheck(databasePath: path, catalog: catalog, mode: mode, replayMode: replay))
 }

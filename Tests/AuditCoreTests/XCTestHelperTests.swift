@@ -38,12 +38,3 @@ final class XCTestHelperTests: XCTestCase {
         XCTAssertEqual(outcome?.passed, true)
     }
 }
-
-@Suite("Where baselines live by default")
-struct BaselineLocationTests {
-    @Test func besideTheTestFileInBaselines() {
-        #expect(
-            baselineDatabase(forTestFile: "/work/app/Tests/AppTests/CheckoutTests.swift")
-                == "/work/app/Tests/AppTests/__Baselines__/CheckoutTests.sqlite")
-    }
-}

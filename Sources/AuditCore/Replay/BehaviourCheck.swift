@@ -4,6 +4,11 @@
 /// The baseline is the newest complete, non-replay session of that name in the database. The
 /// check returns a value (`BehaviourOutcome`); the assertion helpers of `AuditTesting` turn it
 /// into a test failure.
+///
+/// The database is committed with the tests, so a check never writes it where it is: it compares
+/// on a private copy, removed after, and leaves the file's bytes and its folder as they were; a
+/// recording replaces the file whole, atomically, or changes nothing (see `BaselineFile`). The
+/// candidate's session of a comparison is stored in that copy only.
 public struct BehaviourCheck: Sendable {
     public var databasePath: String
     public var mode: RecordMode
@@ -22,12 +27,15 @@ public struct BehaviourCheck: Sendable {
 
     /// Runs `scenario` with a delegate from `makeDelegate` and compares it with the baseline
     /// called `name`, recording one as `mode` says.
+    ///
+    /// - Complexity: O(*n* + *e*): a copy of the database of *n* bytes, and a replay of the
+    ///   baseline's *e* events.
     public func check(
         _ name: String, scenario: Scenario, delegateName: String = "candidate", delegate makeDelegate: () -> AnyObject
     ) throws -> BehaviourOutcome {
-        try check(name, delegate: makeDelegate, named: delegateName) {
+        try check(name, delegate: makeDelegate, named: delegateName) { database in
             try ScenarioRunner.record(
-                scenario, delegate: makeDelegate, named: delegateName, databasePath: databasePath, label: name)
+                scenario, delegate: makeDelegate, named: delegateName, databasePath: database, label: name)
         }
     }
 
@@ -35,17 +43,20 @@ public struct BehaviourCheck: Sendable {
     /// `drive` does to it, and compares that with the baseline called `name` — no scenario file:
     /// the session stores the tree as `build` made it and the inputs `drive` performed, and is
     /// replayed against a fresh delegate like any other. Records a baseline as `mode` says.
+    ///
+    /// - Complexity: O(*n* + *e*): a copy of the database of *n* bytes, and a replay of the
+    ///   baseline's *e* events.
     public func check(
         _ name: String, delegateName: String = "candidate", delegate makeDelegate: () -> AnyObject,
         build: () -> View, drive: (View) throws -> Void
     ) throws -> BehaviourOutcome {
-        try check(name, delegate: makeDelegate, named: delegateName) {
+        try check(name, delegate: makeDelegate, named: delegateName) { database in
             let delegate = makeDelegate()
             return try withExtendedLifetime(delegate) {
                 let root = build()
                 ScenarioRunner.adopt(delegate, in: root, catalog: catalog)
                 let recorder = try Recorder(
-                    databasePath: databasePath, session: NewSession(recordedInCode: name, delegate: delegateName),
+                    databasePath: database, session: NewSession(recordedInCode: name, delegate: delegateName),
                     catalog: catalog)
                 try recorder.attach(to: root)
                 defer { recorder.detach(from: root) }
@@ -55,37 +66,37 @@ public struct BehaviourCheck: Sendable {
         }
     }
 
+    /// Compares with the baseline `name`, or records one as `mode` says: `recording` records into
+    /// the database at the path it is given, a copy that replaces the baseline database when it
+    /// returns.
     private func check(
         _ name: String, delegate makeDelegate: () -> AnyObject, named delegateName: String,
-        recording: () throws -> RecordingSummary
+        recording: (String) throws -> RecordingSummary
     ) throws -> BehaviourOutcome {
-        // No database yet means no baseline; any other problem with it is an error, not "missing".
-        // The store the baseline is found and replayed through (an isolated replay opens one to
-        // write beside it, to store the candidate).
-        let store: AuditStore?
-        do {
-            store = try AuditStore(path: databasePath, access: .read)
-        } catch .noDatabase {
-            store = nil
-        }
-        let baseline = try store?.latestBaseline(named: name)
+        let baselines = BaselineFile(path: databasePath)
         func record(_ reason: String) throws -> BehaviourOutcome {
-            .recorded(session: try recording().session, reason: reason)
+            .recorded(session: try baselines.update { try recording($0).session }, reason: reason)
         }
         if mode == .all { return try record("record mode is 'all'") }
-        guard let baseline, let store else {
+        let compared = try baselines.withCopy { copy -> BehaviourOutcome? in
+            // No database yet means no baseline; any other problem with it is an error, not "missing".
+            guard let copy else { return nil }
+            let store = try AuditStore(path: copy, access: .read)
+            guard let baseline = try store.latestBaseline(named: name) else { return nil }
+            let replayer = Replayer(databasePath: copy, registry: DelegateRegistry(), catalog: catalog)
+            let report = try replayer.replay(
+                session: baseline, candidate: makeDelegate, named: delegateName, mode: replayMode,
+                through: Replayer.Stores(replayer, store))
+            return report.identical ? .matched(report) : .differed(report)
+        }
+        guard let compared else {
             if mode == .never { return .missingBaseline(name: name) }
             return try record("there was no baseline named '\(name)'")
         }
-        let replayer = Replayer(databasePath: databasePath, registry: DelegateRegistry(), catalog: catalog)
-        let report = try replayer.replay(
-            session: baseline, candidate: makeDelegate, named: delegateName, mode: replayMode,
-            through: Replayer.Stores(replayer, store))
-        if report.identical { return .matched(report) }
-        if mode == .failed {
-            return try record("behaviour differed from session \(baseline) (record mode is 'failed')")
+        if case .differed(let report) = compared, mode == .failed {
+            return try record("behaviour differed from session \(report.recorded.id) (record mode is 'failed')")
         }
-        return .differed(report)
+        return compared
     }
 }
 
@@ -93,7 +104,8 @@ public struct BehaviourCheck: Sendable {
 public enum BehaviourOutcome: Sendable {
     /// The candidate behaved exactly as the baseline.
     case matched(ReplayReport)
-    /// The candidate's behaviour differs; the report says where.
+    /// The candidate's behaviour differs; the report says where. Its candidate session was
+    /// stored in a copy of the baseline database that is gone: only the report is kept.
     case differed(ReplayReport)
     /// A new baseline session was recorded (and nothing compared). Like snapshot testing, this
     /// counts as a failure, so a test never passes on a baseline it did not compare with.
@@ -114,7 +126,7 @@ public enum BehaviourOutcome: Sendable {
         case .differed(let report):
             var text =
                 "behaviour differs from baseline session \(report.recorded.id) (\(report.diff.differences.count) "
-                + "differences; candidate stored as session \(report.candidate.id))"
+                + "differences)"
             if let first = report.firstDivergence {
                 let event = first.difference.event
                 text +=

@@ -33,6 +33,14 @@ struct SameBehaviourTests {
         #expect(outcome?.passed == true)
     }
 
+    /// The documented layout: with no `database:`, the baseline is the committed
+    /// `Tests/__Baselines__/SliderKitTests/SameBehaviourTests.sqlite`, outside the test target, so
+    /// `Package.swift` needs no `exclude:`; comparing with it leaves it byte for byte as it was.
+    @Test func v1BehavesAsTheCommittedBaseline() {
+        expectSameBehaviour(
+            "volume", catalog: catalog, delegate: { VolumeControllerV1() }, build: buildScreen, drive: driveScreen)
+    }
+
     @Test func v2DiffersFromTheBaseline() throws {
         try recordBaseline()
         let outcome = try BehaviourCheck(databasePath: database, catalog: catalog, mode: .never)
