@@ -17,10 +17,12 @@ extension Command {
             Shrinks a session whose replay against the delegate diverges to the fewest recorded inputs
             that still diverge the same way (delta debugging), and writes them as a scenario.
             """,
-        examples: [
-            "minimize --session 1 --delegate checkout.v2",
-            "minimize --session 1 --delegate checkout.v2 --output repro.json --max-tests 200",
-        ]
+        examples: { names in
+            [
+                "minimize --session 1 --delegate \(names.candidate)",
+                "minimize --session 1 --delegate \(names.candidate) --output repro.json --max-tests 200",
+            ]
+        }
     ) { invocation in
         let id = try invocation.required(Options.session)
         let delegate = try invocation.required(Options.delegate)
