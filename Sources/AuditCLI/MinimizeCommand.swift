@@ -15,7 +15,8 @@ extension Command {
         positionals: 0...0, formats: [.text, .json],
         discussion: """
             Shrinks a session whose replay against the delegate diverges to the fewest recorded inputs
-            that still diverge the same way (delta debugging), and writes them as a scenario.
+            that still diverge the same way (delta debugging), and writes them as a scenario that names
+            the recording's delegate: record it, then replay that session against the delegate.
             """,
         examples: { names in
             [
