@@ -16,7 +16,7 @@ public struct AuditCommandLine: Sendable {
     /// The program name shown in usage lines.
     public var programName: String
     /// The commands this runner adds to the built-in ones (``adding(_:)``), listed after them.
-    public private(set) var extraCommands: [ExtraCommand] = []
+    private(set) var extraCommands: [ExtraCommand] = []
 
     public init(
         registry: DelegateRegistry, catalog: WidgetCatalog,
