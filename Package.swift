@@ -30,9 +30,11 @@ let package = Package(
         ),
         // The demo's checkout screen: its delegates (checkout.v1, checkout.v2) and embedded scenario.
         .target(name: "AuditExamples", dependencies: ["AuditCore"], plugins: ["EmbedFilesPlugin"]),
-        .target(name: "AuditCLI", dependencies: ["AuditCore", "AuditExamples"]),
+        // The command line as a library: a runner passes its own delegates and catalog, and adds commands
+        // of its own (auditctl adds the demo).
+        .target(name: "AuditCLI", dependencies: ["AuditCore"]),
         .target(name: "AuditTesting", dependencies: ["AuditCore"]),
-        .executableTarget(name: "auditctl", dependencies: ["AuditCLI", "AuditExamples"]),
+        .executableTarget(name: "auditctl", dependencies: ["AuditCLI", "AuditCore", "AuditExamples"]),
         // An example of a user's own runner: their delegates registered, the CLI's entry point called.
         .executableTarget(
             name: "my-auditctl", dependencies: ["AuditCLI", "AuditCore", "AuditExamples"], path: "Sources/MyAuditctl"),

@@ -5,6 +5,9 @@ import Foundation
 /// widget kinds by passing your registry and catalog, in a `main.swift` of one line:
 ///
 ///     AuditCommandLine(registry: myRegistry, catalog: .builtIn.adding(Slider.kind)).main()
+///
+/// Its help shows the runner's own delegates in its examples. A command of the runner's own is
+/// added with ``adding(_:)``, as `auditctl` adds `demo`.
 public struct AuditCommandLine: Sendable {
     public var registry: DelegateRegistry
     /// The widget kinds this tool can read from scenarios, record, list and replay.
@@ -12,6 +15,8 @@ public struct AuditCommandLine: Sendable {
     public var environment: [String: String]
     /// The program name shown in usage lines.
     public var programName: String
+    /// The commands this runner adds to the built-in ones (``adding(_:)``), listed after them.
+    private(set) var extraCommands: [ExtraCommand] = []
 
     public init(
         registry: DelegateRegistry, catalog: WidgetCatalog,
@@ -21,6 +26,16 @@ public struct AuditCommandLine: Sendable {
         self.catalog = catalog
         self.environment = environment
         self.programName = programName
+    }
+
+    /// This command line with `command` too, after the built-in ones and those added before.
+    ///
+    /// A command named as another, or one that runs a delegate the registry does not have, makes
+    /// every call fail with one line that says so.
+    public func adding(_ command: ExtraCommand) -> AuditCommandLine {
+        var commandLine = self
+        commandLine.extraCommands.append(command)
+        return commandLine
     }
 
     /// Runs with the process's arguments and exits with the command's status.
@@ -40,18 +55,19 @@ public struct AuditCommandLine: Sendable {
     /// Runs one command line and returns its exit status: 0 success or identical, 1 differences
     /// found, 2 bad input or failure (with one line on standard error).
     public func run(_ arguments: [String], output: Output) -> Int32 {
+        if let problem = extraCommandProblem { return fail(problem, output) }
         guard let name = arguments.first else {
             return fail("no command given; run '\(programName) --help' for the list", output)
         }
         if name == Options.help.name || name == "-h" || name == "help" {
-            if arguments.count > 1, let command = Self.commands.first(where: { $0.name == arguments[1] }) {
-                output.line(command.help(programName))
+            if arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
+                output.line(command.help(for: self))
             } else {
                 output.line(usage)
             }
             return ExitStatus.success
         }
-        guard let command = Self.commands.first(where: { $0.name == name }) else {
+        guard let command = commands.first(where: { $0.name == name }) else {
             return fail("unknown command '\(name)'; run '\(programName) --help' for the list", output)
         }
         do {
@@ -59,7 +75,7 @@ public struct AuditCommandLine: Sendable {
                 Array(arguments.dropFirst()), options: command.allOptions, positionals: command.positionals,
                 command: command.name)
             if parsed[Options.help] {
-                output.line(command.help(programName))
+                output.line(command.help(for: self))
                 return ExitStatus.success
             }
             let invocation = try Invocation(parsed: parsed, command: command, tool: self, output: output)
@@ -79,14 +95,35 @@ public struct AuditCommandLine: Sendable {
         }
     }
 
+    /// What is wrong with the commands this runner adds: one named as another, or one that runs a
+    /// delegate the registry does not have. Nil when nothing is.
+    private var extraCommandProblem: String? {
+        var names = Set(Self.builtInCommands.map(\.name))
+        for extra in extraCommands {
+            let name = extra.command.name
+            guard names.insert(name).inserted else {
+                return "the command '\(name)' is added but \(programName) has one of that name; add it once, "
+                    + "under a name of its own"
+            }
+            for delegate in extra.delegates {
+                do {
+                    _ = try registry.entry(named: delegate)
+                } catch {
+                    return "the added command '\(name)' runs an \(error); register it before adding the command"
+                }
+            }
+        }
+        return nil
+    }
+
     private func fail(_ message: String, _ output: Output) -> Int32 {
         output.diagnostic("\(programName): error: \(message.asOneVisibleLine)")
         return ExitStatus.failure
     }
 
     var usage: String {
-        let width = Self.commands.map(\.name.count).max() ?? 0
-        let lines = Self.commands.map {
+        let width = commands.map(\.name.count).max() ?? 0
+        let lines = commands.map {
             "  \($0.name.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.summary)"
         }
         return """
@@ -103,13 +140,23 @@ public struct AuditCommandLine: Sendable {
             """
     }
 
-    static let commands: [Command] = [
+    /// Every command of this runner: the built-in ones, then those it adds.
+    var commands: [Command] { Self.builtInCommands + extraCommands.map(\.command) }
+
+    static let builtInCommands: [Command] = [
         .record, .replay, .diff, .minimize, .explore, .sessions, .show, .search, .report, .coverage, .query, .export,
-        .import,
-        .merge,
-        .prune,
-        .delegates, .callbacks, .demo,
+        .import, .merge, .prune, .delegates, .callbacks,
     ]
+}
+
+extension AuditCommandLine {
+    /// A command a runner adds to the built-in ones with ``AuditCommandLine/adding(_:)``, made by one
+    /// of the factories here (``demo(_:scenario:delegate:candidate:)``).
+    public struct ExtraCommand: Sendable {
+        let command: Command
+        /// The registered delegates it runs, checked at every call of the command line.
+        let delegates: [String]
+    }
 }
 
 enum ExitStatus {
@@ -128,9 +175,9 @@ struct Command: Sendable {
     let formats: [Format]
     /// What the command does, for its `--help`, a few lines of at most 100 characters.
     var discussion = ""
-    /// Command lines that use it, without the program's name, for its `--help`; each is parsed by
-    /// a test against the options declared here, so they cannot drift.
-    var examples: [String] = []
+    /// Command lines that use it, without the program's name, for its `--help`, in the runner's
+    /// own names; each is parsed by a test against the options declared here, so they cannot drift.
+    var examples: @Sendable (ExampleNames) -> [String] = { _ in [] }
     let run: @Sendable (Invocation) throws -> Int32
 
     /// `--format`, among the formats this command writes.
@@ -141,7 +188,10 @@ struct Command: Sendable {
         (options + [Options.db, formatOption, Options.help]).map(\.spec)
     }
 
-    func help(_ program: String) -> String {
+    /// Its `--help` in `tool`'s program name, the examples in its delegates' names.
+    func help(for tool: AuditCommandLine) -> String {
+        let program = tool.programName
+        let examples = self.examples(ExampleNames(registry: tool.registry, catalog: tool.catalog))
         let width = allOptions.map { $0.name.count + ($0.value.map { $0.count + 1 } ?? 0) }.max() ?? 0
         let lines = allOptions.map { option in
             let left = option.name + (option.value.map { " " + $0 } ?? "")
@@ -157,6 +207,30 @@ struct Command: Sendable {
             \(examples.isEmpty ? "" : "\nexamples:\n" + examples.map { "  \(program) \($0)" }.joined(separator: "\n"))
             """
     }
+}
+
+/// The runner's own names that help examples show, so that no runner's help names another's
+/// delegates: its first registered delegate, the next as a candidate (the first again when it
+/// registers one), and the first input its catalog generates. Each is a single shell word.
+struct ExampleNames: Sendable {
+    var delegate: String
+    var candidate: String
+    var input: String
+
+    init(registry: DelegateRegistry, catalog: WidgetCatalog) {
+        let names = registry.entries.map { Self.shellWord($0.name) }
+        delegate = names.first ?? "NAME"
+        candidate = names.dropFirst().first ?? delegate
+        input = catalog.kinds.lazy.flatMap(\.generators).first.map { Self.shellWord($0.input) } ?? "INPUT"
+    }
+
+    /// `text` as one word a shell reads back as it is: quoted unless it is letters, digits and `._-`.
+    static func shellWord(_ text: String) -> String {
+        guard text.isEmpty || !text.allSatisfy(plain.contains) else { return text }
+        return "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+
+    private static let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
 }
 
 /// A parsed command line, ready to run: the database path and format resolved, the options read

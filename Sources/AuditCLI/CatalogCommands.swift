@@ -8,10 +8,12 @@ extension Command {
             Lists the delegate implementations this build registers, by the names record, replay and
             explore take.
             """,
-        examples: [
-            "delegates",
-            "delegates --format csv",
-        ]
+        examples: { _ in
+            [
+                "delegates",
+                "delegates --format csv",
+            ]
+        }
     ) { invocation in
         Table(
             columns: ["name", "summary"],
@@ -27,10 +29,12 @@ extension Command {
             Lists every callback and input the registered widget kinds declare: its protocol, whether it
             can veto or override, and the answer its default gives.
             """,
-        examples: [
-            "callbacks",
-            "callbacks --format json",
-        ]
+        examples: { _ in
+            [
+                "callbacks",
+                "callbacks --format json",
+            ]
+        }
     ) { invocation in
         let rows = (invocation.catalog.callbacks + invocation.catalog.inputs).map { descriptor -> [AuditValue] in
             [

@@ -15,11 +15,13 @@ extension Command {
             Tells what the stored sessions cannot catch: every callback of every widget of their trees,
             called or never called, the answers seen and missing, and the inputs that reach it.
             """,
-        examples: [
-            "coverage",
-            "coverage --session 1 --format csv",
-            "coverage --label device=iPad --html coverage.html",
-        ]
+        examples: { _ in
+            [
+                "coverage",
+                "coverage --session 1 --format csv",
+                "coverage --label device=iPad --html coverage.html",
+            ]
+        }
     ) { invocation in
         let store = try AuditStore(path: invocation.databasePath, access: .read)
         let labels = try invocation.labels()

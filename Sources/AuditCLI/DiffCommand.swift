@@ -8,11 +8,13 @@ extension Command {
             Compares two sessions event by event, aligned, times and durations ignored: answers, vetoes,
             arguments and events only on one side. Exit 1 when they differ.
             """,
-        examples: [
-            "diff 1 2",
-            "diff 1 2 --format json",
-            "diff 1 2 --html diff.html",
-        ]
+        examples: { _ in
+            [
+                "diff 1 2",
+                "diff 1 2 --format json",
+                "diff 1 2 --html diff.html",
+            ]
+        }
     ) { invocation in
         let ids = try invocation.parsed.positionals.map { text throws(UsageError) -> Int64 in
             guard let id = Int64(text), id > 0 else {

@@ -21,11 +21,14 @@ extension Command {
             writes it as a scenario and stores both sessions. Exit 1 on a divergence, 0 when none was found
             within the runs. The same seed gives the same runs.
             """,
-        examples: [
-            "explore --scenario Examples/checkout.json --candidate checkout.v2",
-            "explore --scenario Examples/checkout.json --delegate checkout.v1 --candidate checkout.v2 --seed 7 --output repro.json",
-            "explore --scenario Examples/checkout.json --candidate checkout.v2 --runs 1000 --weight tapSegment=0",
-        ]
+        examples: { names in
+            [
+                "explore --scenario screen.json --candidate \(names.candidate)",
+                "explore --scenario screen.json --delegate \(names.delegate) --candidate \(names.candidate) --seed 7 "
+                    + "--output repro.json",
+                "explore --scenario screen.json --candidate \(names.candidate) --runs 1000 --weight \(names.input)=0",
+            ]
+        }
     ) { invocation in
         let request = try ExploreRequest(invocation)
         let output = invocation.output

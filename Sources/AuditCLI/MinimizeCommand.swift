@@ -15,12 +15,15 @@ extension Command {
         positionals: 0...0, formats: [.text, .json],
         discussion: """
             Shrinks a session whose replay against the delegate diverges to the fewest recorded inputs
-            that still diverge the same way (delta debugging), and writes them as a scenario.
+            that still diverge the same way (delta debugging), and writes them as a scenario that names
+            the recording's delegate: record it, then replay that session against the delegate.
             """,
-        examples: [
-            "minimize --session 1 --delegate checkout.v2",
-            "minimize --session 1 --delegate checkout.v2 --output repro.json --max-tests 200",
-        ]
+        examples: { names in
+            [
+                "minimize --session 1 --delegate \(names.candidate)",
+                "minimize --session 1 --delegate \(names.candidate) --output repro.json --max-tests 200",
+            ]
+        }
     ) { invocation in
         let id = try invocation.required(Options.session)
         let delegate = try invocation.required(Options.delegate)

@@ -15,11 +15,13 @@ extension Command {
             Deletes the sessions chosen, with what only they use, and gives the space back; a recording
             whose replays would be orphaned is kept unless --with-replays deletes them too.
             """,
-        examples: [
-            "prune --keep-last 100",
-            "prune --before 2026-11-01 --with-replays",
-            "prune --label branch=old-feature",
-        ]
+        examples: { _ in
+            [
+                "prune --keep-last 100",
+                "prune --before 2026-11-01 --with-replays",
+                "prune --label branch=old-feature",
+            ]
+        }
     ) { invocation in
         var criteria = PruneCriteria(labels: try invocation.labels(), withReplays: invocation[Options.withReplays])
         criteria.keepLast = try invocation[Options.keepLast]

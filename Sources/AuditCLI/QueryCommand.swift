@@ -10,11 +10,13 @@ extension Command {
             Runs one read-only SQL statement on the database and prints its rows; writes, more than one
             statement and functions that could reach outside are refused, and it stops at its deadline.
             """,
-        examples: [
-            "query 'select callback, count(*) from timeline where vetoed group by 1'",
-            "query 'select id, delegate, status from sessions' --format csv",
-            "query 'select * from timeline where session = 1' --timeout 30 --format json",
-        ]
+        examples: { _ in
+            [
+                "query 'select callback, count(*) from timeline where vetoed group by 1'",
+                "query 'select id, delegate, status from sessions' --format csv",
+                "query 'select * from timeline where session = 1' --timeout 30 --format json",
+            ]
+        }
     ) { invocation in
         let deadline = try invocation[Options.timeout] ?? ReadOnlyQuery.defaultDeadline
         let watchdog =

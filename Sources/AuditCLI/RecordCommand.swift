@@ -17,11 +17,13 @@ extension Command {
             another) under audit and stores every callback, its arguments, answer and veto, as a new session.
             A dry run comes first: a step that cannot run, or an unknown delegate, stores nothing.
             """,
-        examples: [
-            "record --scenario Examples/checkout.json",
-            "record --scenario Examples/checkout.json --delegate checkout.v2 --label branch=main",
-            "record --scenario login.json --name 'after the fix' --db baselines.sqlite",
-        ]
+        examples: { names in
+            [
+                "record --scenario screen.json",
+                "record --scenario screen.json --delegate \(names.candidate) --label branch=main",
+                "record --scenario login.json --name 'after the fix' --db baselines.sqlite",
+            ]
+        }
     ) { invocation in
         let path = try invocation.required(Options.scenario)
         let labels = try invocation.labels()

@@ -18,11 +18,13 @@ extension Command {
             --isolated gives the widgets the recorded answers and asks the candidate every recorded callback.
             Exit 1 when the behaviour changed. --all replays every recording, --jobs at a time.
             """,
-        examples: [
-            "replay --session 1 --delegate checkout.v2",
-            "replay --session 1 --delegate checkout.v2 --isolated --html replay.html",
-            "replay --all --delegate checkout.v2 --shard 2/4 --output-db shard.sqlite --format junit",
-        ]
+        examples: { names in
+            [
+                "replay --session 1 --delegate \(names.candidate)",
+                "replay --session 1 --delegate \(names.candidate) --isolated --html replay.html",
+                "replay --all --delegate \(names.candidate) --shard 2/4 --output-db shard.sqlite --format junit",
+            ]
+        }
     ) { invocation in
         let mode: ReplayMode = invocation[Options.isolated] ? .isolated : .interaction
         let noiseRuns = try invocation[Options.noiseRuns]

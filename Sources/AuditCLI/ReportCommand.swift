@@ -15,11 +15,13 @@ extension Command {
             Sums up sessions: callbacks by protocol and widget, veto rates, the answers left to the
             defaults, the slowest calls; --html draws one session's timeline as a page.
             """,
-        examples: [
-            "report",
-            "report --session 1 --html report.html",
-            "report --label branch=main --format json",
-        ]
+        examples: { _ in
+            [
+                "report",
+                "report --session 1 --html report.html",
+                "report --label branch=main --format json",
+            ]
+        }
     ) { invocation in
         let id = try invocation[Options.session]
         if invocation.has(Options.html) && id == nil {

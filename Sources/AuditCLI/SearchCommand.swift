@@ -14,11 +14,13 @@ extension Command {
             Finds events across sessions by widget path, callback name (a glob), veto, kind and time,
             one line each.
             """,
-        examples: [
-            "search --vetoed yes",
-            "search --widget checkout/shipping --callback '*shouldSelect*'",
-            "search --session 1 --kind input --since 0.5 --format csv",
-        ]
+        examples: { _ in
+            [
+                "search --vetoed yes",
+                "search --widget screen --callback '*should*'",
+                "search --session 1 --kind input --since 0.5 --format csv",
+            ]
+        }
     ) { invocation in
         let search = try eventSearch(invocation)
         let store = try AuditStore(path: invocation.databasePath, access: .read)

@@ -10,10 +10,12 @@ extension Command {
             Lists the sessions of the database, oldest first: their scenario, delegate, status, counts,
             the session a replay replayed and the labels.
             """,
-        examples: [
-            "sessions",
-            "sessions --label device=iPad --format csv",
-        ]
+        examples: { _ in
+            [
+                "sessions",
+                "sessions --label device=iPad --format csv",
+            ]
+        }
     ) { invocation in
         let store = try AuditStore(path: invocation.databasePath, access: .read)
         // The UUID is for machines (json, csv): 36 characters a person reads the id for instead.

@@ -9,10 +9,12 @@ extension Command {
             Prints one session's events in order, each callback nested under the input or callback it
             happened in, with its arguments, answer and veto.
             """,
-        examples: [
-            "show --session 1",
-            "show --session 2 --format json",
-        ]
+        examples: { _ in
+            [
+                "show --session 1",
+                "show --session 2 --format json",
+            ]
+        }
     ) { invocation in
         try showSession(
             try invocation.required(Options.session), invocation.databasePath, invocation.format, invocation.output)

@@ -13,10 +13,12 @@ extension Command {
             Writes sessions as JSON Lines: a header line per session, one line per widget and event. The
             file imports again byte for byte, so baselines can live in git.
             """,
-        examples: [
-            "export --output baselines.jsonl",
-            "export --session 3 --output session-3.jsonl",
-        ]
+        examples: { _ in
+            [
+                "export --output baselines.jsonl",
+                "export --session 3 --output session-3.jsonl",
+            ]
+        }
     ) { invocation in
         let id = try invocation[Options.session]
         let store = try AuditStore(path: invocation.databasePath, access: .read)
@@ -40,10 +42,12 @@ extension Command {
             Adds the sessions of an export to the database in one transaction, renumbered; a session
             already there (by UUID) is skipped, and a damaged file imports nothing.
             """,
-        examples: [
-            "import baselines.jsonl",
-            "import baselines.jsonl --db fresh.sqlite --format json",
-        ]
+        examples: { _ in
+            [
+                "import baselines.jsonl",
+                "import baselines.jsonl --db fresh.sqlite --format json",
+            ]
+        }
     ) { invocation in
         let path = invocation.parsed.positionals[0]
         let lines = try LineReader(path: path)
@@ -90,10 +94,12 @@ extension Command {
             Copies every session of other databases into one, each source in one transaction: renumbered,
             replay links kept, a session already there (by UUID) skipped. The collecting step of sharded CI.
             """,
-        examples: [
-            "merge shard-1.sqlite shard-2.sqlite --into merged.sqlite",
-            "merge device-*.sqlite --into all.sqlite --format json",
-        ]
+        examples: { _ in
+            [
+                "merge shard-1.sqlite shard-2.sqlite --into merged.sqlite",
+                "merge device-*.sqlite --into all.sqlite --format json",
+            ]
+        }
     ) { invocation in
         let target = try invocation.required(Options.into)
         let sources = invocation.parsed.positionals

@@ -185,7 +185,7 @@ struct ArgumentParserTests {
     /// through the other's conversion.
     @Test("no command declares an option name twice")
     func namesAreUnique() {
-        for command in AuditCommandLine.commands {
+        for command in AuditCommandLine.auditctl.commands {
             let names = command.allOptions.map(\.name)
             #expect(Set(names).count == names.count, "\(command.name): \(names)")
         }
@@ -216,13 +216,17 @@ struct CommandHelpTests {
         return words
     }
 
-    @Test(arguments: AuditCommandLine.commands.map(\.name))
+    /// Every command's examples, in the names of `auditctl` and of a runner with one delegate of
+    /// its own (and a name a shell must have quoted).
+    @Test(arguments: AuditCommandLine.auditctl.commands.map(\.name))
     func everyExampleParses(_ name: String) throws {
-        let command = try #require(AuditCommandLine.commands.first { $0.name == name })
+        let command = try #require(AuditCommandLine.auditctl.commands.first { $0.name == name })
         #expect(!command.discussion.isEmpty)
-        #expect((2...3).contains(command.examples.count), "\(command.examples)")
         #expect(command.discussion.split(separator: "\n").allSatisfy { $0.count <= 100 })
-        for example in command.examples {
+        let runners = [AuditCommandLine.auditctl, AuditCommandLine.madeUp(delegate: "our form")]
+        let examples = runners.flatMap { command.examples(ExampleNames(registry: $0.registry, catalog: $0.catalog)) }
+        #expect((2...3).contains(examples.count / runners.count), "\(examples)")
+        for example in examples {
             let words = Self.words(example)
             #expect(words.first == name, "\(example)")
             let parsed = try parseArguments(
@@ -231,9 +235,11 @@ struct CommandHelpTests {
             // A format the command does not write is refused here.
             _ = try parsed[command.formatOption]
         }
-        let help = command.help("auditctl")
+        let help = command.help(for: .auditctl)
         #expect(help.contains("\n\n" + command.discussion + "\n"))
-        for example in command.examples { #expect(help.contains("\n  auditctl \(example)")) }
+        for example in examples.prefix(examples.count / runners.count) {
+            #expect(help.contains("\n  auditctl \(example)"))
+        }
     }
 
     /// The command-line reference article is checked against the same declarations: it names every
@@ -243,7 +249,7 @@ struct CommandHelpTests {
             contentsOf: Sandbox.packageRoot.appendingPathComponent(
                 "Sources/AuditCore/AuditCore.docc/CommandLineReference.md"),
             encoding: .utf8)
-        for command in AuditCommandLine.commands {
+        for command in AuditCommandLine.auditctl.commands {
             #expect(reference.contains("`\(command.name)"), "\(command.name)")
             for option in command.options {
                 #expect(reference.contains(option.name), "\(command.name) \(option.name)")

@@ -38,6 +38,29 @@ struct ExploreTests {
         #expect(sessions.stdoutLines.count == 3, "\(sessions)")
     }
 
+    /// A scenario that names no delegate is explored with `--delegate`; the reproducer names it, so
+    /// `record --scenario` alone records it again, and a replay against the candidate diverges.
+    @Test("the reproducer names the reference delegate when the scenario names none")
+    func reproducerNamesTheDelegate() throws {
+        let sandbox = try Sandbox()
+        guard
+            case .object(var fields) = try decodeJSON(
+                String(contentsOfFile: sandbox.path(sandbox.copyExample()), encoding: .utf8))
+        else { throw SandboxError(description: "the example is not a JSON object") }
+        fields["delegate"] = nil
+        try sandbox.write("form.json", AuditValue.object(fields).json)
+        let run = try sandbox.run([
+            "explore", "--scenario", "form.json", "--delegate", "checkout.v1", "--candidate", "checkout.v2",
+            "--runs", "50", "--output", "repro.json",
+        ])
+        #expect(run.status == 1, "\(run)")
+        let reproducer = try decodeJSON(String(contentsOfFile: sandbox.path("repro.json"), encoding: .utf8))
+        #expect(reproducer["delegate"] == .string("checkout.v1"), "\(reproducer)")
+        let record = try sandbox.run(["record", "--scenario", "repro.json"])
+        #expect(record.stdout == "3\n", "\(record)")
+        #expect(try sandbox.run(["replay", "--session", "3", "--delegate", "checkout.v2"]).status == 1)
+    }
+
     @Test("no divergence: exit 0, the runs and steps tried, and nothing written")
     func noDivergence() throws {
         let sandbox = try Sandbox()

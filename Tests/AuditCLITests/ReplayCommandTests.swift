@@ -173,6 +173,19 @@ struct OwnRunnerTests {
             try sandbox.run(["sessions", "--db", "none.sqlite"], program: "my-auditctl").replacingProgram(),
             "no database at none.sqlite; record a session first (my-auditctl record --scenario FILE)")
     }
+
+    /// A runner has the built-in commands and those it adds: `my-auditctl` adds none, so the demo,
+    /// which `auditctl` adds, is an unknown command there, and its help lists none.
+    @Test func ownRunnerHasNoDemo() throws {
+        let sandbox = try Sandbox()
+        let help = try sandbox.run(["--help"], program: "my-auditctl")
+        #expect(help.status == 0 && help.stdout.hasPrefix("usage: my-auditctl COMMAND"), "\(help)")
+        #expect(!help.stdout.contains("demo"), "\(help)")
+        expectError(
+            try sandbox.run(["demo"], program: "my-auditctl").replacingProgram(),
+            "unknown command 'demo'; run 'my-auditctl --help' for the list")
+        #expect(try sandbox.listing().isEmpty)
+    }
 }
 
 extension Run {

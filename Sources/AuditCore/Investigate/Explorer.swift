@@ -48,7 +48,8 @@ public struct Explorer: Sendable {
         public var steps: [ScenarioStep]
         /// The first difference: kind, widget and callback.
         public var signature: String
-        /// The minimizer's result: the minimal steps and their scenario file.
+        /// The minimizer's result: the minimal steps and their scenario file, which names the
+        /// reference delegate.
         public var minimized: Minimizer.Result
     }
 
@@ -122,17 +123,18 @@ public struct Explorer: Sendable {
                 result.branches = seen.count
                 progress(result.runs, result.steps)
                 guard let signature = outcome.divergence else { continue }
-                result.divergence = try divergence(run: run, outcome, signature: signature, candidate: candidate.name)
+                result.divergence = try divergence(
+                    run: run, outcome, signature: signature, delegate: delegate.name, candidate: candidate.name)
                 return result
             }
         }
         return result
     }
 
-    /// The divergence of run `run`, minimized.
-    private func divergence(run: Int, _ outcome: RunCheck.Outcome, signature: String, candidate: String) throws
-        -> Divergence
-    {
+    /// The divergence of run `run`, minimized; its scenario names `delegate`.
+    private func divergence(
+        run: Int, _ outcome: RunCheck.Outcome, signature: String, delegate: String, candidate: String
+    ) throws -> Divergence {
         let minimized: Minimizer.Result
         do {
             minimized = try Minimizer(databasePath: outcome.database, registry: registry, catalog: scenario.catalog)
@@ -141,7 +143,8 @@ public struct Explorer: Sendable {
             // Replaying the recorded inputs did not diverge as the run did: the run is the reproducer.
             minimized = Minimizer.Result(
                 steps: outcome.steps, originalCount: outcome.steps.count,
-                scenario: try scenario.text(name: scenario.name + "-explored", steps: outcome.steps),
+                scenario: try scenario.text(
+                    name: scenario.name + "-explored", delegate: delegate, steps: outcome.steps),
                 divergence: signature, tests: 0, cached: 0, unresolved: 0, stoppedAtBound: false)
         }
         return Divergence(run: run, steps: outcome.steps, signature: signature, minimized: minimized)

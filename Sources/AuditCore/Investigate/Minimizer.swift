@@ -27,7 +27,10 @@ public struct Minimizer: Sendable {
         public var steps: [ScenarioStep]
         /// The original number of inputs.
         public var originalCount: Int
-        /// A scenario file (JSON) with the session's tree and `steps`, which `record` and `replay` accept.
+        /// A scenario file (JSON) with the session's tree and `steps`, naming the delegate the session
+        /// was recorded with (a session recorded in code too), which `record` and `replay` accept:
+        /// `record` with no `--delegate` records it as the session was, and replaying that against
+        /// the candidate shows the divergence.
         public var scenario: String
         /// What the divergence is: kind, widget and callback.
         public var divergence: String
@@ -62,7 +65,8 @@ public struct Minimizer: Sendable {
     ) throws -> Result {
         let candidate = try registry.entry(named: candidateName)
         let store = try AuditStore(path: databasePath, access: .read)
-        let recording = try registry.entry(named: try store.session(id).delegate)
+        let recordingName = try store.session(id).delegate
+        let recording = try registry.entry(named: recordingName)
         let plan = try ReplayPlan(session: id, store: store, catalog: catalog)
         let scratch = FileManager.default.temporaryDirectory.appending(path: "auditctl-minimize-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -157,7 +161,8 @@ public struct Minimizer: Sendable {
         let steps = inputs(current).map { plan.steps[$0] }
         return Result(
             steps: steps, originalCount: all.count,
-            scenario: try plan.scenario.text(name: plan.scenario.name + "-minimized", steps: steps),
+            scenario: try plan.scenario.text(
+                name: plan.scenario.name + "-minimized", delegate: recordingName, steps: steps),
             divergence: signature, tests: tests, cached: cached, unresolved: unresolved, stoppedAtBound: stoppedAtBound)
     }
 

@@ -72,6 +72,12 @@ struct RunnerTests {
         #expect(help.stdout.hasPrefix("usage: slider-audit COMMAND"), "\(help)")
         let record = try run(["record", "--help"], in: folder)
         #expect(record.status == 0 && record.stdout.hasPrefix("usage: slider-audit record --scenario FILE"))
+        // Its own delegates in the examples, and nothing of auditctl's: no checkout, no demo.
+        #expect(record.stdout.contains("\n  slider-audit record --scenario screen.json --delegate volume.v2 "))
+        for text in [help.stdout, record.stdout] { #expect(!text.contains("checkout") && !text.contains("demo")) }
+        let demo = try run(["demo"], in: folder)
+        #expect(demo.status == 2 && demo.stdout == "", "\(demo)")
+        #expect(demo.stderr == "slider-audit: error: unknown command 'demo'; run 'slider-audit --help' for the list\n")
     }
 
     @Test func theSliderIsListedWithItsAnswerKinds() throws {
