@@ -174,7 +174,8 @@ struct ReplayTests {
     @Test func sessionsWhoseInputsDifferTooMuchAreComparedInOrder() {
         func fingerprint(_ seq: Int64, identity: UInt64, shape: UInt64) -> EventFingerprint {
             EventFingerprint(
-                seq: seq, parent: 0, identity: identity, shape: shape, result: 0, vetoed: -1, implemented: 1)
+                seq: seq, parent: 0, identity: identity, shape: shape, result: 0, vetoed: -1, implemented: 1,
+                overridden: -1)
         }
         let limit = TimelineAligner.maximumBlockEdits
         // A: inputs 1…limit; B: the same with every other one replaced (limit edits), then each of
