@@ -17,8 +17,7 @@ extension Command {
             """,
         examples: [
             "search --vetoed yes",
-            "search --overridden yes --callback '*willSelect*'",
-            "search --widget checkout/shipping --callback '*shouldSelect*'",
+            "search --overridden yes --widget checkout/items --callback '*willSelect*'",
             "search --session 1 --kind input --since 0.5 --format csv",
         ]
     ) { invocation in

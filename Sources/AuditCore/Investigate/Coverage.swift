@@ -129,9 +129,7 @@ extension AuditStore {
                     switch found.answer {
                     case .none: branch = "called"
                     case .veto: branch = vetoed ? "vetoed" : "allowed"
-                    // A database from before migration 0005, read as it is, holds an override's
-                    // outcome in `vetoed`.
-                    case .override: branch = overridden || vetoed ? "overridden" : "kept"
+                    case .override: branch = overridden ? "overridden" : "kept"
                     case .value: branch = (row.string(columns.result) ?? "null") == "null" ? "nil" : "value"
                     }
                     found.branches[branch, default: 0] += 1

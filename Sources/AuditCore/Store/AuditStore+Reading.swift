@@ -68,8 +68,7 @@ public struct TimelineEvent: Sendable, Equatable {
     public var durationMicroseconds: Double
     public var parentSeq: Int64?
     /// nil unless the callback overrides a proposal; then whether the answer differs from it (the
-    /// `timeline` view's `overridden`). In a database from before migration 0005, read as it is,
-    /// an override reads as a veto.
+    /// `timeline` view's `overridden`).
     public var overridden: Bool? = nil
 
     /// What the answer did to the widget: nil when it let the widget go on as proposed.
@@ -182,26 +181,37 @@ extension AuditStore {
 
     /// The `timeline` view's `vetoed` and `overridden`, for a select list. In a database from
     /// before migration 0008, opened to read, the view has no `overridden` and its `vetoed` holds
-    /// an override's outcome too: moved to `overridden` by the callback's `answer` (migration
-    /// 0005; before that, an override reads as a veto).
+    /// an override's outcome too: told apart by the callback's `answer` (migration 0005) or, for a
+    /// name without one, as 0008 tells them (a veto's `vetoed` is the negation of its boolean
+    /// answer; any other answer with a `vetoed` is an override's).
     var timelineAnswers: String {
         if hasAnswerOutcomes { return "vetoed, overridden" }
-        guard hasAnswerKinds else { return "vetoed, NULL AS overridden" }
-        let isOverride = """
-            (kind = 'callback' AND (protocol, callback) IN \
-            (SELECT protocol, name FROM callbacks WHERE kind = 'callback' AND answer = 'override'))
+        let inferred = """
+            vetoed IS NOT NULL AND (result IS NULL OR result NOT IN ('true', 'false') OR vetoed = (result = 'true'))
             """
-        return "CASE WHEN \(isOverride) THEN NULL ELSE vetoed END AS vetoed, "
-            + "CASE WHEN \(isOverride) THEN vetoed END AS overridden"
+        guard hasAnswerKinds else { return Self.answers(isOverride: inferred) }
+        let names = { (answer: String) in
+            "kind = 'callback' AND (protocol, callback) IN "
+                + "(SELECT protocol, name FROM callbacks WHERE kind = 'callback' AND \(answer))"
+        }
+        return Self.answers(
+            isOverride: "(\(names("answer = 'override'"))) OR (\(names("answer IS NULL")) AND \(inferred))")
     }
 
     /// The `events` table's `vetoed` and `overridden`, for a select list: as `timelineAnswers`
     /// reads them from the view.
     var eventAnswers: String {
         if hasAnswerOutcomes { return "vetoed, overridden" }
-        guard hasAnswerKinds else { return "vetoed, NULL AS overridden" }
-        let isOverride = "callback IN (SELECT id FROM callbacks WHERE answer = 'override')"
-        return "CASE WHEN \(isOverride) THEN NULL ELSE vetoed END AS vetoed, "
+        let inferred = "vetoed IS NOT NULL AND (typeof(result) <> 'integer' OR vetoed = result)"
+        guard hasAnswerKinds else { return Self.answers(isOverride: inferred) }
+        let names = { (answer: String) in "callback IN (SELECT id FROM callbacks WHERE \(answer))" }
+        return Self.answers(
+            isOverride: "\(names("answer = 'override'")) OR (\(names("answer IS NULL")) AND \(inferred))")
+    }
+
+    /// `vetoed` and `overridden` from a `vetoed` that holds both, where `isOverride` holds.
+    private static func answers(isOverride: String) -> String {
+        "CASE WHEN \(isOverride) THEN NULL ELSE vetoed END AS vetoed, "
             + "CASE WHEN \(isOverride) THEN vetoed END AS overridden"
     }
 
