@@ -11,6 +11,7 @@ enum DifferenceOutput {
     static func describe(_ kind: EventDifference.Kind, _ sides: Sides) -> String {
         switch kind {
         case .vetoChanged: "veto changed"
+        case .overrideChanged: "override changed"
         case .resultChanged: "result changed"
         case .implementedChanged: "implemented changed"
         case .argumentsChanged: "arguments changed"

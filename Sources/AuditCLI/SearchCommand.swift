@@ -3,21 +3,22 @@ import Foundation
 
 extension Command {
     static let search = Command(
-        name: "search", summary: "find events by session, widget, callback, veto, kind and time",
+        name: "search", summary: "find events by session, widget, callback, veto or override, kind and time",
         arguments: "",
         options: [
-            Options.session, Options.widget, Options.callback, Options.vetoed, Options.kind, Options.since,
-            Options.until, Options.label,
+            Options.session, Options.widget, Options.callback, Options.vetoed, Options.overridden, Options.kind,
+            Options.since, Options.until, Options.label,
         ],
         positionals: 0...0, formats: [.text, .json, .csv],
         discussion: """
-            Finds events across sessions by widget path, callback name (a glob), veto, kind and time,
-            one line each.
+            Finds events across sessions by widget path, callback name (a glob), veto or override, kind
+            and time, one line each. A veto (a should… answer) is never an override (an answer that
+            replaces a proposed value): --vetoed finds vetoes only, --overridden overrides only.
             """,
         examples: { _ in
             [
                 "search --vetoed yes",
-                "search --widget screen --callback '*should*'",
+                "search --overridden yes --widget screen --callback '*will*'",
                 "search --session 1 --kind input --since 0.5 --format csv",
             ]
         }
@@ -27,7 +28,7 @@ extension Command {
         var writer = TableWriter(
             columns: [
                 "session", "seq", "started_at", "t_ms", "kind", "widget", "protocol", "callback", "args", "result",
-                "vetoed", "implemented", "duration_us", "parent_seq",
+                "vetoed", "overridden", "implemented", "duration_us", "parent_seq",
             ], format: invocation.format, output: invocation.output)
         var found = 0
         try store.search(search) { match in
@@ -38,7 +39,8 @@ extension Command {
                 .double(event.milliseconds), .string(event.kind.rawValue), event.widget.map(AuditValue.string) ?? .null,
                 event.protocolName.map(AuditValue.string) ?? .null, .string(event.callback), .string(event.arguments),
                 event.result.map(AuditValue.string) ?? .null, event.vetoed.map(AuditValue.bool) ?? .null,
-                event.implemented.map(AuditValue.bool) ?? .null, .double(event.durationMicroseconds),
+                event.overridden.map(AuditValue.bool) ?? .null, event.implemented.map(AuditValue.bool) ?? .null,
+                .double(event.durationMicroseconds),
                 event.parentSeq.map { .int(Int($0)) } ?? .null,
             ])
         }
@@ -58,6 +60,7 @@ extension Command {
         search.widget = try invocation[Options.widget]
         search.callback = try invocation[Options.callback]
         search.vetoed = try invocation[Options.vetoed]
+        search.overridden = try invocation[Options.overridden]
         search.kind = try invocation[Options.kind]
         search.since = try invocation[Options.since]
         search.until = try invocation[Options.until]
@@ -81,7 +84,11 @@ extension Options {
     }
     /// `search --vetoed yes|no`.
     static let vetoed = Option<Bool>.choice(
-        "--vetoed", "only vetoed callbacks, or only callbacks that could veto and did not", ["yes": true, "no": false])
+        "--vetoed", "only vetoes that vetoed, or only vetoes that allowed", ["yes": true, "no": false])
+    /// `search --overridden yes|no`.
+    static let overridden = Option<Bool>.choice(
+        "--overridden", "only overrides that replaced the proposed value, or only overrides that kept it",
+        ["yes": true, "no": false])
     /// `search --kind input|callback`.
     static let kind = Option<EventKind>.choice(
         "--kind", "only inputs or only callbacks", ["input": .input, "callback": .callback])

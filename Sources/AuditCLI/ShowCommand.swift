@@ -52,8 +52,7 @@ extension Command {
 
     static let timelineColumns = [
         "seq", "t_ms", "kind", "widget", "widget_kind", "protocol", "callback", "args", "result", "vetoed",
-        "implemented",
-        "duration_us", "parent_seq",
+        "overridden", "implemented", "duration_us", "parent_seq",
     ]
 
     static func timelineRow(_ event: TimelineEvent) -> [AuditValue] {
@@ -62,7 +61,8 @@ extension Command {
             event.widget.map(AuditValue.string) ?? .null, event.widgetKind.map(AuditValue.string) ?? .null,
             event.protocolName.map(AuditValue.string) ?? .null, .string(event.callback), .string(event.arguments),
             event.result.map(AuditValue.string) ?? .null, event.vetoed.map(AuditValue.bool) ?? .null,
-            event.implemented.map(AuditValue.bool) ?? .null, .double(event.durationMicroseconds),
+            event.overridden.map(AuditValue.bool) ?? .null, event.implemented.map(AuditValue.bool) ?? .null,
+            .double(event.durationMicroseconds),
             event.parentSeq.map { .int(Int($0)) } ?? .null,
         ]
     }
@@ -72,8 +72,6 @@ extension Command {
         // args and result are JSON already: embed them as values, not as strings.
         fields["args"] = parseJSON(event.arguments)
         fields["result"] = event.result.map(parseJSON) ?? .null
-        // Not a `timeline` column: nil unless the callback overrides a proposal.
-        fields["overridden"] = event.overridden.map(AuditValue.bool) ?? .null
         return .object(fields)
     }
 

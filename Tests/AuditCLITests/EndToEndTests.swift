@@ -256,17 +256,18 @@ struct EndToEndTests {
         #expect(
             records[0] == [
                 "seq", "t_ms", "kind", "widget", "widget_kind", "protocol", "callback", "args", "result", "vetoed",
-                "implemented", "duration_us", "parent_seq",
+                "overridden", "implemented", "duration_us", "parent_seq",
             ])
-        #expect(records.allSatisfy { $0.count == 13 })
+        #expect(records.allSatisfy { $0.count == 14 })
         let row = records[5]
         #expect(
             [row[0], row[2], row[3], row[4], row[5], row[6]] == [
                 "5", "callback", "checkout/payment", "SegmentedControl", "SegmentedControlDelegate", Self.shouldSelect,
             ])
-        #expect([row[7], row[8], row[9], row[10], row[12]] == ["{\"index\":2}", "false", "true", "true", "4"])
+        #expect(
+            [row[7], row[8], row[9], row[10], row[11], row[13]] == ["{\"index\":2}", "false", "true", "", "true", "4"])
         #expect(records[3][7] == "{\"index\":1,\"userInteracted\":true}", "a field with a comma is quoted")
-        #expect(Double(row[1]) != nil && Double(row[11]) != nil)
+        #expect(Double(row[1]) != nil && Double(row[12]) != nil)
     }
 
     // MARK: catalogs and demo

@@ -95,18 +95,22 @@ struct AnswerKindTests {
 
     @Test func flagsSayWhatTheAnswerIs() {
         let veto = DialCallbacks.shouldTurn.answer
-        #expect(veto.flags(1, true) == CapturedEvent.canVeto)
-        #expect(veto.flags(1, false) == CapturedEvent.canVeto | CapturedEvent.vetoed)
+        #expect(veto.flags(1, true) == CapturedEvent.veto)
+        #expect(veto.flags(1, false) == CapturedEvent.veto | CapturedEvent.tookEffect)
         let override = DialCallbacks.willTurn.answer
-        #expect(override.flags(7, 7) == CapturedEvent.canVeto | CapturedEvent.override)
-        #expect(override.flags(7, 5) == CapturedEvent.canVeto | CapturedEvent.override | CapturedEvent.vetoed)
+        #expect(override.flags(7, 7) == CapturedEvent.override)
+        #expect(override.flags(7, 5) == CapturedEvent.override | CapturedEvent.tookEffect)
         let value = DialCallbacks.title.answer
         #expect(value.flags(1, nil) == 0)
         #expect(value.flags(1, "one") == 0)
         #expect(value.kind == .value)
         #expect(DialCallbacks.title.descriptor.defaultAnswer == "null")
-        #expect(CapturedEvent.isVeto(CapturedEvent.canVeto | CapturedEvent.vetoed))
-        #expect(!CapturedEvent.isVeto(CapturedEvent.canVeto | CapturedEvent.override | CapturedEvent.vetoed))
+        #expect(CapturedEvent.isVeto(CapturedEvent.veto | CapturedEvent.tookEffect))
+        #expect(!CapturedEvent.isVeto(CapturedEvent.veto))
+        #expect(!CapturedEvent.isVeto(CapturedEvent.override | CapturedEvent.tookEffect))
+        let stored = StoredAnswer(
+            kind: .callback, result: .int(5), flags: CapturedEvent.override | CapturedEvent.tookEffect)
+        #expect((stored.vetoed, stored.overridden, stored.isVeto) == (nil, true, false))
     }
 
     @Test func aValueAnswerIsRecordedWithItsResultAndNeverVetoes() throws {
@@ -131,8 +135,8 @@ struct AnswerKindTests {
         #expect(overrides.map(\.result) == ["2", "5", "4"])
         #expect(overrides.map(\.overridden) == [false, true, false])
         #expect(overrides.map(\.effect) == [nil, .overridden, nil])
-        // The view's column keeps its meaning: an override that overrode is `vetoed`.
-        #expect(overrides.map(\.vetoed) == [false, true, false])
+        // `vetoed` means vetoed: an override that overrode is `overridden`, and no veto.
+        #expect(overrides.map(\.vetoed) == [nil, nil, nil])
         let vetoes = try events(session, "dial(_:shouldTurnTo:)")
         #expect(vetoes.map(\.effect) == [nil, .vetoed, nil, nil])
         #expect(vetoes.map(\.overridden) == [nil, nil, nil, nil])
@@ -151,12 +155,36 @@ struct AnswerKindTests {
             ])
     }
 
-    @Test func aDatabaseThatDoesNotKnowTheKindReadsAsBefore() throws {
+    @Test func theTimelineViewTellsVetoesFromOverridesFromValues() throws {
+        let (session, _, _) = try recordDial()
+        let rows = try ReadOnlyQuery.run(
+            """
+            SELECT callback, answer_kind, vetoed, overridden FROM timeline
+            WHERE session = \(session) AND callback <> 'turn' AND args ->> 'value' = 7 ORDER BY seq
+            """, databasePath: database)
+        #expect(
+            rows.rows == [
+                [.text("dial(_:shouldTurnTo:)"), .text("veto"), .integer(0), .null],
+                [.text("dial(_:willTurnTo:)"), .text("override"), .null, .integer(1)],
+            ])
+        let kinds = try ReadOnlyQuery.run(
+            "SELECT answer_kind, count(*), sum(vetoed), sum(overridden) FROM timeline GROUP BY 1 ORDER BY 1",
+            databasePath: database)
+        #expect(
+            kinds.rows == [
+                [.null, .integer(4), .null, .null], [.text("override"), .integer(3), .null, .integer(1)],
+                [.text("value"), .integer(3), .null, .null], [.text("veto"), .integer(4), .integer(1), .null],
+            ])
+        let vetoes = try ReadOnlyQuery.run("SELECT callback FROM timeline WHERE vetoed", databasePath: database)
+        #expect(vetoes.rows == [[.text("dial(_:shouldTurnTo:)")]])
+    }
+
+    @Test func theRowSaysWhatTheAnswerIsNotTheCallbackName() throws {
         let (session, _, _) = try recordDial()
         try sqlite(database, "UPDATE callbacks SET answer = NULL")
         let overrides = try events(session, "dial(_:willTurnTo:)")
-        #expect(overrides.map(\.overridden) == [nil, nil, nil])
-        #expect(overrides.map(\.effect) == [nil, .vetoed, nil])
+        #expect(overrides.map(\.overridden) == [false, true, false])
+        #expect(overrides.map(\.effect) == [nil, .overridden, nil])
     }
 
     @Test func theReportCountsOnlyVetoesInVetoRates() throws {
@@ -194,9 +222,9 @@ struct AnswerKindTests {
         let title = try #require(invoke(DialCallbacks.title.invoker, 3))
         #expect((title.result, title.vetoed, title.overridden) == (.string("odd 3"), nil, nil))
         let kept = try #require(invoke(DialCallbacks.willTurn.invoker, 4))
-        #expect((kept.vetoed, kept.overridden) == (false, false))
+        #expect((kept.vetoed, kept.overridden) == (nil, false))
         let capped = try #require(invoke(DialCallbacks.willTurn.invoker, 9))
-        #expect((capped.result, capped.vetoed, capped.overridden) == (.int(5), true, true))
+        #expect((capped.result, capped.vetoed, capped.overridden) == (.int(5), nil, true))
         let refused = try #require(invoke(DialCallbacks.shouldTurn.invoker, 3))
         #expect((refused.vetoed, refused.overridden) == (true, nil))
     }

@@ -13,7 +13,7 @@ struct GestureRecordingTests {
         try AuditStore(path: database, access: .read).timeline(of: session).map { event in
             [
                 String(event.seq), event.parentSeq.map(String.init) ?? "-", event.kind.rawValue, event.widget ?? "-",
-                event.callback, event.arguments, event.result ?? "void", event.vetoed.map(String.init) ?? "-",
+                event.callback, event.arguments, event.result ?? "void", answerEffect(event),
                 event.implemented.map(String.init) ?? "-",
             ].joined(separator: " ")
         }
@@ -53,22 +53,22 @@ struct GestureRecordingTests {
                 #"2 1 callback \#(cell)#tap \#(g)(_:shouldReceive:) {"touch":\#(down)} false true true"#,
                 #"3 1 callback \#(pressPath) \#(g)(_:shouldReceive:) {"touch":\#(down)} true false true"#,
                 #"4 1 callback \#(panPath) \#(g)(_:shouldReceive:) {"touch":\#(down)} true false true"#,
-                "5 1 callback \(panPath) \(g)(_:shouldRequireFailureOf:) \(other("otherGestureRecognizer", pressPath)) false false true",
-                "6 1 callback \(pressPath) \(g)(_:shouldBeRequiredToFailBy:) \(other("otherGestureRecognizer", panPath)) false false true",
-                "7 1 callback \(pressPath) \(g)(_:shouldRequireFailureOf:) \(other("otherGestureRecognizer", panPath)) false false true",
-                "8 1 callback \(panPath) \(g)(_:shouldBeRequiredToFailBy:) \(other("otherGestureRecognizer", pressPath)) false false true",
+                "5 1 callback \(panPath) \(g)(_:shouldRequireFailureOf:) \(other("otherGestureRecognizer", pressPath)) false kept true",
+                "6 1 callback \(pressPath) \(g)(_:shouldBeRequiredToFailBy:) \(other("otherGestureRecognizer", panPath)) false kept true",
+                "7 1 callback \(pressPath) \(g)(_:shouldRequireFailureOf:) \(other("otherGestureRecognizer", panPath)) false kept true",
+                "8 1 callback \(panPath) \(g)(_:shouldBeRequiredToFailBy:) \(other("otherGestureRecognizer", pressPath)) false kept true",
                 #"9 - input \#(pressPath) gestureTimer {"timer":"minimumPressDuration","t":0.5} \#(states("possible", "began", view: false)) - -"#,
                 "10 9 callback \(pressPath) gestureRecognizerShouldBegin(_:) {} true false true",
                 // The would-be-prevented pan is asked first (#13 item 6).
-                "11 9 callback \(panPath) \(g)(_:shouldRecognizeSimultaneouslyWith:) \(other("otherGestureRecognizer", pressPath)) false false true",
-                "12 9 callback \(pressPath) \(g)(_:shouldRecognizeSimultaneouslyWith:) \(other("otherGestureRecognizer", panPath)) false false true",
+                "11 9 callback \(panPath) \(g)(_:shouldRecognizeSimultaneouslyWith:) \(other("otherGestureRecognizer", pressPath)) false kept true",
+                "12 9 callback \(pressPath) \(g)(_:shouldRecognizeSimultaneouslyWith:) \(other("otherGestureRecognizer", panPath)) false kept true",
                 // The prevented recognizer is asked first (#13 item 10), then the preventing one.
                 "13 9 callback \(panPath) \(g)(_:canBePreventedBy:) \(other("preventingGestureRecognizer", pressPath)) true false true",
                 "14 9 callback \(pressPath) \(g)(_:canPrevent:) \(other("preventedGestureRecognizer", panPath)) false true true",
                 #"15 - input \#(cell) touch {"touch":\#(move)} \#(states("began", "changed")) - -"#,
                 "16 15 callback \(panPath) gestureRecognizerShouldBegin(_:) {} true false true",
-                "17 15 callback \(panPath) \(g)(_:shouldRecognizeSimultaneouslyWith:) \(other("otherGestureRecognizer", pressPath)) false false true",
-                "18 15 callback \(pressPath) \(g)(_:shouldRecognizeSimultaneouslyWith:) \(other("otherGestureRecognizer", panPath)) false false true",
+                "17 15 callback \(panPath) \(g)(_:shouldRecognizeSimultaneouslyWith:) \(other("otherGestureRecognizer", pressPath)) false kept true",
+                "18 15 callback \(pressPath) \(g)(_:shouldRecognizeSimultaneouslyWith:) \(other("otherGestureRecognizer", panPath)) false kept true",
                 "19 15 callback \(panPath) \(g)(_:canBePreventedBy:) \(other("preventingGestureRecognizer", pressPath)) true false true",
                 "20 15 callback \(pressPath) \(g)(_:canPrevent:) \(other("preventedGestureRecognizer", panPath)) false true true",
                 #"21 - input \#(cell) touch {"touch":\#(lift)} \#(states("ended", "ended")) - -"#,
@@ -80,7 +80,7 @@ struct GestureRecordingTests {
         #expect(Set(events.map(\.callback)).isSuperset(of: GestureRecognizer.callbacks.descriptors.map(\.name)))
     }
 
-    @Test func aShouldBeginVetoAndASimultaneityOverrideAreRecordedAsVetoes() throws {
+    @Test func aShouldBeginVetoAndASimultaneityOverrideAreRecordedApart() throws {
         let fixture = GestureFixture()
         let delegate = ScriptedGestureDelegate()
         let vetoed = fixture.add(TapGestureRecognizer(identifier: "vetoed"), to: fixture.cell)
@@ -104,7 +104,8 @@ struct GestureRecordingTests {
         #expect(simultaneous.map(\.widget) == ["root/container/cell#second"])
         #expect(simultaneous.map(\.arguments) == [#"{"otherGestureRecognizer":"root/container/cell#first"}"#])
         #expect(simultaneous.map(\.result) == ["true"])
-        #expect(simultaneous.map(\.vetoed) == [true])  // true overrides the default, false
+        #expect(simultaneous.map(\.overridden) == [true])  // true overrides the default, false
+        #expect(simultaneous.map(\.vetoed) == [nil])
         #expect(simultaneous.map(\.effect) == [.overridden])
         #expect(summary.vetoes == 1)
     }

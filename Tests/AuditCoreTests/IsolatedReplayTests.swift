@@ -131,7 +131,8 @@ struct IsolatedReplayTests {
                     replay_of, replay_mode, event_count, input_count, callback_count, veto_count, failure_count,
                     owner_pid, owner_token FROM source.sessions;
                 INSERT INTO widgets SELECT * FROM source.widgets;
-                INSERT INTO events SELECT * FROM source.events;
+                INSERT INTO events SELECT session, seq, t_ns, widget, callback, args, result,
+                    coalesce(vetoed, overridden), implemented, duration_ns, parent_seq FROM source.events;
                 DETACH source;
                 """)
         }

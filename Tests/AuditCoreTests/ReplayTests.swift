@@ -65,13 +65,13 @@ struct ReplayTests {
     /// they cause at the callbacks themselves.
     static let planted: [String] = [
         "SegmentedControlDelegate segmentedControl(_:shouldSelectSegmentAt:) veto_changed",
-        "TableViewDelegate tableView(_:willSelectRowAt:) veto_changed",
+        "TableViewDelegate tableView(_:willSelectRowAt:) override_changed",
         "TextViewDelegate textView(_:shouldChangeTextIn:replacementText:) veto_changed",
         "NoteTextViewDelegate noteTextView(_:didReachCharacterLimit:) implemented_changed",
-        "ScrollViewDelegate scrollViewWillEndDragging(_:withVelocity:targetContentOffset:) veto_changed",
+        "ScrollViewDelegate scrollViewWillEndDragging(_:withVelocity:targetContentOffset:) override_changed",
         "GestureRecognizerDelegate gestureRecognizerShouldBegin(_:) veto_changed",
-        "GestureRecognizerDelegate gestureRecognizer(_:shouldRecognizeSimultaneouslyWith:) veto_changed",
-        "GestureRecognizerDelegate gestureRecognizer(_:shouldRecognizeSimultaneouslyWith:) veto_changed",
+        "GestureRecognizerDelegate gestureRecognizer(_:shouldRecognizeSimultaneouslyWith:) override_changed",
+        "GestureRecognizerDelegate gestureRecognizer(_:shouldRecognizeSimultaneouslyWith:) override_changed",
     ]
 
     static func describe(_ difference: EventDifference) -> String {
@@ -93,12 +93,14 @@ struct ReplayTests {
         // as only in the recording and only in the candidate rather than as a changed veto.
         let interaction = try replayer().replay(session: session, delegate: "checkout.v2", mode: .interaction)
         let answers = interaction.diff.differences.filter {
-            $0.event.kind == .callback && [.vetoChanged, .implementedChanged, .resultChanged].contains($0.kind)
+            $0.event.kind == .callback
+                && [.vetoChanged, .overrideChanged, .implementedChanged, .resultChanged].contains($0.kind)
         }
         var moved = Self.planted
         moved.removeLast()
         #expect(answers.map(Self.describe) == moved)
-        #expect(interaction.diff.counts[.vetoChanged] == 6)
+        #expect(interaction.diff.counts[.vetoChanged] == 3)
+        #expect(interaction.diff.counts[.overrideChanged] == 3)
         #expect(interaction.diff.counts[.implementedChanged] == 1)
         #expect(interaction.diff.counts[.resultChanged] == 10)
         #expect(interaction.diff.counts[.argumentsChanged] == 2)
@@ -174,7 +176,8 @@ struct ReplayTests {
     @Test func sessionsWhoseInputsDifferTooMuchAreComparedInOrder() {
         func fingerprint(_ seq: Int64, identity: UInt64, shape: UInt64) -> EventFingerprint {
             EventFingerprint(
-                seq: seq, parent: 0, identity: identity, shape: shape, result: 0, vetoed: -1, implemented: 1)
+                seq: seq, parent: 0, identity: identity, shape: shape, result: 0, vetoed: -1, implemented: 1,
+                overridden: -1)
         }
         let limit = TimelineAligner.maximumBlockEdits
         // A: inputs 1…limit; B: the same with every other one replaced (limit edits), then each of

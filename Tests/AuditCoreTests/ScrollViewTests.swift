@@ -66,14 +66,22 @@ extension Point {
     }
 }
 
-/// One line per event: seq, parent, kind, widget, protocol, callback, arguments, result, vetoed,
-/// implemented.
+/// What a timeline line shows of an answer: `vetoed` for a veto, overridden or kept for an
+/// override, `-` otherwise.
+func answerEffect(_ event: TimelineEvent) -> String {
+    if let vetoed = event.vetoed { return String(vetoed) }
+    if let overridden = event.overridden { return overridden ? "overridden" : "kept" }
+    return "-"
+}
+
+/// One line per event: seq, parent, kind, widget, protocol, callback, arguments, result, vetoed
+/// (for an override: overridden or kept), implemented.
 func protocolTimelineLines(_ events: [TimelineEvent]) -> [String] {
     events.map { event in
         [
             String(event.seq), event.parentSeq.map(String.init) ?? "-", event.kind.rawValue, event.widget ?? "-",
             event.protocolName ?? "-", event.callback, event.arguments, event.result ?? "void",
-            event.vetoed.map(String.init) ?? "-", event.implemented.map(String.init) ?? "-",
+            answerEffect(event), event.implemented.map(String.init) ?? "-",
         ].joined(separator: " ")
     }
 }
@@ -249,7 +257,7 @@ struct ScrollViewTests {
                 #"5 - input root/s - endDrag {"velocity":{"x":0.0,"y":0.1}} "# + after("100.0") + " - -",
                 "6 5 callback \(scroll) scrollViewWillEndDragging(_:withVelocity:targetContentOffset:) "
                     + #"{"velocity":{"x":0.0,"y":0.1},"targetContentOffset":{"x":0.0,"y":80.0}} "#
-                    + #"{"x":0.0,"y":100.0} true true"#,
+                    + #"{"x":0.0,"y":100.0} overridden true"#,
                 #"7 5 callback \#(scroll) scrollViewDidEndDragging(_:willDecelerate:) {"willDecelerate":true} void - true"#,
                 "8 5 callback \(scroll) scrollViewWillBeginDecelerating(_:) {} void - true",
                 "9 5 callback \(scroll) scrollViewDidScroll(_:) {} void - true",
@@ -290,7 +298,8 @@ struct ScrollViewTests {
         let willEnd = try #require(events.first { $0.callback.hasPrefix("scrollViewWillEndDragging") })
         #expect(willEnd.arguments == #"{"velocity":{"x":0.0,"y":0.2},"targetContentOffset":{"x":0.0,"y":100.0}}"#)
         #expect(willEnd.result == #"{"x":0.0,"y":100.0}"#)
-        #expect(willEnd.vetoed == false)
+        #expect(willEnd.overridden == false)
+        #expect(willEnd.vetoed == nil)
         #expect(willEnd.implemented == false)
         let callbacks = events.filter { $0.kind == .callback }
         #expect(

@@ -5,15 +5,15 @@ import Foundation
 @usableFromInline
 struct CapturedEvent: Sendable {
     @usableFromInline static let implemented: UInt8 = 1
-    /// The answer can veto or override.
-    @usableFromInline static let canVeto: UInt8 = 2
-    /// The answer vetoed, or (with `override`) differs from the proposal.
-    @usableFromInline static let vetoed: UInt8 = 4
-    /// The answer is an override: `vetoed` means overridden.
+    /// The answer is a veto (`AnswerKind.veto`).
+    @usableFromInline static let veto: UInt8 = 2
+    /// The answer took effect: a veto vetoed, an override differs from its proposal.
+    @usableFromInline static let tookEffect: UInt8 = 4
+    /// The answer is an override (`AnswerKind.override`).
     @usableFromInline static let override: UInt8 = 8
 
     /// Whether `flags` say the answer vetoed (an override that overrode is no veto).
-    static func isVeto(_ flags: UInt8) -> Bool { flags & (vetoed | override) == vetoed }
+    static func isVeto(_ flags: UInt8) -> Bool { flags & (veto | tookEffect) == veto | tookEffect }
 
     var seq: Int64
     /// Nanoseconds since the session started (monotonic clock).

@@ -172,7 +172,7 @@ final class EventWriter: @unchecked Sendable {
                     seq: pending[index].seq, parent: pending[index].parent, name: name,
                     widget: paths[pending[index].widget] ?? 0,
                     arguments: UnsafeRawBufferPointer($0), result: EventFingerprint.resultHash(answer.result),
-                    vetoed: answer.vetoed, implemented: answer.implemented)
+                    vetoed: answer.vetoed, implemented: answer.implemented, overridden: answer.overridden)
             }
         }
     }

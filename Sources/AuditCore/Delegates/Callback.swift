@@ -177,17 +177,16 @@ public struct Answer<Arguments, Result>: Sendable {
     }
 
     /// What answering `result` to `arguments` records, in the bits of `CapturedEvent.flags` (all
-    /// but "implemented"): can veto or override, vetoed or overridden, is an override.
+    /// but "implemented"): a veto or an override, and whether it took effect.
     @inlinable
     func flags(_ arguments: Arguments, _ result: Result) -> UInt8 {
         switch kind {
         case .none, .value:
             return 0
         case .veto:
-            return CapturedEvent.canVeto | (takesEffect(arguments, result) ? CapturedEvent.vetoed : 0)
+            return CapturedEvent.veto | (takesEffect(arguments, result) ? CapturedEvent.tookEffect : 0)
         case .override:
-            return CapturedEvent.canVeto | CapturedEvent.override
-                | (takesEffect(arguments, result) ? CapturedEvent.vetoed : 0)
+            return CapturedEvent.override | (takesEffect(arguments, result) ? CapturedEvent.tookEffect : 0)
         }
     }
 }
@@ -367,12 +366,12 @@ public struct InvocationOutcome: Sendable, Equatable {
     var flags: UInt8
 
     public var implemented: Bool { flags & CapturedEvent.implemented != 0 }
-    /// nil for callbacks that cannot veto or override; for an override, whether it overrode (the
-    /// `timeline` view's `vetoed` column).
-    public var vetoed: Bool? { flags & CapturedEvent.canVeto == 0 ? nil : flags & CapturedEvent.vetoed != 0 }
-    /// nil unless the callback overrides a proposal; then whether the answer differs from it.
+    /// nil unless the answer is a veto; then whether it vetoed (the `timeline` view's `vetoed`).
+    public var vetoed: Bool? { flags & CapturedEvent.veto == 0 ? nil : flags & CapturedEvent.tookEffect != 0 }
+    /// nil unless the callback overrides a proposal; then whether the answer differs from it (the
+    /// `timeline` view's `overridden`).
     public var overridden: Bool? {
-        flags & CapturedEvent.override == 0 ? nil : flags & CapturedEvent.vetoed != 0
+        flags & CapturedEvent.override == 0 ? nil : flags & CapturedEvent.tookEffect != 0
     }
 }
 

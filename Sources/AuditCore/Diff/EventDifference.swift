@@ -3,6 +3,9 @@ public struct EventDifference: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable, Comparable {
         /// The same callback with the same arguments gave another veto.
         case vetoChanged = "veto_changed"
+        /// The same callback with the same arguments overrode its proposal where the other did not
+        /// (or the other way round).
+        case overrideChanged = "override_changed"
         /// The same callback with the same arguments gave another answer (or, for an input,
         /// left the widget in another state).
         case resultChanged = "result_changed"
@@ -18,10 +21,14 @@ public struct EventDifference: Sendable, Equatable {
             allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
         }
 
-        /// How two answers to the same call differ, given which of their parts do: a veto first,
-        /// then the result, then whether the callback was implemented; nil when none does.
-        static func answer(vetoDiffers: Bool, resultDiffers: Bool, implementedDiffers: Bool) -> Kind? {
+        /// How two answers to the same call differ, given which of their parts do: a veto or an
+        /// override first, then the result, then whether the callback was implemented; nil when
+        /// none does.
+        static func answer(vetoDiffers: Bool, overrideDiffers: Bool, resultDiffers: Bool, implementedDiffers: Bool)
+            -> Kind?
+        {
             if vetoDiffers { return .vetoChanged }
+            if overrideDiffers { return .overrideChanged }
             if resultDiffers { return .resultChanged }
             if implementedDiffers { return .implementedChanged }
             return nil

@@ -187,8 +187,8 @@ enum TimelineAligner {
     /// Classifies two aligned events (same identity) by their answers.
     private static func answerDifference(_ a: EventFingerprint, _ b: EventFingerprint) -> EventDifference.Kind? {
         .answer(
-            vetoDiffers: a.vetoed != b.vetoed, resultDiffers: a.result != b.result,
-            implementedDiffers: a.implemented != b.implemented)
+            vetoDiffers: a.vetoed != b.vetoed, overrideDiffers: a.overridden != b.overridden,
+            resultDiffers: a.result != b.result, implementedDiffers: a.implemented != b.implemented)
     }
 
     /// Pairs the unaligned events between two aligned ones: the same callback on the same widget
@@ -234,8 +234,8 @@ extension EventFingerprint {
         if var text = event.result { text.withUTF8 { result.add(UnsafeRawBufferPointer($0)) } } else { result.add(0) }
         self.init(
             seq: event.seq, parent: event.parentSeq ?? 0, identity: identity.value, shape: shape.value,
-            result: result.value, vetoed: event.vetoed.map { $0 ? 1 : 0 } ?? -1,
-            implemented: event.implemented.map { $0 ? 1 : 0 } ?? -1)
+            result: result.value, vetoed: Self.flag(event.vetoed), implemented: Self.flag(event.implemented),
+            overridden: Self.flag(event.overridden))
     }
 }
 

@@ -83,7 +83,7 @@ extension AuditStore {
             let (widgetPath, widgetKind) = (widgets.column("path"), widgets.column("kind"))
             let events = try connection.prepare(
                 """
-                SELECT seq, kind, widget, protocol, callback, result, vetoed, implemented, parent_seq
+                SELECT seq, kind, widget, protocol, callback, result, \(timelineAnswers), implemented, parent_seq
                 FROM timeline WHERE session = ? ORDER BY seq
                 """)
             let columns = CoveredEventColumns(events)
@@ -124,11 +124,12 @@ extension AuditStore {
                     found.calls += 1
                     if !row.isNull(columns.implemented) && row.int(columns.implemented) != 0 { found.implemented += 1 }
                     let vetoed = !row.isNull(columns.vetoed) && row.int(columns.vetoed) != 0
+                    let overridden = !row.isNull(columns.overridden) && row.int(columns.overridden) != 0
                     let branch: String
                     switch found.answer {
                     case .none: branch = "called"
                     case .veto: branch = vetoed ? "vetoed" : "allowed"
-                    case .override: branch = vetoed ? "overridden" : "kept"
+                    case .override: branch = overridden ? "overridden" : "kept"
                     case .value: branch = (row.string(columns.result) ?? "null") == "null" ? "nil" : "value"
                     }
                     found.branches[branch, default: 0] += 1
@@ -146,7 +147,7 @@ extension AuditStore {
 
 /// Where the coverage query has each `timeline` column it reads, found by name once per statement.
 private struct CoveredEventColumns {
-    let seq, kind, widget, protocolName, callback, result, vetoed, implemented, parentSeq: Int
+    let seq, kind, widget, protocolName, callback, result, vetoed, overridden, implemented, parentSeq: Int
 
     init(_ statement: Statement) {
         seq = statement.column("seq")
@@ -156,6 +157,7 @@ private struct CoveredEventColumns {
         callback = statement.column("callback")
         result = statement.column("result")
         vetoed = statement.column("vetoed")
+        overridden = statement.column("overridden")
         implemented = statement.column("implemented")
         parentSeq = statement.column("parent_seq")
     }

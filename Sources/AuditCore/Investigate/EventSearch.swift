@@ -12,7 +12,10 @@ public struct EventSearch: Sendable, Equatable {
     public var widget: String?
     /// An SQLite GLOB on the callback (or input) name, case-sensitive: `*shouldSelect*`.
     public var callback: String?
+    /// Only vetoes: those that vetoed (true) or those that did not (false).
     public var vetoed: Bool?
+    /// Only overrides: those that replaced the proposed value (true) or those that kept it (false).
+    public var overridden: Bool?
     public var kind: EventKind?
     /// Sessions that started at or after this instant.
     public var since: Date?
@@ -21,12 +24,13 @@ public struct EventSearch: Sendable, Equatable {
 
     public init(
         session: Int64? = nil, widget: String? = nil, callback: String? = nil, vetoed: Bool? = nil,
-        kind: EventKind? = nil, since: Date? = nil, until: Date? = nil
+        overridden: Bool? = nil, kind: EventKind? = nil, since: Date? = nil, until: Date? = nil
     ) {
         self.session = session
         self.widget = widget
         self.callback = callback
         self.vetoed = vetoed
+        self.overridden = overridden
         self.kind = kind
         self.since = since
         self.until = until
@@ -56,6 +60,10 @@ public struct EventSearch: Sendable, Equatable {
         if let vetoed {
             sql.append("t.vetoed = ?")
             values.append(.integer(vetoed ? 1 : 0))
+        }
+        if let overridden {
+            sql.append("t.overridden = ?")
+            values.append(.integer(overridden ? 1 : 0))
         }
         if let kind {
             sql.append("t.kind = ?")
@@ -145,15 +153,18 @@ extension AuditStore {
         if let id = search.session { _ = try session(id) }
         // A database from before session labels has no labelled session.
         if !search.labels.isEmpty && !hasSessionIdentity { return }
-        let (conditions, values) = search.conditions
-        // The view's `vetoed` is also set for an override that overrode: `vetoed` means a veto here.
-        let overrides = try overridingCallbacks()
+        var (conditions, values) = search.conditions
+        if !hasAnswerOutcomes, let index = conditions.firstIndex(of: "t.overridden = ?") {
+            // A view from before migration 0008 keeps an override's outcome in `vetoed`; which
+            // rows are overrides is sorted out below, as they are read.
+            conditions[index] = "t.vetoed = ?"
+        }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         try storeOperation {
             let statement = try connection.prepare(
                 """
                 SELECT t.seq, t.t_ms, t.kind, t.widget, t.widget_kind, t.protocol, t.callback, t.args, t.result,
-                       t.vetoed, t.implemented, t.duration_us, t.parent_seq, t.session, s.started_at
+                       \(timelineAnswers), t.implemented, t.duration_us, t.parent_seq, t.session, s.started_at
                 FROM timeline AS t JOIN sessions AS s ON s.id = t.session
                 \(filter)
                 ORDER BY t.session, t.seq
@@ -163,8 +174,9 @@ extension AuditStore {
             let (session, startedAt) = (statement.column("session"), statement.column("started_at"))
             statement.bind(values)
             while try statement.step() {
-                let event = overrides.marking(TimelineEvent(row: statement, columns))
-                if search.vetoed != nil && event.overridden != nil { continue }
+                let event = TimelineEvent(row: statement, columns)
+                if let vetoed = search.vetoed, event.vetoed != vetoed { continue }
+                if let overridden = search.overridden, event.overridden != overridden { continue }
                 body(
                     EventMatch(
                         session: statement.int64(session), sessionStartedAt: statement.string(startedAt) ?? "",

@@ -1,11 +1,11 @@
 /// The page's inline style sheet and script: nothing is loaded from anywhere, fonts included.
 extension HTMLPage {
-    /// Colours: inputs slate, callbacks blue, vetoes rose, overrides fuchsia, defaults pale; the six difference
-    /// kinds (`d0`…`d5`, in `EventDifference.Kind.allCases` order) purple, amber, teal, brown,
+    /// Colours: inputs slate, callbacks blue, vetoes rose, overrides fuchsia, defaults pale; the seven difference
+    /// kinds (`d0`…`d6`, in `EventDifference.Kind.allCases` order) purple, pink, amber, teal, brown,
     /// orange and green.
     static let style = """
         :root{--ink:#0f172a;--muted:#64748b;--line:#e2e8f0;--in:#334155;--cb:#3b82f6;--veto:#e11d48;--ovr:#c026d3;\
-        --def:#cbd5e1;--d0:#9333ea;--d1:#f59e0b;--d2:#0d9488;--d3:#a16207;--d4:#f97316;--d5:#16a34a}
+        --def:#cbd5e1;--d0:#9333ea;--d1:#db2777;--d2:#f59e0b;--d3:#0d9488;--d4:#a16207;--d5:#f97316;--d6:#16a34a}
         *{box-sizing:border-box}
         body{margin:0;padding:24px 32px;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,\
         "Helvetica Neue",Arial,sans-serif;color:var(--ink);background:#f8fafc}
@@ -27,6 +27,7 @@ extension HTMLPage {
         .sw.link{height:0;border-top:1.5px dashed #64748b}
         .sw.d0{background:var(--d0)}.sw.d1{background:var(--d1)}.sw.d2{background:var(--d2)}
         .sw.d3{background:var(--d3)}.sw.d4{background:var(--d4)}.sw.d5{background:var(--d5)}
+        .sw.d6{background:var(--d6)}
         .timeline{display:flex;background:#fff;border:1px solid var(--line);border-radius:8px;overflow:hidden}
         .labels{flex:none;border-right:1px solid var(--line)}
         .lanes{overflow-x:auto;flex:1}
@@ -46,10 +47,11 @@ extension HTMLPage {
         .m:hover{stroke:var(--ink);stroke-width:1.5}
         .m.in{fill:var(--in)}.m.cb{fill:var(--cb)}.m.veto{fill:var(--veto)}.m.ovr{fill:var(--ovr)}.m.def{fill:var(--def);stroke:#94a3b8}
         .m.x0{stroke:var(--d0)}.m.x1{stroke:var(--d1)}.m.x2{stroke:var(--d2)}
-        .m.x3{stroke:var(--d3)}.m.x4{stroke:var(--d4)}.m.x5{stroke:var(--d5)}
+        .m.x3{stroke:var(--d3)}.m.x4{stroke:var(--d4)}.m.x5{stroke:var(--d5)}.m.x6{stroke:var(--d6)}
         .m.x0,.m.x1,.m.x2,.m.x3,.m.x4,.m.x5{stroke-width:1.5}
         .band{opacity:.16}
         .d0{fill:var(--d0)}.d1{fill:var(--d1)}.d2{fill:var(--d2)}.d3{fill:var(--d3)}.d4{fill:var(--d4)}.d5{fill:var(--d5)}
+        .d6{fill:var(--d6)}
         .drawn{fill:#e0e7ff;opacity:.6}
         .ob{fill:#94a3b8}.ov{fill:var(--veto)}
         table{border-collapse:collapse;background:#fff;border:1px solid var(--line);border-radius:8px;\
@@ -63,6 +65,7 @@ extension HTMLPage {
         .chip{display:inline-block;padding:1px 8px;border-radius:10px;color:#fff;font-size:12px;white-space:nowrap}
         .chip.d0{background:var(--d0)}.chip.d1{background:var(--d1)}.chip.d2{background:var(--d2)}
         .chip.d3{background:var(--d3)}.chip.d4{background:var(--d4)}.chip.d5{background:var(--d5)}
+        .chip.d6{background:var(--d6)}
         .vetoed{color:var(--veto)}.overridden{color:var(--ovr)}
         .none{color:var(--muted)}
         .rate{display:inline-flex;align-items:center;gap:6px}

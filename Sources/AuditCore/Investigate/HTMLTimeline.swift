@@ -125,6 +125,7 @@ public enum HTMLTimeline {
     static func kindName(_ kind: EventDifference.Kind, _ labels: (a: String, b: String)) -> String {
         switch kind {
         case .vetoChanged: "veto changed"
+        case .overrideChanged: "override changed"
         case .resultChanged: "result changed"
         case .implementedChanged: "implemented changed"
         case .argumentsChanged: "arguments changed"

@@ -200,12 +200,11 @@ extension AuditStore {
                 .map(\.id)
         }
         var builder = SessionReport.Builder(sessions: ids)
-        let overrides = try overridingCallbacks()
         try storeOperation {
             let statement = try connection.prepare(
                 """
-                SELECT seq, t_ms, kind, widget, widget_kind, protocol, callback, '{}' AS args, NULL AS result, vetoed,
-                       implemented, duration_us, parent_seq
+                SELECT seq, t_ms, kind, widget, widget_kind, protocol, callback, '{}' AS args, NULL AS result,
+                       \(timelineAnswers), implemented, duration_us, parent_seq
                 FROM timeline WHERE session = ? ORDER BY seq
                 """)
             let columns = TimelineEvent.Columns(statement)
@@ -213,7 +212,7 @@ extension AuditStore {
                 statement.reset()
                 statement.bind([.integer(session)])
                 while try statement.step() {
-                    builder.add(overrides.marking(TimelineEvent(row: statement, columns)), session: session)
+                    builder.add(TimelineEvent(row: statement, columns), session: session)
                 }
             }
             statement.reset()

@@ -18,8 +18,7 @@ extension AuditStore {
         try forgetCallbackNamesIfChanged()
         if let keptCallbackNames { return keptCallbackNames }
         var table = CallbackNames()
-        let rows = try connection.cached(
-            "SELECT id, kind, protocol, name, labels, \(hasAnswerKinds ? "answer" : "NULL AS answer") FROM callbacks")
+        let rows = try connection.cached("SELECT id, kind, protocol, name, labels FROM callbacks")
         let columns = StoredEvent.Name.Columns(rows)
         try rows.forEachRow { row in
             let id = row.int64(columns.id)

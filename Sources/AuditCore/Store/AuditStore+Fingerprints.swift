@@ -14,6 +14,7 @@ struct EventFingerprint: Sendable, Equatable {
     /// -1 for NULL, else 0 or 1.
     let vetoed: Int8
     let implemented: Int8
+    let overridden: Int8
 }
 
 extension AuditStore {
@@ -42,7 +43,7 @@ extension AuditStore {
             }
             let read = try connection.cached(
                 """
-                SELECT seq, callback, widget, args, result, vetoed, implemented, parent_seq
+                SELECT seq, callback, widget, args, result, \(eventAnswers), implemented, parent_seq
                 FROM events WHERE session = ? AND seq <= ? ORDER BY seq
                 """)
             let columns = StoredEvent.Columns(read)
@@ -74,7 +75,7 @@ extension EventFingerprint {
     /// (0 for none), its arguments' stored bytes, and its result's hash (`resultHash`).
     init(
         seq: Int64, parent: Int64, name: UInt64, widget: UInt64, arguments: UnsafeRawBufferPointer, result: UInt64,
-        vetoed: Bool?, implemented: Bool?
+        vetoed: Bool?, implemented: Bool?, overridden: Bool?
     ) {
         var shape = FNV1a()
         shape.add(name)
@@ -83,7 +84,12 @@ extension EventFingerprint {
         identity.add(arguments)
         self.init(
             seq: seq, parent: parent, identity: identity.value, shape: shape.value, result: result,
-            vetoed: vetoed.map { $0 ? 1 : 0 } ?? -1, implemented: implemented.map { $0 ? 1 : 0 } ?? -1)
+            vetoed: Self.flag(vetoed), implemented: Self.flag(implemented), overridden: Self.flag(overridden))
+    }
+
+    /// A stored 0/1 column: -1 for NULL.
+    static func flag(_ value: Bool?) -> Int8 {
+        value.map { $0 ? 1 : 0 } ?? -1
     }
 
     /// The fingerprint of the event on `row`, a row of `events` (whose columns are found by name
@@ -102,7 +108,7 @@ extension EventFingerprint {
                 seq: row.int64(columns.seq), parent: row.isNull(columns.parentSeq) ? 0 : row.int64(columns.parentSeq),
                 name: callbacks[row.int64(columns.callback)] ?? 0, widget: widgets[row.int64(columns.widget)] ?? 0,
                 arguments: arguments, result: result, vetoed: flag(columns.vetoed),
-                implemented: flag(columns.implemented))
+                implemented: flag(columns.implemented), overridden: flag(columns.overridden))
         }
     }
 

@@ -62,20 +62,19 @@ public struct TimelineEvent: Sendable, Equatable {
     public var arguments: String
     /// JSON text, nil for a void callback.
     public var result: String?
-    /// nil where the callback cannot veto or override; for an override, whether it overrode (the
-    /// `timeline` view's column, as it has always been). `effect` tells the two apart.
+    /// nil unless the answer is a veto; then whether it vetoed (the `timeline` view's `vetoed`).
     public var vetoed: Bool?
     public var implemented: Bool?
     public var durationMicroseconds: Double
     public var parentSeq: Int64?
-    /// nil unless the callback overrides a proposal; then whether the answer differs from it. nil
-    /// also for a callback not recorded since answers keep their kind (migration 0005).
+    /// nil unless the callback overrides a proposal; then whether the answer differs from it (the
+    /// `timeline` view's `overridden`).
     public var overridden: Bool? = nil
 
     /// What the answer did to the widget: nil when it let the widget go on as proposed.
     public var effect: AnswerEffect? {
         if overridden == true { return .overridden }
-        return vetoed == true && overridden == nil ? .vetoed : nil
+        return vetoed == true ? .vetoed : nil
     }
 }
 
@@ -168,29 +167,52 @@ extension AuditStore {
         throws(StoreError)
     {
         _ = try session(id)
-        let overrides = try overridingCallbacks()
         try storeOperation {
             let statement = try connection.prepare(
                 """
-                SELECT seq, t_ms, kind, widget, widget_kind, protocol, callback, args, result, vetoed, implemented,
-                       duration_us, parent_seq
+                SELECT seq, t_ms, kind, widget, widget_kind, protocol, callback, args, result, \(timelineAnswers),
+                       implemented, duration_us, parent_seq
                 FROM timeline WHERE session = ? \(condition) ORDER BY seq
                 """)
             let columns = TimelineEvent.Columns(statement)
-            try statement.forEachRow([.integer(id)]) { body(overrides.marking(TimelineEvent(row: $0, columns))) }
+            try statement.forEachRow([.integer(id)]) { body(TimelineEvent(row: $0, columns)) }
         }
     }
 
-    /// The callbacks whose answer overrides a proposal, as `callbacks.answer` says.
-    func overridingCallbacks() throws(StoreError) -> OverridingCallbacks {
-        guard hasAnswerKinds else { return OverridingCallbacks(names: []) }
-        return try storeOperation {
-            OverridingCallbacks(
-                names: Set(
-                    try connection.cached("SELECT protocol, name FROM callbacks WHERE answer = ?").rows(
-                        [.text(AnswerKind.override.rawValue)]
-                    ) { OverridingCallbacks.key($0.string("protocol") ?? "", $0.string("name") ?? "") }))
+    /// The `timeline` view's `vetoed` and `overridden`, for a select list. In a database from
+    /// before migration 0008, opened to read, the view has no `overridden` and its `vetoed` holds
+    /// an override's outcome too: told apart by the callback's `answer` (migration 0005) or, for a
+    /// name without one, as 0008 tells them (a veto's `vetoed` is the negation of its boolean
+    /// answer; any other answer with a `vetoed` is an override's).
+    var timelineAnswers: String {
+        if hasAnswerOutcomes { return "vetoed, overridden" }
+        let inferred = """
+            vetoed IS NOT NULL AND (result IS NULL OR result NOT IN ('true', 'false') OR vetoed = (result = 'true'))
+            """
+        guard hasAnswerKinds else { return Self.answers(isOverride: inferred) }
+        let names = { (answer: String) in
+            "kind = 'callback' AND (protocol, callback) IN "
+                + "(SELECT protocol, name FROM callbacks WHERE kind = 'callback' AND \(answer))"
         }
+        return Self.answers(
+            isOverride: "(\(names("answer = 'override'"))) OR (\(names("answer IS NULL")) AND \(inferred))")
+    }
+
+    /// The `events` table's `vetoed` and `overridden`, for a select list: as `timelineAnswers`
+    /// reads them from the view.
+    var eventAnswers: String {
+        if hasAnswerOutcomes { return "vetoed, overridden" }
+        let inferred = "vetoed IS NOT NULL AND (typeof(result) <> 'integer' OR vetoed = result)"
+        guard hasAnswerKinds else { return Self.answers(isOverride: inferred) }
+        let names = { (answer: String) in "callback IN (SELECT id FROM callbacks WHERE \(answer))" }
+        return Self.answers(
+            isOverride: "\(names("answer = 'override'")) OR (\(names("answer IS NULL")) AND \(inferred))")
+    }
+
+    /// `vetoed` and `overridden` from a `vetoed` that holds both, where `isOverride` holds.
+    private static func answers(isOverride: String) -> String {
+        "CASE WHEN \(isOverride) THEN NULL ELSE vetoed END AS vetoed, "
+            + "CASE WHEN \(isOverride) THEN vetoed END AS overridden"
     }
 
     /// The sessions `statement` (a query of `sessionSelect`) reads with `values` bound; a session
@@ -265,7 +287,7 @@ extension TimelineEvent {
     /// of a session this way).
     struct Columns {
         let seq, milliseconds, kind, widget, widgetKind, protocolName, callback, arguments, result: Int
-        let vetoed, implemented, duration, parentSeq: Int
+        let vetoed, overridden, implemented, duration, parentSeq: Int
 
         init(_ statement: Statement) {
             seq = statement.column("seq")
@@ -278,14 +300,15 @@ extension TimelineEvent {
             arguments = statement.column("args")
             result = statement.column("result")
             vetoed = statement.column("vetoed")
+            overridden = statement.column("overridden")
             implemented = statement.column("implemented")
             duration = statement.column("duration_us")
             parentSeq = statement.column("parent_seq")
         }
     }
 
-    /// The event on `row`, a row of the `timeline` view (`overridden` is not there: see
-    /// `OverridingCallbacks.marking`).
+    /// The event on `row`, a row of the `timeline` view (its answer columns as
+    /// `AuditStore.timelineAnswers` reads them).
     init(row: Statement, _ columns: Columns) {
         self.init(
             seq: row.int64(columns.seq), milliseconds: row.double(columns.milliseconds),
@@ -296,24 +319,7 @@ extension TimelineEvent {
             vetoed: row.isNull(columns.vetoed) ? nil : row.int(columns.vetoed) != 0,
             implemented: row.isNull(columns.implemented) ? nil : row.int(columns.implemented) != 0,
             durationMicroseconds: row.double(columns.duration),
-            parentSeq: row.isNull(columns.parentSeq) ? nil : row.int64(columns.parentSeq))
-    }
-}
-
-/// The names of the callbacks whose answer overrides a proposal: what tells a `timeline` row's
-/// `vetoed` (an override's "overridden") from a veto.
-struct OverridingCallbacks {
-    let names: Set<String>
-
-    static func key(_ protocolName: String, _ name: String) -> String { protocolName + "." + name }
-
-    /// `event` with `overridden` set when its callback overrides a proposal.
-    func marking(_ event: TimelineEvent) -> TimelineEvent {
-        guard !names.isEmpty, event.kind == .callback, let vetoed = event.vetoed,
-            names.contains(Self.key(event.protocolName ?? "", event.callback))
-        else { return event }
-        var event = event
-        event.overridden = vetoed
-        return event
+            parentSeq: row.isNull(columns.parentSeq) ? nil : row.int64(columns.parentSeq),
+            overridden: row.isNull(columns.overridden) ? nil : row.int(columns.overridden) != 0)
     }
 }

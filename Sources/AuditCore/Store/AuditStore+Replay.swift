@@ -44,14 +44,15 @@ extension AuditStore {
             let insert = try connection.cached(
                 """
                 INSERT INTO events (session, seq, t_ns, widget, callback, args, result, vetoed, implemented, duration_ns,
-                                    parent_seq)
-                SELECT ?, seq, t_ns, widget, callback, args, ?, ?, ?, 0, parent_seq
+                                    parent_seq, overridden)
+                SELECT ?, seq, t_ns, widget, callback, args, ?, ?, ?, 0, parent_seq, ?
                 FROM events WHERE session = ? AND seq = ?
                 """)
+            let flag = { (value: Bool?) in value.map { SQLValue.integer($0 ? 1 : 0) } ?? .null }
             for (seq, answer) in changed {
                 try insert.execute([
-                    .integer(id), answer.result.sqlValue, answer.vetoed.map { .integer($0 ? 1 : 0) } ?? .null,
-                    answer.implemented.map { .integer($0 ? 1 : 0) } ?? .null, .integer(original), .integer(seq),
+                    .integer(id), answer.result.sqlValue, flag(answer.vetoed), flag(answer.implemented),
+                    flag(answer.overridden), .integer(original), .integer(seq),
                 ])
             }
             return id

@@ -10,15 +10,12 @@ struct StoredEvent: Sendable {
         let protocolName: String?
         let name: String
         let labels: [String]
-        /// Whether the callback's answer overrides a proposal (`callbacks.answer`).
-        let isOverride: Bool
 
-        init(kind: EventKind, protocolName: String?, name: String, labels: [String], isOverride: Bool = false) {
+        init(kind: EventKind, protocolName: String?, name: String, labels: [String]) {
             self.kind = kind
             self.protocolName = protocolName
             self.name = name
             self.labels = labels
-            self.isOverride = isOverride
         }
     }
 
@@ -112,7 +109,7 @@ extension AuditStore {
             chunk.reserveCapacity(min(size, remaining))
             let statement = try connection.cached(
                 """
-                SELECT seq, callback, widget, args, result, parent_seq, vetoed, implemented
+                SELECT seq, callback, widget, args, result, parent_seq, \(eventAnswers), implemented
                 FROM events WHERE session = ? ORDER BY seq
                 """)
             defer { statement.reset() }
@@ -139,7 +136,7 @@ extension StoredEvent {
     /// Where a statement of `events` rows has each column an event is read from, found by name
     /// once per statement: reading a row then costs no look-up (replay reads every event this way).
     struct Columns {
-        let seq, callback, widget, arguments, result, parentSeq, vetoed, implemented: Int
+        let seq, callback, widget, arguments, result, parentSeq, vetoed, overridden, implemented: Int
 
         init(_ statement: Statement) {
             seq = statement.column("seq")
@@ -149,6 +146,7 @@ extension StoredEvent {
             result = statement.column("result")
             parentSeq = statement.column("parent_seq")
             vetoed = statement.column("vetoed")
+            overridden = statement.column("overridden")
             implemented = statement.column("implemented")
         }
     }
@@ -174,22 +172,21 @@ extension StoredEvent {
         case SQLITE_INTEGER: stored = .flag(row.int64(columns.result) != 0)
         default: stored = .json(row.withBytes(columns.result) { parsed.text(of: $0) })
         }
-        let vetoed = row.isNull(columns.vetoed) ? nil : row.int64(columns.vetoed) != 0
+        let flag = { (column: Int) in row.isNull(column) ? nil : row.int64(column) != 0 }
         self.init(
             seq: row.int64(columns.seq), callbackID: callbackID, widgetID: widgetID, name: name,
             widgetRow: widgets[widgetID], arguments: arguments,
             parent: row.isNull(columns.parentSeq) ? nil : row.int64(columns.parentSeq),
             answer: StoredAnswer(
-                result: stored, vetoed: vetoed,
-                implemented: row.isNull(columns.implemented) ? nil : row.int64(columns.implemented) != 0,
-                isOverride: vetoed != nil && name.isOverride))
+                result: stored, vetoed: flag(columns.vetoed), implemented: flag(columns.implemented),
+                overridden: flag(columns.overridden)))
     }
 }
 
 extension StoredEvent.Name {
     /// Where a statement of `callbacks` rows has each column a name is read from, found by name.
     struct Columns {
-        let id, kind, protocolName, name, labels, answer: Int
+        let id, kind, protocolName, name, labels: Int
 
         init(_ statement: Statement) {
             id = statement.column("id")
@@ -197,7 +194,6 @@ extension StoredEvent.Name {
             protocolName = statement.column("protocol")
             name = statement.column("name")
             labels = statement.column("labels")
-            answer = statement.column("answer")
         }
     }
 
@@ -212,8 +208,7 @@ extension StoredEvent.Name {
         let protocolName = kind == EventKind.input.rawValue ? "" : row.string(columns.protocolName) ?? ""
         self.init(
             kind: EventKind(rawValue: kind ?? "") ?? .callback, protocolName: protocolName.isEmpty ? nil : protocolName,
-            name: row.string(columns.name) ?? "", labels: labels ?? [],
-            isOverride: row.string(columns.answer) == AnswerKind.override.rawValue)
+            name: row.string(columns.name) ?? "", labels: labels ?? [])
     }
 }
 

@@ -77,6 +77,9 @@ extension AuditStore {
     /// How many rows one INSERT takes (events, and an import's widgets).
     static let rowsPerInsert = 32
 
+    /// How many values an event row of `eventInsert` takes.
+    static let eventColumns = 12
+
     /// Inserts event rows of `session`, `rowsPerInsert` a statement, inside the caller's
     /// transaction. `arguments[i]` is row i's JSON array of argument values in label order.
     func insertEvents(session: Int64, _ rows: [EventRow], arguments: [String]) throws {
@@ -87,7 +90,7 @@ extension AuditStore {
             defer { statement.reset(clearingBindings: false) }  // each row binds all its values
             for offset in 0..<count {
                 let row = rows[start + offset]
-                let at = Int32(offset * 11)
+                let at = Int32(offset * Self.eventColumns)
                 statement.bind(session, at: at + 1)
                 statement.bind(row.seq, at: at + 2)
                 statement.bind(row.time, at: at + 3)
@@ -103,20 +106,22 @@ extension AuditStore {
                 statement.bind(row.answer.implemented.map { Int64($0 ? 1 : 0) }, at: at + 9)
                 statement.bind(row.duration, at: at + 10)
                 statement.bind(row.parent == 0 ? nil : row.parent, at: at + 11)
+                statement.bind(row.answer.overridden.map { Int64($0 ? 1 : 0) }, at: at + 12)
             }
             while try statement.step() {}
             start += count
         }
     }
 
-    /// The prepared INSERT of `rows` event rows, kept for the store's life.
+    /// The prepared INSERT of `rows` event rows, kept for the store's life: `eventColumns` values
+    /// a row, in the order of its column list.
     func eventInsert(rows: Int) throws -> Statement {
         if let statement = eventInsertStatements[rows] { return statement }
         let statement = try connection.prepare(
             """
             INSERT INTO events (session, seq, t_ns, widget, callback, args, result, vetoed, implemented, duration_ns,
-                                parent_seq)
-            VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", "))
+                                parent_seq, overridden)
+            VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", "))
             """)
         eventInsertStatements[rows] = statement
         return statement

@@ -63,6 +63,12 @@ public final class AuditStore {
         ((try? connection.scalarInt(
             "SELECT count(*) FROM pragma_table_info('callbacks') WHERE name = 'answer'")) ?? 0) > 0
 
+    /// Whether events keep an override's outcome apart from a veto's (migration 0008): in a
+    /// database written by an older build and opened to read, `vetoed` holds both.
+    private(set) lazy var hasAnswerOutcomes: Bool =
+        ((try? connection.scalarInt(
+            "SELECT count(*) FROM pragma_table_info('events') WHERE name = 'overridden'")) ?? 0) > 0
+
     public init(path: String, access: Access) throws(StoreError) {
         self.path = path
         self.access = access

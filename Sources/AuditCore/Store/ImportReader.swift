@@ -29,8 +29,8 @@ struct ImportReader {
     private var names: [[SQLValue]] = []
     private var nameIDs: [Int64?] = []
     /// Event rows scanned and not yet inserted: their first value in the chunk, their session and
-    /// callback ids.
-    private var rows: [(first: Int, session: Int64, callback: Int64)] = []
+    /// callback ids, and whether their name's answer is an override.
+    private var rows: [(first: Int, session: Int64, callback: Int64, isOverride: Bool)] = []
     /// Widget rows scanned and not yet inserted: their first value in the chunk and their session.
     private var widgetRows: [(first: Int, session: Int64)] = []
     private var widgetInserts: [Int: Statement] = [:]
@@ -85,7 +85,7 @@ struct ImportReader {
             current!.seen += 1
             lastSeq = seq
             guard let id = current!.id else { return }
-            rows.append((first, id, try callbackID(name)))
+            rows.append((first, id, try callbackID(name), Self.isOverride(names[name])))
             if rows.count == AuditStore.rowsPerInsert { try insertRows(chunk.values, text) }
         case .widget(let first, let id) where !ended && current != nil && id > lastWidget:
             lastWidget = id
@@ -160,13 +160,16 @@ struct ImportReader {
         defer { rows.removeAll(keepingCapacity: true) }
         let statement = try store.eventInsert(rows: rows.count)
         // Each row: session, seq, t_ns, widget, callback, args, result, vetoed, implemented,
-        // duration_ns, parent_seq; the scan took all but the session and the callback.
+        // duration_ns, parent_seq, overridden; the scan took all but the session, the callback and
+        // `overridden`, which is an override's `vetoed` (see `isOverride`).
         for (number, row) in rows.enumerated() {
-            let at = number * 11
+            let at = number * AuditStore.eventColumns
             statement.bind(row.session, at: Int32(at + 1))
             for index in 0..<3 { bind(values[row.first + index], text, to: statement, at: at + index + 2) }
             statement.bind(row.callback, at: Int32(at + 5))
             for index in 3..<9 { bind(values[row.first + index], text, to: statement, at: at + index + 3) }
+            statement.bindNull(at: Int32(at + (row.isOverride ? 8 : 12)))
+            if row.isOverride { bind(values[row.first + 5], text, to: statement, at: at + 12) }
         }
         try statement.run()
     }
@@ -333,13 +336,24 @@ struct ImportReader {
 
     private mutating func storeEvent(_ values: [SQLValue], session: Int64, callback: Int64) throws {
         // seq, t_ns, widget, kind, protocol, name, labels, answer, args, result, vetoed, implemented,
-        // duration_ns, parent_seq
+        // duration_ns, parent_seq; stored in `eventInsert`'s order, an override's `vetoed` as its
+        // `overridden`.
         let statement = try store.eventInsert(rows: 1)
         statement.bind(session, at: 1)
         for index in 0...2 { statement.bind(values[index], at: Int32(index + 2)) }
         statement.bind(callback, at: 5)
         for index in 8...13 { statement.bind(values[index], at: Int32(index - 2)) }
+        let isOverride = Self.isOverride(Array(values[3...7]))
+        statement.bind(isOverride ? .null : values[10], at: 8)
+        statement.bind(isOverride ? values[10] : .null, at: 12)
         try statement.run()
+    }
+
+    /// Whether a callback name (kind, protocol, name, labels and answer) overrides a proposal: an
+    /// export's `vetoed` then says whether it overrode (see `SessionTransfer`), which the
+    /// `events` table keeps in `overridden`.
+    private static func isOverride(_ name: [SQLValue]) -> Bool {
+        name.count == 5 && name[4] == .text(AnswerKind.override.rawValue)
     }
 }
 

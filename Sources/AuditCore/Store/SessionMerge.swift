@@ -162,9 +162,9 @@ extension AuditStore {
             SELECT m.new, w.id, w.path, w.kind, w.parent
             FROM merge_source.widgets AS w JOIN merge_sessions AS m ON m.old = w.session;
             INSERT INTO events (session, seq, t_ns, widget, callback, args, result, vetoed, implemented, duration_ns,
-                                parent_seq)
+                                parent_seq, overridden)
             SELECT m.new, e.seq, e.t_ns, e.widget, c.new, e.args, e.result, e.vetoed, e.implemented, e.duration_ns,
-                   e.parent_seq
+                   e.parent_seq, e.overridden
             FROM merge_source.events AS e
             JOIN merge_sessions AS m ON m.old = e.session
             JOIN merge_callbacks AS c ON c.old = e.callback;

@@ -80,8 +80,8 @@ extension AuditStore {
                                 )
                                 .map { ($0, $1) }))
                     }
-                try connection.cached(Self.exportedEvents(answers: hasAnswerKinds)).forEachRow([.integer(session.id)]) {
-                    row in
+                try connection.cached(Self.exportedEvents(answers: hasAnswerKinds, outcomes: hasAnswerOutcomes))
+                    .forEachRow([.integer(session.id)]) { row in
                     try emit(
                         ([("type", .string("event"))]
                             + zip(
@@ -133,10 +133,14 @@ extension AuditStore {
     ]
 
     /// A session's events with their names, its own and those it shares, in `seq` order.
-    private static func exportedEvents(answers: Bool) -> String {
+    ///
+    /// An event's `vetoed` is, as in every export since format 1, whether its answer took effect:
+    /// for a callback whose `answer` is `override`, whether it overrode (`events.overridden` since
+    /// migration 0008). So exports read alike whichever build wrote them.
+    private static func exportedEvents(answers: Bool, outcomes: Bool) -> String {
         """
         SELECT e.seq, e.t_ns, e.widget, c.kind, c.protocol, c.name, c.labels, \(answers ? "c.answer" : "NULL"),
-               e.args, e.result, e.vetoed, e.implemented,
+               e.args, e.result, \(outcomes ? "coalesce(e.vetoed, e.overridden)" : "e.vetoed"), e.implemented,
                CASE WHEN e.session = s.id THEN e.duration_ns ELSE 0 END, e.parent_seq
         FROM sessions AS s
         JOIN events AS e ON e.session IN (s.id, s.events_from)

@@ -2,41 +2,38 @@
 /// candidate's answer is compared with during an isolated replay.
 struct StoredAnswer: Sendable, Equatable {
     var result: StoredResult
-    /// nil where the callback cannot veto or override; for an override, whether it overrode.
+    /// nil unless the answer is a veto; then whether it vetoed.
     var vetoed: Bool?
     /// nil for inputs.
     var implemented: Bool?
-    /// Whether the answer is an override (its callback's `answer` kind): then `vetoed` means
-    /// overridden.
-    var isOverride: Bool
+    /// nil unless the answer is an override; then whether it differs from the proposal.
+    var overridden: Bool?
 
-    init(result: StoredResult, vetoed: Bool?, implemented: Bool?, isOverride: Bool = false) {
+    init(result: StoredResult, vetoed: Bool?, implemented: Bool?, overridden: Bool? = nil) {
         self.result = result
         self.vetoed = vetoed
         self.implemented = implemented
-        self.isOverride = isOverride
+        self.overridden = overridden
     }
 
     /// What the recorder stores for an event of `kind` that answered `result` with `flags`
     /// (`CapturedEvent`'s bits).
     init(kind: EventKind, result: AuditValue?, flags: UInt8) {
         self.result = StoredResult(result)
-        vetoed = flags & CapturedEvent.canVeto == 0 ? nil : flags & CapturedEvent.vetoed != 0
+        let tookEffect = flags & CapturedEvent.tookEffect != 0
+        vetoed = flags & CapturedEvent.veto == 0 ? nil : tookEffect
         implemented = kind == .callback ? flags & CapturedEvent.implemented != 0 : nil
-        isOverride = flags & CapturedEvent.override != 0
+        overridden = flags & CapturedEvent.override == 0 ? nil : tookEffect
     }
 
-    /// Whether the answer vetoed: an override that overrode is no veto.
-    var isVeto: Bool { vetoed == true && !isOverride }
-
-    /// nil unless the answer is an override; then whether it differs from the proposal.
-    var overridden: Bool? { isOverride ? vetoed == true : nil }
+    /// Whether the answer vetoed.
+    var isVeto: Bool { vetoed == true }
 
     /// How this answer differs from `other`, as the differ classifies it; nil when they are the same.
     func difference(from other: StoredAnswer) -> EventDifference.Kind? {
         .answer(
-            vetoDiffers: vetoed != other.vetoed, resultDiffers: result != other.result,
-            implementedDiffers: implemented != other.implemented)
+            vetoDiffers: vetoed != other.vetoed, overrideDiffers: overridden != other.overridden,
+            resultDiffers: result != other.result, implementedDiffers: implemented != other.implemented)
     }
 }
 
