@@ -61,7 +61,11 @@ public struct BehaviourCheck: Sendable {
                 try recorder.attach(to: root)
                 defer { recorder.detach(from: root) }
                 try drive(root)
-                return recorder.finish()
+                recorder.detach(from: root)
+                let summary = recorder.finish()
+                // A baseline missing an input the test performed would pass checks it should not.
+                if let refused = summary.refusedInputs.first { throw RefusedInput(message: refused) }
+                return summary
             }
         }
     }
@@ -98,6 +102,15 @@ public struct BehaviourCheck: Sendable {
         }
         return compared
     }
+}
+
+/// An input `drive` performed that its check refused (`RecordingSummary.refusedInputs`): no
+/// baseline is recorded with it missing.
+public struct RefusedInput: Error, CustomStringConvertible, Sendable {
+    /// `"drag on screen/volume refused: must be in 0...1, not 1.2"`.
+    public let message: String
+
+    public var description: String { "the baseline was not recorded: \(message)" }
 }
 
 /// What a behaviour check found.

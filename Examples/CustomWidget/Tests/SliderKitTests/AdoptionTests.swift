@@ -141,4 +141,17 @@ struct AdoptionTests {
         }
         #expect(!FileManager.default.fileExists(atPath: database))
     }
+
+    @Test("a behaviour check records no baseline whose drive performed an input its check refused")
+    func aBaselineWithARefusedInputIsNotRecorded() throws {
+        let check = BehaviourCheck(databasePath: database, catalog: catalog, mode: .all)
+        #expect {
+            try check.check(
+                "refused", delegateName: "volume.v1", delegate: { VolumeControllerV1() }, build: buildScreen,
+                drive: { root in (root.view(atPath: "screen/volume") as? Slider)?.drag(to: 1.2) })
+        } throws: { error in
+            "\(error)" == "the baseline was not recorded: drag on screen/volume refused: must be in 0...1, not 1.2"
+        }
+        #expect(!FileManager.default.fileExists(atPath: database))
+    }
 }
