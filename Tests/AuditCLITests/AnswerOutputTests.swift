@@ -56,6 +56,33 @@ struct AnswerOutputTests {
         #expect(!html.contains("→ null  VETOED"))
     }
 
+    @Test func searchFindsVetoesAndOverridesApart() throws {
+        let sandbox = try Self.recorded("checkout.v1")
+        func found(_ filters: String...) throws -> [[String]] {
+            let run = try sandbox.run(["search"] + filters + ["--format", "csv"])
+            #expect(run.status == 0, "\(run)")
+            return Array(parseCSV(run.stdout).dropFirst())
+        }
+        let header = parseCSV(try sandbox.run(["search", "--vetoed", "yes", "--format", "csv"]).stdout).first
+        #expect(header?[10...11] == ["vetoed", "overridden"])
+        let vetoes = try found("--vetoed", "yes")
+        #expect(vetoes.count == 2 && vetoes.allSatisfy { $0[10] == "true" && $0[11] == "" }, "\(vetoes)")
+        #expect(try found("--vetoed", "no").allSatisfy { $0[7] != Self.willSelect && $0[10] == "false" })
+        // willSelectRowAt's nil for the gift card row, the scroll view's moved target, and the back
+        // pan's simultaneous recognition, answered true.
+        let overridden = try found("--overridden", "yes")
+        #expect(overridden.map(\.[1]) == ["30", "75", "156", "159"], "\(overridden)")
+        #expect(overridden.allSatisfy { $0[10] == "" && $0[11] == "true" })
+        let kept = try found("--overridden", "no", "--callback", Self.willSelect)
+        #expect(kept.map(\.[1]) == ["26", "33"], "\(kept)")
+        #expect(kept.allSatisfy { $0[11] == "false" })
+        // The same rows as SQL on the `timeline` view finds.
+        let query = try sandbox.run(["query", "select count(*) from timeline where overridden", "--format", "csv"])
+        #expect(parseCSV(query.stdout).last == ["\(overridden.count)"])
+        let none = try sandbox.run(["search", "--vetoed", "yes", "--overridden", "yes"])
+        #expect(none.status == 1 && none.stderr.contains("no events match"), "\(none)")
+    }
+
     @Test func reportCountsOnlyVetoesInVetoRatesAndOverridesApart() throws {
         let sandbox = try Self.recorded("checkout.v1")
         let text = try sandbox.run(["report", "--session", "1"])

@@ -47,7 +47,8 @@ struct AnswerMigrationTests {
 
     @Test func theFixtureIsTheSchemaOfThePreviousRelease() throws {
         #expect(try rows("SELECT max(version) FROM schema_migrations") == [[.integer(7)]])
-        #expect(try rows("SELECT count(*) FROM pragma_table_info('events') WHERE name = 'overridden'") == [[.integer(0)]])
+        let overriddenColumn = "SELECT count(*) FROM pragma_table_info('events') WHERE name = 'overridden'"
+        #expect(try rows(overriddenColumn) == [[.integer(0)]])
         // Overrides that overrode are there, in `vetoed`.
         let overrides = try rows(
             """
@@ -125,16 +126,41 @@ struct AnswerMigrationTests {
         func found(_ search: EventSearch) throws -> Set<String> {
             Set(try AuditStore(path: database, access: .read).search(search).map { "\($0.session)#\($0.event.seq)" })
         }
-        let searches = [
-            EventSearch(vetoed: true), EventSearch(vetoed: false), EventSearch(overridden: true),
-            EventSearch(overridden: false),
-        ]
+        func overrides(_ overridden: Bool, vetoed: Bool? = nil) -> EventSearch {
+            var search = EventSearch(vetoed: vetoed)
+            search.overridden = overridden
+            return search
+        }
+        let searches = [EventSearch(vetoed: true), EventSearch(vetoed: false), overrides(true), overrides(false)]
         let unmigrated = try searches.map(found)
         _ = try AuditStore(path: database, access: .write)
         let migrated = try searches.map(found)
         #expect(migrated == unmigrated)
         #expect(migrated.map(\.count) == [11, 141, 4, 194])
-        #expect(try found(EventSearch(vetoed: true, overridden: true)).isEmpty)
+        #expect(try found(overrides(true, vetoed: true)).isEmpty)
+    }
+
+    /// Exports keep their form (an override's `vetoed` says whether it overrode, its `answer` that
+    /// it is an override): the file is the same before and after migrating, and imports as the
+    /// migrated database reads. Also for names whose kind is unknown (as before migration 0005).
+    @Test(arguments: [false, true])
+    func anExportIsTheSameBeforeAndAfterMigratingAndImportsAsMigrated(kindsUnknown: Bool) throws {
+        if kindsUnknown { try sqlite(database, "UPDATE callbacks SET answer = NULL WHERE kind = 'callback'") }
+        func export() throws -> [String] {
+            var lines: [String] = []
+            try AuditStore(path: database, access: .read).export { lines.append($0) }
+            return lines
+        }
+        let before = try export()
+        _ = try AuditStore(path: database, access: .write)
+        #expect(try export() == before)
+        let copy = folder.path("imported.sqlite")
+        #expect(try AuditStore(path: copy, access: .write).importSessions(before).sessions == [1, 2, 3, 4])
+        for id: Int64 in 1...4 {
+            #expect(
+                try AuditStore(path: copy, access: .read).timeline(of: id)
+                    == AuditStore(path: database, access: .read).timeline(of: id))
+        }
     }
 
     /// A database from before migration 0005, made of the fixture: no answer kind for its callbacks,

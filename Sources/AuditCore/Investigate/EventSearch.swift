@@ -24,13 +24,12 @@ public struct EventSearch: Sendable, Equatable {
 
     public init(
         session: Int64? = nil, widget: String? = nil, callback: String? = nil, vetoed: Bool? = nil,
-        overridden: Bool? = nil, kind: EventKind? = nil, since: Date? = nil, until: Date? = nil
+        kind: EventKind? = nil, since: Date? = nil, until: Date? = nil
     ) {
         self.session = session
         self.widget = widget
         self.callback = callback
         self.vetoed = vetoed
-        self.overridden = overridden
         self.kind = kind
         self.since = since
         self.until = until

@@ -113,8 +113,8 @@ extension AuditStore {
         }
     }
 
-    /// The prepared INSERT of `rows` event rows, kept for the store's life: `eventColumns` values
-    /// a row, in the order of its column list.
+    /// The prepared INSERT of `rows` event rows, kept for the store's life: each row binds
+    /// `eventColumns` values, in the order of the column list.
     func eventInsert(rows: Int) throws -> Statement {
         if let statement = eventInsertStatements[rows] { return statement }
         let statement = try connection.prepare(

@@ -80,8 +80,9 @@ extension AuditStore {
                                 )
                                 .map { ($0, $1) }))
                     }
-                try connection.cached(Self.exportedEvents(answers: hasAnswerKinds, outcomes: hasAnswerOutcomes))
-                    .forEachRow([.integer(session.id)]) { row in
+                let events = Self.exportedEvents(answers: hasAnswerKinds, outcomes: hasAnswerOutcomes)
+                try connection.cached(events).forEachRow([.integer(session.id)]) {
+                    row in
                     try emit(
                         ([("type", .string("event"))]
                             + zip(
@@ -139,7 +140,8 @@ extension AuditStore {
     /// migration 0008). So exports read alike whichever build wrote them.
     private static func exportedEvents(answers: Bool, outcomes: Bool) -> String {
         """
-        SELECT e.seq, e.t_ns, e.widget, c.kind, c.protocol, c.name, c.labels, \(answers ? "c.answer" : "NULL"),
+        SELECT e.seq, e.t_ns, e.widget, c.kind, c.protocol, c.name, c.labels,
+               \(exportedAnswer(answers: answers, outcomes: outcomes)),
                e.args, e.result, \(outcomes ? "coalesce(e.vetoed, e.overridden)" : "e.vetoed"), e.implemented,
                CASE WHEN e.session = s.id THEN e.duration_ns ELSE 0 END, e.parent_seq
         FROM sessions AS s
@@ -149,6 +151,17 @@ extension AuditStore {
         JOIN callbacks AS c ON c.id = e.callback
         WHERE s.id = ? ORDER BY e.seq
         """
+    }
+
+    /// An event line's `answer`: its callback's answer kind. A database of an older build, read as
+    /// it is, may not know a name's (before migration 0005): it gets the one 0008 would find.
+    private static func exportedAnswer(answers: Bool, outcomes: Bool) -> String {
+        let inferred = """
+            CASE WHEN c.kind <> 'callback' THEN NULL \
+            WHEN e.vetoed IS NOT NULL AND (typeof(e.result) <> 'integer' OR e.vetoed = e.result) THEN 'override' \
+            WHEN e.vetoed IS NOT NULL THEN 'veto' WHEN e.result IS NOT NULL THEN 'value' ELSE 'none' END
+            """
+        return outcomes ? "c.answer" : answers ? "coalesce(c.answer, \(inferred))" : inferred
     }
 
     /// A stored value with its SQL type.
