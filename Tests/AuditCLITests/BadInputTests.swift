@@ -60,8 +60,8 @@ struct BadInputTests {
         BadScenario(
             "unknown action",
             example(replacing: secondStep, with: secondStep.replacingOccurrences(of: "tapSegment", with: "swipe")),
-            "s.json: steps[1].action: unknown action 'swipe' for a SegmentedControl (it takes: selectSegment, "
-                + "tapSegment, touch, touches)"),
+            "s.json: steps[1].action: unknown action 'swipe' for a SegmentedControl (it takes: ask, "
+                + "selectSegment, tapSegment, touch, touches)"),
         BadScenario(
             "widget that does not exist",
             example(

@@ -120,7 +120,7 @@ final class CheckoutMutant: SegmentedControlDelegate, NoteTextViewDelegate, Tabl
 
     func noteTextView(_ noteTextView: NoteTextView, didReachCharacterLimit limit: Int) {
         switch mutation {
-        case .characterLimitDropped: delegateDefault()
+        case .characterLimitDropped: NoteTextView.noteCallbacks.didReachCharacterLimit.unimplemented(limit)
         case .limitNotedTwice:
             original.noteTextView(noteTextView, didReachCharacterLimit: limit)
             original.noteTextView(noteTextView, didReachCharacterLimit: limit)

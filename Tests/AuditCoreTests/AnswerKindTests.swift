@@ -12,51 +12,36 @@ protocol DialDelegate: AnyObject {
 }
 
 extension DialDelegate {
-    func dial(_ dial: Dial, shouldTurnTo value: Int) -> Bool { delegateDefault(true) }
-    func dial(_ dial: Dial, willTurnTo value: Int) -> Int { delegateDefault(value) }
-    func dial(_ dial: Dial, titleFor value: Int) -> String? { delegateDefault(nil) }
+    func dial(_ dial: Dial, shouldTurnTo value: Int) -> Bool { Dial.callbacks.shouldTurn.unimplemented(value) }
+    func dial(_ dial: Dial, willTurnTo value: Int) -> Int { Dial.callbacks.willTurn.unimplemented(value) }
+    func dial(_ dial: Dial, titleFor value: Int) -> String? { Dial.callbacks.title.unimplemented(value) }
 }
 
-enum DialCallbacks {
-    static let shouldTurn = Callback<any DialDelegate, Dial, Int, Bool>(
-        "DialDelegate", "dial(_:shouldTurnTo:)", arguments: .one("value", .int), answer: .veto(),
+struct DialCallbacks: CallbackTable {
+    let shouldTurn = Callback<any DialDelegate, Dial, Int, Bool>(
+        "dial(_:shouldTurnTo:)", arguments: .one("value", .int), answer: .veto(),
         invoke: { $0.dial($1, shouldTurnTo: $2) })
-    static let willTurn = Callback<any DialDelegate, Dial, Int, Int>(
-        "DialDelegate", "dial(_:willTurnTo:)", arguments: .one("value", .int),
+    let willTurn = Callback<any DialDelegate, Dial, Int, Int>(
+        "dial(_:willTurnTo:)", arguments: .one("value", .int),
         answer: .override(proposal: { $0 }, coding: .int, described: "the proposed value"),
         invoke: { $0.dial($1, willTurnTo: $2) })
-    static let title = Callback<any DialDelegate, Dial, Int, String?>(
-        "DialDelegate", "dial(_:titleFor:)", arguments: .one("value", .int),
+    let title = Callback<any DialDelegate, Dial, Int, String?>(
+        "dial(_:titleFor:)", arguments: .one("value", .int),
         answer: .value(coding: .optional(.string), default: nil), invoke: { $0.dial($1, titleFor: $2) })
-    static let turn = CallbackDescriptor(input: "turn", of: "Dial", arguments: ["to"])
-}
-
-final class DialProxy: DelegateProxy, DialDelegate {
-    func dial(_ dial: Dial, shouldTurnTo value: Int) -> Bool {
-        forward(DialCallbacks.shouldTurn, to: dial.delegate, dial, value)
-    }
-    func dial(_ dial: Dial, willTurnTo value: Int) -> Int {
-        forward(DialCallbacks.willTurn, to: dial.delegate, dial, value)
-    }
-    func dial(_ dial: Dial, titleFor value: Int) -> String? {
-        forward(DialCallbacks.title, to: dial.delegate, dial, value)
-    }
 }
 
 final class Dial: View {
+    static let callbacks = DialCallbacks()
+    static let turnInput = CallbackDescriptor(input: "turn", of: "Dial", arguments: ["to"])
     weak var delegate: (any DialDelegate)?
-    private var proxy: DialProxy?
     private(set) var value = 0
     private(set) var title: String?
 
-    override var widgetKind: String { "Dial" }
-    override func auditLinkDidChange(_ link: AuditLink?) { proxy = link.map(DialProxy.init(link:)) }
-
     func turn(to proposed: Int) {
-        performInput(DialCallbacks.turn, [.int(proposed)]) {
-            if DialCallbacks.shouldTurn.ask(proxy ?? delegate, self, proposed) {
-                value = DialCallbacks.willTurn.ask(proxy ?? delegate, self, proposed)
-                title = DialCallbacks.title.ask(proxy ?? delegate, self, value)
+        performInput(Self.turnInput, [.int(proposed)]) {
+            if Self.callbacks.shouldTurn.ask(delegate, self, proposed) {
+                value = Self.callbacks.willTurn.ask(delegate, self, proposed)
+                title = Self.callbacks.title.ask(delegate, self, value)
             }
             return .int(value)
         }
@@ -94,17 +79,17 @@ struct AnswerKindTests {
     }
 
     @Test func flagsSayWhatTheAnswerIs() {
-        let veto = DialCallbacks.shouldTurn.answer
+        let veto = Dial.callbacks.shouldTurn.answer
         #expect(veto.flags(1, true) == CapturedEvent.veto)
         #expect(veto.flags(1, false) == CapturedEvent.veto | CapturedEvent.tookEffect)
-        let override = DialCallbacks.willTurn.answer
+        let override = Dial.callbacks.willTurn.answer
         #expect(override.flags(7, 7) == CapturedEvent.override)
         #expect(override.flags(7, 5) == CapturedEvent.override | CapturedEvent.tookEffect)
-        let value = DialCallbacks.title.answer
+        let value = Dial.callbacks.title.answer
         #expect(value.flags(1, nil) == 0)
         #expect(value.flags(1, "one") == 0)
         #expect(value.kind == .value)
-        #expect(DialCallbacks.title.descriptor.defaultAnswer == "null")
+        #expect(Dial.callbacks.title.descriptor.defaultAnswer == "null")
         #expect(CapturedEvent.isVeto(CapturedEvent.veto | CapturedEvent.tookEffect))
         #expect(!CapturedEvent.isVeto(CapturedEvent.veto))
         #expect(!CapturedEvent.isVeto(CapturedEvent.override | CapturedEvent.tookEffect))
@@ -219,13 +204,13 @@ struct AnswerKindTests {
         let invoke = { (callback: CallbackInvoker, value: Int) in
             callback.invoke(on: CappedDial(), widget: dial, arguments: .object(["value": .int(value)]), root: nil)
         }
-        let title = try #require(invoke(DialCallbacks.title.invoker, 3))
+        let title = try #require(invoke(Dial.callbacks.title.invoker, 3))
         #expect((title.result, title.vetoed, title.overridden) == (.string("odd 3"), nil, nil))
-        let kept = try #require(invoke(DialCallbacks.willTurn.invoker, 4))
+        let kept = try #require(invoke(Dial.callbacks.willTurn.invoker, 4))
         #expect((kept.vetoed, kept.overridden) == (nil, false))
-        let capped = try #require(invoke(DialCallbacks.willTurn.invoker, 9))
+        let capped = try #require(invoke(Dial.callbacks.willTurn.invoker, 9))
         #expect((capped.result, capped.vetoed, capped.overridden) == (.int(5), nil, true))
-        let refused = try #require(invoke(DialCallbacks.shouldTurn.invoker, 3))
+        let refused = try #require(invoke(Dial.callbacks.shouldTurn.invoker, 3))
         #expect((refused.vetoed, refused.overridden) == (true, nil))
     }
 }

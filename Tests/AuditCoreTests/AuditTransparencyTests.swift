@@ -65,8 +65,8 @@ struct AuditTransparencyTests {
         return Log.calls
     }
 
-    /// Auditing never changes behaviour. SegmentedControl.select reads `proxy ?? delegate`
-    /// once; the proxy re-reads `delegate` per call.
+    /// Auditing never changes behaviour: SegmentedControl.select reads `delegate` at each call,
+    /// audited or not.
     @Test func delegateReassignedInsideShouldSelect() throws {
         let plain = try run(audited: false)
         let audited = try run(audited: true)

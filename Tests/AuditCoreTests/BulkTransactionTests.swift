@@ -98,7 +98,7 @@ struct BulkTransactionTests {
     /// goes through the WAL, where readers go on reading.
     @Test func anImportIntoANewDatabaseStoresWhatItReadsAndEndsInWALMode() throws {
         let source = try AuditStore(path: folder.path("source.sqlite"), access: .write)
-        let session = try source.createSession(NewSession(scenario: "s", scenarioSource: "{}", delegate: "d"))
+        let session = try source.createSession(NewSession(scenario: "s", source: "{}", delegate: "d"))
         try source.finishSession(session, status: .complete, counters: .init())
         var lines: [String] = []
         try source.export { lines.append($0) }
@@ -118,7 +118,7 @@ struct BulkTransactionTests {
     @Test func aMergeIntoANewDatabaseLeavesItsSourceAsItWas() throws {
         let sourcePath = folder.path("source.sqlite")
         let source = try AuditStore(path: sourcePath, access: .write)
-        let session = try source.createSession(NewSession(scenario: "s", scenarioSource: "{}", delegate: "d"))
+        let session = try source.createSession(NewSession(scenario: "s", source: "{}", delegate: "d"))
         try source.finishSession(session, status: .complete, counters: .init())
         try source.checkpoint(.truncate)
         let before = try Data(contentsOf: URL(fileURLWithPath: sourcePath))

@@ -10,49 +10,29 @@ protocol StepperDelegate: AnyObject {
 }
 
 extension StepperDelegate {
-    func stepper(_ stepper: Stepper, shouldChangeTo value: Int) -> Bool { delegateDefault(true) }
-    func stepper(_ stepper: Stepper, didChangeTo value: Int) { delegateDefault() }
+    func stepper(_ stepper: Stepper, shouldChangeTo value: Int) -> Bool {
+        Stepper.callbacks.shouldChange.unimplemented(value)
+    }
+    func stepper(_ stepper: Stepper, didChangeTo value: Int) { Stepper.callbacks.didChange.unimplemented(value) }
 }
 
-enum StepperCallbacks {
-    static let shouldChange = Callback<any StepperDelegate, Stepper, Int, Bool>(
-        "StepperDelegate", "stepper(_:shouldChangeTo:)", arguments: .one("value", .int), answer: .veto(),
+struct StepperCallbacks: CallbackTable {
+    let shouldChange = Callback<any StepperDelegate, Stepper, Int, Bool>(
+        "stepper(_:shouldChangeTo:)", arguments: .one("value", .int), answer: .veto(),
         invoke: { $0.stepper($1, shouldChangeTo: $2) })
-    static let didChange = Callback<any StepperDelegate, Stepper, Int, Void>(
-        "StepperDelegate", "stepper(_:didChangeTo:)", arguments: .one("value", .int), answer: .void,
+    let didChange = Callback<any StepperDelegate, Stepper, Int, Void>(
+        "stepper(_:didChangeTo:)", arguments: .one("value", .int), answer: .void,
         invoke: { $0.stepper($1, didChangeTo: $2) })
 }
 
-final class StepperProxy: DelegateProxy, StepperDelegate {
-    func stepper(_ stepper: Stepper, shouldChangeTo value: Int) -> Bool {
-        forward(StepperCallbacks.shouldChange, to: stepper.delegate, stepper, value)
-    }
-    func stepper(_ stepper: Stepper, didChangeTo value: Int) {
-        forward(StepperCallbacks.didChange, to: stepper.delegate, stepper, value)
-    }
-}
-
-struct WeakStepperDelegate: WeakDelegateReference {
-    weak var delegate: (any StepperDelegate)?
-}
-
 final class Stepper: View {
-    private var slot = DelegateSlot<WeakStepperDelegate>()  // the app's delegate (weak) and the proxy
-    var delegate: (any StepperDelegate)? {
-        get { slot.delegate }
-        set { slot.delegate = newValue }
-    }
+    static let callbacks = StepperCallbacks()
+    weak var delegate: (any StepperDelegate)?
     private(set) var value: Int
 
     init(identifier: String, frame: Rect = .zero, value: Int = 0) {
         self.value = value
         super.init(identifier: identifier, frame: frame)
-    }
-
-    override var widgetKind: String { "Stepper" }
-    override func auditLinkDidChange(_ link: AuditLink?) { slot.audit(link, with: StepperProxy.init(link:)) }
-    override func adoptDelegate(_ candidate: AnyObject) {
-        if let delegate = candidate as? any StepperDelegate { self.delegate = delegate }
     }
 
     func increment() { drag(by: 1) }
@@ -61,9 +41,9 @@ final class Stepper: View {
     func drag(by steps: Int) {
         performInput(Self.drag, steps) {
             // The delegate is read at each call.
-            for _ in 0..<steps where StepperCallbacks.shouldChange.ask(slot.callee, self, value + 1) {
+            for _ in 0..<steps where Self.callbacks.shouldChange.ask(delegate, self, value + 1) {
                 value += 1
-                StepperCallbacks.didChange.ask(slot.callee, self, value)
+                Self.callbacks.didChange.ask(delegate, self, value)
             }
             return .int(value)
         }
@@ -80,8 +60,7 @@ final class Stepper: View {
     static let kind = WidgetKind(
         "Stepper", properties: Properties.self,
         make: { id, frame, properties in Stepper(identifier: id, frame: frame, value: properties.value) },
-        describe: { Properties(value: $0.value) }, inputs: [drag],
-        callbacks: [StepperCallbacks.shouldChange.invoker, StepperCallbacks.didChange.invoker])
+        describe: { Properties(value: $0.value) }, delegate: \.delegate, callbacks: callbacks, inputs: [drag])
 }
 
 /// `BadgeAtThree`, but 6 is refused.

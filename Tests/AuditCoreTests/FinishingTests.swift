@@ -290,11 +290,11 @@ extension FinishingTests {
         options.flushInterval = 0.01
         let recorder = try Recorder(
             databasePath: database,
-            session: NewSession(name: "x", scenario: "s", scenarioSource: s.source, delegate: "checkout.v1"),
+            session: NewSession(name: "x", scenario: "s", source: s.source, delegate: "checkout.v1"),
             catalog: .builtIn, options: options)
         let delegate = CheckoutDelegate(version: .v1)
         let root = s.root.build()
-        root.visit { $0.adoptDelegate(delegate) }
+        ScenarioRunner.adopt(delegate, in: root, catalog: .builtIn)
         try recorder.attach(to: root)
         let control = root.view(atPath: "r/c") as! SegmentedControl
         control.tapSegment(1)

@@ -149,28 +149,28 @@ struct GestureRecordingTests {
         cell.addGestureRecognizer(tap)
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         try recorder.attach(to: root)
-        #expect(tap.proxy != nil)
+        #expect(tap.auditLink != nil)
         let press = LongPressGestureRecognizer(identifier: "press")
         cell.addGestureRecognizer(press)  // added after attach: audited at once
-        #expect(press.proxy != nil)
+        #expect(press.auditLink != nil)
         let late = View(identifier: "late")
         let pan = PanGestureRecognizer(identifier: "pan")
         late.addGestureRecognizer(pan)
         root.addSubview(late)  // a subtree added after attach, with its recognizer
-        #expect(pan.proxy != nil)
+        #expect(pan.auditLink != nil)
 
         let first = ScriptedGestureDelegate()
         tap.delegate = first
         let second = ScriptedGestureDelegate()
-        tap.delegate = second  // retargets the proxy, which stays in place
+        tap.delegate = second  // retargets at once; the recognizer stays audited
         #expect(tap.delegate === second)
-        #expect(tap.proxy != nil)
+        #expect(tap.auditLink != nil)
         root.touchDispatcher.perform(tapEvents(at: Point(x: 10, y: 10), time: 0))
         #expect(first.calls.isEmpty)
         #expect(second.calls.first == "tap.shouldReceive(1) true")
 
         recorder.detach(from: root)
-        #expect([tap, press, pan].allSatisfy { $0.proxy == nil })
+        #expect([tap, press, pan].allSatisfy { $0.auditLink == nil })
         #expect(tap.delegate === second)
         let summary = recorder.finish()
         let widgets = try ReadOnlyQuery.run(
@@ -195,8 +195,9 @@ struct GestureRecordingTests {
         root.addGestureRecognizer(tap)
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         try recorder.attach(to: root)
+        #expect(tap.auditLink != nil)
         root.removeGestureRecognizer(tap)
-        #expect(tap.proxy == nil)
+        #expect(tap.auditLink == nil)
         recorder.finish()
     }
 
@@ -225,10 +226,9 @@ struct GestureRecordingTests {
             ])
     }
 
-    @Test func recognizerProxyAndDelegateLeaveNoRetainCycle() throws {
+    @Test func recognizerAndDelegateLeaveNoRetainCycle() throws {
         weak var weakRoot: View?
         weak var weakRecognizer: GestureRecognizer?
-        weak var weakProxy: GestureRecognizerDelegateProxy?
         weak var weakDelegate: ScriptedGestureDelegate?
         weak var weakDispatcher: TouchDispatcher?
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
@@ -244,13 +244,11 @@ struct GestureRecordingTests {
             #expect(fixture.actions == ["cell#press began @0.5"])
             weakRoot = fixture.root
             weakRecognizer = press
-            weakProxy = press.proxy
             weakDelegate = delegate
             weakDispatcher = fixture.dispatcher
         }
         #expect(weakRoot == nil)
         #expect(weakRecognizer == nil)
-        #expect(weakProxy == nil)
         #expect(weakDelegate == nil)
         #expect(weakDispatcher == nil)
         recorder.finish()

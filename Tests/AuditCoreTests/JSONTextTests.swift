@@ -182,33 +182,24 @@ protocol GaugeDelegate: AnyObject {
 }
 
 extension GaugeDelegate {
-    func gauge(_ gauge: Gauge, levelFor reading: Int) -> Double { delegateDefault(0) }
+    func gauge(_ gauge: Gauge, levelFor reading: Int) -> Double { Gauge.callbacks.level.unimplemented(reading) }
 }
 
-enum GaugeCallbacks {
-    static let level = Callback<any GaugeDelegate, Gauge, Int, Double>(
-        "GaugeDelegate", "gauge(_:levelFor:)", arguments: .one("reading", .int),
+struct GaugeCallbacks: CallbackTable {
+    let level = Callback<any GaugeDelegate, Gauge, Int, Double>(
+        "gauge(_:levelFor:)", arguments: .one("reading", .int),
         answer: .value(coding: .double, default: 0), invoke: { $0.gauge($1, levelFor: $2) })
-    static let read = CallbackDescriptor(input: "read", of: "Gauge", arguments: ["reading"])
-}
-
-final class GaugeProxy: DelegateProxy, GaugeDelegate {
-    func gauge(_ gauge: Gauge, levelFor reading: Int) -> Double {
-        forward(GaugeCallbacks.level, to: gauge.delegate, gauge, reading)
-    }
 }
 
 final class Gauge: View {
+    static let callbacks = GaugeCallbacks()
+    static let readInput = CallbackDescriptor(input: "read", of: "Gauge", arguments: ["reading"])
     weak var delegate: (any GaugeDelegate)?
-    private var proxy: GaugeProxy?
     private(set) var levels: [Double] = []
 
-    override var widgetKind: String { "Gauge" }
-    override func auditLinkDidChange(_ link: AuditLink?) { proxy = link.map(GaugeProxy.init(link:)) }
-
     func read(_ reading: Int) {
-        performInput(GaugeCallbacks.read, [.int(reading)]) {
-            levels.append(GaugeCallbacks.level.ask(proxy ?? delegate, self, reading))
+        performInput(Self.readInput, [.int(reading)]) {
+            levels.append(Self.callbacks.level.ask(delegate, self, reading))
             return .null
         }
     }

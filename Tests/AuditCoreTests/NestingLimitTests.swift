@@ -175,7 +175,7 @@ struct NestingLimitTests {
     @Test func aRefusalOutsideARunIsReportedByTakeRefusal() throws {
         let root = try Self.chain(40).root.build()
         let delegate = LoggingLinkedDelegate()
-        ScenarioRunner.adopt(delegate, in: root)
+        ScenarioRunner.adopt(delegate, in: root, catalog: .builtIn)
         (root.subviews[0] as! SegmentedControl).tapSegment(1)
         let refusal = try #require(InputNesting.takeRefusal())
         #expect(refusal == InputNestingError(input: "selectSegment", widget: "root/c32", depth: 33))

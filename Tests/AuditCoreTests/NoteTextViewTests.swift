@@ -3,7 +3,7 @@ import Testing
 
 @testable import AuditCore
 
-@Suite("Note text view: a subclass that takes the delegate slot")
+@Suite("Note text view: a subclass that relays its delegate")
 struct NoteTextViewTests {
     let folder = TemporaryDirectory()
     var database: String { folder.path("audit.sqlite") }
@@ -182,7 +182,7 @@ struct NoteTextViewTests {
         #expect(callbacks.contains { $0.widget == "root/note" && $0.protocolName == "NoteTextViewDelegate" })
     }
 
-    @Test func reassigningTheDelegateRetargetsTheProxyAndDetachRestores() throws {
+    @Test func reassigningTheDelegateRetargetsAtOnceAndDetachStopsRecording() throws {
         let note = note("ab", limit: 3)
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         try recorder.attach(to: note)
@@ -201,7 +201,7 @@ struct NoteTextViewTests {
 
     @Test func adoptsATextViewDelegate() {
         let note = NoteTextView(identifier: "n")
-        note.adoptDelegate(delegate)
+        ScenarioRunner.adopt(delegate, in: note, catalog: .builtIn)
         #expect(note.delegate === delegate)
     }
 
@@ -216,9 +216,8 @@ struct NoteTextViewTests {
         #expect(note.text == "a")
     }
 
-    @Test func noteProxyAndDelegateLeaveNoRetainCycle() throws {
+    @Test func noteAndDelegateLeaveNoRetainCycle() throws {
         weak var weakNote: NoteTextView?
-        weak var weakProxy: NoteTextViewDelegateProxy?
         weak var weakDelegate: LoggingTextDelegate?
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         do {
@@ -230,12 +229,10 @@ struct NoteTextViewTests {
             note.endEditing()
             #expect(delegate.calls.contains("n.didReachLimit 1"))
             weakNote = note
-            weakProxy = note.noteProxy
-            #expect(weakProxy != nil)
+            #expect(note.auditLink != nil)
             weakDelegate = delegate
         }
         #expect(weakNote == nil)
-        #expect(weakProxy == nil)
         #expect(weakDelegate == nil)
         recorder.finish()
     }

@@ -74,7 +74,7 @@ struct RecorderTests {
         #expect(events[2].implemented == true)
     }
 
-    @Test func reassigningTheDelegateRetargetsTheProxyAndDetachRestores() throws {
+    @Test func reassigningTheDelegateRetargetsAtOnceAndDetachStopsRecording() throws {
         let control = SegmentedControl(identifier: "c", segments: ["a", "b", "c"], selectedSegmentIndex: 0)
         let first = LoggingDelegate()
         control.delegate = first
@@ -110,7 +110,7 @@ struct RecorderTests {
         #expect(events.map(\.widgetKind) == Array(repeating: "SegmentedControl", count: 3))
     }
 
-    @Test func widgetProxyAndDelegateLeaveNoRetainCycle() throws {
+    @Test func widgetAndDelegateLeaveNoRetainCycle() throws {
         weak var weakControl: SegmentedControl?
         weak var weakDelegate: LoggingDelegate?
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
@@ -160,6 +160,7 @@ struct RecorderTests {
 
     @Test func sessionOfADeadProcessIsMarkedInterruptedOnNextWrite() throws {
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: View(identifier: "root"))  // a recorder attached to nothing stores no session
         let session = recorder.finish().session
         // Make the finished session look like one a killed process left behind.
         try sqlite(database, "UPDATE sessions SET status = 'recording', owner_pid = 999999999 WHERE id = \(session)")
@@ -173,6 +174,7 @@ struct RecorderTests {
 
     @Test func aLiveRecordingIsNotMarkedInterrupted() throws {
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: View(identifier: "root"))
         _ = try AuditStore(path: database, access: .write)
         #expect(try AuditStore(path: database, access: .read).session(recorder.session).status == .recording)
         recorder.finish()

@@ -12,6 +12,7 @@ struct RecordingLockTests {
 
     @Test func aRecordingWhoseProcessIdIsNotVisibleHereStillReadsAsRecording() throws {
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: View(identifier: "root"))  // a recorder attached to nothing stores no session
         // As a reader in another PID namespace sees it: no process here has the recorder's id.
         try sqlite(database, "UPDATE sessions SET owner_pid = 999999999 WHERE id = \(recorder.session)")
         #expect(try AuditStore(path: database, access: .read).session(recorder.session).status == .recording)

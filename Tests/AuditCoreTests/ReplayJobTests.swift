@@ -131,7 +131,7 @@ struct ReplayJobTests {
         for _ in 0..<3 {
             for id in sessions {
                 let recorder = try Recorder(
-                    recordingInline: store, session: NewSession(scenario: "s", scenarioSource: "x", delegate: "d"),
+                    recordingInline: store, session: NewSession(scenario: "s", source: "x", delegate: "d"),
                     catalog: .builtIn)
                 #expect(recorder.session == 0 && store.recordingLocks.isEmpty, "made when written")
                 #expect(recorder.finish().status == .complete)
@@ -154,7 +154,7 @@ struct ReplayJobTests {
 
             let recorder = try Recorder(
                 recordingInline: store,
-                session: NewSession(scenario: "s", scenarioSource: plan.scenario.source, delegate: "d"),
+                session: NewSession(scenario: "s", source: plan.scenario.source, delegate: "d"),
                 catalog: .builtIn)
             let delegate = try ReplayTests.registry.entry(named: ["checkout.v1", "checkout.v2", "tired"][index % 3])
                 .make()
@@ -335,7 +335,7 @@ struct ReplayJobTests {
         let store = try AuditStore(path: database, access: .write)
         do {
             let recorder = try Recorder(
-                recordingInline: store, session: NewSession(scenario: "s", scenarioSource: "x", delegate: "d"),
+                recordingInline: store, session: NewSession(scenario: "s", source: "x", delegate: "d"),
                 catalog: .builtIn)
             let root = View(identifier: "root")
             let control = SegmentedControl(identifier: "c", segments: ["a", "b"], selectedSegmentIndex: 0)
@@ -431,7 +431,7 @@ struct ReplayJobTests {
         try store.prepareForRecording()
         func createSession() throws {
             _ = try store.createSession(
-                NewSession(scenario: "s", scenarioSource: String(repeating: "x", count: 100_000), delegate: "d"))
+                NewSession(scenario: "s", source: String(repeating: "x", count: 100_000), delegate: "d"))
         }
         func size(_ path: String) throws -> Int {
             try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0

@@ -314,19 +314,19 @@ struct ScrollViewTests {
             ])
     }
 
-    @Test func reassigningTheDelegateRetargetsTheProxyAndDetachRestores() throws {
+    @Test func reassigningTheDelegateRetargetsAtOnceAndDetachStopsRecording() throws {
         let view = scrollView()
         let first = ScrollLogDelegate()
         view.delegate = first
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         try recorder.attach(to: view)
-        #expect(view.delegateTarget is ScrollViewDelegateProxy)
-        #expect(!(view.delegateTarget is TableViewDelegateProxy))
+        #expect(view.auditLink != nil)
         let second = ScrollLogDelegate()
         view.delegate = second
         view.setContentOffset(Point(x: 0, y: 10))
         recorder.detach(from: view)
-        #expect(view.delegateTarget === second)
+        #expect(view.auditLink == nil)
+        #expect(view.delegate === second)
         view.setContentOffset(Point(x: 0, y: 20))
         #expect(first.calls.isEmpty)
         #expect(second.calls == ["s.didScroll (0, 10)", "s.didScroll (0, 20)"])
@@ -343,9 +343,8 @@ struct ScrollViewTests {
         #expect(plain.calls.contains("s.shouldScrollToTop false"))
     }
 
-    @Test func widgetProxyAndDelegateLeaveNoRetainCycle() throws {
+    @Test func widgetAndDelegateLeaveNoRetainCycle() throws {
         weak var weakView: ScrollView?
-        weak var weakProxy: ScrollViewDelegateProxy?
         weak var weakDelegate: ScrollLogDelegate?
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         do {
@@ -356,12 +355,10 @@ struct ScrollViewTests {
             view.beginDrag()
             view.endDrag(velocity: Point(x: 0, y: 1))
             weakView = view
-            weakProxy = view.delegateTarget as? ScrollViewDelegateProxy
             weakDelegate = delegate
-            #expect(weakProxy != nil)
+            #expect(view.auditLink != nil)
         }
         #expect(weakView == nil)
-        #expect(weakProxy == nil)
         #expect(weakDelegate == nil)
         recorder.finish()
     }

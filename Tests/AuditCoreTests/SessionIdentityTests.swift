@@ -38,11 +38,14 @@ struct SessionIdentityTests {
         let labels = ["device": "pixel 8", "branch": "feature/a=b"]
         let first = try Recorder(
             databasePath: database,
-            session: NewSession(scenario: "s", scenarioSource: "{}", delegate: "d", labels: labels), catalog: .builtIn)
+            session: NewSession(scenario: "s", source: "{}", delegate: "d", labels: labels), catalog: .builtIn)
+        try first.attach(to: View(identifier: "root"))  // a recorder attached to nothing stores no session
         first.finish()
         let second = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try second.attach(to: View(identifier: "root"))
         second.finish()
         let sessions = try AuditStore(path: database, access: .read).sessions()
+        try #require(sessions.count == 2)
         #expect(sessions.allSatisfy { Self.isVersion4($0.uuid) }, "\(sessions.map(\.uuid))")
         #expect(Set(sessions.map(\.uuid)).count == 2)
         #expect(sessions[0].labels == labels)

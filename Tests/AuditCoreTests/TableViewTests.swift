@@ -276,12 +276,13 @@ struct TableViewTests {
     @Test func adoptsAnyScrollViewDelegate() {
         let table = table()
         let tableDelegate = TableLogDelegate()
-        table.adoptDelegate(tableDelegate)
+        ScenarioRunner.adopt(tableDelegate, in: table, catalog: .builtIn)
         #expect(table.delegate === tableDelegate)
         let scrollDelegate = ScrollLogDelegate()
-        table.adoptDelegate(scrollDelegate)
+        ScenarioRunner.adopt(scrollDelegate, in: table, catalog: .builtIn)
         #expect(table.delegate === scrollDelegate)
-        table.adoptDelegate(LoggingDelegate())  // a segmented control's delegate: not taken
+        // A segmented control's delegate: not taken.
+        ScenarioRunner.adopt(LoggingDelegate(), in: table, catalog: .builtIn)
         #expect(table.delegate === scrollDelegate)
     }
 
@@ -342,21 +343,21 @@ struct TableViewTests {
         #expect(events.allSatisfy { $0.widgetKind == "TableView" })
     }
 
-    @Test func oneProxyRecordsBothProtocols() throws {
+    @Test func oneDelegateIsRecordedUnderBothProtocols() throws {
         let table = table()
         let delegate = TableLogDelegate()
         table.delegate = delegate
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         try recorder.attach(to: table)
-        let proxy = try #require(table.delegateTarget as? TableViewDelegateProxy)
+        #expect(table.auditLink != nil)
         table.beginDrag()
         table.drag(by: Point(x: 0, y: -10))
         table.endDrag(velocity: Point(x: 0, y: 0))
         table.tapRow(row(1, 0))
         table.tapStatusBar()
-        #expect(table.delegateTarget === proxy)
         recorder.detach(from: table)
-        #expect(table.delegateTarget === delegate)
+        #expect(table.auditLink == nil)
+        #expect(table.delegate === delegate)
         let summary = recorder.finish()
 
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
@@ -417,9 +418,8 @@ struct TableViewTests {
         }
     }
 
-    @Test func widgetProxyAndDelegateLeaveNoRetainCycle() throws {
+    @Test func widgetAndDelegateLeaveNoRetainCycle() throws {
         weak var weakTable: TableView?
-        weak var weakProxy: TableViewDelegateProxy?
         weak var weakDelegate: TableLogDelegate?
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         do {
@@ -433,12 +433,10 @@ struct TableViewTests {
             table.beginDrag()
             table.endDrag(velocity: Point(x: 0, y: 1))
             weakTable = table
-            weakProxy = table.delegateTarget as? TableViewDelegateProxy
             weakDelegate = delegate
-            #expect(weakProxy != nil)
+            #expect(table.auditLink != nil)
         }
         #expect(weakTable == nil)
-        #expect(weakProxy == nil)
         #expect(weakDelegate == nil)
         recorder.finish()
     }

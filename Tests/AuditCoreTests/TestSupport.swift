@@ -58,7 +58,7 @@ func sqlite(_ path: String, _ sql: String) throws {
 }
 
 func newSession(_ name: String = "test") -> NewSession {
-    NewSession(name: name, scenario: "test", scenarioSource: "{}", delegate: "test")
+    NewSession(name: name, scenario: "test", source: "{}", delegate: "test")
 }
 
 /// Runs the same inputs twice, without a recorder and under one, and checks what "auditing never

@@ -161,9 +161,9 @@ struct TextViewTests {
 
     @Test func adoptsOnlyATextViewDelegate() {
         let view = TextView(identifier: "t")
-        view.adoptDelegate(LoggingDelegate())
+        ScenarioRunner.adopt(LoggingDelegate(), in: view, catalog: .builtIn)
         #expect(view.delegate == nil)
-        view.adoptDelegate(delegate)
+        ScenarioRunner.adopt(delegate, in: view, catalog: .builtIn)
         #expect(view.delegate === delegate)
     }
 }

@@ -105,6 +105,7 @@ struct WriterQueueTests {
         #expect(FileManager.default.contents(atPath: target) == Data("keep".utf8))
         // Recording goes on without the queue.
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: View(identifier: "root"))  // a recorder attached to nothing stores no session
         #expect(recorder.finish().status == .complete)
     }
 }

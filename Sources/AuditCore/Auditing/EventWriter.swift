@@ -104,21 +104,26 @@ final class EventWriter: @unchecked Sendable {
         let status: SessionStatus = lostEvents == 0 ? .complete : .interrupted
         let lossError = lostEvents > 0 ? lastError : nil  // the write that lost events says the most
         if markedComplete { store.releaseRecordingLock(of: session) }
+        // A session whose recorder attached to nothing holds nothing to replay: it is deleted, and
+        // the summary says so (session 0, complete: nothing was lost).
+        var deleted = false
         if session != 0, creating == nil, ownsStore, counters.events == 0, !attached.load(ordering: .acquiring),
             patiently("deleting the session, to which nothing was attached", { try store.deleteEmptySession(session) })
         {
             lastError =
                 "nothing was attached (Recorder.attach refused every tree, or was never called): no session stored"
             session = 0
+            deleted = true
         }
         let statusWritten =
-            session != 0
-            && (markedComplete
-                || patiently("marking the session \(status)") {
-                    var final = counters
-                    final.failures = failedWrites
-                    try store.finishSession(session, status: status, counters: final)
-                })
+            deleted
+            || session != 0
+                && (markedComplete
+                    || patiently("marking the session \(status)") {
+                        var final = counters
+                        final.failures = failedWrites
+                        try store.finishSession(session, status: status, counters: final)
+                    })
         if let lossError { lastError = lossError }
         let finishing = Double(monotonicNanoseconds() - closedAt) / 1e9
         writtenWhole.store(failedWrites == 0 && lostEvents == 0, ordering: .releasing)

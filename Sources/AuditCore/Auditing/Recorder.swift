@@ -393,6 +393,7 @@ extension AuditValue {
 
 /// What a finished recording wrote.
 public struct RecordingSummary: Sendable, Equatable {
+    /// The session stored; 0 when none was (a recorder that attached to nothing: `lastError` says so).
     public var session: Int64
     public var events: Int
     public var inputs: Int

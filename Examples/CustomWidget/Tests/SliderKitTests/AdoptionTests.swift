@@ -101,7 +101,7 @@ struct AdoptionTests {
             "\(error)".hasPrefix("'screen/volume' is a Slider, a widget kind the catalog does not register")
         }
         let summary = recorder.finish()
-        #expect(summary.session == 0)
+        #expect(summary.session == 0 && summary.status == .complete && summary.statusWritten)
         #expect(summary.lastError?.hasPrefix("nothing was attached") == true)
         #expect(try AuditStore(path: database, access: .read).sessions().isEmpty)
     }
