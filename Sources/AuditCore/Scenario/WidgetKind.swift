@@ -80,16 +80,8 @@ public struct WidgetKind: Sendable {
             !invokers.isEmpty,
             "\(type(of: callbacks)) declares no Callback: declare each callback as a stored 'let' of the table")
         self.init(
-            name: name, inputs: inputs.map(\.action), callbacks: invokers, delegate: .property(delegate),
-            build: { fields, id, frame throws(ScenarioError) in
-                let properties = try CodableProperties.decode(Properties.self, fields.remaining(), at: fields.path)
-                if let problem = check(properties) { throw ScenarioError(problem, at: fields.path) }
-                return { make(id, frame, properties) }
-            },
-            describe: { view in
-                guard let widget = view as? Widget else { return [:] }
-                return CodableProperties.encode(describe(widget))
-            })
+            name, make: make, describe: describe, check: check, inputs: inputs, callbacks: invokers,
+            delegate: .property(delegate))
     }
 
     /// Not a registration: callbacks without the delegate property they are asked of.
@@ -112,8 +104,19 @@ public struct WidgetKind: Sendable {
         describe: @escaping @Sendable (Widget) -> Properties,
         check: @escaping @Sendable (Properties) -> PropertyProblem? = { _ in nil }, inputs: [any WidgetInput] = []
     ) {
+        self.init(name, make: make, describe: describe, check: check, inputs: inputs, callbacks: [], delegate: .none)
+    }
+
+    /// A kind whose properties are `Properties`: decoded from a scenario's fields and checked
+    /// before `make`, encoded back from a live widget by `describe`.
+    private init<Widget: View, Properties: Codable & Sendable>(
+        _ name: String, make: @escaping @Sendable (String, Rect, Properties) -> Widget,
+        describe: @escaping @Sendable (Widget) -> Properties,
+        check: @escaping @Sendable (Properties) -> PropertyProblem?,
+        inputs: [any WidgetInput], callbacks: [CallbackInvoker], delegate: Delegation
+    ) {
         self.init(
-            name: name, inputs: inputs.map(\.action), callbacks: [],
+            name: name, inputs: inputs.map(\.action), callbacks: callbacks, delegate: delegate,
             build: { fields, id, frame throws(ScenarioError) in
                 let properties = try CodableProperties.decode(Properties.self, fields.remaining(), at: fields.path)
                 if let problem = check(properties) { throw ScenarioError(problem, at: fields.path) }
