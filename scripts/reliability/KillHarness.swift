@@ -90,15 +90,12 @@ enum Child {
         let recorder = try Recorder(
             databasePath: arguments[1],
             session: NewSession(
-                name: "kill-harness", scenario: scenario.name, scenarioSource: scenario.source, delegate: "checkout.v1"),
+                name: "kill-harness", scenario: scenario.name, source: scenario.source, delegate: "checkout.v1"),
             catalog: .builtIn
         )
         let delegate = entry.make()
         let root = scenario.root.build()
-        root.visit { view in
-            view.adoptDelegate(delegate)
-            for recognizer in view.gestureRecognizers { recognizer.adoptDelegate(delegate) }
-        }
+        ScenarioRunner.adopt(delegate, in: root, catalog: .builtIn)
         try recorder.attach(to: root)
         report("recording", 0)
         for (index, step) in scenario.steps.enumerated() {
