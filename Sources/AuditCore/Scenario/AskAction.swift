@@ -35,7 +35,7 @@ extension InputAction {
         return InputAction(
             descriptor: CallbackDescriptor(
                 input: askName, of: invoker.descriptor.protocolName, arguments: ["callback", "arguments"]),
-            fields: fields, widgetKind: "a widget whose delegate is a \(invoker.descriptor.protocolName)",
+            fields: fields, widgetKind: "widget whose delegate is a \(invoker.descriptor.protocolName)",
             accepts: invoker.accepts,
             staticCheck: problem, check: problem,
             perform: { object, arguments in

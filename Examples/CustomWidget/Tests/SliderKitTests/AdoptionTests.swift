@@ -125,6 +125,25 @@ struct AdoptionTests {
         #expect(changed.diff.differences.map(describe) == ["result_changed slider(_:accessibilityLabelFor:)"])
     }
 
+    @Test("an `ask` step on a widget of another kind, or with arguments of the wrong shape, names the problem")
+    func aWrongAskStepIsRefused() throws {
+        let callback = #""callback": "SliderDelegate.slider(_:accessibilityLabelFor:)""#
+        let noValue = #"[{"action": "ask", "widget": "screen/volume", \#(callback), "arguments": {}}]"#
+        #expect(
+            scenarioError(steps: noValue)
+                == "steps[0].arguments: expected the arguments of "
+                + "SliderDelegate.slider(_:accessibilityLabelFor:): value")
+        let onTheList = try scenario(
+            steps: #"[{"action": "ask", "widget": "screen/playlist", \#(callback), "arguments": {"value": 0}}]"#)
+        #expect {
+            try ScenarioRunner.record(onTheList, delegate: "volume.v1", registry: .volume, databasePath: database)
+        } throws: { error in
+            "\(error)"
+                == "steps[0].widget: 'screen/playlist' is a ScrollView, not a widget whose delegate is a "
+                + "SliderDelegate"
+        }
+    }
+
     @Test("a delegate that adopts none of the tree's protocols is refused before anything is recorded")
     func aDelegateThatConformsToNothingIsRefused() throws {
         final class VolumeLogger {}  // meant to be a SliderDelegate, but the conformance was left out
