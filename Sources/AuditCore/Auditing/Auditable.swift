@@ -9,6 +9,71 @@ public protocol Auditable: AnyObject, SendableMetatype {
     var auditLink: AuditLink? { get }
 }
 
+/// A widget's membership in an audit: a recording (the recorder, and the widget's id in that
+/// session) or an isolated replay (the pin that holds the recorded answers). A widget's proxy
+/// forwards through it (`DelegateProxy.forward`); the widget only installs and removes the proxy.
+public struct AuditLink: Sendable {
+    @usableFromInline let sink: Sink
+    public let widget: Int32
+
+    @usableFromInline
+    enum Sink: Sendable {
+        case recorder(Recorder)
+        case pin(AnswerPin)
+    }
+
+    init(recorder: Recorder, widget: Int32) {
+        sink = .recorder(recorder)
+        self.widget = widget
+    }
+
+    init(pin: AnswerPin, widget: Int32) {
+        sink = .pin(pin)
+        self.widget = widget
+    }
+
+    /// The recorder, when this link is a recording's.
+    public var recorder: Recorder? {
+        if case .recorder(let recorder) = sink { return recorder }
+        return nil
+    }
+
+    /// Joins a view added under the linked one (`View.addSubview`) to the same audit.
+    func attachAdded(_ view: View) {
+        switch sink {
+        case .recorder(let recorder): recorder.attachAdded(view)
+        case .pin(let pin): pin.attach(to: view)
+        }
+    }
+
+    /// Joins a recognizer added to the linked view (`View.addGestureRecognizer`) to the same audit.
+    func attachAdded(_ recognizer: GestureRecognizer) {
+        switch sink {
+        case .recorder(let recorder): recorder.attachAdded(recognizer, viewWidget: widget)
+        case .pin(let pin): pin.attach(recognizer)
+        }
+    }
+
+    /// Reports an input of the widget refused by its check: to the recorder, which lists it in its
+    /// summary. (A replay's candidate refusing an input is its own behaviour: nothing to report.)
+    func refuse(_ message: String) {
+        if case .recorder(let recorder) = sink { recorder.noteRefusal(message) }
+    }
+
+    /// Runs an input of the widget: recorded as an event when recording, followed along the
+    /// recording when pinned.
+    func perform(
+        _ input: CallbackDescriptor, _ arguments: @autoclosure () -> CapturedArguments, _ body: () -> AuditValue?
+    ) {
+        switch sink {
+        case .recorder(let recorder):
+            recorder.capture(input, widget: widget, arguments: arguments()) { _ in ((), 0, body()) }
+        case .pin(let pin):
+            pin.input(input, widget: widget, body)
+        }
+    }
+}
+
 extension AuditLink {
     /// Records one callback the widget asks: asks `target` (or takes the default), queues the
     /// event, and returns what `target` returned. During an isolated replay the pin asks the
