@@ -7,25 +7,33 @@ import Foundation
 /// (`"selected": 1.5` for an `Int` is "The given data was not valid JSON." with no path). Here
 /// every mismatch is a `DecodingError.typeMismatch` at the member's coding path, so
 /// `ScenarioError(decoding:at:)` reads `root.children[0].selected: expected an integer`.
+///
+/// With `nullIsAbsent` false (a scenario's widget properties) a `null` is refused where a value is
+/// expected, as for every field of a scenario: a field is given or left out. Recorded values take
+/// `null` as an absent optional, as `JSONEncoder` may write one.
 struct AuditValueDecoder {
+    var nullIsAbsent = true
+
     func decode<T: Decodable>(_ type: T.Type, from value: AuditValue) throws -> T {
-        try Node(value: value, codingPath: []).decode(type)
+        try Node(value: value, codingPath: [], nullIsAbsent: nullIsAbsent).decode(type)
     }
 
     /// One value being decoded, at its path from the top.
     fileprivate struct Node: Decoder {
         let value: AuditValue
         let codingPath: [any CodingKey]
+        let nullIsAbsent: Bool
         var userInfo: [CodingUserInfoKey: Any] { [:] }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
             guard case .object(let fields) = value else { throw mismatch([String: Any].self) }
-            return KeyedDecodingContainer(Keyed<Key>(fields: fields, codingPath: codingPath))
+            return KeyedDecodingContainer(
+                Keyed<Key>(fields: fields, codingPath: codingPath, nullIsAbsent: nullIsAbsent))
         }
 
         func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
             guard case .array(let values) = value else { throw mismatch([Any].self) }
-            return Unkeyed(values: values, codingPath: codingPath)
+            return Unkeyed(values: values, codingPath: codingPath, nullIsAbsent: nullIsAbsent)
         }
 
         func singleValueContainer() throws -> any SingleValueDecodingContainer { Single(node: self) }
@@ -47,6 +55,7 @@ struct AuditValueDecoder {
     private struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let fields: [String: AuditValue]
         let codingPath: [any CodingKey]
+        let nullIsAbsent: Bool
         var allKeys: [Key] { fields.keys.compactMap { Key(stringValue: $0) } }
 
         func contains(_ key: Key) -> Bool { fields[key.stringValue] != nil }
@@ -56,10 +65,10 @@ struct AuditValueDecoder {
                 throw DecodingError.keyNotFound(
                     key, DecodingError.Context(codingPath: codingPath, debugDescription: "missing"))
             }
-            return Node(value: value, codingPath: codingPath + [key])
+            return Node(value: value, codingPath: codingPath + [key], nullIsAbsent: nullIsAbsent)
         }
 
-        func decodeNil(forKey key: Key) throws -> Bool { fields[key.stringValue] == .null }
+        func decodeNil(forKey key: Key) throws -> Bool { nullIsAbsent && fields[key.stringValue] == .null }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try node(key).decode(type) }
 
@@ -73,7 +82,9 @@ struct AuditValueDecoder {
             try node(key).unkeyedContainer()
         }
 
-        func superDecoder() throws -> any Decoder { Node(value: .object(fields), codingPath: codingPath) }
+        func superDecoder() throws -> any Decoder {
+            Node(value: .object(fields), codingPath: codingPath, nullIsAbsent: nullIsAbsent)
+        }
 
         func superDecoder(forKey key: Key) throws -> any Decoder { try node(key) }
     }
@@ -81,6 +92,7 @@ struct AuditValueDecoder {
     private struct Unkeyed: UnkeyedDecodingContainer {
         let values: [AuditValue]
         let codingPath: [any CodingKey]
+        let nullIsAbsent: Bool
         var currentIndex = 0
         var count: Int? { values.count }
         var isAtEnd: Bool { currentIndex >= values.count }
@@ -91,11 +103,13 @@ struct AuditValueDecoder {
                     type, DecodingError.Context(codingPath: codingPath, debugDescription: "too few elements"))
             }
             defer { currentIndex += 1 }
-            return Node(value: values[currentIndex], codingPath: codingPath + [Index(intValue: currentIndex)])
+            return Node(
+                value: values[currentIndex], codingPath: codingPath + [Index(intValue: currentIndex)],
+                nullIsAbsent: nullIsAbsent)
         }
 
         mutating func decodeNil() throws -> Bool {
-            guard !isAtEnd, values[currentIndex] == .null else { return false }
+            guard nullIsAbsent, !isAtEnd, values[currentIndex] == .null else { return false }
             currentIndex += 1
             return true
         }
@@ -119,7 +133,7 @@ struct AuditValueDecoder {
         let node: Node
         var codingPath: [any CodingKey] { node.codingPath }
 
-        func decodeNil() -> Bool { node.value == .null }
+        func decodeNil() -> Bool { node.nullIsAbsent && node.value == .null }
 
         func decode(_ type: Bool.Type) throws -> Bool {
             guard case .bool(let flag) = node.value else { throw node.mismatch(type) }

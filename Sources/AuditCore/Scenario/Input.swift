@@ -78,7 +78,8 @@ public struct Input<Widget: AnyObject, Arguments>: Sendable, WidgetInput {
             return .success(decoded)
         }
         return InputAction(
-            descriptor: descriptor, fields: arguments.parts.map { ActionField(part: $0, defaultValue: defaults[$0.label]) },
+            descriptor: descriptor,
+            fields: arguments.parts.map { ActionField(part: $0, defaultValue: defaults[$0.label]) },
             widgetKind: descriptor.protocolName, accepts: { $0 is Widget },
             staticCheck: { widget, values in
                 switch decoded(values) {
@@ -128,6 +129,16 @@ extension View {
             auditLink?.refuse("\(input.descriptor.name) on \(path) refused: \(problem.message)")
             return
         }
-        performInput(input.descriptor, values(), body)
+        perform(input.descriptor, recording: values(), body)
+    }
+
+    /// Not an input: an input is declared once, as an `Input`, and performed with its arguments.
+    @available(
+        *, unavailable,
+        message:
+            "declare the input as 'static let x = Input<Widget, Arguments>(…)' and call 'performInput(Self.x, arguments) { … }'"
+    )
+    public func performInput(_ input: CallbackDescriptor, _ arguments: [AuditValue], _ body: () -> AuditValue?) {
+        fatalError()
     }
 }

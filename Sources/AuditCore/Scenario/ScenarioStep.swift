@@ -151,6 +151,7 @@ extension ScenarioStep {
     /// Code selects a segment; `notify: false` suppresses the did-callback.
     public static func selectSegment(widget: String, segment: Int, notify: Bool) -> ScenarioStep {
         ScenarioStep(
-            definition: SegmentedControl.Inputs.select.action, widget: widget, arguments: [.int(segment), .bool(notify)])
+            definition: SegmentedControl.Inputs.select.action, widget: widget,
+            arguments: [.int(segment), .bool(notify)])
     }
 }

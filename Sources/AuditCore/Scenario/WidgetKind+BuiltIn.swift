@@ -5,7 +5,8 @@ extension WidgetKind {
     /// so this kind also holds the recognizers' `gestureTimer` input. (The recognizers'
     /// `GestureRecognizerDelegate` is in every catalog: `WidgetCatalog`.)
     public static let view = WidgetKind(
-        "View", make: { id, frame in View(identifier: id, frame: frame) }, inputs: TouchDispatcher.Inputs.all
+        "View", make: { id, frame in View(identifier: id, frame: frame) },
+        inputs: [TouchDispatcher.Inputs.touches] + TouchDispatcher.Inputs.all
     ).exploring(InputGenerators.touches)
 
     public static let segmentedControl = WidgetKind(
@@ -56,7 +57,8 @@ extension WidgetKind {
         "ScrollView", properties: ScrollProperties.self,
         make: { id, frame, properties -> ScrollView in
             let view = ScrollView(
-                identifier: id, frame: frame, contentSize: Size(width: properties.contentSize[0], height: properties.contentSize[1]),
+                identifier: id, frame: frame,
+                contentSize: Size(width: properties.contentSize[0], height: properties.contentSize[1]),
                 contentOffset: properties.offset)
             view.scrollsToTop = properties.scrollsToTop ?? true
             return view

@@ -201,7 +201,7 @@ enum CodableProperties {
     ) throws(ScenarioError) -> Properties {
         let properties: Properties
         do {
-            properties = try AuditValueDecoder().decode(type, from: .object(fields))
+            properties = try AuditValueDecoder(nullIsAbsent: false).decode(type, from: .object(fields))
         } catch let error as DecodingError {
             throw ScenarioError(decoding: error, at: path)
         } catch {

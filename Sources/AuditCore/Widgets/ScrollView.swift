@@ -268,7 +268,8 @@ open class ScrollView: View {
     public enum Inputs {
         public static let beginDrag = Input<ScrollView, Void>(
             "beginDrag", of: "ScrollView", arguments: .none,
-            check: { view, _ in view.validateBeginDrag().map { StepProblem($0) } }, perform: { view, _ in view.beginDrag() })
+            check: { view, _ in view.validateBeginDrag().map { StepProblem($0) } },
+            perform: { view, _ in view.beginDrag() })
         public static let drag = Input<ScrollView, Point>(
             "drag", of: "ScrollView", arguments: .one("translation", .point),
             check: { view, translation in view.validateDrag(by: translation).map { StepProblem($0) } },

@@ -62,7 +62,7 @@ public final class TouchDispatcher {
         }
         delivering = true
         defer { delivering = false }
-        (bound ?? root).performInput(Inputs.touch.descriptor, [ValueCoding<Touch>.touch.encode(touch)]) {
+        (bound ?? root).perform(Inputs.touch.descriptor, recording: [ValueCoding<Touch>.touch.encode(touch)]) {
             if touch.phase == .ended || touch.phase == .cancelled {
                 down[touch.id] = nil
             } else {
@@ -312,7 +312,8 @@ public final class TouchDispatcher {
             },
             perform: { view, events in view.root.touchDispatcher.perform(events) })
 
-        public static let all: [any WidgetInput] = [touches, touch, timer]
+        /// The inputs a dispatcher records (a `touches` sequence is recorded as its touches).
+        public static let all: [any WidgetInput] = [touch, timer]
 
         private static let touchSequence = ValueCoding<[Touch]>(
             encode: { .array($0.map(ValueCoding<Touch>.touch.encode)) },
