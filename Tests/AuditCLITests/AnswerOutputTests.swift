@@ -30,7 +30,7 @@ struct AnswerOutputTests {
         #expect(willSelect.count == 3)
         #expect(willSelect.filter { $0.hasSuffix("→ null  OVERRIDDEN") }.count == 1, "\(willSelect)")
         #expect(!willSelect.contains { $0.contains("VETOED") })
-        #expect(run.stdoutLines.first?.hasSuffix("161 events, 2 vetoes") == true, "\(run)")
+        #expect(run.stdoutLines.first?.hasSuffix("157 events, 2 vetoes") == true, "\(run)")
         #expect(run.stdoutLines.filter { $0.hasSuffix("  VETOED") }.count == 2)
 
         let json = try decodeJSON(try sandbox.run(["show", "--session", "1", "--format", "json"]).stdout)
