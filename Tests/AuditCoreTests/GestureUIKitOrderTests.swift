@@ -83,7 +83,8 @@ struct GestureUIKitOrderTests {
         // at the second lift both ask, and the double tap, now first in the sequence, prevents it.
         #expect(
             delegate.calls == joinQuestions + [
-                "single.shouldBegin true", "single.shouldReceive(1) true", "double.shouldReceive(1) true", "single.requireFailure(double) false",
+                "single.shouldBegin true", "single.shouldReceive(1) true", "double.shouldReceive(1) true",
+                "single.requireFailure(double) false",
                 "double.beRequiredToFail(single) false", "double.requireFailure(single) false",
                 "single.beRequiredToFail(double) false", "double.shouldBegin true", "single.shouldBegin true",
                 "single.simultaneous(double) false", "double.simultaneous(single) false",
