@@ -71,7 +71,7 @@ struct AnswerOutputTests {
         // willSelectRowAt's nil for the gift card row, the scroll view's moved target, and the back
         // pan's simultaneous recognition, answered true.
         let overridden = try found("--overridden", "yes")
-        #expect(overridden.map(\.[1]) == ["30", "75", "156", "159"], "\(overridden)")
+        #expect(overridden.map(\.[1]) == ["30", "75", "152", "155"], "\(overridden)")
         #expect(overridden.allSatisfy { $0[10] == "" && $0[11] == "true" })
         let kept = try found("--overridden", "no", "--callback", Self.willSelect)
         #expect(kept.map(\.[1]) == ["26", "33"], "\(kept)")
