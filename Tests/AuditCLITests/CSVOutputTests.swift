@@ -11,7 +11,8 @@ import Testing
 @Suite("CSV output: every control character, read back")
 struct CSVOutputTests {
     /// Each control character (general category Cc: U+0000–U+001F, U+007F–U+009F) alone.
-    static let controls = (0x00...0x1F).map { Unicode.Scalar(UInt8($0)) } + (0x7F...0x9F).map { Unicode.Scalar(UInt8($0)) }
+    static let controls =
+        (0x00...0x1F).map { Unicode.Scalar(UInt8($0)) } + (0x7F...0x9F).map { Unicode.Scalar(UInt8($0)) }
 
     /// Letters around every control character, then CR LF, a quote and a comma.
     static let hostile = "f" + String(String.UnicodeScalarView(controls)) + "\r\n\",g"
@@ -82,8 +83,12 @@ struct CSVOutputTests {
         Case(arguments: ["query", "select \(hostileSQL) as v"], column: "v", value: hostile),
         // A column name: every control character but NUL, which an argument cannot hold.
         Case(
-            arguments: ["query", "select 1 as \"" + hostile.replacingOccurrences(of: "\u{0}", with: "")
-                .replacingOccurrences(of: "\"", with: "\"\"") + "\""],
+            arguments: [
+                "query",
+                "select 1 as \""
+                    + hostile.replacingOccurrences(of: "\u{0}", with: "")
+                    .replacingOccurrences(of: "\"", with: "\"\"") + "\"",
+            ],
             column: hostile.replacingOccurrences(of: "\u{0}", with: ""), value: "1"),
         // Declared in Swift, so no control character: still records of one width.
         Case(arguments: ["callbacks"], column: "arguments", value: "range, replacementText"),

@@ -53,7 +53,8 @@ func readCSV(_ text: String) throws(CSVSyntaxError) -> [[String]] {
             quoted = true
         default:
             guard !closed else {
-                throw CSVSyntaxError(record: records.count, message: "'\(scalar.escaped(asASCII: true))' after a closing quote")
+                throw CSVSyntaxError(
+                    record: records.count, message: "'\(scalar.escaped(asASCII: true))' after a closing quote")
             }
             field.append(scalar)
         }

@@ -44,7 +44,8 @@ struct VisibleTextTests {
     /// Every code point Unicode calls default-ignorable or a variation selector (a font shows nothing
     /// for it), and every control, format, line or paragraph separator: generated from the
     /// properties over all of Unicode, not listed by hand.
-    static let invisibleScalars: [Unicode.Scalar] = (0...UInt32(0x10FFFF)).compactMap { Unicode.Scalar($0) }.filter { scalar in
+    static let invisibleScalars: [Unicode.Scalar] = (0...UInt32(0x10FFFF)).compactMap { Unicode.Scalar($0) }.filter {
+        scalar in
         let properties = scalar.properties
         switch properties.generalCategory {
         case .control, .format, .lineSeparator, .paragraphSeparator: return true
@@ -72,7 +73,7 @@ struct VisibleTextTests {
                 shownRaw.append(text.debugDescription)
             }
         }
-        #expect(shownRaw.isEmpty, "\(shownRaw.count) not escaped: \(shownRaw.prefix(20))")
+        #expect(shownRaw.count == 0, "not escaped: \(shownRaw.prefix(20))")
     }
 
     @Test(arguments: [
