@@ -119,9 +119,9 @@ struct Table {
         }
     }
 
-    /// A field of a CSV record (RFC 4180): quoted, its quotes doubled, when it holds the separator, a
-    /// quote or any control character (CR, LF and CR LF among them; U+0000–U+001F, U+007F–U+009F),
-    /// so that a reader takes it whole, as it is; otherwise as it is.
+    /// A field of a CSV record (RFC 4180): the text as it is, unless it holds the separator, a quote
+    /// or any control character (CR, LF and CR LF among them; U+0000–U+001F, U+007F–U+009F); then
+    /// quoted, its quotes doubled, so that a reader takes it whole.
     ///
     /// Works on code points and bytes, not characters: CR LF is one `Character`, equal to neither
     /// CR nor LF, and a quote followed by a combining mark is one `Character` that is not a quote.
