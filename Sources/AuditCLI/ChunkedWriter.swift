@@ -1,5 +1,6 @@
 /// Text written to an `Output` in chunks of about 64 KB as it is appended: how `show` and `diff`
-/// stream their JSON, so the memory they use does not grow with the events they write.
+/// stream their JSON, and `show` its text, so the memory they use does not grow with the events
+/// they write.
 struct ChunkedWriter {
     private let output: Output
     private var chunk = ""

@@ -119,9 +119,27 @@ struct Table {
         }
     }
 
+    /// A field of a CSV record (RFC 4180): the text as it is, unless it holds the separator, a quote
+    /// or any control character (CR, LF and CR LF among them; U+0000–U+001F, U+007F–U+009F); then
+    /// quoted, its quotes doubled, so that a reader takes it whole.
+    ///
+    /// Works on code points and bytes, not characters: CR LF is one `Character`, equal to neither
+    /// CR nor LF, and a quote followed by a combining mark is one `Character` that is not a quote.
     static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        guard text.unicodeScalars.contains(where: isQuotedInCSV) else { return text }
+        var field: [UInt8] = [UInt8(ascii: "\"")]
+        field.reserveCapacity(text.utf8.count + 8)
+        for byte in text.utf8 {
+            field.append(byte)
+            if byte == UInt8(ascii: "\"") { field.append(byte) }
+        }
+        field.append(UInt8(ascii: "\""))
+        return String(decoding: field, as: UTF8.self)
+    }
+
+    /// The separator, a quote, or a control character (general category Cc).
+    private static func isQuotedInCSV(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "," || scalar == "\"" || scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
 }

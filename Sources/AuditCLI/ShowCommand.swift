@@ -28,10 +28,13 @@ extension Command {
         case .json:
             try writeJSON(session, from: store, to: output)
         case .csv:
-            Table(columns: timelineColumns, rows: try store.timeline(of: id).map { timelineRow($0) }).render(
-                .csv, to: output)
+            var writer = TableWriter(columns: timelineColumns, format: .csv, output: output)
+            try store.forEachTimelineEvent(of: id) { writer.add(timelineRow($0)) }
+            writer.finish()
         default:
-            printTimeline(session, try store.timeline(of: id), to: output)
+            var text = TimelineText(session, to: output)
+            try store.forEachNestedTimelineEvent(of: id) { text.add($0, depth: $1) }
+            text.finish()
         }
     }
 
@@ -89,44 +92,6 @@ extension Command {
 
     private static func parseJSON(_ text: String) -> AuditValue {
         (try? AuditValue(json: text)) ?? .string(text)
-    }
-
-    /// The deepest nesting `show` indents; deeper events are indented as much, after a marker
-    /// with their real depth (`[depth 40]`), so a line never starts past column 80.
-    static let maximumIndent = 32
-
-    private static func printTimeline(_ session: SessionSummary, _ events: [TimelineEvent], to output: Output) {
-        output.line(
-            "session \(session.id)\(session.name.map { " '\($0.visiblyEscaped())'" } ?? "") · scenario "
-                + "\(session.scenario.visiblyEscaped()) · delegate \(session.delegate.visiblyEscaped()) · "
-                + "\(session.status) · \(counted(session.events, "event")), "
-                + counted(session.vetoes, "veto", "vetoes"))
-        var depth: [Int64: Int] = [:]
-        for event in events {
-            let level = event.parentSeq.flatMap { depth[$0].map { $0 + 1 } } ?? 0
-            depth[event.seq] = level
-            var indent = String(repeating: "  ", count: min(level, maximumIndent))
-            if level > maximumIndent { indent += "[depth \(level)] " }
-            let time = Table.time(event.milliseconds).leftPadded(to: 9) + " ms"
-            let widget = (event.widget ?? "-").visiblyEscaped()
-            let callback = event.callback.visiblyEscaped()
-            let arguments = event.arguments.visiblyEscaped(json: true)
-            let result = event.result?.visiblyEscaped(json: true)
-            var line = "\(String(event.seq).leftPadded(to: 5)) \(time)  \(indent)"
-            if event.kind == .input {
-                line += "▶ \(widget) \(callback) \(arguments)"
-                if let result { line += " → \(result)" }
-            } else {
-                line += "\(widget) \(callback) \(arguments)"
-                if event.implemented == false {
-                    line += " → \(result ?? "()") (not implemented, default used)"
-                } else if let result {
-                    line += " → \(result)"
-                }
-                if let effect = event.effect { line += "  \(effect.label)" }
-            }
-            output.line(line)
-        }
     }
 }
 

@@ -230,37 +230,12 @@ func decodeJSON(_ text: String) throws -> AuditValue {
     try AuditValue(json: text)
 }
 
-/// Splits RFC 4180 CSV into records of fields (quoted fields may hold commas, quotes and newlines).
-func parseCSV(_ text: String) -> [[String]] {
-    var records: [[String]] = []
-    var record: [String] = []
-    var field = ""
-    var quoted = false
-    var characters = text.makeIterator()
-    var pending: Character? = nil
-    while let character = pending ?? characters.next() {
-        pending = nil
-        if quoted {
-            if character == "\"" {
-                let next = characters.next()
-                if next == "\"" { field.append("\"") } else { quoted = false; pending = next }
-            } else {
-                field.append(character)
-            }
-        } else if character == "\"" {
-            quoted = true
-        } else if character == "," {
-            record.append(field)
-            field = ""
-        } else if character == "\n" {
-            record.append(field)
-            records.append(record)
-            record = []
-            field = ""
-        } else {
-            field.append(character)
-        }
+/// The records of a command's CSV output (see `readCSV`); text that is not CSV fails the test.
+func parseCSV(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> [[String]] {
+    do {
+        return try readCSV(text)
+    } catch {
+        Issue.record(error, "not CSV: \(text.prefix(200).debugDescription)", sourceLocation: sourceLocation)
+        return []
     }
-    if !field.isEmpty || !record.isEmpty { records.append(record + [field]) }
-    return records
 }

@@ -171,6 +171,40 @@ struct TextOutputTests {
         #expect("a\\u{200B}".visiblyEscaped() == "a\\\\u{200B}")
     }
 
+    /// Sibling ids that differ only by a variation selector, or a selector first: each shows as its
+    /// own, escaped, where all showed as `r/x`.
+    @Test func siblingIdsThatDifferByAVariationSelectorShowApart() throws {
+        let sandbox = try Sandbox()
+        let ids = ["x", "x\u{FE0F}", "x\u{FE0E}", "x\u{FE00}", "x\u{E0100}", "\u{FE0E}x"]
+        let shown = ["x", "x\\u{FE0F}", "x\\u{FE0E}", "x\\u{FE00}", "x\\u{E0100}", "\\u{FE0E}x"]
+        let views = ids.enumerated().map { index, id in
+            #"{"kind":"TextView","id":\#(AuditValue.string(id).json),"frame":[0,\#(index * 50),100,40]}"#
+        }
+        let steps = ids.flatMap { id in
+            let widget = AuditValue.string("r/" + id).json
+            return [
+                #"{"action":"beginEditing","widget":\#(widget)}"#,
+                #"{"action":"typeText","widget":\#(widget),"text":"a"}"#,
+            ]
+        }
+        try record(
+            sandbox,
+            """
+            {"format":1,"name":"siblings","delegate":"checkout.v1",
+             "root":{"kind":"View","id":"r","frame":[0,0,100,400],"children":[\(views.joined(separator: ","))]},
+             "steps":[\(steps.joined(separator: ","))]}
+            """)
+        let run = try sandbox.run(["show", "--session", "1"])
+        #expect(run.status == 0, "\(run)")
+        let typed = run.stdoutLines.filter { $0.contains(" typeText ") }
+        #expect(typed.count == ids.count, "\(run)")
+        for (line, widget) in zip(typed, shown) {
+            #expect(line.contains("▶ r/\(widget) typeText {\"text\":\"a\"}"), "\(line)")
+        }
+        #expect(Set(typed.map { $0.dropFirst(5 + 1 + 12 + 2) }).count == ids.count, "\(run)")
+        #expect(!run.stdout.unicodeScalars.contains { $0.properties.isVariationSelector }, "\(run)")
+    }
+
     /// An error quotes a widget id and a file name as the user wrote them: a terminal escape, a bidi
     /// override or a line break in either is shown escaped on the one line, never acted on.
     @Test func anErrorLineShowsHiddenCharactersEscaped() throws {

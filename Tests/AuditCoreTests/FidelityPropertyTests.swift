@@ -375,7 +375,7 @@ struct FidelityPropertyTests {
         "\u{200E}", "\u{200F}", "\u{61C}", "\u{200B}", "\u{200C}", "\u{200D}", "\u{2060}", "\u{FEFF}", "\u{AD}",
         "\u{34F}", "\u{3164}", "\u{E0041}", "\u{E007F}", "\u{0378}", "\u{FFFF}",
         "价", "格", "한", "カ", "ｆ", "𠀀", "e\u{301}", "\u{301}", "a\u{20DD}",
-        "👍", "👍🏽", "👨‍👩‍👧", "❤️", "❤", "🏳️‍🌈", "\u{1F3FD}", "\u{FE0F}", "é", "ß",
+        "👍", "👍🏽", "👨‍👩‍👧", "❤️", "❤", "🏳️‍🌈", "\u{1F3FD}", "\u{FE0F}", "\u{FE0E}", "\u{FE00}", "\u{E0100}", "é", "ß",
     ]
 
     static func randomText(_ random: inout SeededGenerator) -> String {
@@ -384,7 +384,8 @@ struct FidelityPropertyTests {
 
     /// The escape of every scalar a terminal would not show as itself: what is left is shown as
     /// is, never a line break, never a control, bidi or other format character — except a
-    /// zero-width joiner between two emoji, which only joins them into one picture.
+    /// zero-width joiner between two emoji, which only joins them into one picture, and a variation
+    /// selector that changes how the emoji before it looks.
     @Test func escapedTextHasNothingATerminalWouldNotShow() {
         var random = SeededGenerator(seed: 0xE5C_0012)
         // Keyed by scalars: `String` equality is canonical equivalence, so "é" and "e\u{301}",
@@ -398,8 +399,16 @@ struct FidelityPropertyTests {
                 let joinsEmoji =
                     scalar == "\u{200D}" && index > 0 && index + 1 < scalars.count
                     && scalars[index + 1].properties.isEmoji
+                // A variation selector that turns the emoji before it from text style to emoji
+                // style (U+FE0F) or back (U+FE0E): the two look different.
+                let base = index > 0 ? scalars[index - 1].properties : nil
+                let changesPresentation =
+                    base?.isEmoji == true && scalars[index - 1].value > 0xFF
+                    && ((scalar == "\u{FE0F}" && base?.isEmojiPresentation == false)
+                        || (scalar == "\u{FE0E}" && base?.isEmojiPresentation == true))
                 #expect(
-                    joinsEmoji, "\(Array(text.unicodeScalars)) → \(escaped) keeps U+\(String(scalar.value, radix: 16))")
+                    joinsEmoji || changesPresentation,
+                    "\(Array(text.unicodeScalars)) → \(escaped) keeps U+\(String(scalar.value, radix: 16))")
             }
             #expect(!escaped.contains("\n") && !escaped.contains("\r"))
             #expect(!escaped.unicodeScalars.contains { $0.properties.generalCategory == .control })

@@ -41,6 +41,58 @@ struct VisibleTextTests {
         #expect(Set(lookalikes.map { $0.visiblyEscaped() }).count == lookalikes.count)
     }
 
+    /// Every code point Unicode calls default-ignorable or a variation selector (a font shows nothing
+    /// for it), and every control, format, line or paragraph separator: generated from the
+    /// properties over all of Unicode, not listed by hand.
+    static let invisibleScalars: [Unicode.Scalar] = (0...UInt32(0x10FFFF)).compactMap { Unicode.Scalar($0) }.filter {
+        scalar in
+        let properties = scalar.properties
+        switch properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator: return true
+        default: return properties.isDefaultIgnorableCodePoint || properties.isVariationSelector
+        }
+    }
+
+    @Test func everyInvisibleCodePointIsEscapedWhereverItStands() {
+        let scalars = Self.invisibleScalars
+        // Control 65, format 170, the ignorable letters and marks, 256 + 16 variation selectors,
+        // the unassigned ignorables of plane 14: some thousands.
+        #expect(scalars.count > 4_000, "\(scalars.count) scalars")
+        #expect(scalars.contains("\u{FE0F}") && scalars.contains("\u{E0100}") && scalars.contains("\u{180B}"))
+        let named: [Unicode.Scalar: String] = ["\n": "\\n", "\r": "\\r", "\t": "\\t"]
+        var shownRaw: [String] = []
+        for scalar in scalars {
+            let escape = named[scalar] ?? "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            let character = String(scalar)
+            // After a letter, at the start, at the end, twice, and after an emoji (where only the
+            // selector that changes its presentation may stay, tested below).
+            for (text, expected) in [
+                ("x" + character, "x" + escape), (character + "x", escape + "x"), ("é" + character, "é" + escape),
+                (character + character, escape + escape),
+            ] where text.visiblyEscaped() != expected {
+                shownRaw.append(text.debugDescription)
+            }
+        }
+        #expect(shownRaw.count == 0, "not escaped: \(shownRaw.prefix(20))")
+    }
+
+    @Test(arguments: [
+        // A selector that changes what an emoji looks like stays: text style to emoji, emoji to text.
+        ("❤\u{FE0F}", "❤\u{FE0F}"), ("👍\u{FE0E}", "👍\u{FE0E}"), ("🏳\u{FE0F}\u{200D}🌈", "🏳\u{FE0F}\u{200D}🌈"),
+        // One that repeats the default, or repeats itself, or follows no emoji, shows nothing: escaped.
+        ("❤\u{FE0E}", "❤\\u{FE0E}"), ("👍\u{FE0F}", "👍\\u{FE0F}"), ("❤\u{FE0F}\u{FE0F}", "❤\u{FE0F}\\u{FE0F}"),
+        ("1\u{FE0F}", "1\\u{FE0F}"), ("葛\u{E0100}", "葛\\u{E0100}"), ("❤\u{FE00}", "❤\\u{FE00}"),
+    ])
+    func aVariationSelectorStaysOnlyWhereItShows(text: String, escaped: String) {
+        #expect(Array(text.visiblyEscaped().unicodeScalars) == Array(escaped.unicodeScalars))
+    }
+
+    @Test func siblingIdsWithVariationSelectorsEscapeApart() {
+        let ids = ["x", "x\u{FE0F}", "x\u{FE0E}", "x\u{FE00}", "x\u{E0100}", "\u{FE0E}x", "x\u{180B}", "x\u{115F}"]
+        #expect(Set(ids.map { $0.visiblyEscaped() }).count == ids.count)
+        #expect(ids.dropFirst().allSatisfy { $0.visiblyEscaped().contains("\\u{") })
+    }
+
     @Test func jsonTextKeepsItsEscapesAndStaysTheSameJSON() throws {
         let json = AuditValue.object(["text": .string("a\u{1}\"\\b\u{202E}c\u{200B}\u{E0041}")]).json
         let escaped = json.visiblyEscaped(json: true)

@@ -9,11 +9,13 @@ extension String {
     ///   the other control characters (U+0000–U+001F, U+007F–U+009F), the line and paragraph
     ///   separators, format characters (general category Cf: bidi embeddings, overrides and
     ///   isolates, zero-width space and joiners, word joiner, byte order mark, tags…), unassigned
-    ///   code points, and the few invisible letters and marks of `invisible`;
+    ///   code points, and every other code point Unicode calls default-ignorable (a font shows
+    ///   nothing for it: variation selectors, Hangul fillers, the combining grapheme joiner…);
     /// - a backslash as `\\`, so an escape in the text is never taken for one made here.
     ///
     /// A zero-width joiner between two emoji (the first may end in U+FE0F) stays, since it only
-    /// joins them into one picture.
+    /// joins them into one picture; so does a variation selector right after an emoji that it turns
+    /// from text to emoji style (U+FE0F, as in ❤️) or back (U+FE0E), since the two look different.
     /// With `json: true` the text is JSON (a recorded `args` or `result`): its backslashes are
     /// its own escapes and stay, and characters are escaped as JSON does (`\u202e`), so the text
     /// is still the same JSON. With `doublingBackslashes: false` (a diagnostic, whose own text
@@ -39,6 +41,10 @@ extension String {
                 text.unicodeScalars.append(scalar)
                 continue
             }
+            if index > 0, Self.changesPresentation(scalar, of: scalars[index - 1]) {
+                text.unicodeScalars.append(scalar)
+                continue
+            }
             switch scalar {
             case "\n": text += "\\n"
             case "\r": text += "\\r"
@@ -54,20 +60,30 @@ extension String {
         return text
     }
 
-    /// Letters and marks that show nothing, though not of category Cf: the combining grapheme
-    /// joiner, Hangul fillers, Khmer inherent vowels, Mongolian variation selectors.
-    private static let invisible: [ClosedRange<UInt32>] = [
-        0x034F...0x034F, 0x115F...0x1160, 0x17B4...0x17B5, 0x180B...0x180D, 0x180F...0x180F, 0x3164...0x3164,
-        0xFFA0...0xFFA0,
-    ]
-
+    /// Whether a terminal would not show `scalar` as itself: a control character, a line or
+    /// paragraph separator, a format character, a code point that is unassigned or a surrogate, or
+    /// one Unicode calls default-ignorable (`isDefaultIgnorableCodePoint`: variation selectors,
+    /// Hangul fillers, the combining grapheme joiner, Mongolian free variation selectors…).
     static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         if value < 0x20 || (0x7F...0x9F).contains(value) { return true }
         if value < 0xA0 { return false }
-        switch scalar.properties.generalCategory {
+        let properties = scalar.properties
+        switch properties.generalCategory {
         case .format, .lineSeparator, .paragraphSeparator, .unassigned, .surrogate: return true
-        default: return invisible.contains { $0.contains(value) }
+        default: return properties.isDefaultIgnorableCodePoint || properties.isVariationSelector
+        }
+    }
+
+    /// Whether the variation selector `selector`, right after `base`, changes how `base` looks: U+FE0F
+    /// after an emoji shown as text by default (❤ to ❤️), U+FE0E after one shown as a picture.
+    /// Any other variation selector, or one that repeats the default, shows nothing.
+    private static func changesPresentation(_ selector: Unicode.Scalar, of base: Unicode.Scalar) -> Bool {
+        guard isEmoji(base) else { return false }
+        switch selector {
+        case "\u{FE0F}": return !base.properties.isEmojiPresentation
+        case "\u{FE0E}": return base.properties.isEmojiPresentation
+        default: return false
         }
     }
 
