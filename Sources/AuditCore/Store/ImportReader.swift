@@ -202,7 +202,9 @@ struct ImportReader {
     /// Why a line is not JSON, in words: cut short (the parser ran out of line: a truncated
     /// export), or what is wrong at which column (in bytes, from 1).
     static func reason(_ error: JSONSyntaxError, lineBytes: Int) -> String {
-        guard error.offset < lineBytes else { return "not valid JSON: the line is cut short (\(error.message) at its end)" }
+        guard error.offset < lineBytes else {
+            return "not valid JSON: the line is cut short (\(error.message) at its end)"
+        }
         return "not valid JSON: \(error.message) at column \(error.offset + 1)"
     }
 

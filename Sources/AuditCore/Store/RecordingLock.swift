@@ -29,7 +29,8 @@ final class RecordingLock: Sendable {
     /// session is then judged by its process id alone, as before locks).
     init?(session: Int64, databasePath: String) {
         guard session >= 0, session < Self.openByte,
-            let file = LockFile(path: Self.path(of: databasePath), openByte: Self.openByte, closingByte: Self.closingByte),
+            let file = LockFile(
+                path: Self.path(of: databasePath), openByte: Self.openByte, closingByte: Self.closingByte),
             file.lock(F_WRLCK, at: session, length: 1, waiting: false)
         else { return nil }
         self.file = file
