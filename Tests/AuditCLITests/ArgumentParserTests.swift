@@ -180,6 +180,9 @@ struct ArgumentParserTests {
         #expect(throws: UsageError(message: "--noise-runs takes at most 100, not 101")) {
             try Options.noiseRuns.value(of: "101")
         }
+        #expect(throws: UsageError(message: "--noise-runs takes at most 100, not 100000000")) {
+            try Options.noiseRuns.value(of: "100000000")
+        }
         #expect(throws: UsageError(message: "--steps takes an integer from 1 to 10000, not '10001'")) {
             try Options.steps.value(of: "10001")
         }
