@@ -30,7 +30,7 @@ struct AnswerOutputTests {
         #expect(willSelect.count == 3)
         #expect(willSelect.filter { $0.hasSuffix("→ null  OVERRIDDEN") }.count == 1, "\(willSelect)")
         #expect(!willSelect.contains { $0.contains("VETOED") })
-        #expect(run.stdoutLines.first?.hasSuffix("161 events, 2 vetoes") == true, "\(run)")
+        #expect(run.stdoutLines.first?.hasSuffix("157 events, 2 vetoes") == true, "\(run)")
         #expect(run.stdoutLines.filter { $0.hasSuffix("  VETOED") }.count == 2)
 
         let json = try decodeJSON(try sandbox.run(["show", "--session", "1", "--format", "json"]).stdout)
@@ -71,7 +71,7 @@ struct AnswerOutputTests {
         // willSelectRowAt's nil for the gift card row, the scroll view's moved target, and the back
         // pan's simultaneous recognition, answered true.
         let overridden = try found("--overridden", "yes")
-        #expect(overridden.map(\.[1]) == ["30", "75", "156", "159"], "\(overridden)")
+        #expect(overridden.map(\.[1]) == ["30", "75", "152", "155"], "\(overridden)")
         #expect(overridden.allSatisfy { $0[10] == "" && $0[11] == "true" })
         let kept = try found("--overridden", "no", "--callback", Self.willSelect)
         #expect(kept.map(\.[1]) == ["26", "33"], "\(kept)")

@@ -327,9 +327,9 @@ struct EndToEndTests {
         let run = try sandbox.run(["demo"])
         #expect(run.status == 0, "\(run)")
         #expect(
-            run.stdoutLines.first == "recorded the checkout example with checkout.v1 as session 1: 161 events, 2 vetoes"
+            run.stdoutLines.first == "recorded the checkout example with checkout.v1 as session 1: 157 events, 2 vetoes"
         )
-        #expect(run.stdout.contains("REGRESSION: 37 differences"))
+        #expect(run.stdout.contains("REGRESSION: 33 differences"))
         #expect(run.stdout.contains("first divergence: veto changed\n"))
         #expect(run.stdout.contains("  input      #12 checkout/shipping tapSegment {\"segment\":2}\n"))
         #expect(run.stdout.contains("  candidate  #13 {\"index\":2} → false  VETOED\n"))
@@ -344,7 +344,7 @@ struct EndToEndTests {
         #expect(json.status == 0 && json.stderr == "", "\(json)")
         let value = try decodeJSON(json.stdout)
         #expect(value["session"] == .int(1))
-        #expect(value["events"] == .int(161))
+        #expect(value["events"] == .int(157))
         #expect(value["vetoes"] == .int(2))
         #expect(value["replay"]?["identical"] == .bool(false))
         #expect(value["replay"]?["candidate_session"] == .int(2))

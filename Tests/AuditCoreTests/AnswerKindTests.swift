@@ -32,13 +32,14 @@ struct DialCallbacks: CallbackTable {
 
 final class Dial: View {
     static let callbacks = DialCallbacks()
-    static let turnInput = CallbackDescriptor(input: "turn", of: "Dial", arguments: ["to"])
+    static let turnInput = Input<Dial, Int>(
+        "turn", of: "Dial", arguments: .one("to", .int), perform: { $0.turn(to: $1) })
     weak var delegate: (any DialDelegate)?
     private(set) var value = 0
     private(set) var title: String?
 
     func turn(to proposed: Int) {
-        performInput(Self.turnInput, [.int(proposed)]) {
+        performInput(Self.turnInput, proposed) {
             if Self.callbacks.shouldTurn.ask(delegate, self, proposed) {
                 value = Self.callbacks.willTurn.ask(delegate, self, proposed)
                 title = Self.callbacks.title.ask(delegate, self, value)

@@ -31,7 +31,11 @@ struct ExampleScenarioTests {
         }
         // Callbacks the example's inputs never reach (a deselection by willDeselect returning nil…)
         // are covered by each widget's own suite; this pins which ones the example leaves out.
-        #expect(missing == [])
+        // canBePreventedBy: with checkout.v1 no recognizer is ever blocked by another. It was asked
+        // only of the pay button's single tap as its double tap recognized, a question UIKit does
+        // not ask a recognizer its requirement fails (issue #32, item 6); the replay against
+        // checkout.v2 asks it of the back pan (GestureArbitrationTests cover it).
+        #expect(missing == ["GestureRecognizerDelegate.gestureRecognizer(_:canBePreventedBy:)"])
     }
 
     static let base = String(decoding: Examples.scenarios["checkout"]!, as: UTF8.self)

@@ -193,12 +193,13 @@ struct GaugeCallbacks: CallbackTable {
 
 final class Gauge: View {
     static let callbacks = GaugeCallbacks()
-    static let readInput = CallbackDescriptor(input: "read", of: "Gauge", arguments: ["reading"])
+    static let readInput = Input<Gauge, Int>(
+        "read", of: "Gauge", arguments: .one("reading", .int), perform: { $0.read($1) })
     weak var delegate: (any GaugeDelegate)?
     private(set) var levels: [Double] = []
 
     func read(_ reading: Int) {
-        performInput(Self.readInput, [.int(reading)]) {
+        performInput(Self.readInput, reading) {
             levels.append(Self.callbacks.level.ask(delegate, self, reading))
             return .null
         }

@@ -166,11 +166,34 @@ struct ScenarioBoundsTests {
               {"action":"touches","widget":"r","events":[{"id":1,"phase":"began","x":1,"y":1,"t":1e308},
                                                         {"id":1,"phase":"ended","x":1,"y":1,"t":1.5e308}]}]}
             """#
-        // A time the nanosecond clock cannot hold is refused when the file is read (VirtualTime).
+        // A time the nanosecond clock cannot hold is refused when the file is read (VirtualTime),
+        // naming the event and why.
         #expect {
             try Scenario(data: Data(text.utf8), catalog: .builtIn)
         } throws: { error in
-            (error as? ScenarioError)?.location == "steps[0].events"
+            "\(error)" == "steps[0].events[0].t: 1e+308 s is past the end of the virtual clock (at most 9223372036 s)"
+        }
+    }
+
+    /// A touch time just past the clock's end, in a sequence and in a single `touch` step: the
+    /// error names the event's `t` and the clock's end, not the whole field's shape.
+    @Test(arguments: [
+        (
+            #"{"action":"touches","widget":"r","events":[{"id":1,"phase":"began","x":1,"y":1,"t":1e10},"#
+                + #"{"id":1,"phase":"ended","x":1,"y":1,"t":1e10}]}"#,
+            "steps[0].events[0].t: 10000000000.0 s is past the end of the virtual clock (at most 9223372036 s)"
+        ),
+        (
+            #"{"action":"touch","widget":"r","touch":{"id":1,"phase":"began","x":1,"y":1,"t":9223372036.8}}"#,
+            "steps[0].touch.t: 9223372036.8 s is past the end of the virtual clock (at most 9223372036 s)"
+        ),
+    ])
+    func aTouchTimePastTheClockNamesTheEvent(step: String, message: String) throws {
+        let text = #"{"name":"s","root":{"kind":"View","id":"r","frame":[0,0,300,300]},"steps":["# + step + "]}"
+        #expect {
+            try Scenario(data: Data(text.utf8), catalog: .builtIn)
+        } throws: { error in
+            "\(error)" == message
         }
     }
 

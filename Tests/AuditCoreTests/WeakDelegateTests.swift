@@ -22,12 +22,13 @@ struct KnobCallbacks: CallbackTable {
 
 final class Knob: View {
     static let callbacks = KnobCallbacks()
-    static let turnInput = CallbackDescriptor(input: "turn", of: "Knob", arguments: ["value"])
+    static let turnInput = Input<Knob, Int>(
+        "turn", of: "Knob", arguments: .one("value", .int), perform: { $0.turn(to: $1) })
     weak var delegate: (any KnobDelegate)?
     private(set) var value = 0
 
     func turn(to newValue: Int) {
-        performInput(Self.turnInput, [.int(newValue)]) {
+        performInput(Self.turnInput, newValue) {
             if Self.callbacks.shouldTurn.ask(delegate, self, newValue) { value = newValue }
             return .int(value)
         }

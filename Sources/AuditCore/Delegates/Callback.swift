@@ -48,43 +48,38 @@ public final class CallbackDescriptor: Sendable, CustomStringConvertible {
 
 /// The arguments of a callback after the widget itself: their labels and how each is recorded.
 public struct ArgumentList<Arguments>: Sendable {
-    public let labels: [String]
     @usableFromInline let encode: @Sendable (Arguments) -> CapturedArguments
     let decode: @Sendable ([AuditValue], View?) -> Arguments?
-    /// What each argument must be, in words, in label order.
-    let expected: [String]
-    /// The first argument of recorded or written values (in label order) that does not decode:
-    /// its field (`value`, `change.reason`) and what was expected.
-    let problem: @Sendable ([AuditValue]) -> StepProblem?
+    /// Each argument, in label order: its label and how its recorded or written value is read.
+    let parts: [ArgumentPart]
+
+    public var labels: [String] { parts.map(\.label) }
 
     init(
-        labels: [String], encode: @escaping @Sendable (Arguments) -> CapturedArguments,
-        decode: @escaping @Sendable ([AuditValue], View?) -> Arguments?, expected: [String] = [],
-        problem: @escaping @Sendable ([AuditValue]) -> StepProblem? = { _ in nil }
+        parts: [ArgumentPart], encode: @escaping @Sendable (Arguments) -> CapturedArguments,
+        decode: @escaping @Sendable ([AuditValue], View?) -> Arguments?
     ) {
-        self.labels = labels
+        self.parts = parts
         self.encode = encode
         self.decode = decode
-        self.expected = expected
-        self.problem = problem
     }
 
     public static var none: ArgumentList<Void> {
-        ArgumentList<Void>(labels: [], encode: { _ in .none }, decode: { _, _ in () })
+        ArgumentList<Void>(parts: [], encode: { _ in .none }, decode: { _, _ in () })
     }
 
     public static func one(_ label: String, _ coding: ValueCoding<Arguments>) -> ArgumentList<Arguments> {
         ArgumentList(
-            labels: [label], encode: { .one(coding.encode($0)) },
-            decode: { values, root in values.count == 1 ? coding.decode(values[0], in: root) : nil },
-            expected: [coding.expected], problem: { firstProblem($0, [(label, coding.problem)]) })
+            parts: [ArgumentPart(label, coding)], encode: { .one(coding.encode($0)) },
+            decode: { values, root in values.count == 1 ? coding.decode(values[0], in: root) : nil })
     }
 
     public static func two<A, B>(
         _ label1: String, _ coding1: ValueCoding<A>, _ label2: String, _ coding2: ValueCoding<B>
     ) -> ArgumentList<(A, B)> where Arguments == (A, B) {
         ArgumentList(
-            labels: [label1, label2], encode: { .two(coding1.encode($0.0), coding2.encode($0.1)) },
+            parts: [ArgumentPart(label1, coding1), ArgumentPart(label2, coding2)],
+            encode: { .two(coding1.encode($0.0), coding2.encode($0.1)) },
             decode: { values, root in
                 guard values.count == 2, let a = coding1.decode(values[0], in: root),
                     let b = coding2.decode(values[1], in: root)
@@ -92,9 +87,7 @@ public struct ArgumentList<Arguments>: Sendable {
                     return nil
                 }
                 return (a, b)
-            },
-            expected: [coding1.expected, coding2.expected],
-            problem: { firstProblem($0, [(label1, coding1.problem), (label2, coding2.problem)]) })
+            })
     }
 
     public static func three<A, B, C>(
@@ -102,33 +95,56 @@ public struct ArgumentList<Arguments>: Sendable {
         _ label3: String, _ coding3: ValueCoding<C>
     ) -> ArgumentList<(A, B, C)> where Arguments == (A, B, C) {
         ArgumentList(
-            labels: [label1, label2, label3],
+            parts: [ArgumentPart(label1, coding1), ArgumentPart(label2, coding2), ArgumentPart(label3, coding3)],
             encode: { .three(coding1.encode($0.0), coding2.encode($0.1), coding3.encode($0.2)) },
             decode: { values, root in
                 guard values.count == 3, let a = coding1.decode(values[0], in: root),
                     let b = coding2.decode(values[1], in: root), let c = coding3.decode(values[2], in: root)
                 else { return nil }
                 return (a, b, c)
-            },
-            expected: [coding1.expected, coding2.expected, coding3.expected],
-            problem: {
-                firstProblem($0, [(label1, coding1.problem), (label2, coding2.problem), (label3, coding3.problem)])
             })
+    }
+
+    /// The first of recorded or written `values` (in label order) that its argument's coding
+    /// cannot read, named by its label and the member inside it (`value`, `change.reason`,
+    /// `events[2].t`).
+    func problem(_ values: [AuditValue]) -> StepProblem? {
+        for (value, part) in zip(values, parts) {
+            if let problem = part.problem(value) { return problem }
+        }
+        return nil
     }
 }
 
-/// The first of `values` that its argument's coding cannot read, named by its label (and the
-/// member inside it, for a `Codable` argument).
-private func firstProblem(
-    _ values: [AuditValue], _ arguments: [(label: String, problem: @Sendable (AuditValue) -> PropertyProblem?)]
-) -> StepProblem? {
-    for (value, argument) in zip(values, arguments) {
-        if let problem = argument.problem(value) {
-            let field = problem.field.map { $0.hasPrefix("[") ? argument.label + $0 : "\(argument.label).\($0)" }
-            return StepProblem(field: field ?? argument.label, problem.message)
-        }
+/// One argument of an `ArgumentList`, its type erased: its label, what it must be in words, and
+/// why a value is not one.
+struct ArgumentPart: Sendable {
+    let label: String
+    let expected: String
+    let accepts: @Sendable (AuditValue) -> Bool
+    private let memberProblem: @Sendable (AuditValue) -> PropertyProblem?
+
+    init<Value>(_ label: String, _ coding: ValueCoding<Value>) {
+        self.label = label
+        expected = coding.expected
+        accepts = { coding.decode($0) != nil }
+        memberProblem = coding.problem
     }
-    return nil
+
+    /// An argument that is one of the values `accepts` takes, `expected` saying which in words.
+    init(_ label: String, expected: String, accepts: @escaping @Sendable (AuditValue) -> Bool) {
+        self.label = label
+        self.expected = expected
+        self.accepts = accepts
+        memberProblem = { accepts($0) ? nil : PropertyProblem(nil, "expected \(expected)") }
+    }
+
+    /// Why `value` is not this argument, located under the label (`events[2].t`); nil when it is.
+    func problem(_ value: AuditValue) -> StepProblem? {
+        guard let problem = memberProblem(value) else { return nil }
+        let field = problem.field.map { $0.hasPrefix("[") ? label + $0 : "\(label).\($0)" }
+        return StepProblem(field: field ?? label, problem.message)
+    }
 }
 
 /// The answer side of a callback: its default, how it is recorded, and when it takes effect.
@@ -253,8 +269,7 @@ public struct Callback<Delegate, Widget: Auditable, Arguments, Result>: Sendable
         Callback(
             descriptor: descriptor,
             arguments: ArgumentList(
-                labels: arguments.labels, encode: { CapturedArguments(encode($0)) }, decode: arguments.decode,
-                expected: arguments.expected, problem: arguments.problem),
+                parts: arguments.parts, encode: { CapturedArguments(encode($0)) }, decode: arguments.decode),
             answer: answer, invoke: invoke)
     }
 

@@ -152,7 +152,7 @@ extension ValueCoding where Value == Touch {
                 let time = VirtualTime.nanoseconds(fromSeconds: seconds)
             else { return nil }
             return Touch(id: id, location: Point(x: x, y: y), phase: phase, timestampNanoseconds: time)
-        })
+        }, expected: FieldShape.touchShape, shape: .touch)
 }
 
 extension ValueCoding where Value == GestureRecognizer {

@@ -94,7 +94,7 @@ extension ValueCoding where Value == TextRange {
                 case .int(let length)? = fields["length"], location >= 0, length >= 0
             else { return nil }
             return TextRange(location: location, length: length)
-        })
+        }, expected: #"{"location": integer, "length": integer}"#, shape: .textRange)
 }
 
 extension TextViewCallbacks {

@@ -33,6 +33,20 @@ public struct ValueCoding<Value>: Sendable {
         problem = { decodeIn($0, nil) == nil ? PropertyProblem(nil, "expected \(expected)") : nil }
     }
 
+    /// A coding whose values are objects read member by member (`shape`), so a scenario's mistake
+    /// inside one is named at its own path (`translation.x: expected a number`).
+    init(
+        encode: @escaping @Sendable (Value) -> AuditValue, decode: @escaping @Sendable (AuditValue) -> Value?,
+        expected: String, shape: FieldShape
+    ) {
+        self.init(
+            encode: encode, decodeIn: { value, _ in decode(value) }, expected: expected,
+            problem: { value in
+                shape.problem(value, expected: expected)
+                    ?? (decode(value) == nil ? PropertyProblem(nil, "expected \(expected)") : nil)
+            })
+    }
+
     private init(
         encode: @escaping @Sendable (Value) -> AuditValue, decodeIn: @escaping @Sendable (AuditValue, View?) -> Value?,
         expected: String, problem: @escaping @Sendable (AuditValue) -> PropertyProblem?
@@ -96,7 +110,7 @@ extension ValueCoding where Value == Point {
                 let y = value["y"].flatMap({ ValueCoding<Double>.double.decode($0) })
             else { return nil }
             return Point(x: x, y: y)
-        })
+        }, expected: #"{"x": number, "y": number}"#, shape: .point)
 }
 
 extension ValueCoding where Value == IndexPath {
@@ -118,7 +132,7 @@ extension ValueCoding where Value == IndexPath {
             default:
                 return nil
             }
-        })
+        }, expected: #"{"section": integer, "row": integer}"#, shape: .indexPath)
 }
 
 extension ValueCoding {
@@ -142,31 +156,35 @@ extension ValueCoding {
 
 extension ValueCoding where Value: Codable & Sendable {
     /// Any `Codable` value, recorded as its JSON encoding (an object for a struct, nested values
-    /// included) and decoded back with `JSONDecoder`: `arguments: .one("order", .codable)`.
+    /// included) and decoded back member by member: `arguments: .one("order", .codable)`.
     ///
     /// A value that does not encode (a non-finite `Double`) is recorded as `null`, which decodes to
     /// nothing.
     public static var codable: ValueCoding<Value> {
-        ValueCoding(
-            encode: { value in
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = .sortedKeys
-                guard let data = try? encoder.encode(value), let parsed = try? AuditValue.parse(json: data) else {
-                    return .null
-                }
-                return parsed
-            },
-            decodeIn: { value, _ in try? JSONDecoder().decode(Value.self, from: Data(value.json.utf8)) },
+        @Sendable func encode(_ value: Value) -> AuditValue {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            guard let data = try? encoder.encode(value), let parsed = try? AuditValue.parse(json: data) else {
+                return .null
+            }
+            return parsed
+        }
+        return ValueCoding(
+            encode: encode, decodeIn: { value, _ in try? AuditValueDecoder().decode(Value.self, from: value) },
             expected: "a \(Value.self) object",
             problem: { value in
+                let decoded: Value
                 do {
-                    _ = try JSONDecoder().decode(Value.self, from: Data(value.json.utf8))
-                    return nil
+                    decoded = try AuditValueDecoder().decode(Value.self, from: value)
                 } catch let error as DecodingError {
                     let located = ScenarioError(decoding: error, at: "")
                     return PropertyProblem(located.location.isEmpty ? nil : located.location, located.message)
                 } catch {
                     return PropertyProblem(nil, "\(error)")
+                }
+                // `Decodable` ignores members it does not know; a scenario names them (a typo).
+                return FieldShape.firstIgnoredMember(value, encode(decoded), at: "").map {
+                    PropertyProblem($0, "unknown field")
                 }
             })
     }

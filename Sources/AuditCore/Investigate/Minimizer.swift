@@ -174,7 +174,7 @@ public struct Minimizer: Sendable {
         var down: Set<Int> = []
         for (index, step) in steps.enumerated() {
             if down.isEmpty { units.append([index]) } else { units[units.count - 1].append(index) }
-            guard step.definition === InputActions.touches[1],
+            guard step.definition.performs(TouchDispatcher.Inputs.touch),
                 let touch = step.arguments.first.flatMap({ ValueCoding<Touch>.touch.decode($0) })
             else { continue }
             switch touch.phase {

@@ -169,7 +169,8 @@ struct ReplayPlan {
             // declaration is the one the widget at the event's path takes.
             let path = event.widget ?? ""
             if !securePaths.isEmpty, securePaths.contains(path),
-                event.callback == TextView.Inputs.type.name || event.callback == TextView.Inputs.replace.name
+                event.callback == TextView.Inputs.type.descriptor.name
+                    || event.callback == TextView.Inputs.replace.descriptor.name
             {
                 throw ReplayError.secureText(session: session, widget: path, seq: event.seq)
             }

@@ -16,11 +16,14 @@ extension InputAction {
         let labels = invoker.descriptor.argumentLabels
         let fields = [
             ActionField(
-                label: "callback", expected: "a callback's name, Protocol.name(_:…)", defaultValue: nil,
-                accepts: { $0 == .string(name) }),
+                part: ArgumentPart(
+                    "callback", expected: "a callback's name, Protocol.name(_:…)", accepts: { $0 == .string(name) }),
+                defaultValue: nil),
             ActionField(
-                label: "arguments", expected: "an object of the callback's arguments", defaultValue: .object([:]),
-                accepts: { if case .object = $0 { true } else { false } }),
+                part: ArgumentPart(
+                    "arguments", expected: "an object of the callback's arguments",
+                    accepts: { if case .object = $0 { true } else { false } }),
+                defaultValue: .object([:])),
         ]
         @Sendable func values(_ arguments: [AuditValue]) -> [AuditValue] { labels.map { arguments[1][$0] ?? .null } }
         @Sendable func root(of object: AnyObject) -> View? {

@@ -118,9 +118,13 @@ struct FieldReader {
         case .double(let value) where value.isFinite: number = value
         default: throw ScenarioError(at: location, "expected a number")
         }
-        guard abs(number) <= maximumMagnitude else {
-            throw ScenarioError(at: location, "must be between -\(Int(maximumMagnitude)) and \(Int(maximumMagnitude))")
-        }
+        if let problem = magnitudeProblem(number) { throw ScenarioError(at: location, problem) }
         return number
+    }
+
+    /// Why `number` is beyond `maximumMagnitude`; nil when it is within.
+    static func magnitudeProblem(_ number: Double) -> String? {
+        abs(number) <= maximumMagnitude
+            ? nil : "must be between -\(Int(maximumMagnitude)) and \(Int(maximumMagnitude))"
     }
 }

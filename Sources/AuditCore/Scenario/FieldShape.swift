@@ -12,6 +12,17 @@ struct FieldShape: Sendable {
 }
 
 extension FieldShape {
+    /// Why `value` does not have this shape, located under the field (`x`, `[2].t`); nil when it
+    /// has it.
+    func problem(_ value: AuditValue, expected: String) -> PropertyProblem? {
+        do {
+            try read(value, "", expected)
+            return nil
+        } catch {
+            return PropertyProblem(error.location.isEmpty ? nil : error.location, error.message)
+        }
+    }
+
     /// `{"x": number, "y": number}`.
     static let point = FieldShape { value, path, expected throws(ScenarioError) in
         var fields = try FieldReader.object(value, at: path, expected: expected)
@@ -62,6 +73,11 @@ extension FieldShape {
             throw ScenarioError(at: fields.location("t"), "expected a number of seconds")
         }
         guard seconds >= 0 else { throw ScenarioError(at: fields.location("t"), "a negative time (\(seconds) s)") }
+        guard seconds <= VirtualTime.maximumSeconds else {
+            throw ScenarioError(
+                at: fields.location("t"),
+                "\(seconds) s is past the end of the virtual clock (at most \(Int(VirtualTime.maximumSeconds)) s)")
+        }
         try fields.finish()
     }
 

@@ -14,9 +14,9 @@ struct FingerTracker {
 
     /// Follows step `index` (at `path`) if it is a touch step; throws the first phase out of order.
     mutating func follow(_ step: ScenarioStep, _ index: Int, at path: String) throws(ScenarioError) {
-        if step.definition === InputActions.touches[0], case .array(let events)? = step.arguments.first {
+        if step.definition.performs(TouchDispatcher.Inputs.touches), case .array(let events)? = step.arguments.first {
             try followSequence(events, at: "\(path).events")
-        } else if step.definition === InputActions.touches[1], let touch = step.arguments.first {
+        } else if step.definition.performs(TouchDispatcher.Inputs.touch), let touch = step.arguments.first {
             let (id, phase, _) = Self.read(touch)
             let location = "\(path).touch.phase"
             switch phase {

@@ -8,7 +8,7 @@
 /// extension Slider {
 ///     static let drag = Input<Slider, Double>(
 ///         "drag", of: "Slider", arguments: .one("value", .double),
-///         check: { slider, value in (0...1).contains(value) ? nil : "value \(value) is outside 0...1" },
+///         check: { slider, value in (0...1).contains(value) ? nil : "\(value) is outside 0...1" },
 ///         perform: { slider, value in slider.drag(to: value) })
 ///
 ///     func drag(to value: Double) {
@@ -19,57 +19,82 @@
 public struct Input<Widget: AnyObject, Arguments>: Sendable, WidgetInput {
     public let descriptor: CallbackDescriptor
     let arguments: ArgumentList<Arguments>
-    let check: @Sendable (Widget, Arguments) -> String?
+    private let defaults: [String: AuditValue]
+    let checkAsBuilt: @Sendable (Widget, Arguments) -> StepProblem?
+    let check: @Sendable (Widget, Arguments) -> StepProblem?
     private let perform: @Sendable (Widget, Arguments) -> Void
 
-    /// Declares input `name` of widget kind `kind`. `check` says why the arguments cannot be used
-    /// in the widget's current state (nil when they can). It runs whenever the input is performed:
-    /// a scenario step fails with its message, replay skips such an input, and performed in code
-    /// the input is refused (it does nothing, and a recorder reports it in
-    /// `RecordingSummary.refusedInputs`). `perform` drives the widget as the user would.
+    /// Declares input `name` of widget kind `kind`; `perform` drives the widget as the user would.
+    ///
+    /// - `defaults`: the value of an argument a scenario step may leave out, by its label
+    ///   (`["notify": .bool(true)]`).
+    /// - `checkAsBuilt`: why the arguments can never be used on the widget as it was made (a
+    ///   segment index beyond its segments). A scenario file is refused when it is read, before any
+    ///   step runs.
+    /// - `check`: why they cannot be used in the widget's current state (a text range beyond the
+    ///   current text).
+    ///
+    /// Both checks run whenever the input is performed: a scenario step fails with the message,
+    /// replay skips such an input, and performed in code the input is refused (it does nothing,
+    /// and a recorder reports it in `RecordingSummary.refusedInputs`). A problem names its field
+    /// (`StepProblem(field: "range", …)`); a plain string is about the only argument, or about the
+    /// step as a whole when there are several.
     public init(
-        _ name: String, of kind: String, arguments: ArgumentList<Arguments>,
-        check: @escaping @Sendable (Widget, Arguments) -> String? = { _, _ in nil },
+        _ name: String, of kind: String, arguments: ArgumentList<Arguments>, defaults: [String: AuditValue] = [:],
+        checkAsBuilt: @escaping @Sendable (Widget, Arguments) -> StepProblem? = { _, _ in nil },
+        check: @escaping @Sendable (Widget, Arguments) -> StepProblem? = { _, _ in nil },
         perform: @escaping @Sendable (Widget, Arguments) -> Void
     ) {
+        precondition(
+            defaults.keys.allSatisfy(arguments.labels.contains),
+            "\(name): a default names an argument the input does not have (\(arguments.labels))")
         descriptor = CallbackDescriptor(input: name, of: kind, arguments: arguments.labels)
         self.arguments = arguments
+        self.defaults = defaults
+        self.checkAsBuilt = checkAsBuilt
         self.check = check
         self.perform = perform
     }
 
+    /// The first problem either check finds with `arguments` on `widget`, located.
+    func problem(_ widget: Widget, _ arguments: Arguments) -> StepProblem? {
+        (checkAsBuilt(widget, arguments) ?? check(widget, arguments)).map(located)
+    }
+
+    /// `problem` named by the only argument when it names no field.
+    private func located(_ problem: StepProblem) -> StepProblem {
+        guard problem.field == nil, arguments.labels.count == 1 else { return problem }
+        return StepProblem(field: arguments.labels[0], problem.message)
+    }
+
     public var action: InputAction {
-        let (arguments, check, perform) = (arguments, check, perform)
-        let fields = zip(arguments.labels, arguments.expected).map { label, expected in
-            ActionField(label: label, expected: expected, defaultValue: nil, accepts: { _ in true })
+        let input = self
+        let arguments = arguments
+        @Sendable func decoded(_ values: [AuditValue]) -> Result<Arguments, StepProblem> {
+            if let problem = arguments.problem(values) { return .failure(problem) }
+            guard let decoded = arguments.decode(values, nil) else {
+                return .failure(StepProblem(field: arguments.labels.first, "the value does not have the input's shape"))
+            }
+            return .success(decoded)
         }
-        // A problem the input's check finds is about its argument when it has only one.
-        let checkedField = arguments.labels.count == 1 ? arguments.labels.first : nil
         return InputAction(
-            descriptor: descriptor, fields: fields, widgetKind: descriptor.protocolName, accepts: { $0 is Widget },
-            staticCheck: { _, values in
-                if let problem = arguments.problem(values) { return problem }
-                guard let decoded = arguments.decode(values, nil) else {
-                    return StepProblem(field: arguments.labels.first, "the value does not have the input's shape")
+            descriptor: descriptor,
+            fields: arguments.parts.map { ActionField(part: $0, defaultValue: defaults[$0.label]) },
+            widgetKind: descriptor.protocolName, accepts: { $0 is Widget },
+            staticCheck: { widget, values in
+                switch decoded(values) {
+                case .failure(let problem): problem
+                case .success(let decoded): input.checkAsBuilt(widget as! Widget, decoded).map(input.located)
                 }
-                // A member the coding ignored (a typo inside a `Codable` argument) is named.
-                let written = arguments.encode(decoded).values
-                for (label, (given, known)) in zip(arguments.labels, zip(values, written)) {
-                    if let member = FieldShape.firstIgnoredMember(given, known, at: label) {
-                        return StepProblem(field: member, "unknown field")
-                    }
-                }
-                return nil
             },
             check: { widget, values in
-                guard let decoded = arguments.decode(values, nil) else {
-                    return arguments.problem(values)
-                        ?? StepProblem(field: arguments.labels.first, "the value does not have the input's shape")
+                switch decoded(values) {
+                case .failure(let problem): problem
+                case .success(let decoded): input.check(widget as! Widget, decoded).map(input.located)
                 }
-                return check(widget as! Widget, decoded).map { StepProblem(field: checkedField, $0) }
             },
             perform: { widget, values in
-                if let decoded = arguments.decode(values, nil) { perform(widget as! Widget, decoded) }
+                if case .success(let decoded) = decoded(values) { input.perform(widget as! Widget, decoded) }
             })
     }
 }
@@ -91,10 +116,29 @@ extension View {
     public func performInput<Widget, Arguments>(
         _ input: Input<Widget, Arguments>, _ arguments: Arguments, _ body: () -> AuditValue?
     ) {
-        if let widget = self as? Widget, let problem = input.check(widget, arguments) {
-            auditLink?.refuse("\(input.descriptor.name) on \(path) refused: \(problem)")
+        performInput(input, arguments, recording: input.arguments.encode(arguments).values, body)
+    }
+
+    /// The same, recording `values` for the arguments instead of their coding (a secure text
+    /// view's text as its hash).
+    func performInput<Widget, Arguments>(
+        _ input: Input<Widget, Arguments>, _ arguments: Arguments, recording values: @autoclosure () -> [AuditValue],
+        _ body: () -> AuditValue?
+    ) {
+        if let widget = self as? Widget, let problem = input.problem(widget, arguments) {
+            auditLink?.refuse("\(input.descriptor.name) on \(path) refused: \(problem.message)")
             return
         }
-        performInput(input.descriptor, input.arguments.encode(arguments).values, body)
+        perform(input.descriptor, recording: values(), body)
+    }
+
+    /// Not an input: an input is declared once, as an `Input`, and performed with its arguments.
+    @available(
+        *, unavailable,
+        message:
+            "declare the input as 'static let x = Input<Widget, Arguments>(…)' and call 'performInput(Self.x, arguments) { … }'"
+    )
+    public func performInput(_ input: CallbackDescriptor, _ arguments: [AuditValue], _ body: () -> AuditValue?) {
+        fatalError()
     }
 }

@@ -23,16 +23,6 @@ public struct InputGenerator: Sendable {
     let accepts: @Sendable (AnyObject) -> Bool
     let generate: @Sendable (AnyObject, inout ExplorationRandom) -> [AuditValue]?
 
-    /// A generator for input `descriptor` of widgets of class `W`.
-    static func on<W: AnyObject>(
-        _ widget: W.Type, _ descriptor: CallbackDescriptor, weight: Double = 1,
-        _ make: @escaping @Sendable (W, inout ExplorationRandom) -> [AuditValue]?
-    ) -> InputGenerator {
-        InputGenerator(
-            input: descriptor.name, widgetKind: descriptor.protocolName, weight: weight, accepts: { $0 is W },
-            generate: { object, random in make(object as! W, &random) })
-    }
-
     /// This generator chosen `weight` times as often as one of weight 1.
     public func weighted(_ weight: Double) -> InputGenerator {
         var copy = self
@@ -48,9 +38,9 @@ extension Input {
         weight: Double = 1, _ make: @escaping @Sendable (Widget, inout ExplorationRandom) -> Arguments?
     ) -> InputGenerator {
         let encode = arguments.encode
-        return InputGenerator.on(Widget.self, descriptor, weight: weight) { widget, random in
-            make(widget, &random).map { encode($0).values }
-        }
+        return InputGenerator(
+            input: descriptor.name, widgetKind: descriptor.protocolName, weight: weight, accepts: { $0 is Widget },
+            generate: { object, random in make(object as! Widget, &random).map { encode($0).values } })
     }
 }
 

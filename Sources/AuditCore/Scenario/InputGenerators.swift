@@ -7,24 +7,22 @@ import Foundation
 /// generated here, which begin on a view that can receive them and follow a plausible path.
 enum InputGenerators {
     static let segmentedControl: [InputGenerator] = [
-        .on(SegmentedControl.self, SegmentedControl.Inputs.tap, weight: 2) { control, random in
-            control.numberOfSegments == 0 ? nil : [.int(Int.random(in: 0..<control.numberOfSegments, using: &random))]
+        SegmentedControl.Inputs.tap.generator(weight: 2) { control, random in
+            control.numberOfSegments == 0 ? nil : Int.random(in: 0..<control.numberOfSegments, using: &random)
         },
-        .on(SegmentedControl.self, SegmentedControl.Inputs.select, weight: 0.5) { control, random in
-            [.int(Int.random(in: -1..<control.numberOfSegments, using: &random)), .bool(random.chance(0.75))]
+        SegmentedControl.Inputs.select.generator(weight: 0.5) { control, random in
+            (Int.random(in: -1..<control.numberOfSegments, using: &random), random.chance(0.75))
         },
     ]
 
     static let textView: [InputGenerator] = [
-        .on(TextView.self, TextView.Inputs.beginEditing, weight: 0.5) { view, _ in view.isEditing ? nil : [] },
-        .on(TextView.self, TextView.Inputs.type, weight: 2) { _, random in [.string(text(&random))] },
-        .on(TextView.self, TextView.Inputs.replace) { view, random in
-            [ValueCoding.textRange.encode(range(in: view, &random)), .string(random.chance(0.2) ? "" : text(&random))]
+        TextView.Inputs.beginEditing.generator(weight: 0.5) { view, _ in view.isEditing ? nil : () },
+        TextView.Inputs.type.generator(weight: 2) { _, random in text(&random) },
+        TextView.Inputs.replace.generator { view, random in
+            (range(in: view, &random), random.chance(0.2) ? "" : text(&random))
         },
-        .on(TextView.self, TextView.Inputs.select, weight: 0.5) { view, random in
-            [ValueCoding.textRange.encode(range(in: view, &random))]
-        },
-        .on(TextView.self, TextView.Inputs.endEditing, weight: 0.5) { view, _ in view.isEditing ? [] : nil },
+        TextView.Inputs.select.generator(weight: 0.5) { view, random in range(in: view, &random) },
+        TextView.Inputs.endEditing.generator(weight: 0.5) { view, _ in view.isEditing ? () : nil },
     ]
 
     /// Pieces of typed text: the letters and digits a field may accept or refuse, and Unicode that
@@ -49,24 +47,20 @@ enum InputGenerators {
     }
 
     static let scrollView: [InputGenerator] = [
-        .on(ScrollView.self, ScrollView.Inputs.beginDrag) { view, _ in view.isDragging ? nil : [] },
-        .on(ScrollView.self, ScrollView.Inputs.drag, weight: 2) { view, random in
-            view.isDragging ? [ValueCoding.point.encode(vector(&random, scale: 250))] : nil
+        ScrollView.Inputs.beginDrag.generator { view, _ in view.isDragging ? nil : () },
+        ScrollView.Inputs.drag.generator(weight: 2) { view, random in
+            view.isDragging ? vector(&random, scale: 250) : nil
         },
-        .on(ScrollView.self, ScrollView.Inputs.endDrag) { view, random in
-            view.isDragging
-                ? [ValueCoding.point.encode(random.chance(0.3) ? Point(x: 0, y: 0) : vector(&random, scale: 3))] : nil
+        ScrollView.Inputs.endDrag.generator { view, random in
+            view.isDragging ? (random.chance(0.3) ? Point(x: 0, y: 0) : vector(&random, scale: 3)) : nil
         },
-        .on(ScrollView.self, ScrollView.Inputs.tapStatusBar, weight: 0.3) { view, _ in view.isDragging ? nil : [] },
-        .on(ScrollView.self, ScrollView.Inputs.setContentOffset, weight: 0.3) { view, random in
+        ScrollView.Inputs.tapStatusBar.generator(weight: 0.3) { view, _ in view.isDragging ? nil : () },
+        ScrollView.Inputs.setContentOffset.generator(weight: 0.3) { view, random in
             let x = max(view.contentSize.width - view.frame.width, 0)
             let y = max(view.contentSize.height - view.frame.height, 0)
-            return [
-                ValueCoding.point.encode(
-                    Point(
-                        x: Double.random(in: 0...x, using: &random).rounded(),
-                        y: Double.random(in: 0...y, using: &random).rounded()))
-            ]
+            return Point(
+                x: Double.random(in: 0...x, using: &random).rounded(),
+                y: Double.random(in: 0...y, using: &random).rounded())
         },
     ]
 
@@ -81,22 +75,20 @@ enum InputGenerators {
     }
 
     static let tableView: [InputGenerator] = [
-        .on(TableView.self, TableView.Inputs.tapRow, weight: 2) { table, random in row(in: table, &random) },
-        .on(TableView.self, TableView.Inputs.selectRow, weight: 0.5) { table, random in row(in: table, &random) },
-        .on(TableView.self, TableView.Inputs.deselectRow, weight: 0.5) { table, random in row(in: table, &random) },
+        TableView.Inputs.tapRow.generator(weight: 2) { table, random in row(in: table, &random) },
+        TableView.Inputs.selectRow.generator(weight: 0.5) { table, random in row(in: table, &random) },
+        TableView.Inputs.deselectRow.generator(weight: 0.5) { table, random in row(in: table, &random) },
     ]
 
-    /// A row that exists, as an index path argument; nil for a table without rows.
-    private static func row(in table: TableView, _ random: inout ExplorationRandom) -> [AuditValue]? {
+    /// A row that exists; nil for a table without rows.
+    private static func row(in table: TableView, _ random: inout ExplorationRandom) -> IndexPath? {
         let sections = table.rowsPerSection.indices.filter { table.rowsPerSection[$0] > 0 }
         guard let section = sections.randomElement(using: &random) else { return nil }
         let row = Int.random(in: 0..<table.rowsPerSection[section], using: &random)
-        return [ValueCoding.indexPath.encode(IndexPath(row: row, section: section))]
+        return IndexPath(row: row, section: section)
     }
 
     static let touches: [InputGenerator] = [
-        .on(View.self, InputActions.touchSequence, weight: 1.5) { view, random in
-            TouchGesture.random(on: view, &random).map { [.array($0.map(ValueCoding<Touch>.touch.encode))] }
-        }
+        TouchDispatcher.Inputs.touches.generator(weight: 1.5) { view, random in TouchGesture.random(on: view, &random) }
     ]
 }

@@ -66,10 +66,7 @@ public struct ScenarioStep: Sendable, Hashable, CustomStringConvertible {
             guard let value = fields.optional(field.label) ?? field.defaultValue else {
                 throw ScenarioError(at: fields.location(field.label), "missing required field")
             }
-            try field.shape?.read(value, fields.location(field.label), field.expected)
-            guard field.accepts(value) else {
-                throw ScenarioError(at: fields.location(field.label), "expected \(field.expected)")
-            }
+            if let problem = field.part.problem(value) { throw Self.error(problem, at: path) }
             arguments.append(value)
         }
         self.arguments = arguments
@@ -88,8 +85,8 @@ public struct ScenarioStep: Sendable, Hashable, CustomStringConvertible {
             throw ScenarioError(
                 at: path, "\(arguments.count) arguments; '\(definition.name)' takes \(definition.fields.count)")
         }
-        for (field, value) in zip(definition.fields, arguments) where !field.accepts(value) {
-            throw ScenarioError(at: "\(path).\(field.label)", "expected \(field.expected)")
+        for (field, value) in zip(definition.fields, arguments) where !field.part.accepts(value) {
+            throw ScenarioError(at: "\(path).\(field.label)", "expected \(field.part.expected)")
         }
         if let object, let problem = definition.staticCheck(object, arguments) { throw Self.error(problem, at: path) }
         self.init(definition: definition, widget: widget, arguments: arguments)
@@ -148,12 +145,13 @@ public struct ScenarioStep: Sendable, Hashable, CustomStringConvertible {
 extension ScenarioStep {
     /// The user taps a segment.
     public static func tapSegment(widget: String, segment: Int) -> ScenarioStep {
-        ScenarioStep(definition: InputActions.segmentedControl[0], widget: widget, arguments: [.int(segment)])
+        ScenarioStep(definition: SegmentedControl.Inputs.tap.action, widget: widget, arguments: [.int(segment)])
     }
 
     /// Code selects a segment; `notify: false` suppresses the did-callback.
     public static func selectSegment(widget: String, segment: Int, notify: Bool) -> ScenarioStep {
         ScenarioStep(
-            definition: InputActions.segmentedControl[1], widget: widget, arguments: [.int(segment), .bool(notify)])
+            definition: SegmentedControl.Inputs.select.action, widget: widget,
+            arguments: [.int(segment), .bool(notify)])
     }
 }

@@ -9,6 +9,9 @@ public struct WidgetCatalog: Sendable {
     public private(set) var kinds: [WidgetKind]
     public private(set) var gestureKinds: [GestureKind]
     private var kindsByName: [String: WidgetKind]
+    /// Every callback a widget of the catalog's kinds can ask: the recognizers' delegate protocol
+    /// (every view may carry recognizers), then each kind's.
+    private var invokers: [CallbackInvoker]
     private var invokersByName: [String: CallbackInvoker]
     private var inputsByName: [String: [InputAction]]
 
@@ -26,8 +29,9 @@ public struct WidgetCatalog: Sendable {
         gestureKinds = uniqueGestures
         self.kinds = unique
         kindsByName = Dictionary(unique.map { ($0.name, $0) }) { $1 }
+        invokers = GestureRecognizer.callbacks.invokers + unique.flatMap(\.callbacks)
         invokersByName = Dictionary(
-            unique.flatMap(\.callbacks).map { (Self.key($0.descriptor.protocolName, $0.descriptor.name), $0) }
+            invokers.map { (Self.key($0.descriptor.protocolName, $0.descriptor.name), $0) }
         ) { $1 }
         inputsByName = Dictionary(grouping: unique.flatMap(\.inputs), by: \.name)
     }
@@ -54,7 +58,7 @@ public struct WidgetCatalog: Sendable {
     /// Every callback of every kind, each once (kinds may share a protocol).
     public var callbacks: [CallbackDescriptor] {
         var seen: Set<String> = []
-        return kinds.flatMap(\.callbacks).map(\.descriptor).filter {
+        return invokers.map(\.descriptor).filter {
             seen.insert(Self.key($0.protocolName, $0.name)).inserted
         }
     }
@@ -88,7 +92,7 @@ public struct WidgetCatalog: Sendable {
     /// The names of the inputs `object` takes, for an error message.
     func inputNames(for object: AnyObject) -> [String] {
         var names = Set(kinds.flatMap(\.inputs).filter { $0.accepts(object) }.map(\.name))
-        if kinds.contains(where: { $0.callbacks.contains { $0.accepts(object) } }) { names.insert(InputAction.askName) }
+        if invokers.contains(where: { $0.accepts(object) }) { names.insert(InputAction.askName) }
         return names.sorted()
     }
 

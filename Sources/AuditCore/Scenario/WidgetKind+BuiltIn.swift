@@ -1,177 +1,195 @@
-/// The package's own widget kinds, registered as a user's would be (with the field checks of the
-/// scenario format's reference written out by hand, for their exact messages).
+/// The package's own widget kinds, registered through the same public initializers as a user's:
+/// `Codable` properties with a `check`, `Input`s, a delegate property and its callback table.
 extension WidgetKind {
     /// A plain view. Every view takes touches (`touches`, `touch`) and carries gesture recognizers,
-    /// so this kind also holds the recognizers' `timer` input and `GestureRecognizerDelegate`.
+    /// so this kind also holds the recognizers' `gestureTimer` input. (The recognizers'
+    /// `GestureRecognizerDelegate` is in every catalog: `WidgetCatalog`.)
     public static let view = WidgetKind(
-        name: "View", inputs: InputActions.touches, callbacks: GestureRecognizer.callbacks.invokers,
-        build: { fields, id, frame in { View(identifier: id, frame: frame) } }, describe: { _ in [:] }
+        "View", make: { id, frame in View(identifier: id, frame: frame) },
+        inputs: [TouchDispatcher.Inputs.touches] + TouchDispatcher.Inputs.all
     ).exploring(InputGenerators.touches)
 
     public static let segmentedControl = WidgetKind(
-        name: "SegmentedControl", inputs: InputActions.segmentedControl, callbacks: SegmentedControl.callbacks.invokers,
-        delegate: .property(\SegmentedControl.delegate),
-        build: { fields, id, frame throws(ScenarioError) in
-            let location = fields.location("segments")
-            let segments = try fields.array("segments").enumerated().map { index, value throws(ScenarioError) in
-                try FieldReader.string(value, at: "\(location)[\(index)]")
-            }
-            guard !segments.isEmpty else {
-                throw ScenarioError(at: location, "a segmented control needs at least one segment")
-            }
-            var selected = SegmentedControl.noSegment
-            if let value = fields.optional("selected") {
-                selected = try FieldReader.int(value, at: fields.location("selected"))
-                guard segments.indices.contains(selected) || selected == SegmentedControl.noSegment else {
-                    throw ScenarioError(
-                        at: fields.location("selected"),
-                        "segment \(selected) is out of range 0..<\(segments.count) (or -1 for none)")
-                }
-            }
-            let initial = selected
-            return {
-                SegmentedControl(identifier: id, frame: frame, segments: segments, selectedSegmentIndex: initial)
-            }
+        "SegmentedControl", properties: SegmentedControlProperties.self,
+        make: { id, frame, properties in
+            SegmentedControl(
+                identifier: id, frame: frame, segments: properties.segments,
+                selectedSegmentIndex: properties.selected ?? SegmentedControl.noSegment)
         },
-        describe: { view in
-            guard let control = view as? SegmentedControl else { return [:] }
-            return [
-                "segments": .array(control.segments.map(AuditValue.string)),
-                "selected": .int(control.selectedSegmentIndex),
-            ]
-        }
+        describe: { SegmentedControlProperties(segments: $0.segments, selected: $0.selectedSegmentIndex) },
+        check: { properties in
+            guard !properties.segments.isEmpty else {
+                return PropertyProblem("segments", "a segmented control needs at least one segment")
+            }
+            let selected = properties.selected ?? SegmentedControl.noSegment
+            guard properties.segments.indices.contains(selected) || selected == SegmentedControl.noSegment else {
+                return PropertyProblem(
+                    "selected", "segment \(selected) is out of range 0..<\(properties.segments.count) (or -1 for none)")
+            }
+            return nil
+        }, delegate: \.delegate, callbacks: SegmentedControl.callbacks, inputs: SegmentedControl.Inputs.all
     ).exploring(InputGenerators.segmentedControl)
 
     public static let textView = WidgetKind(
-        name: "TextView", inputs: InputActions.textView, callbacks: TextView.callbacks.invokers,
-        delegate: .property(\TextView.delegate),
-        build: { fields, id, frame throws(ScenarioError) in
-            let (text, secure) = try textProperties(&fields)
-            return {
-                let view = TextView(identifier: id, frame: frame, text: text)
-                view.isSecureTextEntry = secure
-                return view
-            }
+        "TextView", properties: TextProperties.self,
+        make: { id, frame, properties in
+            properties.secure(TextView(identifier: id, frame: frame, text: properties.text ?? ""))
         },
-        describe: describeText
+        describe: { TextProperties(describing: $0) }, delegate: \TextView.delegate, callbacks: TextView.callbacks,
+        inputs: TextView.Inputs.all
     ).exploring(InputGenerators.textView)
 
     public static let noteTextView = WidgetKind(
-        name: "NoteTextView", inputs: [], callbacks: TextView.callbacks.invokers + NoteTextView.noteCallbacks.invokers,
-        delegate: .property(\TextView.delegate),
-        build: { fields, id, frame throws(ScenarioError) in
-            let (text, secure) = try textProperties(&fields)
-            let limit = try fields.optional("characterLimit").map { value throws(ScenarioError) in
-                try FieldReader.int(value, at: fields.location("characterLimit"), atLeast: 0)
-            }
-            return {
-                let view = NoteTextView(identifier: id, frame: frame, text: text, characterLimit: limit)
-                view.isSecureTextEntry = secure
-                return view
-            }
+        "NoteTextView", properties: NoteProperties.self,
+        make: { id, frame, properties in
+            properties.text.secure(
+                NoteTextView(
+                    identifier: id, frame: frame, text: properties.text.text ?? "",
+                    characterLimit: properties.characterLimit))
         },
-        describe: { view in
-            var fields = describeText(view)
-            if let limit = (view as? NoteTextView)?.characterLimit { fields["characterLimit"] = .int(limit) }
-            return fields
-        })
+        describe: { NoteProperties(text: TextProperties(describing: $0), characterLimit: $0.characterLimit) },
+        check: { properties in
+            guard let limit = properties.characterLimit, limit < 0 else { return nil }
+            return PropertyProblem("characterLimit", "must be at least 0")
+        }, delegate: \NoteTextView.delegate, callbacks: TextView.callbacks, NoteTextView.noteCallbacks)
 
     public static let scrollView = WidgetKind(
-        name: "ScrollView", inputs: InputActions.scrollView, callbacks: ScrollView.callbacks.invokers,
-        delegate: .property(\ScrollView.delegate),
-        build: { fields, id, frame throws(ScenarioError) in
-            let size = try fields.pair("contentSize", nonNegative: true)
-            let offset = fields.optional("contentOffset") == nil ? (0, 0) : try fields.pair("contentOffset")
-            let scrollsToTop = try fields.bool("scrollsToTop", default: true)
-            return {
-                let view = ScrollView(
-                    identifier: id, frame: frame, contentSize: Size(width: size.0, height: size.1),
-                    contentOffset: Point(x: offset.0, y: offset.1))
-                view.scrollsToTop = scrollsToTop
-                return view
-            }
+        "ScrollView", properties: ScrollProperties.self,
+        make: { id, frame, properties -> ScrollView in
+            let view = ScrollView(
+                identifier: id, frame: frame,
+                contentSize: Size(width: properties.contentSize[0], height: properties.contentSize[1]),
+                contentOffset: properties.offset)
+            view.scrollsToTop = properties.scrollsToTop ?? true
+            return view
         },
-        describe: { view in
-            guard let scroll = view as? ScrollView else { return [:] }
-            return describeScrollsToTop(
-                scroll,
-                [
-                    "contentSize": .array([.double(scroll.contentSize.width), .double(scroll.contentSize.height)]),
-                    "contentOffset": .array([.double(scroll.contentOffset.x), .double(scroll.contentOffset.y)]),
-                ])
-        }
+        describe: { (view: ScrollView) in
+            ScrollProperties(
+                contentSize: [view.contentSize.width, view.contentSize.height],
+                contentOffset: [view.contentOffset.x, view.contentOffset.y],
+                scrollsToTop: view.scrollsToTop ? nil : false)
+        },
+        check: { properties in
+            pairProblem("contentSize", properties.contentSize, nonNegative: true)
+                ?? properties.contentOffset.flatMap { pairProblem("contentOffset", $0, nonNegative: false) }
+        }, delegate: \ScrollView.delegate, callbacks: ScrollView.callbacks, inputs: ScrollView.Inputs.all
     ).exploring(InputGenerators.scrollView)
 
-    /// `scrollsToTop` is described only when false, so a description without it reads as before.
-    private static func describeScrollsToTop(_ view: ScrollView, _ fields: [String: AuditValue]) -> [String: AuditValue]
-    {
-        var fields = fields
-        if !view.scrollsToTop { fields["scrollsToTop"] = .bool(false) }
-        return fields
-    }
-
     public static let tableView = WidgetKind(
-        name: "TableView", inputs: InputActions.tableView,
-        callbacks: ScrollView.callbacks.invokers + TableView.tableCallbacks.invokers,
-        delegate: .property(\ScrollView.delegate),
-        build: { fields, id, frame throws(ScenarioError) in
-            let location = fields.location("rows")
-            let sections = try fields.array("rows")
-            guard sections.count <= limits.sections else {
-                throw ScenarioError(at: location, "at most \(limits.sections) sections")
-            }
-            let rows = try sections.enumerated().map { index, value throws(ScenarioError) in
-                let rows = try FieldReader.int(value, at: "\(location)[\(index)]", atLeast: 0)
-                guard rows <= limits.rowsPerSection else {
-                    throw ScenarioError(
-                        at: "\(location)[\(index)]", "at most \(limits.rowsPerSection) rows in a section")
-                }
-                return rows
-            }
-            let height = try fields.optional("rowHeight").map { value throws(ScenarioError) in
-                try FieldReader.number(value, at: fields.location("rowHeight"))
-            }
-            guard (height ?? 44) > 0, (height ?? 44) <= limits.rowHeight else {
-                throw ScenarioError(
-                    at: fields.location("rowHeight"), "must be more than 0 and at most \(limits.rowHeight)")
-            }
-            let offset = fields.optional("contentOffset") == nil ? (0, 0) : try fields.pair("contentOffset")
-            let scrollsToTop = try fields.bool("scrollsToTop", default: true)
-            return {
-                let view = TableView(
-                    identifier: id, frame: frame, rowsPerSection: rows, rowHeight: height ?? 44,
-                    contentOffset: Point(x: offset.0, y: offset.1))
-                view.scrollsToTop = scrollsToTop
-                return view
-            }
+        "TableView", properties: TableProperties.self,
+        make: { id, frame, properties -> TableView in
+            let view = TableView(
+                identifier: id, frame: frame, rowsPerSection: properties.rows, rowHeight: properties.rowHeight ?? 44,
+                contentOffset: properties.offset)
+            view.scrollsToTop = properties.scrollsToTop ?? true
+            return view
         },
-        describe: { view in
-            guard let table = view as? TableView else { return [:] }
-            return describeScrollsToTop(
-                table,
-                [
-                    "rows": .array(table.rowsPerSection.map(AuditValue.int)), "rowHeight": .double(table.rowHeight),
-                    "contentOffset": .array([.double(table.contentOffset.x), .double(table.contentOffset.y)]),
-                ])
-        }
+        describe: { (table: TableView) in
+            TableProperties(
+                rows: table.rowsPerSection, rowHeight: table.rowHeight,
+                contentOffset: [table.contentOffset.x, table.contentOffset.y],
+                scrollsToTop: table.scrollsToTop ? nil : false)
+        },
+        check: { properties in
+            guard properties.rows.count <= limits.sections else {
+                return PropertyProblem("rows", "at most \(limits.sections) sections")
+            }
+            for (index, rows) in properties.rows.enumerated() {
+                if rows < 0 { return PropertyProblem("rows[\(index)]", "must be at least 0") }
+                if rows > limits.rowsPerSection {
+                    return PropertyProblem("rows[\(index)]", "at most \(limits.rowsPerSection) rows in a section")
+                }
+            }
+            let height = properties.rowHeight ?? 44
+            guard height > 0, height <= limits.rowHeight else {
+                return PropertyProblem("rowHeight", "must be more than 0 and at most \(limits.rowHeight)")
+            }
+            return properties.contentOffset.flatMap { pairProblem("contentOffset", $0, nonNegative: false) }
+        }, delegate: \TableView.delegate, callbacks: ScrollView.callbacks, TableView.tableCallbacks,
+        inputs: TableView.Inputs.all
     ).exploring(InputGenerators.tableView)
 
     /// Bounds on sizes, so that no scenario can make a widget's geometry overflow.
     static let limits = (sections: 10_000, rowsPerSection: 1_000_000, rowHeight: 10_000.0)
 
-    private static func textProperties(_ fields: inout FieldReader) throws(ScenarioError) -> (String, Bool) {
-        let text = try fields.optional("text").map { value throws(ScenarioError) in
-            try FieldReader.string(value, at: fields.location("text"))
+    /// Why `values`, the field `key`, is not `[a, b]` of numbers within the scenario format's
+    /// bounds (and not negative, for a size).
+    private static func pairProblem(_ key: String, _ values: [Double], nonNegative: Bool) -> PropertyProblem? {
+        guard values.count == 2 else { return PropertyProblem(key, "expected [a, b]") }
+        for (index, value) in values.enumerated() {
+            if let problem = FieldReader.magnitudeProblem(value) { return PropertyProblem("\(key)[\(index)]", problem) }
+            if nonNegative && value < 0 { return PropertyProblem("\(key)[\(index)]", "must not be negative") }
         }
-        return (text ?? "", try fields.bool("secure", default: false))
+        return nil
+    }
+}
+
+/// `segments` (at least one) and `selected` (-1 or absent for none).
+struct SegmentedControlProperties: Codable, Sendable {
+    var segments: [String]
+    var selected: Int?
+}
+
+/// `text` and `secure` (described only when true, so a description without it reads as before).
+/// A secure view's text is described as it is; the recorder hashes it before storing
+/// (`Scenario.recordedSource(hashing:)`), as for a scenario file.
+struct TextProperties: Codable, Sendable {
+    var text: String?
+    var secure: Bool?
+
+    init(describing view: TextView) {
+        text = view.text
+        secure = view.isSecureTextEntry ? true : nil
     }
 
-    /// A secure text view's text is described as it is; the recorder hashes it before storing
-    /// (`Scenario.recordedSource(hashing:)`), as for a scenario file.
-    private static func describeText(_ view: View) -> [String: AuditValue] {
-        guard let text = view as? TextView else { return [:] }
-        var fields: [String: AuditValue] = ["text": .string(text.text)]
-        if text.isSecureTextEntry { fields["secure"] = .bool(true) }
-        return fields
+    /// `view` with secure entry as the properties say.
+    func secure<Widget: TextView>(_ view: Widget) -> Widget {
+        view.isSecureTextEntry = secure ?? false
+        return view
     }
+}
+
+/// A text view's properties and `characterLimit` (at least 0; absent for none).
+struct NoteProperties: Codable, Sendable {
+    var text: TextProperties
+    var characterLimit: Int?
+
+    init(text: TextProperties, characterLimit: Int?) {
+        self.text = text
+        self.characterLimit = characterLimit
+    }
+
+    // The text's fields sit beside `characterLimit` in the widget's object.
+    init(from decoder: any Decoder) throws {
+        text = try TextProperties(from: decoder)
+        characterLimit = try decoder.container(keyedBy: Keys.self).decodeIfPresent(Int.self, forKey: .characterLimit)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try text.encode(to: encoder)
+        var fields = encoder.container(keyedBy: Keys.self)
+        try fields.encodeIfPresent(characterLimit, forKey: .characterLimit)
+    }
+
+    private enum Keys: String, CodingKey { case characterLimit }
+}
+
+/// `contentSize` `[width, height]`, `contentOffset` `[x, y]` and `scrollsToTop` (described only
+/// when false).
+struct ScrollProperties: Codable, Sendable {
+    var contentSize: [Double]
+    var contentOffset: [Double]?
+    var scrollsToTop: Bool?
+
+    var offset: Point { contentOffset.map { Point(x: $0[0], y: $0[1]) } ?? Point(x: 0, y: 0) }
+}
+
+/// `rows` per section, `rowHeight`, `contentOffset` `[x, y]` and `scrollsToTop`.
+struct TableProperties: Codable, Sendable {
+    var rows: [Int]
+    var rowHeight: Double?
+    var contentOffset: [Double]?
+    var scrollsToTop: Bool?
+
+    var offset: Point { contentOffset.map { Point(x: $0[0], y: $0[1]) } ?? Point(x: 0, y: 0) }
 }

@@ -66,19 +66,22 @@ public struct WidgetKind: Sendable {
     /// A widget kind whose scenario properties are a `Codable` value and whose delegate is the
     /// widget's `delegate` property: `make` builds the widget from the properties, `describe` reads
     /// them back off a live widget (its state when the recorder attaches), `check` says why
-    /// properties cannot be used (nil when they can; run before `make`). `callbacks` is the delegate protocol's `CallbackTable`.
+    /// properties cannot be used (nil when they can; run before `make`). `callbacks` is the delegate
+    /// protocol's `CallbackTable`, or several: a protocol that refines another lists the other's
+    /// table first (`callbacks: ScrollView.callbacks, TableView.tableCallbacks`).
     public init<Widget: View, Properties: Codable & Sendable, Delegate>(
         _ name: String, properties: Properties.Type,
         make: @escaping @Sendable (_ identifier: String, _ frame: Rect, _ properties: Properties) -> Widget,
         describe: @escaping @Sendable (Widget) -> Properties,
         check: @escaping @Sendable (Properties) -> PropertyProblem? = { _ in nil },
-        delegate: ReferenceWritableKeyPath<Widget, Delegate?>, callbacks: some CallbackTable,
+        delegate: ReferenceWritableKeyPath<Widget, Delegate?>, callbacks: any CallbackTable...,
         inputs: [any WidgetInput] = []
     ) {
-        let invokers = callbacks.invokers
-        precondition(
-            !invokers.isEmpty,
-            "\(type(of: callbacks)) declares no Callback: declare each callback as a stored 'let' of the table")
+        for table in callbacks where table.invokers.isEmpty {
+            preconditionFailure(
+                "\(type(of: table)) declares no Callback: declare each callback as a stored 'let' of the table")
+        }
+        let invokers = callbacks.flatMap(\.invokers)
         self.init(
             name, make: make, describe: describe, check: check, inputs: inputs, callbacks: invokers,
             delegate: .property(delegate))
@@ -198,7 +201,7 @@ enum CodableProperties {
     ) throws(ScenarioError) -> Properties {
         let properties: Properties
         do {
-            properties = try JSONDecoder().decode(type, from: Data(AuditValue.object(fields).json.utf8))
+            properties = try AuditValueDecoder(nullIsAbsent: false).decode(type, from: .object(fields))
         } catch let error as DecodingError {
             throw ScenarioError(decoding: error, at: path)
         } catch {
@@ -247,8 +250,10 @@ extension ScenarioError {
         switch type {
         case is String.Type: "a string"
         case is Bool.Type: "true or false"
-        case is Int.Type: "an integer"
+        case is any FixedWidthInteger.Type: "an integer"
         case is Double.Type, is Float.Type: "a number"
+        case is [Any].Type: "an array"
+        case is [String: Any].Type: "an object"
         default: "a value of type \(type)"
         }
     }

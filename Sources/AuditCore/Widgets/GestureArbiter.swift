@@ -24,9 +24,10 @@ final class GestureArbiter {
     }
 
     /// Rule 3: `newcomer` joins; the failure-requirement questions are asked once for it and each
-    /// member already in the sequence, in join order.
+    /// member already in the sequence that has not finished, in join order. A finished member is
+    /// asked nothing more in this sequence (it stays only until rule 9 releases it).
     func join(_ newcomer: GestureRecognizer) {
-        for member in members {
+        for member in members where !member.settledState.isFinished {
             if newcomer.ask(GestureRecognizer.callbacks.shouldRequireFailure, member)
                 || member.ask(GestureRecognizer.callbacks.shouldBeRequiredToFail, newcomer)
             {
@@ -93,15 +94,19 @@ final class GestureArbiter {
         recognizer.pending = nil
         for other in members where other !== recognizer && other.settledState.isActive && shareTouch(recognizer, other)
         {
-            if !simultaneous(recognizer, other) && prevents(other, recognizer) {
+            if blocks(other, recognizer) {
                 knockOut(recognizer)
                 return
             }
         }
-        for other in members
-        where other !== recognizer && other.settledState == .possible && shareTouch(recognizer, other) {
-            // The one that would be prevented is asked first (issue #13 item 6, observed order).
-            if !simultaneous(other, recognizer) && prevents(recognizer, other) { knockOut(other) }
+        for other in members where other !== recognizer && other.settledState == .possible {
+            if waits(other, for: recognizer) {
+                // Its requirement recognizes or begins: it fails (rule 5) and, failed, is asked
+                // nothing about simultaneity or prevention (step 3).
+                knockOut(other)
+            } else if shareTouch(recognizer, other) && blocks(recognizer, other) {
+                knockOut(other)
+            }
         }
         recognizer.apply(request.target)
         if request.target == .began && request.endsAfterBegin && recognizer.settledState == .began {
@@ -219,20 +224,27 @@ final class GestureArbiter {
         recognizer.failureRequirements + (declared[ObjectIdentifier(recognizer)] ?? [])
     }
 
-    /// Rule 7: either delegate may allow both; `first`'s — the one that would be prevented — is
-    /// asked first, the other only if it said no.
-    private func simultaneous(_ first: GestureRecognizer, _ second: GestureRecognizer) -> Bool {
-        first.ask(GestureRecognizer.callbacks.shouldRecognizeSimultaneously, second)
-            || second.ask(GestureRecognizer.callbacks.shouldRecognizeSimultaneously, first)
+    /// Whether `waiter` waits for `recognizer` (rule 5), set in code or declared by the delegates.
+    private func waits(_ waiter: GestureRecognizer, for recognizer: GestureRecognizer) -> Bool {
+        requirementList(of: waiter).contains { $0 === recognizer }
     }
 
-    /// Rule 7: `winner` prevents `loser` only if both classes (UIKit's class-wide `canPrevent(_:)`
-    /// and `canBePrevented(by:)`, e.g. the tap-count rule) and both delegates agree; each is asked
-    /// only when the ones before said yes. The prevented side is asked first: `loser`'s
-    /// `canBePreventedBy`, then `winner`'s `canPrevent` (issue #13 item 10, observed order).
-    private func prevents(_ winner: GestureRecognizer, _ loser: GestureRecognizer) -> Bool {
-        loser.canBePrevented(by: winner) && winner.canPrevent(loser)
-            && loser.ask(GestureRecognizer.callbacks.canBePrevented, winner)
+    /// Rule 7: whether `winner` blocks `loser`, each stage reached only when the one before let it
+    /// through: the classes (UIKit's class-wide `canPrevent(_:)` and `canBePrevented(by:)`, e.g. the
+    /// tap-count rule) must agree, or nothing is asked — no recognizer would be blocked, and the
+    /// delegate header asks about simultaneity only "when the recognition of one of
+    /// gestureRecognizer or otherGestureRecognizer would be blocked by the other"; then neither
+    /// delegate may allow both (`loser`'s asked first, the other only if it said no); then both
+    /// delegates must agree, `loser`'s `canBePreventedBy` first, then `winner`'s `canPrevent`.
+    /// The prevented side first is the order observed in UIKit (issue #13, items 6 and 10).
+    private func blocks(_ winner: GestureRecognizer, _ loser: GestureRecognizer) -> Bool {
+        guard loser.canBePrevented(by: winner) && winner.canPrevent(loser) else { return false }
+        if loser.ask(GestureRecognizer.callbacks.shouldRecognizeSimultaneously, winner)
+            || winner.ask(GestureRecognizer.callbacks.shouldRecognizeSimultaneously, loser)
+        {
+            return false
+        }
+        return loser.ask(GestureRecognizer.callbacks.canBePrevented, winner)
             && winner.ask(GestureRecognizer.callbacks.canPrevent, loser)
     }
 

@@ -106,7 +106,7 @@ open class ScrollView: View {
     /// A finger starts dragging the content.
     public func beginDrag() {
         if let reason = validateBeginDrag() { preconditionFailure(reason) }
-        performInput(Inputs.beginDrag, []) {
+        performInput(Inputs.beginDrag, ()) {
             isDragging = true
             ScrollView.callbacks.willBeginDragging.ask(delegate, self, ())
             return .object(recordedState)
@@ -116,7 +116,7 @@ open class ScrollView: View {
     /// The dragging finger moves by `translation`; the content moves the other way.
     public func drag(by translation: Point) {
         if let reason = validateDrag(by: translation) { preconditionFailure(reason) }
-        performInput(Inputs.drag, [ValueCoding.point.encode(translation)]) {
+        performInput(Inputs.drag, translation) {
             scroll(to: clamped(Point(x: contentOffset.x - translation.x, y: contentOffset.y - translation.y)))
             return .object(recordedState)
         }
@@ -126,7 +126,7 @@ open class ScrollView: View {
     /// offset moves; the content decelerates to its target (see the type's description).
     public func endDrag(velocity: Point) {
         if let reason = validateEndDrag(velocity: velocity) { preconditionFailure(reason) }
-        performInput(Inputs.endDrag, [ValueCoding.point.encode(velocity)]) {
+        performInput(Inputs.endDrag, velocity) {
             endDragging(velocity: velocity)
             return .object(recordedState)
         }
@@ -136,7 +136,7 @@ open class ScrollView: View {
     /// or nothing happens at all (see the type's description).
     public func tapStatusBar() {
         if let reason = validateTapStatusBar() { preconditionFailure(reason) }
-        performInput(Inputs.tapStatusBar, []) {
+        performInput(Inputs.tapStatusBar, ()) {
             if scrollsToTop, !anotherScrollsToTop, contentOffset.y != 0,
                 ScrollView.callbacks.shouldScrollToTop.ask(delegate, self, ())
             {
@@ -160,7 +160,7 @@ open class ScrollView: View {
     /// Moves the content in code, wherever it is told (not clamped), without animation.
     public func setContentOffset(_ offset: Point) {
         if let reason = validateSetContentOffset(offset) { preconditionFailure(reason) }
-        performInput(Inputs.setContentOffset, [ValueCoding.point.encode(offset)]) {
+        performInput(Inputs.setContentOffset, offset) {
             scroll(to: offset)
             return .object(recordedState)
         }
@@ -266,12 +266,26 @@ open class ScrollView: View {
 
     /// The inputs that drive a scroll view (and a table view), as recorded.
     public enum Inputs {
-        public static let beginDrag = CallbackDescriptor(input: "beginDrag", of: "ScrollView", arguments: [])
-        public static let drag = CallbackDescriptor(input: "drag", of: "ScrollView", arguments: ["translation"])
-        public static let endDrag = CallbackDescriptor(input: "endDrag", of: "ScrollView", arguments: ["velocity"])
-        public static let tapStatusBar = CallbackDescriptor(input: "tapStatusBar", of: "ScrollView", arguments: [])
-        public static let setContentOffset = CallbackDescriptor(
-            input: "setContentOffset", of: "ScrollView", arguments: ["contentOffset"])
-        public static let all = [beginDrag, drag, endDrag, tapStatusBar, setContentOffset]
+        public static let beginDrag = Input<ScrollView, Void>(
+            "beginDrag", of: "ScrollView", arguments: .none,
+            check: { view, _ in view.validateBeginDrag().map { StepProblem($0) } },
+            perform: { view, _ in view.beginDrag() })
+        public static let drag = Input<ScrollView, Point>(
+            "drag", of: "ScrollView", arguments: .one("translation", .point),
+            check: { view, translation in view.validateDrag(by: translation).map { StepProblem($0) } },
+            perform: { $0.drag(by: $1) })
+        public static let endDrag = Input<ScrollView, Point>(
+            "endDrag", of: "ScrollView", arguments: .one("velocity", .point),
+            check: { view, velocity in view.validateEndDrag(velocity: velocity).map { StepProblem($0) } },
+            perform: { $0.endDrag(velocity: $1) })
+        public static let tapStatusBar = Input<ScrollView, Void>(
+            "tapStatusBar", of: "ScrollView", arguments: .none,
+            check: { view, _ in view.validateTapStatusBar().map { StepProblem($0) } },
+            perform: { view, _ in view.tapStatusBar() })
+        public static let setContentOffset = Input<ScrollView, Point>(
+            "setContentOffset", of: "ScrollView", arguments: .one("contentOffset", .point),
+            check: { view, offset in view.validateSetContentOffset(offset).map { StepProblem($0) } },
+            perform: { $0.setContentOffset($1) })
+        public static let all: [any WidgetInput] = [beginDrag, drag, endDrag, tapStatusBar, setContentOffset]
     }
 }

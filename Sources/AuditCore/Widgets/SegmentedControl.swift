@@ -35,7 +35,7 @@ open class SegmentedControl: View {
     /// The user taps segment `index`.
     public func tapSegment(_ index: Int) {
         precondition(segments.indices.contains(index), "segment \(index) is out of range")
-        performInput(Inputs.tap, [.int(index)]) {
+        performInput(Inputs.tap, index) {
             if index != selectedSegmentIndex { select(index, userInteracted: true, notify: true) }
             return .object(["selected": .int(selectedSegmentIndex)])
         }
@@ -46,7 +46,7 @@ open class SegmentedControl: View {
     /// selected asks and notifies nothing (the input is still recorded).
     public func setSelectedSegmentIndex(_ index: Int, notify: Bool) {
         precondition(index == Self.noSegment || segments.indices.contains(index), "segment \(index) is out of range")
-        performInput(Inputs.select, [.int(index), .bool(notify)]) {
+        performInput(Inputs.select, (index, notify)) {
             if index == Self.noSegment {
                 selectedSegmentIndex = index
             } else if index != selectedSegmentIndex {
@@ -70,9 +70,22 @@ open class SegmentedControl: View {
 
     /// The inputs that drive a segmented control, as recorded.
     public enum Inputs {
-        public static let tap = CallbackDescriptor(input: "tapSegment", of: "SegmentedControl", arguments: ["segment"])
-        public static let select = CallbackDescriptor(
-            input: "selectSegment", of: "SegmentedControl", arguments: ["segment", "notify"])
-        public static let all = [tap, select]
+        public static let tap = Input<SegmentedControl, Int>(
+            "tapSegment", of: "SegmentedControl", arguments: .one("segment", .int),
+            checkAsBuilt: { control, index in
+                control.segments.indices.contains(index)
+                    ? nil : "segment \(index) is out of range 0..<\(control.numberOfSegments)"
+            }, perform: { $0.tapSegment($1) })
+        public static let select = Input<SegmentedControl, (Int, Bool)>(
+            "selectSegment", of: "SegmentedControl", arguments: .two("segment", .int, "notify", .bool),
+            defaults: ["notify": .bool(true)],
+            checkAsBuilt: { control, arguments in
+                control.segments.indices.contains(arguments.0) || arguments.0 == SegmentedControl.noSegment
+                    ? nil
+                    : StepProblem(
+                        field: "segment",
+                        "segment \(arguments.0) is out of range 0..<\(control.numberOfSegments) (or -1 for none)")
+            }, perform: { $0.setSelectedSegmentIndex($1.0, notify: $1.1) })
+        public static let all: [any WidgetInput] = [tap, select]
     }
 }

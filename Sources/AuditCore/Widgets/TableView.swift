@@ -100,7 +100,7 @@ open class TableView: ScrollView {
     /// The user taps the row at `indexPath` (see the type's description for what follows).
     public func tapRow(_ indexPath: IndexPath) {
         if let reason = validateTapRow(indexPath) { preconditionFailure(reason) }
-        performInput(Inputs.tapRow, [ValueCoding.indexPath.encode(indexPath)]) {
+        performInput(Inputs.tapRow, indexPath) {
             if allowsSelection { userSelect(indexPath) }
             return .object(recordedState)
         }
@@ -109,7 +109,7 @@ open class TableView: ScrollView {
     /// Selects the row in code, replacing the selection; no delegate method is called.
     public func selectRow(_ indexPath: IndexPath) {
         if let reason = validate(indexPath) { preconditionFailure(reason) }
-        performInput(Inputs.selectRow, [ValueCoding.indexPath.encode(indexPath)]) {
+        performInput(Inputs.selectRow, indexPath) {
             if allowsSelection { selectedRows = [indexPath] }
             return .object(recordedState)
         }
@@ -118,7 +118,7 @@ open class TableView: ScrollView {
     /// Deselects the row in code when it is selected; no delegate method is called.
     public func deselectRow(_ indexPath: IndexPath) {
         if let reason = validate(indexPath) { preconditionFailure(reason) }
-        performInput(Inputs.deselectRow, [ValueCoding.indexPath.encode(indexPath)]) {
+        performInput(Inputs.deselectRow, indexPath) {
             selectedRows.removeAll { $0 == indexPath }
             return .object(recordedState)
         }
@@ -181,10 +181,21 @@ open class TableView: ScrollView {
 
     /// The inputs that drive a table view beyond the scroll view's, as recorded.
     public enum Inputs {
-        public static let tapRow = CallbackDescriptor(input: "tapRow", of: "TableView", arguments: ["indexPath"])
-        public static let selectRow = CallbackDescriptor(input: "selectRow", of: "TableView", arguments: ["indexPath"])
-        public static let deselectRow = CallbackDescriptor(
-            input: "deselectRow", of: "TableView", arguments: ["indexPath"])
-        public static let all = [tapRow, selectRow, deselectRow]
+        public static let tapRow = Input<TableView, IndexPath>(
+            "tapRow", of: "TableView", arguments: .one("indexPath", .indexPath), checkAsBuilt: rowProblem,
+            check: { table, indexPath in table.validateTapRow(indexPath).map { StepProblem($0) } },
+            perform: { $0.tapRow($1) })
+        public static let selectRow = Input<TableView, IndexPath>(
+            "selectRow", of: "TableView", arguments: .one("indexPath", .indexPath), checkAsBuilt: rowProblem,
+            perform: { $0.selectRow($1) })
+        public static let deselectRow = Input<TableView, IndexPath>(
+            "deselectRow", of: "TableView", arguments: .one("indexPath", .indexPath), checkAsBuilt: rowProblem,
+            perform: { $0.deselectRow($1) })
+        public static let all: [any WidgetInput] = [tapRow, selectRow, deselectRow]
+
+        /// Whether the table has a row at the index path at all.
+        private static func rowProblem(_ table: TableView, _ indexPath: IndexPath) -> StepProblem? {
+            table.validate(indexPath).map { StepProblem($0) }
+        }
     }
 }

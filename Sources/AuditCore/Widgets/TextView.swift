@@ -177,7 +177,7 @@ open class TextView: View {
 
     /// The user (or code) makes the view the first responder.
     public func beginEditing() {
-        performInput(Inputs.beginEditing, []) {
+        performInput(Inputs.beginEditing, ()) {
             _ = beginEditingIfNeeded()
             return recordedState
         }
@@ -186,7 +186,7 @@ open class TextView: View {
     /// The user types `text` over the selection (an empty string deletes it). Begins editing first
     /// when the view is not editing.
     public func type(_ text: String) {
-        performInput(Inputs.type, [recorded(text)]) {
+        performInput(Inputs.type, text, recording: [recorded(text)]) {
             if beginEditingIfNeeded() { change(selectedRange, to: text) }
             return recordedState
         }
@@ -196,7 +196,7 @@ open class TextView: View {
     /// delegate may veto. Begins editing first when the view is not editing.
     public func replace(_ range: TextRange, with text: String) {
         if let reason = validate(range) { preconditionFailure(reason) }
-        performInput(Inputs.replace, [ValueCoding.textRange.encode(range), recorded(text)]) {
+        performInput(Inputs.replace, (range, text), recording: [ValueCoding.textRange.encode(range), recorded(text)]) {
             let proposed = revision
             // A delegate that edited the text while editing began leaves `range` stale: dropped.
             if beginEditingIfNeeded(), proposed == revision { change(range, to: text) }
@@ -207,7 +207,7 @@ open class TextView: View {
     /// Selects `range` (UTF-16 units, valid for the current text).
     public func select(_ range: TextRange) {
         if let reason = validate(range) { preconditionFailure(reason) }
-        performInput(Inputs.select, [ValueCoding.textRange.encode(range)]) {
+        performInput(Inputs.select, range) {
             if range != selectedRange {
                 selectedRange = range
                 ask(Self.callbacks.didChangeSelection, ())
@@ -218,7 +218,7 @@ open class TextView: View {
 
     /// The view resigns first responder, unless the delegate vetoes it.
     public func endEditing() {
-        performInput(Inputs.endEditing, []) {
+        performInput(Inputs.endEditing, ()) {
             if isEditing, ask(Self.callbacks.shouldEndEditing, ()) {
                 isEditing = false
                 ask(Self.callbacks.didEndEditing, ())
@@ -278,12 +278,19 @@ open class TextView: View {
 
     /// The inputs that drive a text view (and its subclasses), as recorded.
     public enum Inputs {
-        public static let beginEditing = CallbackDescriptor(input: "beginEditing", of: "TextView", arguments: [])
-        public static let type = CallbackDescriptor(input: "typeText", of: "TextView", arguments: ["text"])
-        public static let replace = CallbackDescriptor(
-            input: "replaceText", of: "TextView", arguments: ["range", "text"])
-        public static let select = CallbackDescriptor(input: "selectText", of: "TextView", arguments: ["range"])
-        public static let endEditing = CallbackDescriptor(input: "endEditing", of: "TextView", arguments: [])
-        public static let all = [beginEditing, type, replace, select, endEditing]
+        public static let beginEditing = Input<TextView, Void>(
+            "beginEditing", of: "TextView", arguments: .none, perform: { view, _ in view.beginEditing() })
+        public static let type = Input<TextView, String>(
+            "typeText", of: "TextView", arguments: .one("text", .string), perform: { $0.type($1) })
+        public static let replace = Input<TextView, (TextRange, String)>(
+            "replaceText", of: "TextView", arguments: .two("range", .textRange, "text", .string),
+            check: { view, arguments in view.validate(arguments.0).map { StepProblem(field: "range", $0) } },
+            perform: { $0.replace($1.0, with: $1.1) })
+        public static let select = Input<TextView, TextRange>(
+            "selectText", of: "TextView", arguments: .one("range", .textRange),
+            check: { view, range in view.validate(range).map { StepProblem($0) } }, perform: { $0.select($1) })
+        public static let endEditing = Input<TextView, Void>(
+            "endEditing", of: "TextView", arguments: .none, perform: { view, _ in view.endEditing() })
+        public static let all: [any WidgetInput] = [beginEditing, type, replace, select, endEditing]
     }
 }

@@ -62,7 +62,7 @@ public final class TouchDispatcher {
         }
         delivering = true
         defer { delivering = false }
-        (bound ?? root).performInput(Inputs.touch, [ValueCoding<Touch>.touch.encode(touch)]) {
+        (bound ?? root).perform(Inputs.touch.descriptor, recording: [ValueCoding<Touch>.touch.encode(touch)]) {
             if touch.phase == .ended || touch.phase == .cancelled {
                 down[touch.id] = nil
             } else {
@@ -228,7 +228,7 @@ public final class TouchDispatcher {
         defer { delivering = false }
         nowNanoseconds = time
         let name = recognizer.timer?.name ?? ""
-        record(Inputs.timer, on: recognizer.auditLink, [.string(name), .double(VirtualTime.seconds(time))]) {
+        record(Inputs.timer.descriptor, on: recognizer.auditLink, [.string(name), .double(VirtualTime.seconds(time))]) {
             recognizer.fireTimer(at: time)
             finishIfIdle()
             return outcome(view: nil)
@@ -278,10 +278,60 @@ public final class TouchDispatcher {
     /// The inputs a touch dispatcher records.
     public enum Inputs {
         /// One touch event, on the view it is bound to: `{"touch":{"id":1,"x":…,"y":…,"phase":…,"t":…}}`.
-        public static let touch = CallbackDescriptor(input: "touch", of: "View", arguments: ["touch"])
+        public static let touch = Input<View, Touch>(
+            "touch", of: "View", arguments: .one("touch", .touch),
+            check: { view, touch in view.root.touchDispatcher.problem(sending: touch).map { StepProblem($0) } },
+            perform: { view, touch in view.root.touchDispatcher.send(touch) })
+
         /// A recognizer's timer firing, on the recognizer: `{"timer":"minimumPressDuration","t":0.5}`.
-        public static let timer = CallbackDescriptor(
-            input: "gestureTimer", of: "GestureRecognizer", arguments: ["timer", "t"])
-        public static let all = [touch, timer]
+        /// Replay fires the timers due by its time, as they fired in the recording, and leaves the
+        /// clock at the last one.
+        public static let timer = Input<GestureRecognizer, (String, Double)>(
+            "gestureTimer", of: "GestureRecognizer", arguments: .two("timer", .string, "t", .double),
+            check: { recognizer, arguments in
+                guard let root = recognizer.view?.root else { return "the recognizer is on no view" }
+                let time = arguments.1
+                guard let nanoseconds = VirtualTime.nanoseconds(fromSeconds: time) else {
+                    return StepProblem(field: "t", "\(time) s is not a time the virtual clock can hold")
+                }
+                return nanoseconds >= root.touchDispatcher.nowNanoseconds
+                    ? nil : StepProblem(field: "t", "\(time) s is before the clock (\(root.touchDispatcher.now) s)")
+            },
+            perform: { recognizer, arguments in
+                guard let nanoseconds = VirtualTime.nanoseconds(fromSeconds: arguments.1) else { return }
+                recognizer.view?.root.touchDispatcher.fireTimers(throughNanoseconds: nanoseconds)
+            })
+
+        /// A scenario's raw touch sequence: not an input itself (never recorded), it sends each
+        /// touch, which is recorded as a `touch` input, then lets the recognizers' timers run.
+        public static let touches = Input<View, [Touch]>(
+            "touches", of: "View", arguments: .one("events", touchSequence),
+            check: { view, events in
+                missedView(events, in: view.root)
+                    ?? view.root.touchDispatcher.problem(performing: events).map { StepProblem($0) }
+            },
+            perform: { view, events in view.root.touchDispatcher.perform(events) })
+
+        /// The inputs a dispatcher records (a `touches` sequence is recorded as its touches).
+        public static let all: [any WidgetInput] = [touch, timer]
+
+        private static let touchSequence = ValueCoding<[Touch]>(
+            encode: { .array($0.map(ValueCoding<Touch>.touch.encode)) },
+            decode: { value in
+                guard case .array(let values) = value else { return nil }
+                let touches = values.compactMap { ValueCoding<Touch>.touch.decode($0) }
+                return touches.count == values.count ? touches : nil
+            }, expected: "an array of \(FieldShape.touchShape)", shape: .touches)
+
+        /// The first event of `events` that begins where no view of `root`'s tree is, named by its index.
+        private static func missedView(_ events: [Touch], in root: View) -> StepProblem? {
+            for (index, event) in events.enumerated()
+            where event.phase == .began && root.hitTest(root.convert(event.location, from: nil)) == nil {
+                return StepProblem(
+                    field: "events[\(index)]",
+                    "touch \(event.id) at (\(event.location.x), \(event.location.y)) hits no view")
+            }
+            return nil
+        }
     }
 }

@@ -231,8 +231,8 @@ open class View: Auditable {
     /// An input started from inside `InputNesting.limit` others on this thread (a delegate that
     /// drives widgets from its callbacks, deeper and deeper) is refused, audited or not: it does
     /// nothing and `InputNesting.takeRefusal()` reports it.
-    public func performInput(
-        _ input: CallbackDescriptor, _ arguments: @autoclosure () -> [AuditValue], _ body: () -> AuditValue?
+    func perform(
+        _ input: CallbackDescriptor, recording arguments: @autoclosure () -> [AuditValue], _ body: () -> AuditValue?
     ) {
         InputNesting.run(input, on: path) {
             guard let link = auditLink else {

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+@testable import AuditCore
+
+/// The package's widget kinds are registered through the public `WidgetKind` initializer, their
+/// properties `Codable` values with a `check`: each mistake in a scenario's widget object is named
+/// by its path and what was expected, as for a user's kind.
+@Suite("Built-in kinds: property errors through the public registration")
+struct BuiltInPropertyTests {
+    static let cases: [(widget: String, error: String)] = [
+        (#""kind":"SegmentedControl","segments":"a""#, "root.children[0].segments: expected an array"),
+        (#""kind":"SegmentedControl","segments":["a",1]"#, "root.children[0].segments[1]: expected a string"),
+        (
+            #""kind":"SegmentedControl","segments":[]"#,
+            "root.children[0].segments: a segmented control needs at least one segment"
+        ),
+        (
+            #""kind":"SegmentedControl","segments":["a"],"selected":1.5"#,
+            "root.children[0].selected: expected an integer"
+        ),
+        (
+            #""kind":"SegmentedControl","segments":["a"],"selected":null"#,
+            "root.children[0].selected: expected an integer"
+        ),
+        (
+            #""kind":"SegmentedControl","segments":["a"],"selected":3"#,
+            "root.children[0].selected: segment 3 is out of range 0..<1 (or -1 for none)"
+        ),
+        (#""kind":"SegmentedControl","segments":["a"],"selcted":0"#, "root.children[0].selcted: unknown field"),
+        (#""kind":"ScrollView","contentSize":[1]"#, "root.children[0].contentSize: expected [a, b]"),
+        (#""kind":"ScrollView","contentSize":[1,-1]"#, "root.children[0].contentSize[1]: must not be negative"),
+        (
+            #""kind":"ScrollView","contentSize":[1,1],"contentOffset":[2e7,0]"#,
+            "root.children[0].contentOffset[0]: must be between -10000000 and 10000000"
+        ),
+        (
+            #""kind":"ScrollView","contentSize":[1,1],"scrollsToTop":1"#,
+            "root.children[0].scrollsToTop: expected true or false"
+        ),
+        (#""kind":"TableView","rows":[3,-1]"#, "root.children[0].rows[1]: must be at least 0"),
+        (
+            #""kind":"TableView","rows":[3],"rowHeight":0"#,
+            "root.children[0].rowHeight: must be more than 0 and at most 10000.0"
+        ),
+        (#""kind":"NoteTextView","characterLimit":-1"#, "root.children[0].characterLimit: must be at least 0"),
+        (#""kind":"NoteTextView","text":7"#, "root.children[0].text: expected a string"),
+        (#""kind":"TextView","secure":"yes""#, "root.children[0].secure: expected true or false"),
+    ]
+
+    @Test(arguments: cases)
+    func aBadPropertyIsNamedByItsPath(widget: String, error: String) {
+        let text =
+            #"{"name":"s","root":{"kind":"View","id":"root","children":[{"id":"w","#
+            + widget + "}]},\"steps\":[]}"
+        #expect {
+            try Scenario(data: Data(text.utf8), catalog: .builtIn)
+        } throws: { thrown in
+            "\(thrown)" == error
+        }
+    }
+
+    /// What a kind describes of a live widget reads back as the same widget.
+    @Test func describedPropertiesBuildTheSameWidget() throws {
+        let scenario = try Scenario(
+            data: Data(
+                #"""
+                {"name":"s","root":{"kind":"View","id":"root","children":[
+                  {"kind":"SegmentedControl","id":"seg","segments":["a","b"],"selected":1},
+                  {"kind":"NoteTextView","id":"note","text":"hi","secure":true,"characterLimit":5},
+                  {"kind":"TableView","id":"table","rows":[2,3],"rowHeight":30,"contentOffset":[0,12],
+                   "scrollsToTop":false}]},"steps":[]}
+                """#.utf8), catalog: .builtIn)
+        let root = scenario.root.build()
+        for (path, kind) in [
+            ("root/seg", WidgetKind.segmentedControl), ("root/note", .noteTextView), ("root/table", .tableView),
+        ] {
+            let view = try #require(root.view(atPath: path))
+            var fields = kind.describe(view)
+            fields["kind"] = .string(kind.name)
+            fields["id"] = .string("copy")
+            let copy = try WidgetSpec(.object(fields), at: "", catalog: .builtIn).build()
+            #expect(kind.describe(copy) == kind.describe(view), "\(path)")
+        }
+    }
+}
