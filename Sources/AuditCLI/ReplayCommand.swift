@@ -174,7 +174,11 @@ extension Options {
         "with --all: copy the sessions replayed into PATH and store the candidates there, leaving --db unchanged")
     /// `replay --noise-runs K`.
     static let noiseRuns = Option<Int>.positiveInteger(
-        "--noise-runs", "K", "also replay K times against the recording delegate; differences seen there are noise")
+        "--noise-runs", "K",
+        "also replay K times (at most \(maximumNoiseRuns)) against the recording delegate; differences seen there are noise",
+        atMost: maximumNoiseRuns)
+    /// The most `--noise-runs`: each run stores a whole session, for every session replayed.
+    static let maximumNoiseRuns = 100
 }
 
 /// The replay's own recording lost events (a full disk): its comparison would report false differences.

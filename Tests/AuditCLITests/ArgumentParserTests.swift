@@ -176,6 +176,13 @@ struct ArgumentParserTests {
     func integers() throws {
         #expect(try Options.jobs.value(of: "256") == 256)
         #expect(throws: UsageError(message: "--jobs takes at most 256, not 257")) { try Options.jobs.value(of: "257") }
+        #expect(try Options.noiseRuns.value(of: "100") == 100)
+        #expect(throws: UsageError(message: "--noise-runs takes at most 100, not 101")) {
+            try Options.noiseRuns.value(of: "101")
+        }
+        #expect(throws: UsageError(message: "--noise-runs takes at most 100, not 100000000")) {
+            try Options.noiseRuns.value(of: "100000000")
+        }
         #expect(throws: UsageError(message: "--steps takes an integer from 1 to 10000, not '10001'")) {
             try Options.steps.value(of: "10001")
         }

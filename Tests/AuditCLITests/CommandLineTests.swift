@@ -55,7 +55,7 @@ struct CommandLineTests {
         let sandbox = try Sandbox()
         try sandbox.copyExample()
         #expect(try sandbox.run(["record", "--scenario", "checkout.json"]).status == 0)
-        #expect(try sandbox.listing() == ["checkout.json", "audit.sqlite", "audit.sqlite-recording"])
+        #expect(try sandbox.listing() == ["checkout.json", "audit.sqlite"])
         #expect(try sandbox.run(["sessions", "--format", "csv"]).stdoutLines.count == 3)
     }
 
@@ -76,8 +76,7 @@ struct CommandLineTests {
         #expect(
             try sandbox.listing()
                 == [
-                    "checkout.json", "flag.sqlite", "flag.sqlite-recording", "env.sqlite", "env.sqlite-recording",
-                    "audit.sqlite", "audit.sqlite-recording",
+                    "checkout.json", "flag.sqlite", "env.sqlite", "audit.sqlite",
                 ])
 
         // Every reading command follows the same rule.

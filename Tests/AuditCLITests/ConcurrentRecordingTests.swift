@@ -63,5 +63,6 @@ struct ConcurrentRecordingTests {
             #expect(try store.timeline(of: session.id).map(\.seq) == Array(1...Int64(expected)))
         }
         #expect(!sandbox.exists("audit.sqlite-writers"), "the last writer removes the queue's file")
+        #expect(!sandbox.exists("audit.sqlite-recording"), "the last recording removes the lock file")
     }
 }

@@ -235,7 +235,7 @@ struct HostileInputTests {
         }
         #expect(!run.stderr.contains("\u{0}"), "a NUL byte on stderr")
         #expect(sandbox.bytes("audit.sqlite") == before)
-        #expect(try sandbox.listing() == ["audit.sqlite", "audit.sqlite-recording", "checkout.json", "s.json"])
+        #expect(try sandbox.listing() == ["audit.sqlite", "checkout.json", "s.json"])
     }
 
     @Test func aDirectoryGivenAsTheScenario() throws {
@@ -395,7 +395,7 @@ struct HostileInputTests {
             #expect((sandbox.bytes("audit.sqlite-wal") ?? Data()).isEmpty, "\(command)")
             #expect(
                 try sandbox.listing().subtracting(["audit.sqlite-wal", "audit.sqlite-shm"])
-                    == ["audit.sqlite", "audit.sqlite-recording", "checkout.json"], "\(command)")
+                    == ["audit.sqlite", "checkout.json"], "\(command)")
         }
     }
 
@@ -438,7 +438,7 @@ struct HostileInputTests {
                 "cannot open audit.sqlite: permission denied")
         }
         #expect(sandbox.bytes("audit.sqlite") == before)
-        #expect(try sandbox.listing() == ["audit.sqlite", "audit.sqlite-recording", "checkout.json"])
+        #expect(try sandbox.listing() == ["audit.sqlite", "checkout.json"])
     }
 
     @Test(
@@ -492,7 +492,7 @@ struct HostileInputTests {
                 ["record", "--scenario", "checkout.json", "--db", "new.sqlite"], wrapper: Self.unprivileged ?? []),
             "cannot open new.sqlite: permission denied")
         #expect(sandbox.bytes("audit.sqlite") == before)
-        #expect(try sandbox.listing() == ["audit.sqlite", "audit.sqlite-recording", "checkout.json"])
+        #expect(try sandbox.listing() == ["audit.sqlite", "checkout.json"])
         // Changes in a -wal only a -shm can index cannot be read there: refused, not ignored.
         Self.openUp(sandbox, writable: true)
         try sandbox.write("audit.sqlite-wal", bytes: Self.noise(4_096))

@@ -172,4 +172,17 @@ struct ReplayBatchTests {
             try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v2", "--noise-runs", "0"]),
             "--noise-runs takes a positive integer, not '0'")
     }
+
+    /// Each run stores a whole session: a hundred million would fill the disk (issue 32; that
+    /// one is refused in `ArgumentParserTests`, as a build without the bound would run it for
+    /// hours). The bound is checked before the database is opened, so nothing is stored.
+    @Test(arguments: [["--session", "1"], ["--all"]])
+    func noiseRunsAreBounded(_ sessions: [String]) throws {
+        let before = try #require(sandbox.bytes("audit.sqlite"))
+        expectError(
+            try sandbox.run(["replay"] + sessions + ["--delegate", "checkout.v2", "--noise-runs", "101"]),
+            "--noise-runs takes at most 100, not 101")
+        #expect(sandbox.bytes("audit.sqlite") == before)
+        #expect(try AuditStore(path: sandbox.path("audit.sqlite"), access: .read).sessions().count == 2)
+    }
 }

@@ -83,7 +83,7 @@ struct TransferTests {
             case .cutBeforeItsEndLine: "the export ends before its end line"
             case .cutInsideASession: "the export ends before the last session's events"
             case .anEditedNumber: "line 21: "
-            case .aLineOfGarbage: "line 6: not a JSON object"
+            case .aLineOfGarbage: "line 6: not valid JSON: expected a field name in quotes at column 2"
             case .anUnknownField: "line 1: unknown field 'extra'"
             }
         }

@@ -30,17 +30,70 @@ struct RecordingLockTests {
         let session = recorder.session
         #expect(RecordingLock.isHeld(session: session, databasePath: database))
         #expect(!RecordingLock.isHeld(session: session + 1, databasePath: database))
-        recorder.finish()
-        #expect(!RecordingLock.isHeld(session: session, databasePath: database))
         var info = stat()
         #expect(stat(RecordingLock.path(of: database), &info) == 0)
         #expect(info.st_mode & 0o777 == 0o600)
+        recorder.finish()
+        #expect(!RecordingLock.isHeld(session: session, databasePath: database))
+    }
+
+    var lockFileExists: Bool { FileManager.default.fileExists(atPath: RecordingLock.path(of: database)) }
+
+    /// As SQLite removes `-wal` and `-shm` (issue 32: every database recorded into kept an empty
+    /// `-recording` file). Each recorder's lock is an open file of its own, as another process's
+    /// would be: open-file-description locks do not tell two processes from two open files.
+    @Test func theLastRecorderToFinishRemovesTheFile() throws {
+        let first = try Recorder(databasePath: database, session: newSession("first"), catalog: .builtIn)
+        let second = try Recorder(databasePath: database, session: newSession("second"), catalog: .builtIn)
+        for recorder in [first, second] { try recorder.attach(to: View(identifier: "root")) }
+        #expect(lockFileExists)
+        #expect(first.finish().status == .complete)
+        #expect(lockFileExists, "the second recording still holds it")
+        #expect(RecordingLock.isHeld(session: second.session, databasePath: database))
+        #expect(!RecordingLock.isHeld(session: first.session, databasePath: database))
+        #expect(second.finish().status == .complete)
+        #expect(!lockFileExists)
+        #expect(try AuditStore(path: database, access: .read).sessions().map(\.status) == [.complete, .complete])
+    }
+
+    @Test func aLockReleasedWithoutFinishingLeavesNoFileEither() throws {
+        var lock = RecordingLock(session: 7, databasePath: database)
+        #expect(lock != nil && lockFileExists)
+        lock = nil  // the store closed, as when its recorder is dropped unfinished
+        #expect(!lockFileExists)
+        _ = lock
+    }
+
+    /// A process that crashed left the file, and in it no lock (the kernel drops a dead process's
+    /// locks, not its files), and its session marked `recording`: both made here as a crash leaves
+    /// them. The session reads as interrupted, the file is used as it is, and the next recording
+    /// removes it when it ends.
+    @Test func aFileLeftByACrashedRecordingIsFreeAndTheNextRecordingRemovesIt() throws {
+        let crashed = try Recorder(databasePath: database, session: newSession("crashed"), catalog: .builtIn)
+        try crashed.attach(to: View(identifier: "root"))  // a recorder attached to nothing stores no session
+        #expect(crashed.finish().status == .complete)
+        try sqlite(
+            database,
+            "UPDATE sessions SET status = 'recording', ended_at = NULL, owner_pid = 999999999 WHERE id = \(crashed.session)"
+        )
+        #expect(!lockFileExists)
+        #expect(FileManager.default.createFile(atPath: RecordingLock.path(of: database), contents: Data()))
+        #expect(!RecordingLock.isHeld(session: crashed.session, databasePath: database))
+        #expect(try AuditStore(path: database, access: .read).session(crashed.session).status == .interrupted)
+
+        let next = try Recorder(databasePath: database, session: newSession("next"), catalog: .builtIn)
+        try next.attach(to: View(identifier: "root"))
+        #expect(RecordingLock.isHeld(session: next.session, databasePath: database))
+        #expect(!RecordingLock.isHeld(session: crashed.session, databasePath: database))
+        #expect(next.finish().status == .complete)
+        #expect(!lockFileExists)
+        #expect(try AuditStore(path: database, access: .read).sessions().map(\.status) == [.interrupted, .complete])
     }
 
     @Test func readersMakeNoLockFile() throws {
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         recorder.finish()
-        try FileManager.default.removeItem(atPath: RecordingLock.path(of: database))
+        #expect(!lockFileExists)
         _ = try AuditStore(path: database, access: .read).sessions()
         #expect(!FileManager.default.fileExists(atPath: RecordingLock.path(of: database)))
     }

@@ -1,7 +1,10 @@
 /// Why a JSON text could not be read, and the byte offset where reading stopped.
-public struct JSONSyntaxError: Error, Sendable {
+public struct JSONSyntaxError: Error, CustomStringConvertible, Sendable {
+    /// Where the parser stopped, in bytes from the start of the text.
     let offset: Int
     let message: String
+
+    public var description: String { "\(message) at byte \(offset + 1)" }
 }
 
 extension AuditValue {

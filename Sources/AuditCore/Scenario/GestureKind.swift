@@ -119,12 +119,21 @@ extension GestureKind {
 }
 
 extension FieldReader {
-    /// An optional number that must not be negative.
+    /// An optional number from 0 to `FieldReader.maximumMagnitude`. The sign is judged first, so
+    /// that a number both negative and too large (-2e7) is told what -1 is told.
     mutating func nonNegative(_ key: String) throws(ScenarioError) -> Double? {
         try optional(key).map { value throws(ScenarioError) in
-            let number = try FieldReader.number(value, at: location(key))
-            guard number >= 0 else { throw ScenarioError(at: location(key), "must not be negative") }
-            return number
+            let given: Double? =
+                switch value {
+                case .int(let number): Double(number)
+                case .double(let number): number
+                default: nil
+                }
+            if let given, given < 0 { throw ScenarioError(at: location(key), "must not be negative") }
+            if let given, given > FieldReader.maximumMagnitude {
+                throw ScenarioError(at: location(key), "must be at most \(Int(FieldReader.maximumMagnitude))")
+            }
+            return try FieldReader.number(value, at: location(key))  // not a number, or not finite
         }
     }
 

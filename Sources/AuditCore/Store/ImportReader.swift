@@ -189,13 +189,23 @@ struct ImportReader {
 
     private mutating func readFully(_ line: UnsafeRawBufferPointer) throws {
         guard !ended else { return fail("a line after the end line") }
+        let text = String(decoding: line, as: UTF8.self).utf8  // as `AuditValue(json:)` reads it
         let value: AuditValue
         do {
-            value = try AuditValue(json: String(decoding: line, as: UTF8.self))
+            value = try AuditValue.parse(json: text, readingTags: true)
         } catch {
-            return fail("not a JSON object: \(error)")
+            return fail(Self.reason(error, lineBytes: text.count))
         }
         try readFully(value)
+    }
+
+    /// Why a line is not JSON, in words: cut short (the parser ran out of line: a truncated
+    /// export), or what is wrong at which column (in bytes, from 1).
+    static func reason(_ error: JSONSyntaxError, lineBytes: Int) -> String {
+        guard error.offset < lineBytes else {
+            return "not valid JSON: the line is cut short (\(error.message) at its end)"
+        }
+        return "not valid JSON: \(error.message) at column \(error.offset + 1)"
     }
 
     private mutating func readFully(_ value: AuditValue) throws {

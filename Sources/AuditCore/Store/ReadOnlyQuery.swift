@@ -101,7 +101,7 @@ public enum ReadOnlyQuery {
                     throw StoreError.queryRefused("give exactly one SQL statement")
                 }
                 if let refusal = guardState.refusal { throw StoreError.queryRefused(refusal) }
-                throw error
+                throw error.quotingStatement()  // the person's own SQL, quoted in the error line
             }
             guard statement.isReadOnly else { throw StoreError.queryRefused("only read-only statements are allowed") }
             let columns = (0..<statement.columnCount).map(statement.columnName)
@@ -122,6 +122,8 @@ public enum ReadOnlyQuery {
             } catch let error as SQLiteError where error.primaryCode == SQLITE_NOMEM && heapLimit != nil {
                 throw StoreError.queryRefused(
                     "it needs more than the \((heapLimit ?? 0) >> 20) MiB of memory a query may use; narrow it")
+            } catch let error as SQLiteError {
+                throw error.quotingStatement()
             }
         }
     }

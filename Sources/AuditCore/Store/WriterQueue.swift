@@ -16,9 +16,8 @@ import Foundation
 /// - its turn runs from there to the end of its transaction, when it unlocks its own byte and so
 ///   lets ticket `t + 1` in.
 ///
-/// Every connection also holds a shared lock on byte 8 while it has the file open; the last one to
-/// close removes the file, as SQLite removes `-wal` and `-shm`. Connections close one at a time,
-/// under an exclusive lock on byte 9, so of several closing at once the last still sees itself alone.
+/// Bytes 8 and 9 are the file's open and closing bytes (see `LockFile`): the last connection to
+/// close removes the file, as SQLite removes `-wal` and `-shm`.
 ///
 /// The kernel drops every lock of a process that dies, so a crashed writer never blocks the line;
 /// one that dies while waiting lets its successor in early, which SQLite's own lock then orders.
@@ -26,56 +25,32 @@ import Foundation
 /// queue (the `sqlite3` shell, an older auditctl) still get in through the busy timeout. Where the
 /// file cannot be made (a read-only directory) or is not a regular file, connections go without it.
 final class WriterQueue {
-    /// `F_OFD_SETLK` and `F_OFD_SETLKW` from Linux's `<fcntl.h>` (`asm-generic/fcntl.h`), which
-    /// Glibc declares only under `_GNU_SOURCE`.
-    private static let setLock: Int32 = 37
-    private static let setLockWaiting: Int32 = 38
-    /// Where the guard, the open-file lock and the tickets' bytes are.
+    /// Where the guard, the open-file lock, the closing lock and the tickets' bytes are.
     private static let guardRange: (start: Int64, length: Int64) = (0, 8)
     private static let openByte: Int64 = 8
     private static let closingByte: Int64 = 9
     private static let firstTicketByte: Int64 = 16
 
-    let path: String
-    private let descriptor: Int32
+    private let file: LockFile
+    var path: String { file.path }
+    private var descriptor: Int32 { file.descriptor }
     /// The ticket whose turn this connection has, or is waiting for.
     private var ticket: Int64?
 
     /// Opens (making it when missing) the queue of the database at `databasePath`; nil where it
     /// cannot be used.
     init?(databasePath: String) {
-        path = databasePath + "-writers"
-        while true {
-            let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, DatabaseFile.mode)
-            guard descriptor >= 0 else { return nil }
-            var opened = stat()
-            var atPath = stat()
-            guard fstat(descriptor, &opened) == 0, opened.st_mode & S_IFMT == S_IFREG,
-                Self.lock(descriptor, F_RDLCK, at: Self.openByte, length: 1, waiting: true)
-            else {
-                close(descriptor)
-                return nil
-            }
-            // The last connection of another process may have removed the file between `open` and
-            // the lock: then this one is not the queue the others use, and it is made again.
-            if lstat(path, &atPath) == 0, atPath.st_dev == opened.st_dev, atPath.st_ino == opened.st_ino {
-                self.descriptor = descriptor
-                return
-            }
-            close(descriptor)
-        }
+        guard
+            let file = LockFile(
+                path: databasePath + "-writers", openByte: Self.openByte, closingByte: Self.closingByte)
+        else { return nil }
+        self.file = file
     }
 
+    /// Ends this connection's turn if it has one; the file then closes (see `LockFile`), removing
+    /// it if this was its last connection.
     deinit {
         if ticket != nil { endTurn() }
-        // Connections close one at a time (the closing byte): two closing at once would each see
-        // the other's shared lock and leave the file behind. Each drops its locks (by closing)
-        // before the next looks, so the last one finds none but its own.
-        _ = Self.lock(descriptor, F_WRLCK, at: Self.closingByte, length: 1, waiting: true)
-        // Alone with the file (no other shared lock on the open byte): remove it while holding it
-        // exclusively, so no one can join the removed file unnoticed.
-        if Self.lock(descriptor, F_WRLCK, at: Self.openByte, length: 1, waiting: false) { unlink(path) }
-        close(descriptor)
     }
 
     /// Takes a ticket: this connection is now in line, behind every connection that took one
@@ -84,13 +59,13 @@ final class WriterQueue {
     func takeTicket() -> Int64 {
         if let ticket { return ticket }
         let guardRange = Self.guardRange
-        _ = Self.lock(descriptor, F_WRLCK, at: guardRange.start, length: guardRange.length, waiting: true)
+        _ = file.lock(F_WRLCK, at: guardRange.start, length: guardRange.length, waiting: true)
         var next: Int64 = 0
         if pread(descriptor, &next, 8, 0) != 8 { next = 0 }
         var after = next + 1
         _ = pwrite(descriptor, &after, 8, 0)
-        _ = Self.lock(descriptor, F_WRLCK, at: Self.firstTicketByte + next, length: 1, waiting: true)
-        _ = Self.lock(descriptor, F_UNLCK, at: guardRange.start, length: guardRange.length, waiting: false)
+        _ = file.lock(F_WRLCK, at: Self.firstTicketByte + next, length: 1, waiting: true)
+        _ = file.lock(F_UNLCK, at: guardRange.start, length: guardRange.length, waiting: false)
         ticket = next
         return next
     }
@@ -101,14 +76,14 @@ final class WriterQueue {
         let ticket = takeTicket()
         guard ticket > 0 else { return }
         let before = Self.firstTicketByte + ticket - 1
-        _ = Self.lock(descriptor, F_WRLCK, at: before, length: 1, waiting: true)
-        _ = Self.lock(descriptor, F_UNLCK, at: before, length: 1, waiting: false)
+        _ = file.lock(F_WRLCK, at: before, length: 1, waiting: true)
+        _ = file.lock(F_UNLCK, at: before, length: 1, waiting: false)
     }
 
     /// Ends this connection's turn, letting the next in line in.
     func endTurn() {
         guard let ticket else { return }
-        _ = Self.lock(descriptor, F_UNLCK, at: Self.firstTicketByte + ticket, length: 1, waiting: false)
+        _ = file.lock(F_UNLCK, at: Self.firstTicketByte + ticket, length: 1, waiting: false)
         self.ticket = nil
     }
 
@@ -116,20 +91,5 @@ final class WriterQueue {
     var nextTicket: Int64 {
         var next: Int64 = 0
         return pread(descriptor, &next, 8, 0) == 8 ? next : 0
-    }
-
-    private static func lock(_ descriptor: Int32, _ type: Int32, at start: Int64, length: Int64, waiting: Bool)
-        -> Bool
-    {
-        var lock = flock()
-        lock.l_type = Int16(type)
-        lock.l_whence = Int16(SEEK_SET)
-        lock.l_start = off_t(start)
-        lock.l_len = off_t(length)
-        lock.l_pid = 0  // required for open-file-description locks
-        while true {
-            if fcntl(descriptor, waiting ? setLockWaiting : setLock, &lock) == 0 { return true }
-            guard errno == EINTR else { return false }
-        }
     }
 }
