@@ -76,36 +76,20 @@ struct FieldReader {
         return number
     }
 
-    /// `[a, b]`: two finite numbers (a size, an offset).
-    mutating func pair(_ key: String, nonNegative: Bool = false) throws(ScenarioError) -> (Double, Double) {
-        let values = try numbers(key, count: 2, shape: "[a, b]", nonNegative: nonNegative)
-        return (values[0], values[1])
-    }
-
-    /// `[x, y, width, height]`, width and height not negative.
+    /// `[x, y, width, height]`, width and height not negative (the sign judged before the size,
+    /// so -2e7 is told what -1 is told).
     mutating func quad(_ key: String) throws(ScenarioError) -> (Double, Double, Double, Double) {
-        let values = try numbers(key, count: 4, shape: "[x, y, width, height]", nonNegative: false)
-        guard values[2] >= 0, values[3] >= 0 else {
-            throw ScenarioError(at: location(key), "width and height must not be negative")
-        }
-        return (values[0], values[1], values[2], values[3])
-    }
-
-    private mutating func numbers(_ key: String, count: Int, shape: String, nonNegative: Bool) throws(ScenarioError)
-        -> [Double]
-    {
-        guard case .array(let values) = try required(key), values.count == count else {
-            throw ScenarioError(at: location(key), "expected \(shape)")
+        guard case .array(let values) = try required(key), values.count == 4 else {
+            throw ScenarioError(at: location(key), "expected [x, y, width, height]")
         }
         var numbers: [Double] = []
         for (index, value) in values.enumerated() {
-            let number = try Self.number(value, at: "\(location(key))[\(index)]")
-            if nonNegative && number < 0 {
-                throw ScenarioError(at: "\(location(key))[\(index)]", "must not be negative")
+            if index >= 2, let given = ValueCoding<Double>.double.decode(value), given < 0 {
+                throw ScenarioError(at: location(key), "width and height must not be negative")
             }
-            numbers.append(number)
+            numbers.append(try Self.number(value, at: "\(location(key))[\(index)]"))
         }
-        return numbers
+        return (numbers[0], numbers[1], numbers[2], numbers[3])
     }
 
     /// The largest coordinate or size a scenario may give, so geometry stays finite.

@@ -29,16 +29,19 @@ public struct GestureKind: Sendable {
     }
 
     /// A recognizer kind whose scenario properties are a `Codable` value: `make` builds the
-    /// recognizer from them, `describe` reads them back off a live one.
+    /// recognizer from them, `describe` reads them back off a live one, `check` says why properties
+    /// cannot be used (nil when they can; run before `make`), as for a `WidgetKind`.
     public init<Recognizer: GestureRecognizer, Properties: Codable & Sendable>(
         _ name: String, properties: Properties.Type,
         make: @escaping @Sendable (_ identifier: String, _ properties: Properties) -> Recognizer,
-        describe: @escaping @Sendable (Recognizer) -> Properties
+        describe: @escaping @Sendable (Recognizer) -> Properties,
+        check: @escaping @Sendable (Properties) -> PropertyProblem? = { _ in nil }
     ) {
         self.init(
             name: name,
             build: { fields, id throws(ScenarioError) in
                 let properties = try CodableProperties.decode(Properties.self, fields.remaining(), at: fields.path)
+                if let problem = check(properties) { throw ScenarioError(problem, at: fields.path) }
                 return { make(id, properties) }
             },
             describe: { recognizer in
@@ -63,88 +66,80 @@ public struct GestureKind: Sendable {
 extension GestureKind {
     /// `taps` (at least 1) and `allowableMovement`.
     public static let tap = GestureKind(
-        name: "TapGestureRecognizer",
-        build: { fields, id throws(ScenarioError) in
-            let taps = try fields.optional("taps").map { value throws(ScenarioError) in
-                try FieldReader.int(value, at: fields.location("taps"), atLeast: 1)
-            }
-            let movement = try fields.nonNegative("allowableMovement")
-            return {
-                let tap = TapGestureRecognizer(identifier: id, numberOfTapsRequired: taps ?? 1)
-                if let movement { tap.allowableMovement = movement }
-                return tap
-            }
+        "TapGestureRecognizer", properties: TapProperties.self,
+        make: { id, properties -> TapGestureRecognizer in
+            let tap = TapGestureRecognizer(identifier: id, numberOfTapsRequired: properties.taps ?? 1)
+            if let movement = properties.allowableMovement { tap.allowableMovement = movement }
+            return tap
         },
-        describe: { recognizer in
-            guard let tap = recognizer as? TapGestureRecognizer else { return [:] }
-            return ["taps": .int(tap.numberOfTapsRequired), "allowableMovement": .double(tap.allowableMovement)]
+        describe: { TapProperties(taps: $0.numberOfTapsRequired, allowableMovement: $0.allowableMovement) },
+        check: { properties in
+            if let taps = properties.taps, taps < 1 { return PropertyProblem("taps", "must be at least 1") }
+            return distanceProblem("allowableMovement", properties.allowableMovement)
         })
 
-    /// `minimumPressDuration` and `allowableMovement`.
+    /// `minimumPressDuration` (seconds, read to the nearest nanosecond: `VirtualTime`) and
+    /// `allowableMovement`.
     public static let longPress = GestureKind(
-        name: "LongPressGestureRecognizer",
-        build: { fields, id throws(ScenarioError) in
-            let duration = try fields.duration("minimumPressDuration")
-            let movement = try fields.nonNegative("allowableMovement")
-            return {
-                let press = LongPressGestureRecognizer(identifier: id)
-                if let duration { press.minimumPressDurationNanoseconds = duration }
-                if let movement { press.allowableMovement = movement }
-                return press
+        "LongPressGestureRecognizer", properties: LongPressProperties.self,
+        make: { id, properties -> LongPressGestureRecognizer in
+            let press = LongPressGestureRecognizer(identifier: id)
+            if let duration = properties.minimumPressDuration.flatMap(VirtualTime.nanoseconds(fromSeconds:)) {
+                press.minimumPressDurationNanoseconds = duration
             }
+            if let movement = properties.allowableMovement { press.allowableMovement = movement }
+            return press
         },
-        describe: { recognizer in
-            guard let press = recognizer as? LongPressGestureRecognizer else { return [:] }
-            return [
-                "minimumPressDuration": .double(press.minimumPressDuration),
-                "allowableMovement": .double(press.allowableMovement),
-            ]
+        describe: {
+            LongPressProperties(minimumPressDuration: $0.minimumPressDuration, allowableMovement: $0.allowableMovement)
+        },
+        check: { properties in
+            if let problem = distanceProblem("minimumPressDuration", properties.minimumPressDuration) {
+                return problem
+            }
+            if let seconds = properties.minimumPressDuration, VirtualTime.nanoseconds(fromSeconds: seconds) == nil {
+                return PropertyProblem("minimumPressDuration", "must be at most \(VirtualTime.maximumSeconds) s")
+            }
+            return distanceProblem("allowableMovement", properties.allowableMovement)
         })
 
     /// `minimumTranslation`.
     public static let pan = GestureKind(
-        name: "PanGestureRecognizer",
-        build: { fields, id throws(ScenarioError) in
-            let translation = try fields.nonNegative("minimumTranslation")
-            return {
-                let pan = PanGestureRecognizer(identifier: id)
-                if let translation { pan.minimumTranslation = translation }
-                return pan
-            }
+        "PanGestureRecognizer", properties: PanProperties.self,
+        make: { id, properties -> PanGestureRecognizer in
+            let pan = PanGestureRecognizer(identifier: id)
+            if let translation = properties.minimumTranslation { pan.minimumTranslation = translation }
+            return pan
         },
-        describe: { recognizer in
-            guard let pan = recognizer as? PanGestureRecognizer else { return [:] }
-            return ["minimumTranslation": .double(pan.minimumTranslation)]
-        })
+        describe: { PanProperties(minimumTranslation: $0.minimumTranslation) },
+        check: { distanceProblem("minimumTranslation", $0.minimumTranslation) })
+
+    /// Why `value`, the optional field `key`, is not a number from 0 to
+    /// `FieldReader.maximumMagnitude`. The sign is judged first, so that a number both negative
+    /// and too large (-2e7) is told what -1 is told.
+    static func distanceProblem(_ key: String, _ value: Double?) -> PropertyProblem? {
+        guard let value else { return nil }
+        if value < 0 { return PropertyProblem(key, "must not be negative") }
+        if value > FieldReader.maximumMagnitude {
+            return PropertyProblem(key, "must be at most \(Int(FieldReader.maximumMagnitude))")
+        }
+        return nil
+    }
 }
 
-extension FieldReader {
-    /// An optional number from 0 to `FieldReader.maximumMagnitude`. The sign is judged first, so
-    /// that a number both negative and too large (-2e7) is told what -1 is told.
-    mutating func nonNegative(_ key: String) throws(ScenarioError) -> Double? {
-        try optional(key).map { value throws(ScenarioError) in
-            let given: Double? =
-                switch value {
-                case .int(let number): Double(number)
-                case .double(let number): number
-                default: nil
-                }
-            if let given, given < 0 { throw ScenarioError(at: location(key), "must not be negative") }
-            if let given, given > FieldReader.maximumMagnitude {
-                throw ScenarioError(at: location(key), "must be at most \(Int(FieldReader.maximumMagnitude))")
-            }
-            return try FieldReader.number(value, at: location(key))  // not a number, or not finite
-        }
-    }
+/// A tap recognizer's scenario fields.
+struct TapProperties: Codable, Sendable {
+    var taps: Int?
+    var allowableMovement: Double?
+}
 
-    /// An optional duration in seconds, not negative, read to the nearest nanosecond
-    /// (`VirtualTime`).
-    mutating func duration(_ key: String) throws(ScenarioError) -> Int64? {
-        try nonNegative(key).map { seconds throws(ScenarioError) in
-            guard let nanoseconds = VirtualTime.nanoseconds(fromSeconds: seconds) else {
-                throw ScenarioError(at: location(key), "must be at most \(VirtualTime.maximumSeconds) s")
-            }
-            return nanoseconds
-        }
-    }
+/// A long-press recognizer's scenario fields.
+struct LongPressProperties: Codable, Sendable {
+    var minimumPressDuration: Double?
+    var allowableMovement: Double?
+}
+
+/// A pan recognizer's scenario fields.
+struct PanProperties: Codable, Sendable {
+    var minimumTranslation: Double?
 }

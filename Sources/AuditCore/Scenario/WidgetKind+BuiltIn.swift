@@ -117,8 +117,9 @@ extension WidgetKind {
     private static func pairProblem(_ key: String, _ values: [Double], nonNegative: Bool) -> PropertyProblem? {
         guard values.count == 2 else { return PropertyProblem(key, "expected [a, b]") }
         for (index, value) in values.enumerated() {
-            if let problem = FieldReader.magnitudeProblem(value) { return PropertyProblem("\(key)[\(index)]", problem) }
+            // The sign first, so that -2e7 is told what -1 is told.
             if nonNegative && value < 0 { return PropertyProblem("\(key)[\(index)]", "must not be negative") }
+            if let problem = FieldReader.magnitudeProblem(value) { return PropertyProblem("\(key)[\(index)]", problem) }
         }
         return nil
     }
