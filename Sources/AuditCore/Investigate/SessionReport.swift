@@ -188,6 +188,10 @@ public struct CallbackStatistics: Sendable, Equatable {
 extension AuditStore {
     /// The report of one session, or (with nil) of every recorded session that is not a replay, has
     /// all of `labels` and falls in `shard`.
+    ///
+    /// - Complexity: O(*e* log *e*) time for the *e* events of the sessions reported, read once in
+    ///   order (each callback's durations sorted for its percentiles); memory O(*c*) for the *c*
+    ///   callback events among them (their durations), not their events.
     public func report(
         session id: Int64?, labels: [String: String] = [:], shard: SessionShard? = nil
     ) throws(StoreError) -> SessionReport {

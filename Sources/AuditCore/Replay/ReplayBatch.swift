@@ -278,6 +278,10 @@ extension Replayer {
     /// When the database cannot be opened to write, each session fails with that error; a job that
     /// cannot open it to read fails each session it takes, and the others go on. A batch whose
     /// commit fails fails each session that wrote in it.
+    ///
+    /// - Complexity: Σ O(*e*ᵢ) for sessions of *e*ᵢ events, each replayed as
+    ///   `replay(session:delegate:mode:)`, on `jobs` threads; memory bounded by the window of sessions
+    ///   in flight, not by the number of sessions.
     public func replayAll<Outcome: Sendable>(
         _ sessions: [Int64], jobs: Int, work: @escaping @Sendable (Job, Int64) throws -> Outcome,
         deliver: (_ index: Int, _ outcome: Result<Outcome, any Error>) -> Void
@@ -289,6 +293,10 @@ extension Replayer {
     /// outcome made of its report by `outcome` on the job's thread. A job whose candidate has run
     /// while another job holds the shared writer does not wait for it: it replays its next session
     /// and stores both in its next turn.
+    ///
+    /// - Complexity: Σ O(*e*ᵢ) for sessions of *e*ᵢ events, each replayed as
+    ///   `replay(session:delegate:mode:)`, on `jobs` threads; memory bounded by the window of sessions
+    ///   in flight, not by the number of sessions.
     public func replayAll<Outcome: Sendable>(
         _ sessions: [Int64], jobs: Int, delegate: String, mode: ReplayMode,
         outcome: @escaping @Sendable (ReplayReport) -> Outcome,
