@@ -59,6 +59,10 @@ public struct Minimizer: Sendable {
         case unresolved
     }
 
+    /// Minimizes the inputs of session `id` to a smallest sequence on which `candidateName` still
+    /// diverges from the recording delegate as on the whole session, in at most `maximumTests`
+    /// tests; `progress` is told the tests run and the inputs kept as the search narrows.
+    ///
     /// - Complexity: O(*t*·*e*) for *t* tests of at most *e* events each: every test records a
     ///   subsequence of the session's inputs twice and diffs the two runs. Delta debugging needs
     ///   O(*u*²) tests in the worst case for *u* inputs (touch sequences count as one), O(*u* log *u*)
