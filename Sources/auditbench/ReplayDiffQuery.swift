@@ -107,7 +107,8 @@ func measureScan(database: String, sessions: [Int64]) throws -> Double {
     for session in sessions {
         sqlite3_bind_int64(statement, 1, session)
         while sqlite3_step(statement) == SQLITE_ROW {
-            sink &+= sqlite3_column_int64(statement, 0) &+ sqlite3_column_int64(statement, 1)
+            sink &+=
+                sqlite3_column_int64(statement, 0) &+ sqlite3_column_int64(statement, 1)
                 &+ sqlite3_column_int64(statement, 2) &+ Int64(sqlite3_column_bytes(statement, 3))
                 &+ sqlite3_column_int64(statement, 4) &+ sqlite3_column_int64(statement, 5)
         }

@@ -57,6 +57,16 @@ let queryRatio = 3.0
 /// `replay --all` of a large corpus: peak memory as a multiple of one session's replay.
 let corpusMemoryRatio = 5.0
 
+// The diff and corpus sections run the `auditctl` built beside this benchmark: say so before any run.
+let auditctlBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    .deletingLastPathComponent().appending(path: "auditctl").path
+if (wanted("diff") || wanted("corpus")) && !FileManager.default.isExecutableFile(atPath: auditctlBinary) {
+    log(
+        "auditbench: \(auditctlBinary) not found: build it first (swift build\(quick ? "" : " -c release") --product auditctl)"
+    )
+    exit(2)
+}
+
 let folder = temporaryFolder("run")
 defer { try? FileManager.default.removeItem(at: folder) }
 var databases = 0
@@ -380,7 +390,9 @@ for row in rows {
 }
 print("")
 let judged = figures.compactMap(\.met)
-print("goals: \(judged.filter { $0 }.count) PASS, \(judged.filter { !$0 }.count) FAIL\(quick ? " (--quick: smoke sizes, not a verdict)" : "")")
+print(
+    "goals: \(judged.filter { $0 }.count) PASS, \(judged.filter { !$0 }.count) FAIL\(quick ? " (--quick: smoke sizes, not a verdict)" : "")"
+)
 if !plan.isEmpty { print("query plan:\n\(plan)") }
 let json =
     "{\"quick\":\(quick),\"runs\":\(runs),\"seconds\":\(String(format: "%.1f", total)),\"figures\":[\n"
