@@ -52,6 +52,9 @@ extension Replayer {
 
         /// `Replayer.replay(session:delegate:mode:)` through this job's reader and shared writer,
         /// waiting for its turn there.
+        ///
+        /// - Complexity: as `Replayer.replay(session:delegate:mode:)`: O(*e*) for a session of *e*
+        ///   events, and the comparison.
         public func replay(session id: Int64, delegate delegateName: String, mode: ReplayMode) throws -> ReplayReport {
             try write(prepare(session: id, delegate: delegateName, mode: mode).complete)
         }
@@ -66,6 +69,9 @@ extension Replayer {
 
         /// `Replayer.replay(session:delegate:mode:noiseRuns:)` through this job's reader and shared
         /// writer.
+        ///
+        /// - Complexity: (1 + `noiseRuns`) replays of the session, as
+        ///   `Replayer.replay(session:delegate:mode:noiseRuns:)`.
         public func replay(session id: Int64, delegate delegateName: String, mode: ReplayMode, noiseRuns: Int)
             throws -> NoiseFilteredReplay
         {
