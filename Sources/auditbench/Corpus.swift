@@ -87,27 +87,62 @@ func openRaw(_ database: String) throws -> OpaquePointer {
 }
 
 /// Runs `auditctl` (built beside this benchmark) as a child of its own and returns its wall time,
-/// its own peak resident memory (from `wait4`, not the largest of all children so far) and its
-/// exit status. Its output goes nowhere.
-func spawnAuditctl(_ arguments: [String]) -> (seconds: Double, peakMB: Double, status: Int32) {
+/// its own peak resident memory, its exit status and, when `output` is set, what it printed
+/// (otherwise its output goes nowhere).
+///
+/// The peak is the one GNU `time` reads for its child. A child this process spawned itself would
+/// not do: it starts as a copy sharing this process's memory (`posix_spawn` clones it), and the
+/// kernel keeps the larger peak across `exec`, so `wait4` would report this benchmark's own peak.
+/// `time` is small, and its child's peak is the command's.
+func spawnAuditctl(_ arguments: [String], output: Bool = false) -> (
+    seconds: Double, peakMB: Double, status: Int32, output: String
+) {
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         .appending(path: "auditctl").path
-    let argv = ([binary] + arguments).map { strdup($0) } + [nil]
+    let peakFile = FileManager.default.temporaryDirectory.appending(path: "auditbench-peak-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: peakFile) }
+    let argv = ([timeBinary, "-f", "%M", "-o", peakFile, binary] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
+    var pipe: [Int32] = [-1, -1]
+    if output { precondition(Glibc.pipe(&pipe) == 0, "pipe") }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    for descriptor in [STDOUT_FILENO, STDERR_FILENO] {
-        posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_WRONLY, 0)
+    if output {
+        posix_spawn_file_actions_adddup2(&actions, pipe[1], STDOUT_FILENO)
+        posix_spawn_file_actions_addclose(&actions, pipe[0])
+        posix_spawn_file_actions_addclose(&actions, pipe[1])
+    } else {
+        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
     }
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
     let start = now()
     var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, binary, &actions, nil, argv, environ)
-    precondition(spawned == 0, "cannot run \(binary): \(String(cString: strerror(spawned)))")
+    let spawned = posix_spawn(&pid, timeBinary, &actions, nil, argv, environ)
+    precondition(spawned == 0, "cannot run \(timeBinary): \(String(cString: strerror(spawned)))")
+    var printed: [UInt8] = []
+    if output {
+        close(pipe[1])
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(pipe[0], &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            printed.append(contentsOf: buffer[..<count])
+        }
+        close(pipe[0])
+    }
     var status: Int32 = 0
     var usage = rusage()
     while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
     let elapsed = Double(now() - start) / 1e9
     let exited = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    return (elapsed, Double(usage.ru_maxrss) / 1024, exited)
+    // The last line `time` wrote: the child's peak in kilobytes.
+    let kilobytes = (try? String(contentsOfFile: peakFile, encoding: .utf8))?.split(separator: "\n").last
+        .flatMap { Double($0) }
+    precondition(kilobytes != nil, "\(timeBinary) reported no peak for \(arguments.first ?? "")")
+    return (elapsed, kilobytes! / 1024, exited, String(decoding: printed, as: UTF8.self))
 }
+
+/// GNU `time`, which runs every `auditctl` child and reads its peak resident memory.
+let timeBinary = "/usr/bin/time"

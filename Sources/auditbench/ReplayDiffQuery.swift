@@ -91,27 +91,31 @@ func recordProbeSession(calls: Int, database: String, delegate: any ProbeDelegat
     return recorder.finish().session
 }
 
-/// Runs `auditctl` (built beside this benchmark) and returns its wall time, peak resident memory
-/// and exit status.
-func runAuditctl(_ arguments: [String]) throws -> (seconds: Double, peakMB: Double, status: Int32, output: String) {
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        .appending(path: "auditctl")
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
+/// Seconds SQLite takes to read every event row of `sessions`, in order, with the raw C API (each
+/// row's identity, arguments and answer columns read): the least any comparison of those sessions
+/// reads, the diff's baseline.
+func measureScan(database: String, sessions: [Int64]) throws -> Double {
+    let db = try openRaw(database)
+    defer { sqlite3_close_v2(db) }
+    var statement: OpaquePointer?
+    sqlite3_prepare_v2(
+        db, "SELECT seq, widget, callback, args, result, vetoed FROM events WHERE session = ? ORDER BY seq", -1,
+        &statement, nil)
+    defer { sqlite3_finalize(statement) }
+    var sink: Int64 = 0
     let start = now()
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let elapsed = Double(now() - start) / 1e9
-    // Foundation reaps the child; RUSAGE_CHILDREN holds the largest peak of the children reaped so
-    // far, and every child here runs the same diff.
-    var usage = rusage()
-    getrusage(RUSAGE_CHILDREN.rawValue, &usage)
-    return (elapsed, Double(usage.ru_maxrss) / 1024, process.terminationStatus, String(decoding: output, as: UTF8.self))
+    for session in sessions {
+        sqlite3_bind_int64(statement, 1, session)
+        while sqlite3_step(statement) == SQLITE_ROW {
+            sink &+=
+                sqlite3_column_int64(statement, 0) &+ sqlite3_column_int64(statement, 1)
+                &+ sqlite3_column_int64(statement, 2) &+ Int64(sqlite3_column_bytes(statement, 3))
+                &+ sqlite3_column_int64(statement, 4) &+ sqlite3_column_int64(statement, 5)
+        }
+        sqlite3_reset(statement)
+    }
+    precondition(sink != 0, "the sessions hold events")
+    return Double(now() - start) / 1e9
 }
 
 /// Builds a database of `sessions` × `perSession` events with the raw C API (10 widgets per
@@ -160,17 +164,39 @@ func buildLargeDatabase(_ database: String, sessions: Int, perSession: Int) thro
     sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
 }
 
-/// Milliseconds for "the vetoes of one widget in one session" through `auditctl query`'s engine.
-func measureQuery(_ database: String, session: Int) throws -> (milliseconds: [Double], plan: String, rows: Int) {
+/// Milliseconds for "the vetoes of one widget in one session" through `auditctl query`'s engine
+/// (the `timeline` view, opened read-only), each time right after its baseline: the same rows read
+/// from the `events` table with the raw C API through the same index, by a connection opened for it.
+func measureQuery(_ database: String, session: Int) throws -> (
+    milliseconds: [Double], baseline: [Double], plan: String, rows: Int
+) {
     let sql = "SELECT seq, args FROM timeline WHERE session = \(session) AND widget = 'probe/w3' AND vetoed"
+    let raw = """
+        SELECT e.seq, e.args FROM events e JOIN widgets w ON w.session = e.session AND w.id = e.widget
+        WHERE e.session = \(session) AND w.path = 'probe/w3' AND e.vetoed
+        """
     var rows = 0
+    var baseline: [Double] = []
     let times = try (0..<7).map { _ -> Double in
+        let rawStart = now()
+        var handle: OpaquePointer?
+        sqlite3_open_v2(database, &handle, SQLITE_OPEN_READONLY, nil)
+        var statement: OpaquePointer?
+        sqlite3_prepare_v2(handle, raw, -1, &statement, nil)
+        var rawRows = 0
+        while sqlite3_step(statement) == SQLITE_ROW {
+            rawRows += sqlite3_column_bytes(statement, 1) >= 0 ? 1 : 0
+        }
+        sqlite3_finalize(statement)
+        sqlite3_close_v2(handle)
+        baseline.append(Double(now() - rawStart) / 1e6)
         let start = now()
         rows = try ReadOnlyQuery.run(sql, databasePath: database).rows.count
+        precondition(rows == rawRows && rows > 0, "the query and its baseline read the same rows")
         return Double(now() - start) / 1e6
     }
     let plan = try ReadOnlyQuery.run("EXPLAIN QUERY PLAN " + sql, databasePath: database).rows
         .map { row in row.last.map { if case .text(let text) = $0 { text } else { "" } } ?? "" }
         .joined(separator: "\n")
-    return (times, plan, rows)
+    return (times, baseline, plan, rows)
 }

@@ -65,8 +65,10 @@ func measureRawBaseline(rows: Int, database: String) throws -> Double {
     return Double(rows) / (Double(now() - start) / 1e9)
 }
 
-/// The naive peer: one `JSONEncoder` per event and one autocommit `INSERT` per event.
-func measureNaive(events: Int, database: String) throws -> Double {
+/// The naive peer: one `JSONEncoder` per event and one autocommit `INSERT` per event; its events
+/// per second, and the bytes its table takes per event (from `dbstat`, after a truncating
+/// checkpoint), the size figure's baseline.
+func measureNaive(events: Int, database: String) throws -> (rate: Double, bytes: Double) {
     struct NaiveEvent: Encodable {
         let seq: Int
         let widget: String
@@ -94,7 +96,13 @@ func measureNaive(events: Int, database: String) throws -> Double {
         guard sqlite3_step(statement) == SQLITE_DONE else { fatalError(String(cString: sqlite3_errmsg(db))) }
         sqlite3_finalize(statement)
     }
-    return Double(events) / (Double(now() - start) / 1e9)
+    let rate = Double(events) / (Double(now() - start) / 1e9)
+    sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+    var statement: OpaquePointer?
+    sqlite3_prepare_v2(db, "SELECT sum(pgsize) FROM dbstat WHERE name = 'log'", -1, &statement, nil)
+    defer { sqlite3_finalize(statement) }
+    let bytes = sqlite3_step(statement) == SQLITE_ROW ? sqlite3_column_double(statement, 0) : 0
+    return (rate, bytes / Double(events))
 }
 
 /// Bytes per event on disk after a truncating checkpoint: the events table alone (from

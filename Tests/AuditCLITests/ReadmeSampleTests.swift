@@ -56,14 +56,6 @@ struct ReadmeSampleTests {
         }
     }
 
-    /// The Gestures article is docs/gestures.md, which the sources cite as the contract, word for word.
-    @Test func gesturesArticleIsDocsGestures() throws {
-        let contract = try String(contentsOf: Self.root.appending(path: "docs/gestures.md"), encoding: .utf8)
-        let article = try String(
-            contentsOf: Self.root.appending(path: "\(Self.catalog)/Gestures.md"), encoding: .utf8)
-        #expect(article == contract, "copy docs/gestures.md to \(Self.catalog)/Gestures.md")
-    }
-
     /// The fast loop skips exactly the suites tagged `.slow`: `swift test --skip` matches names,
     /// not tags, so `scripts/test-fast.sh` lists them, and this keeps the list and the tags equal.
     @Test func theFastLoopSkipsExactlyTheSlowSuites() throws {

@@ -5,7 +5,7 @@ import Testing
 @testable import AuditCore
 
 /// Distances at thresholds: the same relative move gives the same outcome wherever on the screen it
-/// starts, as the integer clock does for times (docs/gestures.md, "Touches and the clock"). In
+/// starts, as the integer clock does for times (the Gestures article, "Touches and the clock"). In
 /// `Double`, 16.4 − 6.4 is 9.999999999999998: a 10 pt move from y 6.4 must still reach a 10 pt limit.
 @Suite("Distance thresholds measured in micro-points")
 struct DistanceThresholdTests {

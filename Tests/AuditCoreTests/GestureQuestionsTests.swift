@@ -5,7 +5,7 @@ import Testing
 
 /// Only the questions UIKit asks (issue #32, item 6): no simultaneity question where a class rule
 /// already says that neither recognizer can block the other, and none to a recognizer that has
-/// failed — it is asked nothing more in that sequence (docs/gestures.md, rules 3, 6 and 7).
+/// failed — it is asked nothing more in that sequence (the Gestures article, rules 3, 6 and 7).
 @Suite("Gesture questions UIKit does not ask are not asked")
 struct GestureQuestionsTests {
     /// The order the two taps are added to the cell in, so join order.

@@ -86,7 +86,7 @@ struct GestureRecognizerTests {
 
     // UIKit's tap tolerates 45 points: no public property or page says so, but UIKitCore's
     // `UITapRecognizer encodeWithCoder:` leaves out an `allowableMovement` equal to 45.0, the value
-    // its initializer sets (docs/gestures.md, "Compared with UIKit"). A long press keeps the
+    // its initializer sets (the Gestures article, "Compared with UIKit"). A long press keeps the
     // documented 10 ("The default allowable movement is 10 points", UILongPressGestureRecognizer).
     @Test func aTapToleratesFortyFivePointsOfMovementByDefault() {
         let fixture = GestureFixture()

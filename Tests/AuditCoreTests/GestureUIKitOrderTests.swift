@@ -4,7 +4,7 @@ import Testing
 @testable import AuditCore
 
 /// Golden timelines of the rules issue #13 brought in line with UIKit: every question a delegate
-/// is asked, in order, with the actions that ran (docs/gestures.md, "The rules").
+/// is asked, in order, with the actions that ran (the Gestures article, "The rules").
 @Suite("Gesture arbitration in UIKit's order: when each delegate question is asked")
 struct GestureUIKitOrderTests {
     let folder = TemporaryDirectory()

@@ -68,7 +68,7 @@ struct ScrollViewPanTests {
     }
 
     // The golden timeline of a touch drag over the app's tap: the scroll view's pan begins at 10
-    // points and prevents the tap (still within its 45 points, docs/gestures.md), and the scroll
+    // points and prevents the tap (still within its 45 points, the Gestures article), and the scroll
     // callbacks follow in UIKit's order (`UIScrollViewDelegate`): willBeginDragging, didScroll,
     // willEndDragging with the target, didEndDragging(willDecelerate: true), willBeginDecelerating,
     // didScroll at each step, didEndDecelerating.
@@ -145,7 +145,7 @@ struct ScrollViewPanTests {
     }
 
     // The app's pan on the content joins the sequence before the scroll view's (the hit view's
-    // recognizers first, docs/gestures.md rule 2); both reach 10 points on the same move, so the
+    // recognizers first, the Gestures article, rule 2); both reach 10 points on the same move, so the
     // app's begins first and prevents the scroll view's, as a pan inside a scroll view does in UIKit.
     @Test func theAppsPanOnTheContentWinsAndTheContentStays() throws {
         let cardPan = PanGestureRecognizer(identifier: "swipe")

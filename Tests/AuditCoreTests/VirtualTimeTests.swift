@@ -5,7 +5,7 @@ import Testing
 @testable import AuditCore
 
 /// The integer time base: the same relative touch sequence gives the same outcome at exact
-/// thresholds wherever it starts on the clock (docs/gestures.md, "Touches and the clock").
+/// thresholds wherever it starts on the clock (the Gestures article, "Touches and the clock").
 @Suite("Virtual time in nanoseconds")
 struct VirtualTimeTests {
     /// A touch sequence timed relative to its start, the recognizers it is sent to, and the

@@ -10,6 +10,8 @@ public struct JSONSyntaxError: Error, CustomStringConvertible, Sendable {
 extension AuditValue {
     /// Parses JSON text, such as a recorded `args` or `result` column: the inverse of ``json``,
     /// non-finite doubles included (`{"$double":"NaN"}` reads as NaN).
+    ///
+    /// - Complexity: O(*n*) for *n* bytes of text.
     public init(json text: String) throws {
         self = try Self.parse(json: Array(text.utf8), readingTags: true)
     }

@@ -1,4 +1,4 @@
-/// The delegate of a `GestureRecognizer`: the seven questions the arbitration asks (docs/gestures.md).
+/// The delegate of a `GestureRecognizer`: the seven questions the arbitration asks (the Gestures article).
 ///
 /// All are optional; the extension below supplies UIKit's defaults and marks them, so the audit
 /// records "not implemented, default used". In UIKit `canPrevent`/`canBePreventedBy` are methods a

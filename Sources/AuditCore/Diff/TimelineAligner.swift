@@ -250,6 +250,11 @@ extension AuditStore {
     /// alignments exist, Myers' algorithm picks one depending on which side is A; the older
     /// session is therefore always aligned first, so `diff B A` is exactly `diff A B` with the
     /// sides swapped.
+    ///
+    /// - Complexity: O(*n* + *m* + *k*·*E* + Σ *s*·*d*) time and O(*n* + *m*) memory for sessions of *n* and
+    ///   *m* events: their fingerprints read once; the *k* inputs aligned with at most *E* input edits
+    ///   (`maximumBlockEdits`, beyond which the inputs are paired in order); inside each pair of aligned
+    ///   inputs, *s* events with *d* differences aligned by Myers; then one indexed read per difference.
     public func diff(_ a: Int64, _ b: Int64) throws(StoreError) -> SessionDiff {
         try diff(a, b, upTo: nil)
     }
@@ -293,6 +298,9 @@ extension AuditStore {
 
     /// Compares two stored sessions as `diff(_:_:)` does, without reading the events that differ:
     /// `forEachDifference(in:_:)` reads them, a few hundred at a time.
+    ///
+    /// - Complexity: as `diff(_:_:)` without its last part: O(*n* + *m* + *k*·*E* + Σ *s*·*d*) time and
+    ///   O(*n* + *m*) memory for sessions of *n* and *m* events; no event that differs is read.
     public func compare(_ a: Int64, _ b: Int64) throws(StoreError) -> SessionComparison {
         try compare(a, b, upTo: nil)
     }
@@ -316,6 +324,9 @@ extension AuditStore {
     /// Calls `body` with each difference of `comparison`, in the order `diff(_:_:)` lists them,
     /// reading their events `chunk` differences at a time: the memory used does not grow with the
     /// differences (`diff --format json` streams them this way).
+    ///
+    /// - Complexity: O(*D* log *n*) for the *D* differences of `comparison`, each read through the
+    ///   events' index; memory grows with `chunk`, not with *D*.
     public func forEachDifference(
         in comparison: SessionComparison, chunk: Int = 500, _ body: (EventDifference) -> Void
     ) throws(StoreError) {

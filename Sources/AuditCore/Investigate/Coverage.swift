@@ -71,6 +71,10 @@ public struct CoverageReport: Sendable {
 
 extension AuditStore {
     /// The coverage of sessions `ids` against the callbacks `catalog` declares for their widgets.
+    ///
+    /// - Complexity: O(*w* + *e*) time for the *w* widgets and *e* events of the sessions, each
+    ///   session read once in order; memory O(*c*) for the *c* callbacks the catalog declares for
+    ///   them, and O(*e*₁) for the largest session's *e*₁ events (the input each event came from).
     public func coverage(sessions ids: [Int64], catalog: WidgetCatalog) throws(StoreError) -> CoverageReport {
         var rows: [String: CoverageReport.Row] = [:]
         var order: [String] = []

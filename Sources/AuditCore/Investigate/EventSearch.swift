@@ -140,6 +140,8 @@ public enum TimeBound {
 extension AuditStore {
     /// The events that match `search`, by session and `seq`, read from the `timeline` view joined
     /// with `sessions`. An unknown `search.session` is an error, not an empty result.
+    ///
+    /// - Complexity: as `search(_:each:)`, and O(*r*) memory for the *r* matches returned.
     public func search(_ search: EventSearch) throws(StoreError) -> [EventMatch] {
         var matches: [EventMatch] = []
         try self.search(search) { matches.append($0) }
@@ -148,6 +150,10 @@ extension AuditStore {
 
     /// Calls `body` with each event that matches `search`, in session and `seq` order, as it is
     /// read: memory does not grow with the matches.
+    ///
+    /// - Complexity: O(*e*) for the *e* events read: one session's events when `search.session` is
+    ///   set (found through the events' index), otherwise every event of the sessions the conditions
+    ///   let through, each tested as it is read; O(1) memory.
     public func search(_ search: EventSearch, each body: (EventMatch) -> Void) throws(StoreError) {
         if let id = search.session { _ = try session(id) }
         // A database from before session labels has no labelled session.

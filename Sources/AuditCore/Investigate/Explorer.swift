@@ -83,6 +83,11 @@ public struct Explorer: Sendable {
     /// when the batch began, its runs recorded `options.jobs` at a time (each job into a scratch
     /// database of its own), then taken in run order. So the runs, and the first that diverges,
     /// are the same whatever the number of jobs.
+    ///
+    /// - Complexity: O(*r*·*e*) for *r* runs (`options.runs`, fewer with a time limit or a divergence)
+    ///   of *e* events each: every run is generated, recorded with both delegates and diffed in a
+    ///   scratch database. A divergence adds a `Minimizer/minimize(session:delegate:maximumTests:progress:)`
+    ///   of that run. Memory grows with the corpus of runs that reached new branches.
     public func explore(
         delegate delegateName: String, candidate candidateName: String,
         progress: (_ runs: Int, _ steps: Int) -> Void = { _, _ in }
@@ -173,6 +178,8 @@ extension Explorer.Divergence {
     /// Records the minimal reproducer with `delegate` and with `candidate` into the database at
     /// `databasePath` (the candidate skipping inputs it cannot take, as in a replay), labelled
     /// `explore=delegate` and `explore=candidate`: the two sessions `diff` compares.
+    ///
+    /// - Complexity: O(*e*) for the *e* events of the reproducer's two recordings.
     public func record(
         delegate: String, candidate: String, registry: DelegateRegistry, catalog: WidgetCatalog, databasePath: String
     ) throws -> (delegate: RecordingSummary, candidate: RecordingSummary) {
@@ -191,6 +198,8 @@ extension Explorer.Result {
     /// Records each run of `corpus` with `delegate` into the database at `databasePath`, labelled
     /// `explore=corpus` and named SCENARIO-explored: the runs that reached new branches, as
     /// sessions a replay can check.
+    ///
+    /// - Complexity: O(*e*) for the *e* events recorded from all of `corpus`'s runs.
     public func saveCorpus(
         of scenario: Scenario, delegate: String, registry: DelegateRegistry, databasePath: String
     ) throws -> [RecordingSummary] {

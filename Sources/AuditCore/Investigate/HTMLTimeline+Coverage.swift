@@ -6,6 +6,8 @@ extension HTMLTimeline {
     /// the callbacks never called, and those called whose answers were never all seen — and last
     /// every callback with its calls, the default's share, the branches seen and missing, and the
     /// inputs that reach it.
+    ///
+    /// - Complexity: O(*c*) for the report's *c* callback rows (each row's few branches sorted).
     public static func coverage(_ report: CoverageReport, limits: Limits = .standard) -> String {
         var page = HTMLPage(title: "auditctl · coverage", limits: limits)
         let total = report.total

@@ -43,6 +43,9 @@ public enum HTMLTimeline {
     ///   - session: the session, as ``AuditStore/session(_:)`` reads it.
     ///   - events: the session's events in `seq` order, as ``AuditStore/timeline(of:)`` reads them.
     ///   - limits: how much the page draws and lists.
+    ///
+    /// - Complexity: O(*e* log *e*) for the session's *e* events (summed up as `SessionReport`
+    ///   does); the page itself draws and lists no more than `limits` allow.
     public static func report(session: SessionSummary, events: [TimelineEvent], limits: Limits = .standard)
         -> String
     {
@@ -75,6 +78,9 @@ public enum HTMLTimeline {
     ///   - labels: what the two sides are called: "A" and "B", or "recorded" and "candidate".
     ///   - heading: the page's first line, such as "Replay of session 1 against checkout.v2".
     ///   - limits: how much the page draws and lists.
+    ///
+    /// - Complexity: O(*n* + *m* + *D*) for the two sessions' *n* and *m* events and `diff`'s *D*
+    ///   differences; the page itself draws and lists no more than `limits` allow.
     public static func comparison(
         _ diff: SessionDiff, eventsA: [TimelineEvent], eventsB: [TimelineEvent], labels: (a: String, b: String),
         heading: String, limits: Limits = .standard

@@ -37,11 +37,16 @@ public struct SessionReport: Sendable {
     public var defaulted: [CallbackStatistics] { rows.filter { $0.defaulted > 0 } }
 
     /// The `limit` rows with the slowest single call, slowest first.
+    ///
+    /// - Complexity: O(*c* log *c*) for the report's *c* rows.
     public func slowest(_ limit: Int = 10) -> [CallbackStatistics] {
         Array(rows.sorted { ($0.maxMicroseconds, $1.first) > ($1.maxMicroseconds, $0.first) }.prefix(limit))
     }
 
     /// Sums up `events` (callbacks and inputs of any sessions, in any order).
+    ///
+    /// - Complexity: O(*e* log *e*) for *e* events (sorted by session and `seq`, then each
+    ///   callback's durations sorted for its percentiles).
     public init(sessions: [Int64], events: [(session: Int64, event: TimelineEvent)]) {
         var builder = Builder(sessions: sessions)
         for (session, event) in events.sorted(by: { ($0.session, $0.event.seq) < ($1.session, $1.event.seq) }) {
@@ -188,6 +193,10 @@ public struct CallbackStatistics: Sendable, Equatable {
 extension AuditStore {
     /// The report of one session, or (with nil) of every recorded session that is not a replay, has
     /// all of `labels` and falls in `shard`.
+    ///
+    /// - Complexity: O(*e* log *e*) time for the *e* events of the sessions reported, read once in
+    ///   order (each callback's durations sorted for its percentiles); memory O(*c*) for the *c*
+    ///   callback events among them (their durations), not their events.
     public func report(
         session id: Int64?, labels: [String: String] = [:], shard: SessionShard? = nil
     ) throws(StoreError) -> SessionReport {

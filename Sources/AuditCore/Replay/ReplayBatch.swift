@@ -52,6 +52,9 @@ extension Replayer {
 
         /// `Replayer.replay(session:delegate:mode:)` through this job's reader and shared writer,
         /// waiting for its turn there.
+        ///
+        /// - Complexity: as `Replayer.replay(session:delegate:mode:)`: O(*e*) for a session of *e*
+        ///   events, and the comparison.
         public func replay(session id: Int64, delegate delegateName: String, mode: ReplayMode) throws -> ReplayReport {
             try write(prepare(session: id, delegate: delegateName, mode: mode).complete)
         }
@@ -66,6 +69,9 @@ extension Replayer {
 
         /// `Replayer.replay(session:delegate:mode:noiseRuns:)` through this job's reader and shared
         /// writer.
+        ///
+        /// - Complexity: (1 + `noiseRuns`) replays of the session, as
+        ///   `Replayer.replay(session:delegate:mode:noiseRuns:)`.
         public func replay(session id: Int64, delegate delegateName: String, mode: ReplayMode, noiseRuns: Int)
             throws -> NoiseFilteredReplay
         {
@@ -278,6 +284,10 @@ extension Replayer {
     /// When the database cannot be opened to write, each session fails with that error; a job that
     /// cannot open it to read fails each session it takes, and the others go on. A batch whose
     /// commit fails fails each session that wrote in it.
+    ///
+    /// - Complexity: Σ O(*e*ᵢ) for sessions of *e*ᵢ events, each replayed as
+    ///   `replay(session:delegate:mode:)`, on `jobs` threads; memory bounded by the window of sessions
+    ///   in flight, not by the number of sessions.
     public func replayAll<Outcome: Sendable>(
         _ sessions: [Int64], jobs: Int, work: @escaping @Sendable (Job, Int64) throws -> Outcome,
         deliver: (_ index: Int, _ outcome: Result<Outcome, any Error>) -> Void
@@ -289,6 +299,10 @@ extension Replayer {
     /// outcome made of its report by `outcome` on the job's thread. A job whose candidate has run
     /// while another job holds the shared writer does not wait for it: it replays its next session
     /// and stores both in its next turn.
+    ///
+    /// - Complexity: Σ O(*e*ᵢ) for sessions of *e*ᵢ events, each replayed as
+    ///   `replay(session:delegate:mode:)`, on `jobs` threads; memory bounded by the window of sessions
+    ///   in flight, not by the number of sessions.
     public func replayAll<Outcome: Sendable>(
         _ sessions: [Int64], jobs: Int, delegate: String, mode: ReplayMode,
         outcome: @escaping @Sendable (ReplayReport) -> Outcome,

@@ -37,6 +37,9 @@ extension Replayer {
     /// that recorded it (which must be registered). A difference of the candidate that also shows
     /// up between a baseline run and the recording (a delegate that reads the clock or a random
     /// number) is noise, not a regression. Every run is stored as a replay session.
+    ///
+    /// - Complexity: (1 + `noiseRuns`) replays of the session, each as
+    ///   `replay(session:delegate:mode:)`, and one comparison of their differences.
     public func replay(
         session id: Int64, delegate delegateName: String, mode: ReplayMode, noiseRuns: Int
     ) throws -> NoiseFilteredReplay {
@@ -45,6 +48,9 @@ extension Replayer {
 
     /// `replay(session:delegate:mode:noiseRuns:)` reading through `store`, an open store of this
     /// replayer's database (see `replay(session:delegate:mode:reading:)`): every run goes through it.
+    ///
+    /// - Complexity: (1 + `noiseRuns`) replays of the session, each as
+    ///   `replay(session:delegate:mode:)`, and one comparison of their differences.
     public func replay(
         session id: Int64, delegate delegateName: String, mode: ReplayMode, noiseRuns: Int, reading store: AuditStore
     ) throws -> NoiseFilteredReplay {

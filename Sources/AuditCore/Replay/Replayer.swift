@@ -17,6 +17,10 @@ public struct Replayer: Sendable {
     }
 
     /// Replays session `id` against the registered delegate `delegateName`.
+    ///
+    /// - Complexity: O(*e*) to read, run and store a session of *e* events, then the comparison:
+    ///   isolated, made as each answer is given (O(*e*) in all, only the differing events stored);
+    ///   interaction, `AuditStore/diff(_:_:)` of the recording and the candidate.
     public func replay(session id: Int64, delegate delegateName: String, mode: ReplayMode) throws -> ReplayReport {
         let entry = try registry.entry(named: delegateName)
         return try replay(session: id, candidate: entry.make, named: delegateName, mode: mode)
@@ -25,6 +29,9 @@ public struct Replayer: Sendable {
     /// Replays session `id` against delegates made by `makeCandidate` (called once per run: the
     /// candidate is fresh, and keeps its state across the run). `name` is stored as the replay
     /// session's delegate.
+    ///
+    /// - Complexity: as `replay(session:delegate:mode:)`: O(*e*) for a session of *e* events, and
+    ///   the comparison.
     public func replay(
         session id: Int64, candidate makeCandidate: () -> AnyObject, named name: String, mode: ReplayMode
     ) throws -> ReplayReport {
@@ -36,6 +43,9 @@ public struct Replayer: Sendable {
     /// to write, it also stores the candidate of an isolated replay; opened to read, the candidate
     /// is stored through a store opened to write. An interaction replay's recorder always writes
     /// through a connection of its own, on its writer thread.
+    ///
+    /// - Complexity: as `replay(session:delegate:mode:)`: O(*e*) for a session of *e* events, and
+    ///   the comparison.
     public func replay(session id: Int64, delegate delegateName: String, mode: ReplayMode, reading store: AuditStore)
         throws -> ReplayReport
     {

@@ -110,6 +110,9 @@ public enum ScenarioRunner {
     ///
     /// Everything is validated before the database is opened: an unknown delegate, or a step
     /// that cannot run, records nothing.
+    ///
+    /// - Complexity: O(*k* + *e*) for a scenario of *k* steps that make *e* events: a dry run, then
+    ///   the recorded run.
     public static func record(
         _ scenario: Scenario, delegate delegateName: String?, registry: DelegateRegistry, databasePath: String,
         label: String? = nil, labels: [String: String] = [:], options: Recorder.Options = Recorder.Options()
@@ -132,6 +135,9 @@ public enum ScenarioRunner {
     /// it when missing), and stored with their text hashed (`Scenario.recordedSource(hashing:)`).
     /// `invalid: .skip` records a run that skips the steps it cannot take, as a replay does;
     /// `labels` are stored with the session (`NewSession.labels`).
+    ///
+    /// - Complexity: O(*k* + *e*) for a scenario of *k* steps that make *e* events: a dry run, then
+    ///   the recorded run.
     public static func record(
         _ scenario: Scenario, delegate makeDelegate: () -> AnyObject, named name: String, databasePath: String,
         label: String? = nil, labels: [String: String] = [:], options: Recorder.Options = Recorder.Options(),

@@ -47,6 +47,9 @@ extension AuditStore {
     /// callback names no event uses any more, in one transaction; then gives the space back
     /// (`VACUUM`). A replay whose original goes is deleted with it only with `withReplays`,
     /// otherwise nothing is deleted. Returns the ids deleted, in order.
+    ///
+    /// - Complexity: O(*s* + *N*): the *s* sessions chosen among, and `VACUUM` rewriting the whole
+    ///   database of *N* rows, whatever was deleted.
     public func prune(_ criteria: PruneCriteria) throws -> [Int64] {
         guard !criteria.isEmpty else { throw PruneError.noCriterion }
         let all = try sessions()

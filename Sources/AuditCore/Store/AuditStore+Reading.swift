@@ -104,6 +104,8 @@ extension AuditStore {
     }
 
     /// Every session, oldest first.
+    ///
+    /// - Complexity: O(*s*) for the *s* sessions stored.
     public func sessions() throws(StoreError) -> [SessionSummary] {
         try storeOperation {
             try readSessions(connection.prepare("SELECT \(sessionSelect) FROM sessions ORDER BY id"), [])
@@ -137,6 +139,9 @@ extension AuditStore {
     }
 
     /// One session's events in `seq` order, read through the `timeline` view.
+    ///
+    /// - Complexity: O(*e*) time and memory for the session's *e* events, found through the
+    ///   events' index.
     public func timeline(of id: Int64) throws(StoreError) -> [TimelineEvent] {
         try timeline(of: id, where: "")
     }
@@ -159,6 +164,8 @@ extension AuditStore {
 
     /// Calls `body` with each of one session's events in `seq` order, as they are read: what
     /// `timeline(of:)` returns, without holding it (`show --format json` streams a session this way).
+    ///
+    /// - Complexity: O(*e*) time for the session's *e* events; O(1) memory.
     public func forEachTimelineEvent(of id: Int64, _ body: (TimelineEvent) -> Void) throws(StoreError) {
         try forEachTimelineEvent(of: id, where: "", body)
     }

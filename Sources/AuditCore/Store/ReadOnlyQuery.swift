@@ -63,6 +63,9 @@ public enum ReadOnlyQuery {
     /// Runs `sql`, stopping it at `deadline`. `heapLimit` caps SQLite's memory while it runs with
     /// `sqlite3_hard_heap_limit64`, which holds for the whole process: give it only where nothing
     /// else uses SQLite meanwhile (the command line does).
+    ///
+    /// - Complexity: what SQLite's plan for `sql` costs, stopped at `deadline`; the rows returned
+    ///   are held in memory, at most `maximumResultBytes` of them.
     public static func run(
         _ sql: String, databasePath: String, deadline: Duration = defaultDeadline, heapLimit: Int? = nil
     ) throws(StoreError) -> QueryResult {

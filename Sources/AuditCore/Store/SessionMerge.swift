@@ -10,6 +10,10 @@ extension AuditStore {
     /// across with one `INSERT … SELECT` per table (the source attached to this connection); a
     /// source of an older build, one with sessions that share events (isolated replays), or one
     /// whose rows do not add up goes through the export's records instead, field by field.
+    ///
+    /// - Complexity: O(*e* log *N*) for the *e* events (and their sessions, widgets and labels) copied
+    ///   into a database of *N* rows, each row inserted into its tables' B-trees; the source's
+    ///   events are counted once (O(*n*) for its *n* events) to decide the way the rows go.
     public func mergeSessions(from source: AuditStore, sessions ids: [Int64]? = nil) throws
         -> SessionTransfer.Imported
     {

@@ -34,6 +34,9 @@ extension AuditStore {
     /// call per line, reading each session's rows as it goes. A session recorded before UUIDs (a
     /// database of an older build, read as it is) is given one derived from what it holds, the
     /// same each time, so merging it twice still skips it the second time.
+    ///
+    /// - Complexity: O(*s* + *e*) time for the *s* sessions and *e* events written, one session's
+    ///   rows read at a time, in order; memory does not grow with *e*.
     public func export(sessions ids: [Int64]? = nil, write: (String) throws -> Void) throws {
         try exportRecords(sessions: ids) { try write(orderedLine($0)) }
     }
@@ -183,6 +186,9 @@ extension AuditStore {
     /// Imports the sessions of an export, read line by line from `lines`, in one transaction: an
     /// error anywhere (a line that is not what the form says, a file cut short) leaves the
     /// database as it was. A session whose UUID the database holds is skipped.
+    ///
+    /// - Complexity: O(*e* log *N*) for the *e* events of the lines, stored into a database of *N*
+    ///   rows in one transaction; memory does not grow with *e*.
     public func importSessions(_ lines: some Sequence<String>) throws -> SessionTransfer.Imported {
         try importSessions { feed in
             for line in lines { try feed(line) }
@@ -191,6 +197,8 @@ extension AuditStore {
 
     /// Imports the lines `produce` gives to the function it is handed, as `importSessions(_:)`
     /// does, on this thread.
+    ///
+    /// - Complexity: as `importSessions(_:)`: O(*e* log *N*) for *e* events into *N* rows.
     public func importSessions(
         _ produce: (_ feed: (String) throws -> Void) throws -> Void
     ) throws -> SessionTransfer.Imported {
@@ -213,6 +221,8 @@ extension AuditStore {
     /// two, and as many, stored, wait to be filled again. A line's bytes are read during the call
     /// that gives them only. When storing fails, the function `produce` was handed throws, so that
     /// it stops; this function returns once `produce` has.
+    ///
+    /// - Complexity: as `importSessions(_:)`: O(*e* log *N*) for *e* events into *N* rows.
     public func importSessions(
         lineBytes produce: (_ feed: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws -> SessionTransfer.Imported {

@@ -1,5 +1,5 @@
 /// The arbitration of one touch sequence: which recognizers take part, which wait for which, and
-/// who prevents whom. It implements docs/gestures.md rule by rule; the numbers below refer to it.
+/// who prevents whom. It implements the Gestures article rule by rule; the numbers below refer to it.
 ///
 /// Made by the dispatcher when a touch first reaches a recognizer, dropped when the sequence is
 /// over (no touch down, no timer running). It holds its members strongly until then.

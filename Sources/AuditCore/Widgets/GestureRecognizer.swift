@@ -1,5 +1,5 @@
 /// Recognizes one gesture in the touches of its view and the view's subviews; its delegate takes
-/// part in the arbitration between recognizers (docs/gestures.md).
+/// part in the arbitration between recognizers (the Gestures article).
 ///
 /// A recognizer is not a view: a view owns it (`View.addGestureRecognizer`), it names its view
 /// weakly, and its path is the view's path, `#`, and its identifier (`root/scroll#pan`). The
@@ -33,7 +33,7 @@ open class GestureRecognizer: Auditable {
     /// (its delegate already said it may begin), it reads the state reached — `ended` for a tap,
     /// `began` for a continuous gesture, `ended` if that also ended meanwhile — and only its
     /// actions are held back, as UIKit's header has the subclass set `state` and the
-    /// arbitration decide when the actions run (docs/gestures.md, rule 6).
+    /// arbitration decide when the actions run (the Gestures article, rule 6).
     public var state: State {
         guard let pending else { return settledState }
         return pending.endsAfterBegin ? .ended : pending.target
@@ -46,7 +46,7 @@ open class GestureRecognizer: Auditable {
     /// recognizer is currently recognizing a gesture, the gesture recognizer transitions to a
     /// cancelled state." It stays finished until the end of the event or timer being delivered
     /// (when set between events, of the next one), then is reset and leaves the sequence
-    /// (docs/gestures.md, rules 9 and 10): enabled again, it may join again on a new finger.
+    /// (the Gestures article, rules 9 and 10): enabled again, it may join again on a new finger.
     public var isEnabled = true {
         didSet {
             if oldValue && !isEnabled { arbiter?.knockOutFromOutside(self) }
@@ -151,7 +151,7 @@ open class GestureRecognizer: Auditable {
     open func reset() {}
 
     /// Whether this recognizer may prevent `preventedGestureRecognizer`: a class-wide rule, as
-    /// UIKit's `canPrevent(_:)`, checked before the delegates are asked (docs/gestures.md, rule 7).
+    /// UIKit's `canPrevent(_:)`, checked before the delegates are asked (the Gestures article, rule 7).
     /// The base implementation returns true.
     open func canPrevent(_ preventedGestureRecognizer: GestureRecognizer) -> Bool { true }
 
@@ -159,7 +159,7 @@ open class GestureRecognizer: Auditable {
     /// UIKit's `canBePrevented(by:)`. The base implementation returns true.
     open func canBePrevented(by preventingGestureRecognizer: GestureRecognizer) -> Bool { true }
 
-    /// Asks to move to `newState`. The arbitration decides (docs/gestures.md): leaving `possible`
+    /// Asks to move to `newState`. The arbitration decides (the Gestures article): leaving `possible`
     /// may wait for failure requirements, be refused by the delegate, or be prevented; from
     /// `possible`, `ended` recognizes a discrete gesture. Requests made outside a touch sequence,
     /// after the recognizer finished, or that make no sense from its state, are ignored.

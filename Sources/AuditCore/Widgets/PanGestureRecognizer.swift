@@ -39,7 +39,7 @@ open class PanGestureRecognizer: GestureRecognizer {
         } else if TouchDistance.translation(from: start, to: touch.location, reaches: minimumTranslation) {
             // Per axis, not the straight-line length: a move of (8, 8) does not begin a 10 pt pan.
             // Observed UIKit behaviour (issue #13, item 9); Apple documents neither the threshold
-            // nor how it is measured (docs/gestures.md, "The built-in recognizers"). Measured in
+            // nor how it is measured (the Gestures article, "The built-in recognizers"). Measured in
             // micro-points, not from `translation`'s rounded `Double`s (`TouchDistance`).
             panning = true
             transition(to: .began)

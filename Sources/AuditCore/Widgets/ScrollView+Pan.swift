@@ -1,6 +1,6 @@
 /// Touches drag a scroll view through its own pan recognizer, as UIKit's
 /// `UIScrollView.panGestureRecognizer`: it takes part in the arbitration with the app's
-/// recognizers (docs/gestures.md), and while it runs the scroll view calls the same delegate
+/// recognizers (the Gestures article), and while it runs the scroll view calls the same delegate
 /// methods as the `beginDrag`/`drag`/`endDrag` inputs.
 ///
 /// - began: `isDragging` is set, `scrollViewWillBeginDragging`. The content follows the finger

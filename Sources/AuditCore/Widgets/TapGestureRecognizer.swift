@@ -11,7 +11,7 @@ open class TapGestureRecognizer: GestureRecognizer {
     /// How far, in points, a tap may move from where it touched down: 45, as UIKit's tap. UIKit
     /// documents no value and has no public property for it; its tap recognizer's archiving
     /// (`UITapRecognizer encodeWithCoder:` in UIKitCore, read from its disassembly) leaves out an
-    /// `allowableMovement` equal to 45.0, its initial value (docs/gestures.md, "The built-in
+    /// `allowableMovement` equal to 45.0, its initial value (the Gestures article, "The built-in
     /// recognizers"). A long press's documented default stays 10. A move of exactly this far is
     /// within it, measured in micro-points (`TouchDistance`).
     public var allowableMovement = 45.0

@@ -3,11 +3,11 @@
 /// Each root view has one (`View.touchDispatcher`), which names the root weakly. A touch that
 /// begins is hit-tested (`View.hitTest(_:)`) and stays bound to the view it hit; the recognizers of
 /// that view and its ancestors are offered it, the arbitration decides what they do
-/// (docs/gestures.md). The clock counts whole nanoseconds (`VirtualTime`) and moves only with the
+/// (the Gestures article). The clock counts whole nanoseconds (`VirtualTime`) and moves only with the
 /// events' timestamps: before an event is delivered, every recognizer timer due by then fires, in
 /// deadline order, so a sequence behaves the same on every run, wherever it starts on the clock,
 /// and takes no real time. A timer due at the very instant of an event fires first: a threshold
-/// reached exactly counts as reached (docs/gestures.md, "Touches and the clock").
+/// reached exactly counts as reached (the Gestures article, "Touches and the clock").
 ///
 /// Audited, each event is an input of kind `input` named `touch` on the view it is bound to (the
 /// root when it hit nothing), and each timer an input named `gestureTimer` on its recognizer; the

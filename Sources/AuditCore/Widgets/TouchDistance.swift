@@ -10,7 +10,7 @@
 /// is computed from those integers exactly. A location given with at most six decimals, as scenario
 /// files and recordings give them, lands on its exact micro-point, so the same relative move
 /// measures the same wherever on the screen it starts, and a limit reached exactly counts as reached
-/// (docs/gestures.md, "Touches and the clock").
+/// (the Gestures article, "Touches and the clock").
 ///
 /// Only the comparisons use the grid: touch locations are not changed where they enter (what is
 /// recorded and replayed, `translation` and `velocity` are the `Double`s given), and rounding the

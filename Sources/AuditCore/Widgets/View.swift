@@ -125,7 +125,7 @@ open class View: Auditable {
         guard recognizer.view === self, gestureRecognizers.contains(where: { $0 === recognizer }) else { return }
         gestureRecognizers.removeAll { $0 === recognizer }
         // Removed during a touch sequence, it is cancelled (or fails) and leaves the sequence
-        // (docs/gestures.md, rule 10).
+        // (the Gestures article, rule 10).
         recognizer.arbiter?.remove(recognizer)
         recognizer.auditLink = nil
         recognizer.view = nil
