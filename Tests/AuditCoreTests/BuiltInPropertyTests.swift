@@ -30,6 +30,10 @@ struct BuiltInPropertyTests {
         (#""kind":"SegmentedControl","segments":["a"],"selcted":0"#, "root.children[0].selcted: unknown field"),
         (#""kind":"ScrollView","contentSize":[1]"#, "root.children[0].contentSize: expected [a, b]"),
         (#""kind":"ScrollView","contentSize":[1,-1]"#, "root.children[0].contentSize[1]: must not be negative"),
+        // The sign is judged before the size: -2e7 is told what -1 is told.
+        (#""kind":"ScrollView","contentSize":[1,-2e7]"#, "root.children[0].contentSize[1]: must not be negative"),
+        (#""kind":"View","frame":[0,0,-2e7,5]"#, "root.children[0].frame: width and height must not be negative"),
+        (#""kind":"View","frame":[0,0,5,2e7]"#, "root.children[0].frame[3]: must be between -10000000 and 10000000"),
         (
             #""kind":"ScrollView","contentSize":[1,1],"contentOffset":[2e7,0]"#,
             "root.children[0].contentOffset[0]: must be between -10000000 and 10000000"
