@@ -70,10 +70,14 @@ public struct Input<Widget: AnyObject, Arguments>: Sendable, WidgetInput {
     public var action: InputAction {
         let input = self
         let arguments = arguments
-        @Sendable func decoded(_ values: [AuditValue]) -> Result<Arguments, StepProblem> {
-            if let problem = arguments.problem(values) { return .failure(problem) }
+        /// The arguments `values` stand for, or the first problem with them. A step is read with
+        /// `checkShapes` (the member a file got wrong is named); once read, its values decode.
+        @Sendable func decoded(_ values: [AuditValue], checkShapes: Bool) -> Result<Arguments, StepProblem> {
+            if checkShapes, let problem = arguments.problem(values) { return .failure(problem) }
             guard let decoded = arguments.decode(values, nil) else {
-                return .failure(StepProblem(field: arguments.labels.first, "the value does not have the input's shape"))
+                return .failure(
+                    arguments.problem(values)
+                        ?? StepProblem(field: arguments.labels.first, "the value does not have the input's shape"))
             }
             return .success(decoded)
         }
@@ -82,19 +86,19 @@ public struct Input<Widget: AnyObject, Arguments>: Sendable, WidgetInput {
             fields: arguments.parts.map { ActionField(part: $0, defaultValue: defaults[$0.label]) },
             widgetKind: descriptor.protocolName, accepts: { $0 is Widget },
             staticCheck: { widget, values in
-                switch decoded(values) {
+                switch decoded(values, checkShapes: true) {
                 case .failure(let problem): problem
                 case .success(let decoded): input.checkAsBuilt(widget as! Widget, decoded).map(input.located)
                 }
             },
             check: { widget, values in
-                switch decoded(values) {
+                switch decoded(values, checkShapes: false) {
                 case .failure(let problem): problem
                 case .success(let decoded): input.check(widget as! Widget, decoded).map(input.located)
                 }
             },
             perform: { widget, values in
-                if case .success(let decoded) = decoded(values) { input.perform(widget as! Widget, decoded) }
+                if let decoded = arguments.decode(values, nil) { input.perform(widget as! Widget, decoded) }
             })
     }
 }
