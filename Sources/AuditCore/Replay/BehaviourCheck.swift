@@ -162,8 +162,8 @@ extension AuditStore {
     func latestBaseline(named name: String) throws(StoreError) -> Int64? {
         try storeOperation {
             try connection.scalarInt(
-                "SELECT max(id) FROM sessions WHERE name = ? AND replay_of IS NULL AND status = 'complete'",
-                [.text(name)])
+                "SELECT max(id) FROM sessions WHERE name = ? AND replay_of IS NULL AND status = ?",
+                [.text(name), .text(SessionStatus.complete.rawValue)])
         }
     }
 }

@@ -22,12 +22,13 @@ extension AuditStore {
                                       replay_mode, event_count, input_count, callback_count, veto_count, owner_pid,
                                       owner_token, events_from, events_through, uuid)
                 SELECT ?, scenario, '', ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
-                       strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), 'complete', id, ?, ?, ?, ?, ?, ?, ?, id, ?, ?
+                       strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, id, ?, ?, ?, ?, ?, ?, ?, id, ?, ?
                 FROM sessions WHERE id = ?
                 """
             ).execute([
                 session.name.map(SQLValue.text) ?? .null, .text(session.delegate),
-                session.replayMode.map { .text($0.rawValue) } ?? .null, .integer(Int64(counters.events)),
+                .text(SessionStatus.complete.rawValue), session.replayMode.map { .text($0.rawValue) } ?? .null,
+                .integer(Int64(counters.events)),
                 .integer(Int64(counters.inputs)), .integer(Int64(counters.callbacks)),
                 .integer(Int64(counters.vetoes)), .integer(ProcessIdentity.current.pid),
                 .integer(ProcessIdentity.current.startTicks), .integer(last), .text(Self.newSessionUUID()),

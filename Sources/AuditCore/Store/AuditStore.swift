@@ -118,19 +118,24 @@ public final class AuditStore {
     /// Marks `recording` sessions whose process is gone as `interrupted`.
     private func markAbandonedSessions() throws {
         let recording = try connection.prepare(
-            "SELECT id, owner_pid, owner_token FROM sessions WHERE status = 'recording'"
-        ).rows { (id: $0.int64("id"), pid: $0.int64("owner_pid"), token: $0.int64("owner_token")) }
+            "SELECT id, owner_pid, owner_token FROM sessions WHERE status = ?"
+        ).rows([.text(SessionStatus.recording.rawValue)]) {
+            (id: $0.int64("id"), pid: $0.int64("owner_pid"), token: $0.int64("owner_token"))
+        }
         let abandoned = recording.filter { !isRecording(session: $0.id, pid: $0.pid, startTicks: $0.token) }
         guard !abandoned.isEmpty else { return }
         try connection.transaction {
             for session in abandoned {
                 try connection.cached(
                     """
-                    UPDATE sessions SET status = 'interrupted',
+                    UPDATE sessions SET status = ?,
                         ended_at = coalesce(ended_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-                    WHERE id = ? AND status = 'recording'
+                    WHERE id = ? AND status = ?
                     """
-                ).execute([.integer(session.id)])
+                ).execute([
+                    .text(SessionStatus.interrupted.rawValue), .integer(session.id),
+                    .text(SessionStatus.recording.rawValue),
+                ])
             }
         }
     }
@@ -290,7 +295,8 @@ extension AuditStore {
         var placeholders = ""
         if let finished {
             columns = ", status, ended_at, event_count, input_count, callback_count, veto_count, failure_count"
-            placeholders = ", 'complete', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?, ?, ?, ?"
+            placeholders = ", ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?, ?, ?, ?"
+            values.append(.text(SessionStatus.complete.rawValue))
             values += [finished.events, finished.inputs, finished.callbacks, finished.vetoes, finished.failures]
                 .map { .integer(Int64($0)) }
         }

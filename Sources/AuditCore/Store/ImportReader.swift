@@ -405,7 +405,7 @@ private struct LineFields {
     mutating func status() throws -> String {
         let status = try string("status")
         // A recording that is not running here any more: it did not finish.
-        return status == "recording" ? "interrupted" : status
+        return status == SessionStatus.recording.rawValue ? SessionStatus.interrupted.rawValue : status
     }
 
     mutating func labels() throws -> [String: String] {

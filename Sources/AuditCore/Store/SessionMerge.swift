@@ -93,11 +93,12 @@ extension AuditStore {
         }
         // As the rows' way stores them: owned by no process, and a recording not running here
         // any more did not finish.
-        try connection.execute(
+        try connection.prepare(
             """
             UPDATE main.sessions SET owner_pid = 0, owner_token = 0,
-                                     status = CASE status WHEN 'recording' THEN 'interrupted' ELSE status END
-            """)
+                                     status = CASE status WHEN ? THEN ? ELSE status END
+            """
+        ).execute([.text(SessionStatus.recording.rawValue), .text(SessionStatus.interrupted.rawValue)])
         return SessionTransfer.Imported(sessions: sessions.map(\.id))
     }
 
