@@ -41,12 +41,14 @@ extension AuditStore {
         }
         let wanted = ids.map(Set.init)
         let sessions = try source.sessions().filter { wanted?.contains($0.id) ?? true }
-        let stored = try source.connection.prepare("SELECT session, count(*) FROM events GROUP BY session").rows {
-            ($0.int64(0), $0.int(1))
-        }
+        let stored = try source.connection.prepare(
+            "SELECT session, count(*) AS stored FROM events GROUP BY session"
+        ).rows { ($0.int64("session"), $0.int("stored")) }
         let rows = Dictionary(stored) { first, _ in first }
         let sharing = Set(
-            try source.connection.prepare("SELECT id FROM sessions WHERE events_from IS NOT NULL").rows { $0.int64(0) })
+            try source.connection.prepare("SELECT id FROM sessions WHERE events_from IS NOT NULL").rows {
+                $0.int64("id")
+            })
         guard
             sessions.allSatisfy({ session in
                 !sharing.contains(session.id) && session.uuid.flatMap(UUID.init(uuidString:)) != nil
@@ -79,8 +81,8 @@ extension AuditStore {
             try connection.scalarInt("SELECT count(*) FROM (SELECT 1 FROM main.\(table) LIMIT 1)") == 0
         }
         let (count, first, last) = try connection.cached(
-            "SELECT count(*), min(id), max(id) FROM merge_source.sessions"
-        ).rows([]) { ($0.int(0), $0.int64(1), $0.int64(2)) }[0]
+            "SELECT count(*) AS sessions, min(id) AS first, max(id) AS last FROM merge_source.sessions"
+        ).rows([]) { ($0.int("sessions"), $0.int64("first"), $0.int64("last")) }[0]
         guard empty, count == sessions.count, first == 1, last == Int64(count) else { return nil }
         var events: Int64 = 0
         for table in tables {
