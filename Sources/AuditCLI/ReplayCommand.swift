@@ -148,8 +148,8 @@ extension Command {
             "identical": .bool(report.identical), "first_divergence": first,
             "differences": .array(report.diff.differences.map(DifferenceOutput.json)),
             "summary": DifferenceOutput.summary(report.diff),
-            "cut_short": report.cutShort.map(AuditValue.string) ?? .null,
-            "nesting_refused": report.nestingRefused.map(AuditValue.string) ?? .null,
+            "cut_short": report.cutShort.map { .string($0.description) } ?? .null,
+            "nesting_refused": report.nestingRefused.map { .string($0.description) } ?? .null,
             "inputs_replayed": .int(report.inputsReplayed), "inputs_skipped": .int(report.inputsSkipped),
             "seconds": .object([
                 "load": .double(report.timings.load), "run": .double(report.timings.run),

@@ -312,7 +312,7 @@ extension FinishingTests {
             session: summary.session, delegate: "checkout.v1", mode: .interaction)
         #expect(
             report.identical,
-            "\(report.cutShort ?? "") \(report.diff.differences.map { "\($0.kind) #\($0.event.seq) \($0.event.callback)" })"
+            "\(report.cutShort?.description ?? "") \(report.diff.differences.map { "\($0.kind) #\($0.event.seq) \($0.event.callback)" })"
         )
     }
 }

@@ -165,7 +165,7 @@ struct NestingLimitTests {
             session: summary.session, candidate: { LinkedControlsDelegate() }, named: "linked", mode: mode)
         #expect(deeper.diff.identical)
         #expect(
-            deeper.nestingRefused
+            deeper.nestingRefused?.description
                 == "steps[0]: input selectSegment on root/c32 would nest 33 inputs deep, past the limit of 32 "
                 + "(delegates that drive widgets from inside their callbacks)")
         #expect(!deeper.identical)

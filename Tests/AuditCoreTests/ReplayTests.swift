@@ -257,7 +257,7 @@ struct ReplayTests {
         #expect(try store.timeline(of: isolated.candidate.id).map(\.seq) == Array(1...11))
         #expect(try store.session(isolated.candidate.id).events == 11)
         #expect(
-            report.cutShort
+            report.cutShort?.description
                 == "session \(session) is interrupted: its recording stops at event 15; replayed the 4 inputs recorded "
                 + "completely (events 1–11)")
     }

@@ -21,7 +21,7 @@ struct ReplayPlan {
     /// How many of `events` are callbacks.
     let callbacks: Int
     /// For an interrupted session: where the recording stops and what was replayed.
-    let cutShort: String?
+    let cutShort: ReplayReport.CutShort?
     /// The recorded session's widget ids, by path.
     let widgetIDs: [String: Int32]
     /// The inputs a delegate made from inside a callback (it selected a segment in code), by their
@@ -60,7 +60,7 @@ struct ReplayPlan {
         var builder = try Builder(
             session: id, tree: parsed?.tree(source) { root.build() } ?? root.build(), catalog: catalog,
             expecting: session.events)
-        var cutShort: String?
+        var cutShort: ReplayReport.CutShort?
         var read: [EventFingerprint]? = parsed != nil && fingerprinting ? [] : nil
         if let feed {
             while let chunk = try feed.next() { try builder.add(chunk) }
@@ -74,9 +74,9 @@ struct ReplayPlan {
                 let lastInput = events.last { $0.kind == .input && $0.parent == nil }
                 let kept = events.prefix { $0.seq < (lastInput?.seq ?? 1) }
                 let inputs = kept.filter { $0.kind == .input && $0.parent == nil }.count
-                cutShort =
-                    "session \(id) is interrupted: its recording stops at event \(events.last?.seq ?? 0); "
-                    + "replayed the \(inputs) input\(inputs == 1 ? "" : "s") recorded completely (events 1–\(kept.last?.seq ?? 0))"
+                cutShort = ReplayReport.CutShort(
+                    session: id, lastEvent: events.last?.seq ?? 0, inputsReplayed: inputs,
+                    replayedThrough: kept.last?.seq ?? 0)
                 events = Array(kept)
                 if inputs == 0 { throw ReplayError.nothingRecorded(session: id) }
             }

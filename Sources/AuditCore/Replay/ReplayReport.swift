@@ -7,12 +7,11 @@ public struct ReplayReport: Sendable {
     /// say a shorter text for a recorded range); their events show as only in the recording.
     public var inputsSkipped: Int
     /// Set when the recorded session was interrupted: where it stops and what was replayed.
-    public var cutShort: String?
+    public var cutShort: CutShort?
     /// The first input the candidate's run started past the nesting limit (`InputNesting`), which
-    /// did nothing, with its step: `steps[0]: input selectSegment on root/c32 would nest …`. The
-    /// recording made no such input (recording refuses it), so the candidate behaves differently
-    /// even where the events it left compare equal.
-    public var nestingRefused: String?
+    /// did nothing, with its step. The recording made no such input (recording refuses it), so the
+    /// candidate behaves differently even where the events it left compare equal.
+    public var nestingRefused: NestingRefusal?
     /// Writes of the candidate session that failed and lost events (0 when every failed write
     /// succeeded on a later try); the comparison is then not to be trusted.
     public var recordingFailures: Int
@@ -37,6 +36,31 @@ public struct ReplayReport: Sendable {
         public var callbacks: Int
 
         public var total: Double { load + run + store + compare }
+    }
+
+    /// Where an interrupted recording stops, and the part of it a replay took: the inputs recorded
+    /// completely, the last input's events being possibly cut off.
+    public struct CutShort: Sendable, Equatable, CustomStringConvertible {
+        public let session: Int64
+        /// The last event the recording stored.
+        public let lastEvent: Int64
+        /// The top-level inputs replayed, and the last event of theirs.
+        public let inputsReplayed: Int
+        public let replayedThrough: Int64
+
+        public var description: String {
+            "session \(session) is interrupted: its recording stops at event \(lastEvent); replayed the "
+                + "\(inputsReplayed) input\(inputsReplayed == 1 ? "" : "s") recorded completely (events 1–\(replayedThrough))"
+        }
+    }
+
+    /// An input the candidate's run refused for nesting too deep, with the step it happened in:
+    /// `steps[0]: input selectSegment on root/c32 would nest …`.
+    public struct NestingRefusal: Sendable, Equatable, CustomStringConvertible {
+        public let step: Int
+        public let error: InputNestingError
+
+        public var description: String { "steps[\(step)]: \(error)" }
     }
 
     /// No difference, and no input refused for nesting in the candidate's run.

@@ -100,7 +100,7 @@ public struct Replayer: Sendable {
             return ReplayReport(
                 mode: mode, diff: diff, inputsReplayed: plan.steps.count - stored.skipped.count,
                 inputsSkipped: stored.skipped.count, cutShort: plan.cutShort,
-                nestingRefused: stored.refused.map { "steps[\($0.step)]: \($0.error)" },
+                nestingRefused: stored.refused.map { ReplayReport.NestingRefusal(step: $0.step, error: $0.error) },
                 recordingFailures: stored.failures,
                 firstDivergence: try Divergence(of: diff, in: store),
                 timings: ReplayReport.Timings(
