@@ -44,14 +44,11 @@ struct ReliabilityTests {
         return (try? store.session(session).events) ?? 0
     }
 
-    /// Polls until `condition` holds or `process` ends (at most 60 s); returns whether it held.
-    static func wait(for process: Process, until condition: () -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while process.isRunning, ContinuousClock.now < deadline {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-        return condition()
+    /// Waits until `condition` holds, asking it again each time a file in the sandbox is written
+    /// (a batch committed), or until the process ends; returns whether it held.
+    static func wait(for launched: Sandbox.Launched, in sandbox: Sandbox, until condition: () -> Bool) throws -> Bool {
+        try DirectoryWatch(sandbox.directory.path).wait(
+            until: condition, orUntilReadable: launched.exited.fileHandleForReading.fileDescriptor)
     }
 
     @Test func aRecordingKilledAtAnyMomentLeavesASoundHoleFreePrefixMarkedInterrupted() throws {
@@ -62,7 +59,7 @@ struct ReliabilityTests {
         for (index, threshold) in [1, 5_000, 40_000].enumerated() {
             let session = Int64(index + 1)
             let launched = try sandbox.launch(["record", "--scenario", "long.json"], environment: [:])
-            let reached = Self.wait(for: launched.process) {
+            let reached = try Self.wait(for: launched, in: sandbox) {
                 Self.committedEvents(database, session: session) >= threshold
             }
             kill(launched.process.processIdentifier, SIGKILL)
@@ -115,7 +112,7 @@ struct ReliabilityTests {
         try sandbox.write("long.json", Self.longScenario(steps: 60_000))
         let database = sandbox.path("audit.sqlite")
         let launched = try sandbox.launch(["record", "--scenario", "long.json"], environment: [:])
-        try #require(Self.wait(for: launched.process) { Self.committedEvents(database, session: 1) > 0 })
+        try #require(try Self.wait(for: launched, in: sandbox) { Self.committedEvents(database, session: 1) > 0 })
 
         let show = try sandbox.run(["show", "--session", "1"])
         #expect(show.status == 0 && show.stderr == "", "\(show)")
@@ -137,7 +134,7 @@ struct ReliabilityTests {
         try sandbox.write("long.json", Self.longScenario(steps: 60_000))
         let database = sandbox.path("audit.sqlite")
         let launched = try sandbox.launch(["record", "--scenario", "long.json"], environment: [:])
-        try #require(Self.wait(for: launched.process) { Self.committedEvents(database, session: 1) > 0 })
+        try #require(try Self.wait(for: launched, in: sandbox) { Self.committedEvents(database, session: 1) > 0 })
         for suffix in ["", "-wal", "-shm"] { unlink(database + suffix) }
         let run = try sandbox.finish(launched, timeout: .seconds(180))
         #expect(run.status == 2, "\(run)")
@@ -164,7 +161,7 @@ struct ReliabilityTests {
         let database = sandbox.path("audit.sqlite")
         let launched = try sandbox.launch(
             ["record", "--scenario", "long.json"], environment: [:], wrapper: HostileInputTests.unprivileged ?? [])
-        try #require(Self.wait(for: launched.process) { Self.committedEvents(database, session: 1) > 0 })
+        try #require(try Self.wait(for: launched, in: sandbox) { Self.committedEvents(database, session: 1) > 0 })
         // The open files go on being written; new files (and removing the WAL at the end) fail.
         chmod(sandbox.directory.path, 0o555)
         let run = try sandbox.finish(launched, timeout: .seconds(180))
@@ -209,7 +206,7 @@ struct ReliabilityTests {
         let launched = try sandbox.launch(
             ["record", "--scenario", "long.json"], environment: [:],
             wrapper: ["/bin/sh", "-c", #"umask 000 && exec "$0" "$@""#])
-        try #require(Self.wait(for: launched.process) { Self.committedEvents(database, session: 1) > 0 })
+        try #require(try Self.wait(for: launched, in: sandbox) { Self.committedEvents(database, session: 1) > 0 })
         var modes: [String: mode_t] = [:]
         for suffix in ["", "-wal", "-shm", "-writers"] {
             var info = stat()
@@ -283,7 +280,7 @@ struct ReliabilityTests {
         try sandbox.write("login.json", Self.secureScenario(rounds: 20_000))
         let database = sandbox.path("audit.sqlite")
         let launched = try sandbox.launch(["record", "--scenario", "login.json"], environment: [:])
-        try #require(Self.wait(for: launched.process) { Self.committedEvents(database, session: 1) > 2_000 })
+        try #require(try Self.wait(for: launched, in: sandbox) { Self.committedEvents(database, session: 1) > 2_000 })
         kill(launched.process.processIdentifier, SIGKILL)
         _ = try sandbox.finish(launched, timeout: .seconds(30))
         #expect((sandbox.bytes("audit.sqlite-wal") ?? Data()).count > 0, "the WAL holds the committed batches")

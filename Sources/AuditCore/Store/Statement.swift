@@ -72,17 +72,6 @@ final class Statement {
         if let value { bind(value, at: index) } else { bindNull(at: index) }
     }
 
-    /// Binds `text` without copying it for the duration of `body` (which steps the statement).
-    func bindTemporarily<T>(_ text: inout String, at index: Int32, _ body: () throws -> T) rethrows -> T {
-        try text.withUTF8 { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { characters in
-                _ = sqlite3_bind_text(handle, index, characters.baseAddress, Int32(characters.count), nil)
-            }
-            defer { sqlite3_bind_null(handle, index) }
-            return try body()
-        }
-    }
-
     /// Binds UTF-8 text given as bytes: copied, or with `copied: false` read from where they
     /// are, which they must stay until the statement is reset.
     func bind(utf8 bytes: UnsafeRawBufferPointer, at index: Int32, copied: Bool = true) {

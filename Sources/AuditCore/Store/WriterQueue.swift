@@ -112,12 +112,6 @@ final class WriterQueue {
         self.ticket = nil
     }
 
-    /// The next ticket to be taken (a test hook: how many connections have queued so far).
-    var nextTicket: Int64 {
-        var next: Int64 = 0
-        return pread(descriptor, &next, 8, 0) == 8 ? next : 0
-    }
-
     private static func lock(_ descriptor: Int32, _ type: Int32, at start: Int64, length: Int64, waiting: Bool)
         -> Bool
     {
