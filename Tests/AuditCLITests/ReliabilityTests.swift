@@ -93,7 +93,7 @@ struct ReliabilityTests {
         let expected = try AuditStore(path: sandbox.path("reference.sqlite"), access: .read).session(1).events
 
         let runs = try sandbox.runConcurrently(
-            Array(repeating: ["record", "--scenario", "long.json"], count: 2), timeout: .seconds(180))
+            Array(repeating: ["record", "--scenario", "long.json"], count: 2), timeout: .seconds(600))
         #expect(runs.map(\.status) == [0, 0], "\(runs)")
         #expect(Set(runs.map(\.stdout)) == ["1\n", "2\n"])
         let store = try AuditStore(path: sandbox.path("audit.sqlite"), access: .read)
@@ -124,7 +124,7 @@ struct ReliabilityTests {
         let sessions = try sandbox.run(["sessions", "--format", "csv"])
         #expect(sessions.status == 0 && sessions.stdout.contains(",recording,"), "\(sessions)")
 
-        let recording = try sandbox.finish(launched, timeout: .seconds(180))
+        let recording = try sandbox.finish(launched, timeout: .seconds(600))
         #expect(recording.status == 0, "\(recording)")
         #expect(try AuditStore(path: database, access: .read).session(1).status == .complete)
     }
@@ -136,7 +136,7 @@ struct ReliabilityTests {
         let launched = try sandbox.launch(["record", "--scenario", "long.json"], environment: [:])
         try #require(try Self.wait(for: launched, in: sandbox) { Self.committedEvents(database, session: 1) > 0 })
         for suffix in ["", "-wal", "-shm"] { unlink(database + suffix) }
-        let run = try sandbox.finish(launched, timeout: .seconds(180))
+        let run = try sandbox.finish(launched, timeout: .seconds(600))
         #expect(run.status == 2, "\(run)")
         #expect(run.stdout == "1\n")
         #expect(
@@ -164,7 +164,7 @@ struct ReliabilityTests {
         try #require(try Self.wait(for: launched, in: sandbox) { Self.committedEvents(database, session: 1) > 0 })
         // The open files go on being written; new files (and removing the WAL at the end) fail.
         chmod(sandbox.directory.path, 0o555)
-        let run = try sandbox.finish(launched, timeout: .seconds(180))
+        let run = try sandbox.finish(launched, timeout: .seconds(600))
         chmod(sandbox.directory.path, 0o777)
         #expect(run.status == 0, "\(run)")
         let session = try AuditStore(path: database, access: .read).session(1)
@@ -181,7 +181,7 @@ struct ReliabilityTests {
         // The session stores the scenario's 850 KB of text; its 36,000 events do not fit beside it.
         try sandbox.write("long.json", Self.longScenario(steps: 12_000))
         let database = mount.path("audit.sqlite")
-        let run = try sandbox.run(["record", "--scenario", "long.json", "--db", database], timeout: .seconds(180))
+        let run = try sandbox.run(["record", "--scenario", "long.json", "--db", database], timeout: .seconds(600))
         #expect(run.status == 2, "\(run)")
         #expect(run.stdout == "1\n")
         #expect(
@@ -212,7 +212,7 @@ struct ReliabilityTests {
             var info = stat()
             if stat(database + suffix, &info) == 0 { modes["audit.sqlite\(suffix)"] = info.st_mode & 0o777 }
         }
-        let run = try sandbox.finish(launched, timeout: .seconds(180))
+        let run = try sandbox.finish(launched, timeout: .seconds(600))
         #expect(run.status == 0, "\(run)")
         #expect(
             modes == [
