@@ -117,7 +117,9 @@ struct FaultTests {
             cleared.signal()
         }
         audited.append(runRandomInputs(seed: Self.phases[1].seed, count: Self.phases[1].inputs, recorder: recorder))
-        cleared.wait()
+        // Woken by the first failed write; the timeout only keeps a fault that never fires from
+        // hanging the suite.
+        try #require(cleared.wait(timeout: .now() + 300) == .success, "no write failed")
         audited.append(runRandomInputs(seed: Self.phases[2].seed, count: Self.phases[2].inputs, recorder: recorder))
         let summary = recorder.finish()
 
