@@ -149,13 +149,11 @@ struct QueryTests {
         let before = try #require(sandbox.bytes("audit.sqlite"))
         let listing = try sandbox.listing()
 
-        let started = ContinuousClock.now
+        // The runaway query is stopped by the deadline --timeout gives, which its message names
+        // (the default one would say 10.0 seconds); ReadOnlyQueryTests checks with a clock moved by
+        // hand that it falls neither early nor late.
         let run = try sandbox.run(["query", sql, "--timeout", "1"])
         expectError(run, "query refused: \(refusal.message)")
-        // The deadline stops the runaway query after about --timeout, well before the default 10 s.
-        let elapsed = ContinuousClock.now - started
-        #expect(elapsed < .seconds(8))
-        if refusal.message.contains("deadline") { #expect(elapsed > .milliseconds(900)) }
 
         #expect(sandbox.bytes("audit.sqlite") == before, "the database changed")
         #expect((sandbox.bytes("audit.sqlite-wal") ?? Data()).isEmpty, "the query wrote to the WAL")

@@ -44,14 +44,11 @@ struct ReliabilityTests {
         return (try? store.session(session).events) ?? 0
     }
 
-    /// Polls until `condition` holds or `process` ends (at most 60 s); returns whether it held.
-    static func wait(for process: Process, until condition: () -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while process.isRunning, ContinuousClock.now < deadline {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-        return condition()
+    /// Waits until `condition` holds, asking it again each time a file in the sandbox is written
+    /// (a batch committed), or until the process ends; returns whether it held.
+    static func wait(for launched: Sandbox.Launched, in sandbox: Sandbox, until condition: () -> Bool) throws -> Bool {
+        try DirectoryWatch(sandbox.directory.path).wait(
+            until: condition, orUntilReadable: launched.exited.fileHandleForReading.fileDescriptor)
     }
 
     @Test func aRecordingKilledAtAnyMomentLeavesASoundHoleFreePrefixMarkedInterrupted() throws {
@@ -62,7 +59,7 @@ struct ReliabilityTests {
         for (index, threshold) in [1, 5_000, 40_000].enumerated() {
             let session = Int64(index + 1)
             let launched = try sandbox.launch(["record", "--scenario", "long.json"], environment: [:])
-            let reached = Self.wait(for: launched.process) {
+            let reached = try Self.wait(for: launched, in: sandbox) {
                 Self.committedEvents(database, session: session) >= threshold
             }
             kill(launched.process.processIdentifier, SIGKILL)
@@ -99,7 +96,7 @@ struct ReliabilityTests {
         let expected = try AuditStore(path: sandbox.path("reference.sqlite"), access: .read).session(1).events
 
         let runs = try sandbox.runConcurrently(
-            Array(repeating: ["record", "--scenario", "long.json"], count: 2), timeout: .seconds(180))
+            Array(repeating: ["record", "--scenario", "long.json"], count: 2), timeout: .seconds(600))
         #expect(runs.map(\.status) == [0, 0], "\(runs)")
         #expect(Set(runs.map(\.stdout)) == ["1\n", "2\n"])
         let store = try AuditStore(path: sandbox.path("audit.sqlite"), access: .read)
@@ -118,7 +115,7 @@ struct ReliabilityTests {
         try sandbox.write("long.json", Self.longScenario(steps: 60_000))
         let database = sandbox.path("audit.sqlite")
         let launched = try sandbox.launch(["record", "--scenario", "long.json"], environment: [:])
-        try #require(Self.wait(for: launched.process) { Self.committedEvents(database, session: 1) > 0 })
+        try #require(try Self.wait(for: launched, in: sandbox) { Self.committedEvents(database, session: 1) > 0 })
 
         let show = try sandbox.run(["show", "--session", "1"])
         #expect(show.status == 0 && show.stderr == "", "\(show)")
@@ -130,7 +127,7 @@ struct ReliabilityTests {
         let sessions = try sandbox.run(["sessions", "--format", "csv"])
         #expect(sessions.status == 0 && sessions.stdout.contains(",recording,"), "\(sessions)")
 
-        let recording = try sandbox.finish(launched, timeout: .seconds(180))
+        let recording = try sandbox.finish(launched, timeout: .seconds(600))
         #expect(recording.status == 0, "\(recording)")
         #expect(try AuditStore(path: database, access: .read).session(1).status == .complete)
     }
@@ -140,9 +137,9 @@ struct ReliabilityTests {
         try sandbox.write("long.json", Self.longScenario(steps: 60_000))
         let database = sandbox.path("audit.sqlite")
         let launched = try sandbox.launch(["record", "--scenario", "long.json"], environment: [:])
-        try #require(Self.wait(for: launched.process) { Self.committedEvents(database, session: 1) > 0 })
+        try #require(try Self.wait(for: launched, in: sandbox) { Self.committedEvents(database, session: 1) > 0 })
         for suffix in ["", "-wal", "-shm"] { unlink(database + suffix) }
-        let run = try sandbox.finish(launched, timeout: .seconds(180))
+        let run = try sandbox.finish(launched, timeout: .seconds(600))
         #expect(run.status == 2, "\(run)")
         #expect(run.stdout == "1\n")
         #expect(
@@ -167,10 +164,10 @@ struct ReliabilityTests {
         let database = sandbox.path("audit.sqlite")
         let launched = try sandbox.launch(
             ["record", "--scenario", "long.json"], environment: [:], wrapper: HostileInputTests.unprivileged ?? [])
-        try #require(Self.wait(for: launched.process) { Self.committedEvents(database, session: 1) > 0 })
+        try #require(try Self.wait(for: launched, in: sandbox) { Self.committedEvents(database, session: 1) > 0 })
         // The open files go on being written; new files (and removing the WAL at the end) fail.
         chmod(sandbox.directory.path, 0o555)
-        let run = try sandbox.finish(launched, timeout: .seconds(180))
+        let run = try sandbox.finish(launched, timeout: .seconds(600))
         chmod(sandbox.directory.path, 0o777)
         #expect(run.status == 0, "\(run)")
         let session = try AuditStore(path: database, access: .read).session(1)
@@ -187,7 +184,7 @@ struct ReliabilityTests {
         // The session stores the scenario's 850 KB of text; its 36,000 events do not fit beside it.
         try sandbox.write("long.json", Self.longScenario(steps: 12_000))
         let database = mount.path("audit.sqlite")
-        let run = try sandbox.run(["record", "--scenario", "long.json", "--db", database], timeout: .seconds(180))
+        let run = try sandbox.run(["record", "--scenario", "long.json", "--db", database], timeout: .seconds(600))
         #expect(run.status == 2, "\(run)")
         #expect(run.stdout == "1\n")
         #expect(
@@ -212,13 +209,13 @@ struct ReliabilityTests {
         let launched = try sandbox.launch(
             ["record", "--scenario", "long.json"], environment: [:],
             wrapper: ["/bin/sh", "-c", #"umask 000 && exec "$0" "$@""#])
-        try #require(Self.wait(for: launched.process) { Self.committedEvents(database, session: 1) > 0 })
+        try #require(try Self.wait(for: launched, in: sandbox) { Self.committedEvents(database, session: 1) > 0 })
         var modes: [String: mode_t] = [:]
         for suffix in ["", "-wal", "-shm", "-writers"] {
             var info = stat()
             if stat(database + suffix, &info) == 0 { modes["audit.sqlite\(suffix)"] = info.st_mode & 0o777 }
         }
-        let run = try sandbox.finish(launched, timeout: .seconds(180))
+        let run = try sandbox.finish(launched, timeout: .seconds(600))
         #expect(run.status == 0, "\(run)")
         #expect(
             modes == [
@@ -286,7 +283,7 @@ struct ReliabilityTests {
         try sandbox.write("login.json", Self.secureScenario(rounds: 20_000))
         let database = sandbox.path("audit.sqlite")
         let launched = try sandbox.launch(["record", "--scenario", "login.json"], environment: [:])
-        try #require(Self.wait(for: launched.process) { Self.committedEvents(database, session: 1) > 2_000 })
+        try #require(try Self.wait(for: launched, in: sandbox) { Self.committedEvents(database, session: 1) > 2_000 })
         kill(launched.process.processIdentifier, SIGKILL)
         _ = try sandbox.finish(launched, timeout: .seconds(30))
         #expect((sandbox.bytes("audit.sqlite-wal") ?? Data()).count > 0, "the WAL holds the committed batches")

@@ -91,6 +91,8 @@ final class Sandbox {
         let arguments: [String]
         let out: (handle: FileHandle, url: URL)
         let err: (handle: FileHandle, url: URL)
+        /// Becomes readable when the process has ended: its termination handler writes a byte.
+        let exited: Pipe
     }
 
     /// Starts `program` (through `wrapper`, a command that runs the rest of its arguments, when given).
@@ -122,21 +124,28 @@ final class Sandbox {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = out
         process.standardError = err
+        let exited = Pipe()
+        let signal = exited.fileHandleForWriting
+        process.terminationHandler = { _ in try? signal.write(contentsOf: [1]) }
         try process.run()
-        return Launched(process: process, arguments: arguments, out: (out, outURL), err: (err, errURL))
+        return Launched(
+            process: process, arguments: arguments, out: (out, outURL), err: (err, errURL), exited: exited)
     }
 
+    /// Waits for the process to end, woken by its end. `timeout` only keeps a test from hanging on
+    /// a process that never ends: past it, the process is stopped and the test fails.
     func finish(_ launched: Launched, timeout: Duration) throws -> Run {
         let process = launched.process
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            if ContinuousClock.now > deadline {
-                process.terminate()
-                process.waitUntilExit()
-                throw SandboxError(
-                    description: "auditctl \(launched.arguments) ran longer than \(timeout) and was stopped")
-            }
-            Thread.sleep(forTimeInterval: 0.005)
+        var exit = [pollfd(fd: launched.exited.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+        var ready: Int32
+        repeat {
+            ready = poll(&exit, 1, Int32(timeout.components.seconds * 1_000))
+        } while ready < 0 && errno == EINTR
+        if ready == 0 {
+            process.terminate()
+            process.waitUntilExit()
+            throw SandboxError(
+                description: "auditctl \(launched.arguments) ran longer than \(timeout) and was stopped")
         }
         process.waitUntilExit()
         try launched.out.handle.close()

@@ -1,11 +1,14 @@
-import AuditCore
 import Foundation
 import SharedTestSupport
 import Testing
 
+@testable import AuditCore
+
 /// What recording text costs on the worst files the scenario limits admit: the database grows with
 /// what was typed and memory stays bounded, where storing each input's whole text made both grow
-/// with the square of the edits (a file just under 8 MiB made a 550 MB database).
+/// with the square of the edits (a file just under 8 MiB made a 550 MB database); and the work of
+/// hashing a secure text, counted in bytes rather than timed, grows with what was typed, where
+/// hashing the whole text at each edit made it grow with the square of the edits.
 @Suite("Recording text: storage and memory on the worst files", .tags(.slow))
 struct TextGrowthTests {
     /// A scenario of one text view and `steps`, at most `Scenario.maximumFileSize` bytes.
@@ -57,7 +60,10 @@ struct TextGrowthTests {
         try sandbox.write("s.json", source)
         let size = source.utf8.count
         #expect(size <= Scenario.maximumFileSize)
-        let (run, kilobytes) = try HostileInputTests.peakMemory(sandbox, ["record", "--scenario", "s.json"])
+        // The time it takes is not checked (it is the machine's load as much as the code's); the
+        // long timeout only keeps a broken build from hanging the suite.
+        let (run, kilobytes) = try HostileInputTests.peakMemory(
+            sandbox, ["record", "--scenario", "s.json"], timeout: .seconds(1_800))
         #expect(run.status == 0, "\(run)")
         #expect(kilobytes < 300 * 1024, "peak RSS \(kilobytes) KiB")
         let database = sandbox.path("audit.sqlite")
@@ -71,5 +77,27 @@ struct TextGrowthTests {
         let longestResult = try ReliabilityTests.sqlite3(database, "SELECT max(length(result)) FROM events")
         // A secure text's hash is a keyed one, 76 characters against the digest's 16.
         #expect((Int(longestResult) ?? .max) < (file.secure ? 192 : 128))
+    }
+
+    /// The secure worst file recorded in this process, counting the bytes the view's keyed hash
+    /// takes: each typed byte once, since the text starts empty and is only typed at its end. A
+    /// hash made again at each edit would take the whole text each time, about 80,000 times 4 MB.
+    @Test("a secure text's hash takes each typed byte once, on the worst file")
+    func theSecureTextIsHashedOnce() throws {
+        let file = try #require(Self.files.first { $0.secure })
+        let sandbox = try Sandbox()
+        let database = sandbox.path("audit.sqlite")
+        let scenario = try Scenario(data: Data(file.source.utf8), catalog: .builtIn)
+        let session = NewSession(name: nil, scenario: scenario.name, source: "{}", delegate: "none")
+        let recorder = try Recorder(databasePath: database, session: session, catalog: .builtIn)
+        recorder.useSecrets(try SecretHasher(databasePath: database))
+        let root = try ScenarioRunner.run(scenario, delegate: nil, recorder: recorder).root
+        let summary = recorder.finish()
+        let view = try #require(root.subviews.first as? TextView)
+        let typed = view.text.utf8.count
+        #expect(typed > 3_900_000)
+        #expect(view.secureBytesHashed == typed)
+        #expect(typed < file.source.utf8.count)
+        #expect(summary.failedWrites == 0)
     }
 }

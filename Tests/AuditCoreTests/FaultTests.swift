@@ -52,15 +52,13 @@ struct FaultTests {
         phases.map { runRandomInputs(seed: $0.seed, count: $0.inputs, recorder: nil) }
     }
 
-    /// Waits until `condition` holds (the writer works on its own thread), for at most 20 s.
-    func waitUntil(_ condition: () throws -> Bool) rethrows {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while try !condition(), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
-    }
-
-    /// Waits until the writer has committed some of the session's events.
+    /// Waits until the writer (on its own thread) has committed some of the session's events,
+    /// looking each time it writes a file of the database.
     func waitForACommit(_ recorder: Recorder) throws {
-        try waitUntil { try AuditStore(path: database, access: .read).session(recorder.session).events > 0 }
+        let committed = try DirectoryWatch(folder.url.path).wait {
+            try AuditStore(path: database, access: .read).session(recorder.session).events > 0
+        }
+        try #require(committed, "nothing was committed")
     }
 
     @Test(arguments: faults)
@@ -114,15 +112,14 @@ struct FaultTests {
         let path = database
         let cleared = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            let deadline = ContinuousClock.now + .seconds(20)
-            while StoreFaults.failures(at: path) == 0, ContinuousClock.now < deadline {
-                Thread.sleep(forTimeInterval: 0.001)
-            }
+            StoreFaults.wait(forFailures: 1, at: path)
             StoreFaults.clear(path)
             cleared.signal()
         }
         audited.append(runRandomInputs(seed: Self.phases[1].seed, count: Self.phases[1].inputs, recorder: recorder))
-        cleared.wait()
+        // Woken by the first failed write; the timeout only keeps a fault that never fires from
+        // hanging the suite.
+        try #require(cleared.wait(timeout: .now() + 300) == .success, "no write failed")
         audited.append(runRandomInputs(seed: Self.phases[2].seed, count: Self.phases[2].inputs, recorder: recorder))
         let summary = recorder.finish()
 
@@ -158,7 +155,7 @@ struct FaultTests {
         control.delegate = delegate
         try recorder.attach(to: root)
         control.tapSegment(1)
-        try waitUntil { try AuditStore(path: database, access: .read).session(recorder.session).events > 0 }
+        try waitForACommit(recorder)
         for suffix in ["", "-wal", "-shm"] { unlink(database + suffix) }
         let audited = runRandomInputs(seed: 5, count: 3_000, recorder: recorder)
         control.tapSegment(0)

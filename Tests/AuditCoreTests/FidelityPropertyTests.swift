@@ -425,8 +425,13 @@ struct FidelityPropertyTests {
                     "\(Array(other.unicodeScalars)) and \(Array(text.unicodeScalars)) both → \(escaped)")
             }
             seen[scalars] = text
-            // Width: never negative; ASCII text (a control escaped) one column a character.
-            #expect(escaped.displayWidth >= 0)
+            // Width: at most two columns a character (an emoji sequence is one picture of two, not
+            // two per scalar), at least one for each that does not start with a combining mark, and
+            // ASCII text (a control escaped) one column a character.
+            let marks: Set<Unicode.GeneralCategory> = [.nonspacingMark, .spacingMark, .enclosingMark]
+            let spacing = escaped.filter { !marks.contains($0.unicodeScalars.first!.properties.generalCategory) }
+            #expect(escaped.displayWidth <= 2 * escaped.count, "\(Array(escaped.unicodeScalars))")
+            #expect(escaped.displayWidth >= spacing.count, "\(Array(escaped.unicodeScalars))")
             if escaped.unicodeScalars.allSatisfy(\.isASCII) {
                 #expect(escaped.displayWidth == escaped.unicodeScalars.count)
             }

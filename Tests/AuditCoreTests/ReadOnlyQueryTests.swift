@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import AuditCore
@@ -61,5 +62,36 @@ struct ReadOnlyQueryTests {
             !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
         }
         #expect(after.sorted() == files.filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") })
+    }
+
+    /// The deadline falls exactly `deadline` after the start: a query that never ends goes on while
+    /// the clock, moved by hand, reads the deadline itself, and is stopped at the first reading one
+    /// nanosecond past it — not before (a deadline too early or compared with `>=`), not later (a
+    /// deadline too late, or counted in another unit, stops it only when the clock jumps far ahead).
+    @Test func theDeadlineFallsExactlyItsDurationAfterTheStart() throws {
+        let start: Int64 = 5_000_000_000
+        let atTheDeadline = 40
+        let readings = Mutex(0)
+        let clock = {
+            let reading = readings.withLock {
+                $0 += 1
+                return $0
+            }
+            switch reading {
+            case 1: return start
+            case 2...(1 + atTheDeadline): return start + 1_000_000_000
+            case (2 + atTheDeadline)...(100 + atTheDeadline): return start + 1_000_000_001
+            default: return Int64.max / 2
+            }
+        }
+        let endless = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n"
+        do {
+            let result = try ReadOnlyQuery.run(endless, databasePath: database, deadline: .seconds(1), clock: clock)
+            Issue.record("an endless query returned \(result)")
+        } catch {
+            guard case .queryRefused(let reason) = error else { throw error }
+            #expect(reason.contains("deadline"), "\(reason)")
+        }
+        #expect(readings.withLock { $0 } == 2 + atTheDeadline)
     }
 }

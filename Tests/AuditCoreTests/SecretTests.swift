@@ -144,10 +144,7 @@ struct SecretTests {
 
         // While recording: the committed batches sit in the WAL.
         let store = try AuditStore(path: database, access: .read)
-        let deadline = ContinuousClock.now + .seconds(20)
-        while try store.session(recorder.session).events == 0, ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
+        try #require(try DirectoryWatch(folder.url.path).wait { try store.session(recorder.session).events > 0 })
         #expect((databaseFiles()["audit.sqlite-wal"]?.count ?? 0) > 0)
         let recordedUser = occurrences(of: "ada")
         #expect(recordedUser > 0, "the plain user name is recorded, so the search finds text")

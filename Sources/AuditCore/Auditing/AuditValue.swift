@@ -72,8 +72,8 @@ extension AuditValue {
     }
 
     /// Appends ``json``'s UTF-8 to `bytes`: written as bytes, not as a `String`, whose every
-    /// append checks its storage (encoding the arguments of 1,000 replayed checkout sessions took
-    /// 1,193 M instructions that way, 518 M this way).
+    /// append checks its storage and encoding; every argument and result recorded or replayed
+    /// goes through here.
     func appendJSON(to bytes: inout [UInt8]) {
         switch self {
         case .null: bytes.append("null")

@@ -367,11 +367,6 @@ public struct CallbackInvoker: Sendable {
     {
         call(candidate, widget, descriptor.argumentLabels.map { arguments[$0] ?? .null }, root)
     }
-
-    /// The same, with the arguments in label order (as stored).
-    func invoke(on candidate: AnyObject?, widget: AnyObject, values: [AuditValue], root: View?) -> InvocationOutcome? {
-        call(candidate, widget, values, root)
-    }
 }
 
 /// What a callback answered when invoked by the replayer.

@@ -87,8 +87,8 @@ enum TimelineAligner {
     }
 
     /// Block edits beyond which two sessions are compared in order rather than aligned. Aligning
-    /// costs O(N·D): two unrelated recordings of 100,000 inputs each took two minutes; a replay
-    /// drives the recorded inputs again, so its blocks differ by none or a few.
+    /// costs O(N·D), so two unrelated recordings of many inputs each (D close to N) would take
+    /// time in N²; a replay drives the recorded inputs again, so its blocks differ by none or a few.
     static let maximumBlockEdits = 1_000
 
     /// Whether the shortest edit script from `a` to `b` has at most `limit` insertions and
@@ -118,8 +118,8 @@ enum TimelineAligner {
 
     /// The insertions and removals that turn `a` into `b`: none when they are equal, the common
     /// case of a replay, without running `difference(from:)`, which the standard library runs
-    /// unspecialized here, looking up its types' metadata on each call (5 % of the instructions of
-    /// `replay --all` of 1,000 sessions replayed by the delegate that recorded them).
+    /// unspecialized here, looking up its types' metadata on each call (once per block of every
+    /// session `replay --all` compares).
     private static func edits(from a: [UInt64], to b: [UInt64]) -> CollectionDifference<UInt64> {
         a == b ? CollectionDifference([])! : b.difference(from: a)
     }

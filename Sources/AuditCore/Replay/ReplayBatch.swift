@@ -346,8 +346,8 @@ extension Replayer {
 
     /// The most turns each of `jobs` jobs puts off while the writer is busy before it waits for
     /// it: 64 among them all, and at least 2 each. A commit may wait for the disk (SQLite syncs the
-    /// WAL's header when it starts the file over, after a checkpoint has copied all of it, 3–24 ms
-    /// here), and two jobs replay on through it, a session every 0.5–1 ms each.
+    /// WAL's header when it starts the file over, after a checkpoint has copied all of it), which
+    /// takes many times as long as replaying one session, so the jobs replay on through it.
     static func turnsPutOff(jobs: Int) -> Int { max(2, 64 / jobs) }
 
     /// The most sessions `replayAll` has running, stored or waiting to be delivered: each job's

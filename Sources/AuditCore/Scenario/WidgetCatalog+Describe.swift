@@ -1,15 +1,6 @@
 /// A live widget tree written back as a scenario: what a recorder stores for a session recorded in
 /// code, so that it replays like a session recorded from a file.
 extension WidgetCatalog {
-    /// The scenario document for `root` in its current state, with no steps (the recorded inputs
-    /// are the steps). Each widget describes itself through its kind's registration.
-    func scenarioDocument(name: String, root: View) throws(UnregisteredKind) -> AuditValue {
-        .object([
-            "format": .int(Scenario.currentFormat), "name": .string(name), "root": try describe(root),
-            "steps": .array([]),
-        ])
-    }
-
     /// Fails on the first widget or recognizer under `root` whose kind is not registered.
     func checkRegistered(_ root: View) throws(UnregisteredKind) {
         var unregistered: UnregisteredKind?

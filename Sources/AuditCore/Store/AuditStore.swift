@@ -143,8 +143,8 @@ public final class AuditStore {
 
 extension AuditStore {
     /// A new session's UUID: random (version 4), lowercase. Its bytes come from the system's
-    /// generator, as two 64-bit words: `UUID()` costs some 20 µs here, a share of a replay
-    /// job's turn at the writer that the other jobs wait for.
+    /// generator, as two 64-bit words, rather than from Foundation's `UUID()`, which does more
+    /// work for the same bytes, in a replay job's turn at the writer that the other jobs wait for.
     static func newSessionUUID() -> String {
         var generator = SystemRandomNumberGenerator()
         var words = (generator.next() as UInt64, generator.next() as UInt64)

@@ -133,8 +133,8 @@ final class Connection {
 
     /// `transaction`, written to the database file through a rollback journal instead of the WAL
     /// when this is the only connection to the database: each page is then written once, not to
-    /// the WAL and again into the file at the checkpoint (an import of 1,000 sessions takes about
-    /// a fifth less time). Once it writes into the file, until it commits, readers wait for it, so
+    /// the WAL and again into the file at the checkpoint, which halves the pages an import
+    /// writes. Once it writes into the file, until it commits, readers wait for it, so
     /// it is for databases that nobody else uses yet; when another connection has the database
     /// open, SQLite does not leave the WAL, and neither does this. The WAL is switched back on
     /// after, or by the next connection that opens the database to write if this process ends

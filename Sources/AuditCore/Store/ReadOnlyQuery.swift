@@ -69,9 +69,18 @@ public enum ReadOnlyQuery {
     public static func run(
         _ sql: String, databasePath: String, deadline: Duration = defaultDeadline, heapLimit: Int? = nil
     ) throws(StoreError) -> QueryResult {
+        try run(sql, databasePath: databasePath, deadline: deadline, heapLimit: heapLimit, clock: monotonicNanoseconds)
+    }
+
+    /// The same, reading the time in nanoseconds from `clock`: once at the start, then each time
+    /// SQLite checks the deadline. A test hook, so a test moves the time by hand.
+    package static func run(
+        _ sql: String, databasePath: String, deadline: Duration = defaultDeadline, heapLimit: Int? = nil,
+        clock: @escaping () -> Int64
+    ) throws(StoreError) -> QueryResult {
         let store = try AuditStore(path: databasePath, access: .readUntrustedSQL)
         let connection = store.connection
-        let guardState = GuardState(deadline: monotonicNanoseconds() + deadline.nanoseconds)
+        let guardState = GuardState(deadline: clock() + deadline.nanoseconds, clock: clock)
         let previousHeapLimit = heapLimit.map { sqlite3_hard_heap_limit64(Int64($0)) }
         defer { if let previousHeapLimit { sqlite3_hard_heap_limit64(previousHeapLimit) } }
         return try storeOperation {
@@ -132,13 +141,16 @@ public enum ReadOnlyQuery {
     }
 }
 
-/// What the C callbacks share with Swift: the deadline, and why the authorizer said no.
+/// What the C callbacks share with Swift: the deadline and the clock it is read against, and why
+/// the authorizer said no.
 private final class GuardState {
     let deadline: Int64
+    let clock: () -> Int64
     var refusal: String?
 
-    init(deadline: Int64) {
+    init(deadline: Int64, clock: @escaping () -> Int64) {
         self.deadline = deadline
+        self.clock = clock
     }
 }
 
@@ -187,7 +199,8 @@ private let authorize:
 
 private let checkDeadline: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { context in
     guard let context else { return 0 }
-    return monotonicNanoseconds() > Unmanaged<GuardState>.fromOpaque(context).takeUnretainedValue().deadline ? 1 : 0
+    let state = Unmanaged<GuardState>.fromOpaque(context).takeUnretainedValue()
+    return state.clock() > state.deadline ? 1 : 0
 }
 
 extension SQLValue {

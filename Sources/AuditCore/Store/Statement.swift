@@ -72,17 +72,6 @@ final class Statement {
         if let value { bind(value, at: index) } else { bindNull(at: index) }
     }
 
-    /// Binds `text` without copying it for the duration of `body` (which steps the statement).
-    func bindTemporarily<T>(_ text: inout String, at index: Int32, _ body: () throws -> T) rethrows -> T {
-        try text.withUTF8 { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { characters in
-                _ = sqlite3_bind_text(handle, index, characters.baseAddress, Int32(characters.count), nil)
-            }
-            defer { sqlite3_bind_null(handle, index) }
-            return try body()
-        }
-    }
-
     /// Binds UTF-8 text given as bytes: copied, or with `copied: false` read from where they
     /// are, which they must stay until the statement is reset.
     func bind(utf8 bytes: UnsafeRawBufferPointer, at index: Int32, copied: Bool = true) {
@@ -130,8 +119,8 @@ final class Statement {
 
     /// Resets the statement, ready for the next use, and clears its bindings unless told not to:
     /// a statement whose every parameter is bound again before each use, with values SQLite has
-    /// copied, need not pay for clearing them (352 for 32 event rows: 0.8 % of the instructions
-    /// of `replay --all`, in the turn a replay job takes at the shared writer).
+    /// copied, need not pay for clearing them (the event insert, run once a row in the turn a
+    /// replay job takes at the shared writer, binds every column each time).
     func reset(clearingBindings: Bool = true) {
         sqlite3_reset(handle)
         if clearingBindings { sqlite3_clear_bindings(handle) }

@@ -86,10 +86,4 @@ final class WriterQueue {
         _ = file.lock(F_UNLCK, at: Self.firstTicketByte + ticket, length: 1, waiting: false)
         self.ticket = nil
     }
-
-    /// The next ticket to be taken (a test hook: how many connections have queued so far).
-    var nextTicket: Int64 {
-        var next: Int64 = 0
-        return pread(descriptor, &next, 8, 0) == 8 ? next : 0
-    }
 }
