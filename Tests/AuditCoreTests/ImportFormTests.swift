@@ -9,6 +9,20 @@ import Testing
 /// the same; and the scanning thread stops when storing fails.
 @Suite("Import: lines read in their form")
 struct ImportFormTests {
+    /// A line that ends inside a word or a number is cut short, like one that ends inside a string;
+    /// a mistake with bytes after it is named by its column.
+    @Test(arguments: [
+        (#"{"a":tr"#, "not valid JSON: the line is cut short (invalid literal at its end)"),
+        (#"{"a":nul"#, "not valid JSON: the line is cut short (invalid literal at its end)"),
+        (#"{"a":1."#, "not valid JSON: the line is cut short (invalid number: digits must follow '.' at its end)"),
+        (#"{"a":"x"#, "not valid JSON: the line is cut short (unterminated string at its end)"),
+        (#"{"a":trux}"#, "not valid JSON: invalid literal at column 6"),
+    ])
+    func aLineEndingInsideAWordIsCutShort(line: String, reason: String) throws {
+        let error = try #require(throws: JSONSyntaxError.self) { try AuditValue.parse(json: line.utf8) }
+        #expect(ImportReader.reason(error, in: line.utf8) == reason)
+    }
+
     let folder = TemporaryDirectory()
 
     /// Values as the export writes them: strings with every escape, numbers at the edges of 64
