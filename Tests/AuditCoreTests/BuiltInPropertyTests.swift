@@ -87,4 +87,34 @@ struct BuiltInPropertyTests {
             #expect(kind.describe(copy) == kind.describe(view), "\(path)")
         }
     }
+
+    /// A built-in input performed in code with arguments its check refuses does nothing and is
+    /// listed, as a user's widget's is (it used to stop the process, and to be checked twice).
+    @Test func aBuiltInInputItsCheckRefusesIsListedNotRecorded() throws {
+        let database = FileManager.default.temporaryDirectory
+            .appendingPathComponent("builtin-refused-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: database) }
+        let root = View(identifier: "root", frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        let scroll = ScrollView(
+            identifier: "s", frame: Rect(x: 0, y: 0, width: 100, height: 100),
+            contentSize: Size(width: 100, height: 500))
+        let text = TextView(identifier: "t", frame: .zero, text: "abc")
+        root.addSubview(scroll)
+        root.addSubview(text)
+        let recorder = try Recorder(
+            databasePath: database, session: NewSession(recordedInCode: "refused", delegate: "none"), catalog: .builtIn)
+        try recorder.attach(to: root)
+        scroll.drag(by: Point(x: 0, y: 10))  // not dragging: refused
+        text.select(TextRange(location: 2, length: 5))  // past the text: refused
+        text.select(TextRange(location: 1, length: 1))
+        recorder.detach(from: root)
+        let summary = recorder.finish()
+        #expect(
+            summary.refusedInputs == [
+                "drag on root/s refused: root/s is not being dragged (begin a drag first)",
+                "selectText on root/t refused: range {2, 5} lies outside the text, which is 3 UTF-16 units long",
+            ])
+        #expect(summary.inputs == 1 && text.selectedRange == TextRange(location: 1, length: 1))
+        #expect(scroll.contentOffset == Point(x: 0, y: 0))
+    }
 }

@@ -20,7 +20,7 @@ struct ImportFormTests {
     ])
     func aLineEndingInsideAWordIsCutShort(line: String, reason: String) throws {
         let error = try #require(throws: JSONSyntaxError.self) { try AuditValue.parse(json: line.utf8) }
-        #expect(ImportReader.reason(error, in: line.utf8) == reason)
+        #expect(error.reason(in: line.utf8) == reason)
     }
 
     let folder = TemporaryDirectory()

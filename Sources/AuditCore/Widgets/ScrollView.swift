@@ -103,9 +103,11 @@ open class ScrollView: View {
 
     // MARK: Inputs
 
+    // Each input runs its `Inputs` check first, as a user's widget's does: one the widget's state
+    // refuses does nothing, and a recorder lists it in `refusedInputs`.
+
     /// A finger starts dragging the content.
     public func beginDrag() {
-        if let reason = validateBeginDrag() { preconditionFailure(reason) }
         performInput(Inputs.beginDrag, ()) {
             isDragging = true
             ScrollView.callbacks.willBeginDragging.ask(delegate, self, ())
@@ -115,7 +117,6 @@ open class ScrollView: View {
 
     /// The dragging finger moves by `translation`; the content moves the other way.
     public func drag(by translation: Point) {
-        if let reason = validateDrag(by: translation) { preconditionFailure(reason) }
         performInput(Inputs.drag, translation) {
             scroll(to: clamped(Point(x: contentOffset.x - translation.x, y: contentOffset.y - translation.y)))
             return .object(recordedState)
@@ -125,7 +126,6 @@ open class ScrollView: View {
     /// The finger lifts, moving at `velocity` points per millisecond in the direction the content
     /// offset moves; the content decelerates to its target (see the type's description).
     public func endDrag(velocity: Point) {
-        if let reason = validateEndDrag(velocity: velocity) { preconditionFailure(reason) }
         performInput(Inputs.endDrag, velocity) {
             endDragging(velocity: velocity)
             return .object(recordedState)
@@ -135,7 +135,6 @@ open class ScrollView: View {
     /// The user taps the status bar: the content scrolls to the top unless the delegate vetoes it,
     /// or nothing happens at all (see the type's description).
     public func tapStatusBar() {
-        if let reason = validateTapStatusBar() { preconditionFailure(reason) }
         performInput(Inputs.tapStatusBar, ()) {
             if scrollsToTop, !anotherScrollsToTop, contentOffset.y != 0,
                 ScrollView.callbacks.shouldScrollToTop.ask(delegate, self, ())
@@ -159,7 +158,6 @@ open class ScrollView: View {
 
     /// Moves the content in code, wherever it is told (not clamped), without animation.
     public func setContentOffset(_ offset: Point) {
-        if let reason = validateSetContentOffset(offset) { preconditionFailure(reason) }
         performInput(Inputs.setContentOffset, offset) {
             scroll(to: offset)
             return .object(recordedState)

@@ -34,7 +34,6 @@ open class SegmentedControl: View {
 
     /// The user taps segment `index`.
     public func tapSegment(_ index: Int) {
-        precondition(segments.indices.contains(index), "segment \(index) is out of range")
         performInput(Inputs.tap, index) {
             if index != selectedSegmentIndex { select(index, userInteracted: true, notify: true) }
             return .object(["selected": .int(selectedSegmentIndex)])
@@ -45,7 +44,6 @@ open class SegmentedControl: View {
     /// the did-callback. `noSegment` clears the selection without asking; the index already
     /// selected asks and notifies nothing (the input is still recorded).
     public func setSelectedSegmentIndex(_ index: Int, notify: Bool) {
-        precondition(index == Self.noSegment || segments.indices.contains(index), "segment \(index) is out of range")
         performInput(Inputs.select, (index, notify)) {
             if index == Self.noSegment {
                 selectedSegmentIndex = index

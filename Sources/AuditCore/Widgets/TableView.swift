@@ -97,9 +97,11 @@ open class TableView: ScrollView {
 
     // MARK: Inputs
 
+    // Each input runs its `Inputs` check first, as a user's widget's does: one the widget's state
+    // refuses does nothing, and a recorder lists it in `refusedInputs`.
+
     /// The user taps the row at `indexPath` (see the type's description for what follows).
     public func tapRow(_ indexPath: IndexPath) {
-        if let reason = validateTapRow(indexPath) { preconditionFailure(reason) }
         performInput(Inputs.tapRow, indexPath) {
             if allowsSelection { userSelect(indexPath) }
             return .object(recordedState)
@@ -108,7 +110,6 @@ open class TableView: ScrollView {
 
     /// Selects the row in code, replacing the selection; no delegate method is called.
     public func selectRow(_ indexPath: IndexPath) {
-        if let reason = validate(indexPath) { preconditionFailure(reason) }
         performInput(Inputs.selectRow, indexPath) {
             if allowsSelection { selectedRows = [indexPath] }
             return .object(recordedState)
@@ -117,7 +118,6 @@ open class TableView: ScrollView {
 
     /// Deselects the row in code when it is selected; no delegate method is called.
     public func deselectRow(_ indexPath: IndexPath) {
-        if let reason = validate(indexPath) { preconditionFailure(reason) }
         performInput(Inputs.deselectRow, indexPath) {
             selectedRows.removeAll { $0 == indexPath }
             return .object(recordedState)

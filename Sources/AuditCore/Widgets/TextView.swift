@@ -175,6 +175,9 @@ open class TextView: View {
 
     // MARK: Inputs
 
+    // Each input runs its `Inputs` check first, as a user's widget's does: arguments it refuses
+    // (a range outside the text) do nothing, and a recorder lists them in `refusedInputs`.
+
     /// The user (or code) makes the view the first responder.
     public func beginEditing() {
         performInput(Inputs.beginEditing, ()) {
@@ -192,10 +195,9 @@ open class TextView: View {
         }
     }
 
-    /// Replaces `range` (UTF-16 units, valid for the current text) with `text`, as an edit the
+    /// Replaces `range` (UTF-16 units; refused unless valid for the current text) with `text`, as an edit the
     /// delegate may veto. Begins editing first when the view is not editing.
     public func replace(_ range: TextRange, with text: String) {
-        if let reason = validate(range) { preconditionFailure(reason) }
         performInput(Inputs.replace, (range, text), recording: [ValueCoding.textRange.encode(range), recorded(text)]) {
             let proposed = revision
             // A delegate that edited the text while editing began leaves `range` stale: dropped.
@@ -204,9 +206,8 @@ open class TextView: View {
         }
     }
 
-    /// Selects `range` (UTF-16 units, valid for the current text).
+    /// Selects `range` (UTF-16 units; refused unless valid for the current text).
     public func select(_ range: TextRange) {
-        if let reason = validate(range) { preconditionFailure(reason) }
         performInput(Inputs.select, range) {
             if range != selectedRange {
                 selectedRange = range
