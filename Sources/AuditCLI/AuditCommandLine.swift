@@ -42,8 +42,23 @@ public struct AuditCommandLine: Sendable {
     public func main() -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
         Self.configureSQLite(forCommand: arguments.first)
+        if let seq = environment["AUDITCTL_TEST_STALL_AFTER_EVENT"].flatMap(Int64.init) { Self.stallEvents(after: seq) }
         exit(run(arguments, output: .standard))
     }
+
+    /// A test hook: the tests that act on a running recording stall its writes past an event they
+    /// choose, and resume them with `SIGUSR1` (`StoreFaults.stallEvents(after:)`).
+    private static func stallEvents(after seq: Int64) {
+        signal(SIGUSR1, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .global())
+        source.setEventHandler { StoreFaults.resumeStalledEvents() }
+        source.resume()
+        resumeSource = source
+        StoreFaults.stallEvents(after: seq)
+    }
+
+    /// Kept for the process's life; set once, before any command runs.
+    nonisolated(unsafe) private static var resumeSource: (any DispatchSourceSignal)?
 
     /// Configures SQLite for a process that runs `command`, before it opens a database: memory
     /// statistics off for every command but `query`, whose heap limit needs them (see

@@ -44,6 +44,11 @@ struct ReliabilityTests {
         return (try? store.session(session).events) ?? 0
     }
 
+    /// The environment of a 60,000-step recording (about 177,000 events) that a test acts on while
+    /// it runs: its writes stall past event 100,000 until the test sends `SIGUSR1`, so it cannot
+    /// finish first; it commits at least 100,000 less one batch (at most 65,536) before it stalls.
+    static let stalled = ["AUDITCTL_TEST_STALL_AFTER_EVENT": "100000"]
+
     /// Waits until `condition` holds, asking it again each time a file in the sandbox is written
     /// (a batch committed), or until the process ends; returns whether it held.
     static func wait(for launched: Sandbox.Launched, in sandbox: Sandbox, until condition: () -> Bool) throws -> Bool {
@@ -58,7 +63,10 @@ struct ReliabilityTests {
         // Kill when the first batch is in, a few batches later, and well into the run.
         for (index, threshold) in [1, 5_000, 40_000].enumerated() {
             let session = Int64(index + 1)
-            let launched = try sandbox.launch(["record", "--scenario", "long.json"], environment: [:])
+            // Stalled past event 150,000 of about 300,000: it cannot finish before the kill, and
+            // commits at least 150,000 less one batch (at most 65,536) before it stalls.
+            let launched = try sandbox.launch(
+                ["record", "--scenario", "long.json"], environment: ["AUDITCTL_TEST_STALL_AFTER_EVENT": "150000"])
             let reached = try Self.wait(for: launched, in: sandbox) {
                 Self.committedEvents(database, session: session) >= threshold
             }
@@ -114,7 +122,7 @@ struct ReliabilityTests {
         let sandbox = try Sandbox()
         try sandbox.write("long.json", Self.longScenario(steps: 60_000))
         let database = sandbox.path("audit.sqlite")
-        let launched = try sandbox.launch(["record", "--scenario", "long.json"], environment: [:])
+        let launched = try sandbox.launch(["record", "--scenario", "long.json"], environment: Self.stalled)
         try #require(try Self.wait(for: launched, in: sandbox) { Self.committedEvents(database, session: 1) > 0 })
 
         let show = try sandbox.run(["show", "--session", "1"])
@@ -127,6 +135,7 @@ struct ReliabilityTests {
         let sessions = try sandbox.run(["sessions", "--format", "csv"])
         #expect(sessions.status == 0 && sessions.stdout.contains(",recording,"), "\(sessions)")
 
+        kill(launched.process.processIdentifier, SIGUSR1)
         let recording = try sandbox.finish(launched, timeout: .seconds(600))
         #expect(recording.status == 0, "\(recording)")
         #expect(try AuditStore(path: database, access: .read).session(1).status == .complete)
@@ -136,9 +145,10 @@ struct ReliabilityTests {
         let sandbox = try Sandbox()
         try sandbox.write("long.json", Self.longScenario(steps: 60_000))
         let database = sandbox.path("audit.sqlite")
-        let launched = try sandbox.launch(["record", "--scenario", "long.json"], environment: [:])
+        let launched = try sandbox.launch(["record", "--scenario", "long.json"], environment: Self.stalled)
         try #require(try Self.wait(for: launched, in: sandbox) { Self.committedEvents(database, session: 1) > 0 })
         for suffix in ["", "-wal", "-shm"] { unlink(database + suffix) }
+        kill(launched.process.processIdentifier, SIGUSR1)
         let run = try sandbox.finish(launched, timeout: .seconds(600))
         #expect(run.status == 2, "\(run)")
         #expect(run.stdout == "1\n")
@@ -163,10 +173,12 @@ struct ReliabilityTests {
         chmod(sandbox.path("long.json"), 0o644)
         let database = sandbox.path("audit.sqlite")
         let launched = try sandbox.launch(
-            ["record", "--scenario", "long.json"], environment: [:], wrapper: HostileInputTests.unprivileged ?? [])
+            ["record", "--scenario", "long.json"], environment: ["AUDITCTL_TEST_STALL_AFTER_EVENT": "50000"],
+            wrapper: HostileInputTests.unprivileged ?? [])
         try #require(try Self.wait(for: launched, in: sandbox) { Self.committedEvents(database, session: 1) > 0 })
         // The open files go on being written; new files (and removing the WAL at the end) fail.
         chmod(sandbox.directory.path, 0o555)
+        kill(launched.process.processIdentifier, SIGUSR1)
         let run = try sandbox.finish(launched, timeout: .seconds(600))
         chmod(sandbox.directory.path, 0o777)
         #expect(run.status == 0, "\(run)")
@@ -207,7 +219,7 @@ struct ReliabilityTests {
         try sandbox.write("long.json", Self.longScenario(steps: 60_000))
         let database = sandbox.path("audit.sqlite")
         let launched = try sandbox.launch(
-            ["record", "--scenario", "long.json"], environment: [:],
+            ["record", "--scenario", "long.json"], environment: Self.stalled,
             wrapper: ["/bin/sh", "-c", #"umask 000 && exec "$0" "$@""#])
         try #require(try Self.wait(for: launched, in: sandbox) { Self.committedEvents(database, session: 1) > 0 })
         var modes: [String: mode_t] = [:]
@@ -215,6 +227,7 @@ struct ReliabilityTests {
             var info = stat()
             if stat(database + suffix, &info) == 0 { modes["audit.sqlite\(suffix)"] = info.st_mode & 0o777 }
         }
+        kill(launched.process.processIdentifier, SIGUSR1)
         let run = try sandbox.finish(launched, timeout: .seconds(600))
         #expect(run.status == 0, "\(run)")
         #expect(
@@ -282,7 +295,10 @@ struct ReliabilityTests {
         let sandbox = try Sandbox()
         try sandbox.write("login.json", Self.secureScenario(rounds: 20_000))
         let database = sandbox.path("audit.sqlite")
-        let launched = try sandbox.launch(["record", "--scenario", "login.json"], environment: [:])
+        // Stalled past event 70,000 of more than 80,000: it cannot finish (and empty its WAL) before
+        // the kill, and commits at least 70,000 less one batch (at most 65,536) before it stalls.
+        let launched = try sandbox.launch(
+            ["record", "--scenario", "login.json"], environment: ["AUDITCTL_TEST_STALL_AFTER_EVENT": "70000"])
         try #require(try Self.wait(for: launched, in: sandbox) { Self.committedEvents(database, session: 1) > 2_000 })
         kill(launched.process.processIdentifier, SIGKILL)
         _ = try sandbox.finish(launched, timeout: .seconds(30))

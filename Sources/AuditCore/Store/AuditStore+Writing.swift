@@ -108,6 +108,7 @@ extension AuditStore {
                 statement.bind(row.parent == 0 ? nil : row.parent, at: at + 11)
                 statement.bind(row.answer.overridden.map { Int64($0 ? 1 : 0) }, at: at + 12)
             }
+            if StoreFaults.isArmed { StoreFaults.checkStall(lastSeq: rows[start + count - 1].seq) }
             while try statement.step() {}
             start += count
         }

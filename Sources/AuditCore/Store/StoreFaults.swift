@@ -29,6 +29,8 @@ package enum StoreFaults {
 
     private static let armed = Atomic<Int>(0)
     private static let faults = Mutex<[String: Fault]>([:])
+    /// The last event sequence number stored before the writes stall (0: they never do).
+    private static let stallAfterSeq = Atomic<Int64>(0)
     /// Failures counted at each path, kept after the fault ends, and the tests waiting for a count.
     private static let counts = Mutex<[String: (failed: Int, waiting: [(count: Int, done: DispatchSemaphore)])]>([:])
 
@@ -75,6 +77,34 @@ package enum StoreFaults {
     /// How many writes the fault at `path` has failed so far.
     package static func failures(at path: String) -> Int {
         counts.withLock { $0[path]?.failed ?? 0 }
+    }
+
+    /// From now on, in this process, the write of an event numbered above `seq` (of any session,
+    /// in any database) waits, in the middle of its batch with the batches before it committed,
+    /// until `resumeStalledEvents()`. The tests that act on a running recording (kill it, delete its
+    /// database, read it) stall it through `auditctl`'s environment (`AUDITCTL_TEST_STALL_AFTER_EVENT`,
+    /// resumed by `SIGUSR1`), so that it cannot finish before they act, however the machine
+    /// schedules the two processes.
+    package static func stallEvents(after seq: Int64) {
+        stallAfterSeq.store(seq, ordering: .relaxed)
+        armed.add(1, ordering: .relaxed)
+    }
+
+    /// Lets the stalled writes go on, and every later one.
+    package static func resumeStalledEvents() {
+        stallAfterSeq.store(0, ordering: .relaxed)
+        resumed.signal()
+    }
+
+    private static let resumed = DispatchSemaphore(value: 0)
+
+    /// Waits for `resumeStalledEvents()` when `lastSeq`, the last event of a write about to be
+    /// made, is past the stall point.
+    static func checkStall(lastSeq: Int64) {
+        let after = stallAfterSeq.load(ordering: .relaxed)
+        guard after > 0 && lastSeq > after else { return }
+        resumed.wait()
+        resumed.signal()  // for any other writer waiting
     }
 
     static func check(_ statement: Statement, on path: String) throws {
