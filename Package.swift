@@ -23,10 +23,22 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["EmbedFiles"]
         ),
+        // The library's layers, bottom to top; each imports only those below it (the Development
+        // article draws the graph). AuditCore re-exports them all: users import AuditCore alone.
+        // Shared vocabulary: values, callback descriptors, answer flags, replay modes, SHA-256.
+        .target(name: "AuditModel"),
+        // The SQLite store: schema and migrations, sessions, events, import, export, merge, prune.
+        .target(name: "AuditStorage", dependencies: ["AuditModel", "CSQLite"], plugins: ["EmbedFilesPlugin"]),
+        // The widget kit and what audits it: widgets, their delegates and callback tables, the
+        // scenario format and widget kinds, the recorder.
+        .target(name: "AuditKit", dependencies: ["AuditModel", "AuditStorage"]),
+        // Replay in both modes, batches and noise runs, the differ, behaviour checks.
+        .target(name: "AuditReplay", dependencies: ["AuditModel", "AuditStorage", "AuditKit", "CSQLite"]),
+        // Reading sessions: search, report, coverage, minimize, explore, the HTML page.
+        .target(name: "AuditInvestigate", dependencies: ["AuditModel", "AuditStorage", "AuditKit", "AuditReplay"]),
         .target(
             name: "AuditCore",
-            dependencies: ["CSQLite"],
-            plugins: ["EmbedFilesPlugin"]
+            dependencies: ["AuditModel", "AuditStorage", "AuditKit", "AuditReplay", "AuditInvestigate"]
         ),
         // The demo's checkout screen: its delegates (checkout.v1, checkout.v2) and embedded scenario.
         .target(name: "AuditExamples", dependencies: ["AuditCore"], plugins: ["EmbedFilesPlugin"]),

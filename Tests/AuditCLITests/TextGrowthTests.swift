@@ -3,6 +3,11 @@ import SharedTestSupport
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// What recording text costs on the worst files the scenario limits admit: the database grows with
 /// what was typed and memory stays bounded, where storing each input's whole text made both grow

@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// A database of the release before migration 0008, `Tests/Fixtures/schema-0007.db`, recorded by
 /// that release's own `auditctl` (commit a688d26): `demo --db FILE` (session 1, the checkout example

@@ -5,6 +5,11 @@ import Testing
 
 @testable import AuditCore
 @testable import AuditExamples
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 @Suite("Baselines: a comparing check leaves the committed database as it was; a recording replaces it whole")
 struct BaselineFileTests {

@@ -4,6 +4,11 @@ import Testing
 
 @testable import AuditCore
 @testable import AuditExamples
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 @Suite("Behaviour checks for an app's own tests: record modes")
 struct BehaviourCheckTests {

@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// The package's widget kinds are registered through the public `WidgetKind` initializer, their
 /// properties `Codable` values with a `check`: each mistake in a scenario's widget object is named

@@ -4,6 +4,11 @@ import SharedTestSupport
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// Importing or merging into a database that holds no session yet writes the file directly
 /// (`Connection.transactionBypassingWAL`), and leaves it in WAL mode as every other write does.

@@ -4,6 +4,11 @@ import Synchronization
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// Several threads drive widget trees of their own under one recorder, as an app whose screens
 /// live on different threads would.

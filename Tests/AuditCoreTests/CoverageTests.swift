@@ -3,6 +3,11 @@ import Testing
 
 @testable import AuditCore
 @testable import AuditExamples
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// `coverage`: for every widget of the sessions and every callback its kind declares, whether it
 /// was called, which answers were seen, and the inputs that reached it — a user's own kind too.

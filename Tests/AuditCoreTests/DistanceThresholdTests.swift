@@ -3,6 +3,11 @@ import SharedTestSupport
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// Distances at thresholds: the same relative move gives the same outcome wherever on the screen it
 /// starts, as the integer clock does for times (the Gestures article, "Touches and the clock"). In

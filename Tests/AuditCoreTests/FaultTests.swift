@@ -4,6 +4,11 @@ import SharedTestSupport
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// Recording failures never reach the app: with a full disk, a file system turned read-only, an I/O
 /// error or the database deleted, the delegate gets every call and the widgets the same answers;

@@ -4,6 +4,11 @@ import SharedTestSupport
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// Seeded random tests for the items of issue #12 ("Fidelity") that the hand-written tests cover
 /// by example: each draws its cases from `SeededGenerator` with a fixed seed, so a run repeats

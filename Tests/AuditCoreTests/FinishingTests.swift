@@ -5,6 +5,11 @@ import Testing
 
 @testable import AuditCore
 @testable import AuditExamples
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// How a recording ends: what is still pending when `finish()` is called is tried again as
 /// patiently as while recording, marking the session finished too, and a session that could not be

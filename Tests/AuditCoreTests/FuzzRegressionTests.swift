@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// What `scripts/fuzz.sh` found, each kept as a test. The inputs are the fuzzer's, minimized.
 @Suite("Fuzzing findings")

@@ -1,6 +1,11 @@
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 @Suite("Gesture arbitration: failure requirements, simultaneity, prevention, delegate vetoes")
 struct GestureArbitrationTests {

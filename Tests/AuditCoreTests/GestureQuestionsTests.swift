@@ -2,6 +2,11 @@ import Testing
 
 @testable import AuditCore
 @testable import AuditExamples
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// Only the questions UIKit asks (issue #32, item 6): no simultaneity question where a class rule
 /// already says that neither recognizer can block the other, and none to a recognizer that has

@@ -1,6 +1,11 @@
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 @Suite("Gesture recognizers: hit-testing, touches and state machines")
 struct GestureRecognizerTests {

@@ -3,6 +3,11 @@ import SharedTestSupport
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 @Suite("Gesture recognizers under audit")
 struct GestureRecordingTests {

@@ -2,6 +2,11 @@ import SharedTestSupport
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// Golden timelines of the rules issue #13 brought in line with UIKit: every question a delegate
 /// is asked, in order, with the actions that ran (the Gestures article, "The rules").

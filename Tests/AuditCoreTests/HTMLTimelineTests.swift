@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// `HTMLTimeline`: escaping, column alignment of two sessions, and the size bound of a page.
 @Suite("HTML timeline")

@@ -3,6 +3,11 @@ import SharedTestSupport
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// Import reads a line written in the export's own form from its bytes (`ExportLineForm`,
 /// `ImportScanner`), and any other line in full. Whichever way a line is read, what is stored is

@@ -3,6 +3,11 @@ import Testing
 
 @testable import AuditCore
 @testable import AuditExamples
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// The widget kinds' generators, as `explore` uses them: every input a scenario can name comes out,
 /// each valid where it is generated, with the Unicode and the gestures that matter.

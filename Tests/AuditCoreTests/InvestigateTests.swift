@@ -3,6 +3,11 @@ import Testing
 
 @testable import AuditCore
 @testable import AuditExamples
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 @Suite("Investigation: time bounds, percentiles")
 struct InvestigateCoreTests {
@@ -21,7 +26,7 @@ struct InvestigateCoreTests {
     ])
     func timeBoundsParse(text: String, side: TimeBound.Side, expected: String) throws {
         let date = try #require(TimeBound.parse(text, as: side, now: Self.now))
-        #expect(EventSearch.storedTimestamp(date) == expected)
+        #expect(AuditStore.storedTimestamp(date) == expected)
     }
 
     @Test(arguments: ["yesterday", "2026-13-01", "2026-11-02T25:00", "", "11/02/2026"])

@@ -4,6 +4,11 @@ import Testing
 
 @testable import AuditCore
 @testable import AuditExamples
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// The isolated mode compares answers as it asks and stores the candidate's session as the
 /// recorded rows, shared, and its own rows where its answers differ: what it reports and what the

@@ -3,6 +3,11 @@ import SharedTestSupport
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// Every string is valid JSON text once recorded (RFC 8259 §7: "All Unicode characters may be
 /// placed within the quotation marks, except for the characters that MUST be escaped: quotation

@@ -3,6 +3,11 @@ import Testing
 
 @testable import AuditCore
 @testable import AuditExamples
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// Implements nothing: every callback answered by its default.
 final class DefaultsOnly: SegmentedControlDelegate, TextViewDelegate, TableViewDelegate, GestureRecognizerDelegate {}

@@ -4,6 +4,11 @@ import Testing
 
 @testable import AuditCore
 @testable import AuditExamples
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// Validation inside nested objects (points, index paths, ranges, touches), touch phases followed
 /// through the whole file, and a leading byte order mark: each error names the exact field by its

@@ -3,6 +3,11 @@ import Foundation
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// Inputs nested inside delegate callbacks, deeper than `InputNesting.limit`: refused the same way
 /// with and without a recorder, reported as an error naming the step, never a crash.

@@ -3,6 +3,11 @@ import Synchronization
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// A coin each new delegate flips once: the stand-in for a delegate that reads the clock or a
 /// random number. Counting instead of drawing keeps the test exact: odd instances come up heads.

@@ -3,6 +3,11 @@ import SharedTestSupport
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// A note's `characterLimit` counts UTF-16 code units, the unit of its ranges and of
 /// `NSString.length`, by which iOS code limits a text view (`text.utf16.count`): not the

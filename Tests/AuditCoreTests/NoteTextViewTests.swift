@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 @Suite("Note text view: a subclass that relays its delegate")
 struct NoteTextViewTests {

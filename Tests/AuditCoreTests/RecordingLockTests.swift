@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// A recording's liveness is a lock its process holds, not its process id: a recorder in another
 /// PID namespace (a container) has an id the reader cannot see, or sees as another process.

@@ -6,6 +6,11 @@ import Testing
 
 @testable import AuditCore
 @testable import AuditExamples
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// `Replayer.replayAll`: jobs that keep one connection across sessions store and report exactly
 /// what one replay at a time does, in session order, whatever order the jobs finish in.

@@ -4,6 +4,11 @@ import Testing
 
 @testable import AuditCore
 @testable import AuditExamples
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// A replay's plan, read two ways: in one go (a replay job's way), and from chunks of events read
 /// on another thread while the plan is built (a single replay's way). Both give the same plan,

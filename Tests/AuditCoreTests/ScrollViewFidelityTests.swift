@@ -3,6 +3,11 @@ import SharedTestSupport
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// Scroll view rules taken from Apple's documentation of `UIScrollView` and `UIScrollViewDelegate`.
 @Suite("Scroll view: offsets in code, scroll to top, deceleration callbacks")

@@ -1,6 +1,11 @@
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// A touch reaches a scroll view's subviews through its bounds origin, the content offset, as in
 /// UIKit: `UIView.hitTest(_:with:)` and `point(inside:with:)` work in the receiver's bounds, and

@@ -3,6 +3,11 @@ import SharedTestSupport
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// A scroll view dragged by touches, through the pan recognizer UIKit gives every scroll view
 /// (`UIScrollView.panGestureRecognizer`), in arbitration with the app's recognizers of its content.

@@ -3,6 +3,11 @@ import SharedTestSupport
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// Logs every scroll callback with the state the view shows during it; its answers are hooks.
 class ScrollLogDelegate: ScrollViewDelegate {

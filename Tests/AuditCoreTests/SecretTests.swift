@@ -5,6 +5,11 @@ import Testing
 
 @testable import AuditCore
 @testable import AuditExamples
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// A secure text view's text never reaches the database: a keyed hash is recorded in its place.
 @Suite("Secrets: secure text is recorded as a keyed hash")

@@ -3,6 +3,11 @@ import Testing
 
 @testable import AuditCore
 @testable import AuditExamples
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// Every session has a UUID that travels with it, and the labels it was recorded with.
 @Suite("Session identity: UUIDs and labels")

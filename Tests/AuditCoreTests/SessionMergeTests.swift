@@ -4,6 +4,11 @@ import Testing
 
 @testable import AuditCore
 @testable import AuditExamples
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// `AuditStore.mergeSessions(from:)`: rows copied with SQL where the source allows it, and what
 /// they become is what the export's records make of them, byte for byte.

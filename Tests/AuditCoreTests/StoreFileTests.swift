@@ -4,6 +4,11 @@ import Synchronization
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// The database as a file: made whole and owner-only, refused when it is not one, and a file
 /// deleted or replaced while open is noticed.

@@ -1,6 +1,11 @@
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// The small pieces replay reads with: ids looked up in arrays, repeated JSON parsed once, and a
 /// stored scenario's steps stepped over.

@@ -3,6 +3,11 @@ import Foundation
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 @Suite("Store: connection, statements, transactions, migrations")
 struct StoreTests {

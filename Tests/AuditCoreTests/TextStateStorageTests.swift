@@ -4,6 +4,11 @@ import Testing
 
 @testable import AuditCore
 @testable import AuditExamples
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// What a text view's input stores grows with the change, not with the text: its result holds the
 /// text's length, the selection and a digest, and the typed text is stored once, in the input's
@@ -117,15 +122,15 @@ struct TextStateStorageTests {
         view.beginEditing()
         view.select(TextRange(location: 1, length: 2))
         let old = #"{"editing":true,"selection":{"length":2,"location":1},"text":"请在 \"门口\"\n👍🏽"}"#
-        let upgraded = Array(old.utf8).withUnsafeBytes { TextView.upgradingLegacyState($0) }
+        let upgraded = Array(old.utf8).withUnsafeBytes { LegacyTextViewState.upgrading($0) }
         #expect(upgraded == view.state.json)
         // A secure view's old state held the keyed hash: it becomes the digest.
         let secure = #"{"editing":false,"selection":{"length":0,"location":0},"text":"hmac-sha256:00ff"}"#
         #expect(
-            Array(secure.utf8).withUnsafeBytes { TextView.upgradingLegacyState($0) }
+            Array(secure.utf8).withUnsafeBytes { LegacyTextViewState.upgrading($0) }
                 == #"{"editing":false,"length":0,"selection":{"length":0,"location":0},"textHash":"hmac-sha256:00ff"}"#)
         for other in [view.state.json, #"{"editing":true}"#, "true", #"{"text":"x"}"#] {
-            #expect(Array(other.utf8).withUnsafeBytes { TextView.upgradingLegacyState($0) } == nil, "\(other)")
+            #expect(Array(other.utf8).withUnsafeBytes { LegacyTextViewState.upgrading($0) } == nil, "\(other)")
         }
     }
 
@@ -148,7 +153,7 @@ struct TextStateStorageTests {
                 "editing": .bool(false), "selection": ValueCoding.textRange.encode(view.selectedRange),
                 "text": .string(text),
             ]).json
-            let upgraded = Array(old.utf8).withUnsafeBytes { TextView.upgradingLegacyState($0) }
+            let upgraded = Array(old.utf8).withUnsafeBytes { LegacyTextViewState.upgrading($0) }
             #expect(upgraded == view.state.json, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
         }
     }

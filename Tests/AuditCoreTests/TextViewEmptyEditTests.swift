@@ -2,6 +2,11 @@ import SharedTestSupport
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// An edit that changes nothing — an empty text over an empty range — is no change to UIKit:
 /// `textViewDidChange(_:)` "tells the delegate when the user changes the text" (Apple,

@@ -1,6 +1,11 @@
 import SharedTestSupport
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// A text-view delegate that logs every call with what the view shows at that moment, and answers
 /// the should-calls as told. Also a `NoteTextViewDelegate`, logging the limit callback.

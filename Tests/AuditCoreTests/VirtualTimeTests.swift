@@ -3,6 +3,11 @@ import SharedTestSupport
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// The integer time base: the same relative touch sequence gives the same outcome at exact
 /// thresholds wherever it starts on the clock (the Gestures article, "Touches and the clock").

@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 // A widget of the tests' own, holding its delegate the way every widget does: in a plain weak
 // `delegate`, asked through its callback table, which records the call while the widget is audited.

@@ -3,6 +3,11 @@ import Synchronization
 import Testing
 
 @testable import AuditCore
+@testable import AuditInvestigate
+@testable import AuditKit
+@testable import AuditModel
+@testable import AuditReplay
+@testable import AuditStorage
 
 /// Writers of one database take turns in the order they came (`WriterQueue`). Each queue here is a
 /// connection of its own (its own open file description), as another process's would be; the

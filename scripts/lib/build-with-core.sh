@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Usage: scripts/lib/build-with-core.sh OUTPUT FILE.swift [SWIFTC FLAGS...]
 #
-# Compiles AuditCore's sources together with FILE.swift into one executable with plain swiftc, for
-# the tools that are no package target (the kill harness, the fuzzers). The migrations and examples
-# are embedded first by Sources/EmbedFiles, as the build plugin does. Compiled into the same module,
-# the tool may use AuditCore's internal API. Does nothing when OUTPUT is newer than every input.
+# Compiles the library's sources (every layer AuditCore re-exports) together with FILE.swift into
+# one executable with plain swiftc, for the tools that are no package target (the kill harness, the
+# fuzzers). The migrations and examples are embedded first by Sources/EmbedFiles, as the build
+# plugin does. Compiled into the same module, the tool may use the layers' internal API. Does nothing when OUTPUT is newer than every input.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 output="$1"
@@ -13,16 +13,25 @@ shift 2
 work="$root/.build/reliability"
 mkdir -p "$work" "$(dirname "$output")"
 
-mapfile -t sources < <(find "$root/Sources/AuditCore" -name '*.swift' | sort)
-# The examples' target (checkout.v1/v2 and the embedded scenario) joins the same single module:
-# copies without their `import AuditCore`.
-mkdir -p "$work/examples"
-for example in "$root"/Sources/AuditExamples/*.swift; do
-    sed '/^import AuditCore$/d' "$example" >"$work/examples/$(basename "$example")"
+# The library's layers (AuditModel … AuditInvestigate, which AuditCore re-exports) and the
+# examples' target (checkout.v1/v2 and the embedded scenario) join one module: copies without
+# their imports of one another.
+layers=(AuditModel AuditStorage AuditKit AuditReplay AuditInvestigate AuditExamples)
+originals=()
+for layer in "${layers[@]}"; do
+    mapfile -t -O "${#originals[@]}" originals < <(find "$root/Sources/$layer" -name '*.swift' | sort)
 done
-mapfile -t -O "${#sources[@]}" sources < <(find "$work/examples" -name '*.swift' | sort)
+sources=()
+mkdir -p "$work/sources"
+for file in "${originals[@]}"; do
+    copy="$work/sources/$(basename "$(dirname "$file")")-$(basename "$file")"
+    if [ ! -e "$copy" ] || [ "$file" -nt "$copy" ]; then
+        sed -E '/^(@testable )?import Audit(Core|Model|Storage|Kit|Replay|Investigate)$/d' "$file" >"$copy"
+    fi
+    sources+=("$copy")
+done
 inputs=("$root"/Migrations/*.sql "$root"/Examples/*.json)
-if [ -x "$output" ] && [ -z "$(find "${sources[@]}" "${inputs[@]}" "$file" "$0" -newer "$output" | head -1)" ]; then
+if [ -x "$output" ] && [ -z "$(find "${originals[@]}" "${inputs[@]}" "$file" "$0" -newer "$output" | head -1)" ]; then
     exit 0
 fi
 

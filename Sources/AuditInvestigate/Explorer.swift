@@ -1,0 +1,217 @@
+import AuditKit
+import AuditModel
+import AuditReplay
+import AuditStorage
+import Foundation
+
+/// Searches for a behaviour change nobody recorded: drives a delegate and a candidate with random
+/// valid inputs on a scenario's widget tree until their audited behaviour differs, then minimizes
+/// the run (`Minimizer`).
+///
+/// Each run builds the scenario's tree afresh and generates its steps one at a time while driving
+/// the delegate, so every step is valid in the state the ones before left: the widgets' kinds
+/// generate them (`WidgetKind.generators`), weighted, each checked as a scenario step is. The run
+/// is then recorded with a fresh delegate and a fresh candidate (which skips an input it cannot
+/// take, as in a replay) into a scratch database and the two sessions are diffed.
+///
+/// Run k draws from `ExplorationRandom(seed:run:)`, so the same seed gives the same runs; guided
+/// exploration also depends on the runs before, which the same seed repeats too. A time limit only
+/// decides how many runs there are.
+public struct Explorer: Sendable {
+    /// What to explore and how long.
+    public struct Options: Sendable {
+        public var seed: UInt64 = 1
+        /// Random steps per run (after `start`).
+        public var stepsPerRun = 20
+        /// The most runs.
+        public var runs = 200
+        /// Stop starting runs after this long (wall clock), when set.
+        public var timeLimit: Duration?
+        /// A factor on the generators' weights, by input name (`tapSegment`); 0 never generates it.
+        public var weights: [String: Double] = [:]
+        /// Steps every run starts with, such as a scenario's own (those that cannot run are left out).
+        public var start: [ScenarioStep] = []
+        /// Prefer what reached callback answer branches not seen before: a run that reaches one
+        /// joins the corpus, and half the runs start with the beginning of a corpus run (at most
+        /// half their steps).
+        public var guided = true
+        /// The most tests the minimizer runs.
+        public var maximumMinimizerTests = 500
+        /// Runs recorded at once, each on a thread and into a scratch database of its own; the
+        /// runs and what they find do not depend on it.
+        public var jobs = 1
+
+        public init() {}
+    }
+
+    /// A divergence found: the run, its steps and the minimal reproducer.
+    public struct Divergence: Sendable {
+        /// The run that diverged, from 1.
+        public var run: Int
+        /// The run's steps.
+        public var steps: [ScenarioStep]
+        /// The first difference: kind, widget and callback.
+        public var signature: String
+        /// The minimizer's result: the minimal steps and their scenario file, which names the
+        /// reference delegate.
+        public var minimized: Minimizer.Result
+    }
+
+    /// What exploring found.
+    public struct Result: Sendable {
+        /// Runs recorded (each with both delegates) and the steps they took.
+        public var runs = 0
+        public var steps = 0
+        /// Callback answer branches the delegate reached (a widget's callback allowed, vetoed, …).
+        public var branches = 0
+        /// Runs that reached a branch no run before had: the corpus `--save-corpus` stores.
+        public var corpus: [[ScenarioStep]] = []
+        /// Nil when no run diverged within the budget.
+        public var divergence: Divergence?
+    }
+
+    public var scenario: Scenario
+    public var registry: DelegateRegistry
+    public var options: Options
+
+    public init(scenario: Scenario, registry: DelegateRegistry, options: Options = Options()) {
+        self.scenario = scenario
+        self.registry = registry
+        self.options = options
+    }
+
+    /// Explores until `candidate` diverges from `delegate` or the budget is spent. `progress` is
+    /// told the runs and steps done after each run.
+    ///
+    /// Runs go in batches of `batchSize`: a batch's steps are generated from the corpus as it was
+    /// when the batch began, its runs recorded `options.jobs` at a time (each job into a scratch
+    /// database of its own), then taken in run order. So the runs, and the first that diverges,
+    /// are the same whatever the number of jobs.
+    ///
+    /// - Complexity: O(*r*·*e*) for *r* runs (`options.runs`, fewer with a time limit or a divergence)
+    ///   of *e* events each: every run is generated, recorded with both delegates and diffed in a
+    ///   scratch database. A divergence adds a `Minimizer/minimize(session:delegate:maximumTests:progress:)`
+    ///   of that run. Memory grows with the corpus of runs that reached new branches.
+    public func explore(
+        delegate delegateName: String, candidate candidateName: String,
+        progress: (_ runs: Int, _ steps: Int) -> Void = { _, _ in }
+    ) throws -> Result {
+        let delegate = try registry.entry(named: delegateName)
+        let candidate = try registry.entry(named: candidateName)
+        let scratch = Self.scratchParent.appending(path: "auditctl-explore-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let started = ContinuousClock.now
+        var result = Result()
+        var seen: Set<String> = []
+        let generator = RunGenerator(scenario: scenario, options: options)
+        var next = 1
+        while next <= max(options.runs, 1) {
+            if let limit = options.timeLimit, next > 1, ContinuousClock.now - started >= limit { break }
+            let batch = Array(next...min(next + Self.batchSize - 1, max(options.runs, 1)))
+            next += batch.count
+            // A fresh scratch folder every `runsPerScratch` runs, so the databases stay small.
+            let block = scratch.appending(path: "\((batch[0] - 1) / Self.runsPerScratch)")
+            if (batch[0] - 1) % Self.runsPerScratch == 0 {
+                try? FileManager.default.removeItem(at: scratch)
+                try FileManager.default.createDirectory(at: block, withIntermediateDirectories: true)
+            }
+            let planned = batch.map { run in
+                var random = ExplorationRandom(seed: options.seed, run: run)
+                return generator.steps(delegate: delegate.make, corpus: result.corpus, &random)
+            }
+            let outcomes = try RunCheck(scenario: scenario, delegate: delegate, candidate: candidate)
+                .check(planned, jobs: max(options.jobs, 1), in: block)
+            for (run, outcome) in zip(batch, outcomes) {
+                guard let outcome else { continue }  // the delegate answered differently from its dry run
+                result.runs += 1
+                result.steps += outcome.steps.count
+                if !outcome.branches.isSubset(of: seen) {
+                    seen.formUnion(outcome.branches)
+                    result.corpus.append(outcome.steps)
+                }
+                result.branches = seen.count
+                progress(result.runs, result.steps)
+                guard let signature = outcome.divergence else { continue }
+                result.divergence = try divergence(
+                    run: run, outcome, signature: signature, delegate: delegate.name, candidate: candidate.name)
+                return result
+            }
+        }
+        return result
+    }
+
+    /// The divergence of run `run`, minimized; its scenario names `delegate`.
+    private func divergence(
+        run: Int, _ outcome: RunCheck.Outcome, signature: String, delegate: String, candidate: String
+    ) throws -> Divergence {
+        let minimized: Minimizer.Result
+        do {
+            minimized = try Minimizer(databasePath: outcome.database, registry: registry, catalog: scenario.catalog)
+                .minimize(session: outcome.session, delegate: candidate, maximumTests: options.maximumMinimizerTests)
+        } catch is Minimizer.Failure {
+            // Replaying the recorded inputs did not diverge as the run did: the run is the reproducer.
+            minimized = Minimizer.Result(
+                steps: outcome.steps, originalCount: outcome.steps.count,
+                scenario: try scenario.text(
+                    name: scenario.name + "-explored", delegate: delegate, steps: outcome.steps),
+                divergence: signature, tests: 0, cached: 0, unresolved: 0, stoppedAtBound: false)
+        }
+        return Divergence(run: run, steps: outcome.steps, signature: signature, minimized: minimized)
+    }
+
+    /// Runs generated at once from the same corpus, and checked together.
+    static let batchSize = 4
+
+    static let runsPerScratch = 100
+
+    /// Where scratch databases go: a memory file system when there is one (`/dev/shm` on Linux),
+    /// since nothing in them outlives the exploration, else the temporary directory.
+    static var scratchParent: URL {
+        let memory = "/dev/shm"
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: memory, isDirectory: &isDirectory), isDirectory.boolValue,
+            FileManager.default.isWritableFile(atPath: memory)
+        {
+            return URL(fileURLWithPath: memory)
+        }
+        return FileManager.default.temporaryDirectory
+    }
+}
+
+extension Explorer.Divergence {
+    /// Records the minimal reproducer with `delegate` and with `candidate` into the database at
+    /// `databasePath` (the candidate skipping inputs it cannot take, as in a replay), labelled
+    /// `explore=delegate` and `explore=candidate`: the two sessions `diff` compares.
+    ///
+    /// - Complexity: O(*e*) for the *e* events of the reproducer's two recordings.
+    public func record(
+        delegate: String, candidate: String, registry: DelegateRegistry, catalog: WidgetCatalog, databasePath: String
+    ) throws -> (delegate: RecordingSummary, candidate: RecordingSummary) {
+        let reproducer = try Scenario(data: Data(minimized.scenario.utf8), catalog: catalog)
+        let a = try ScenarioRunner.record(
+            reproducer, delegate: try registry.entry(named: delegate).make, named: delegate,
+            databasePath: databasePath, labels: ["explore": "delegate"])
+        let b = try ScenarioRunner.record(
+            reproducer, delegate: try registry.entry(named: candidate).make, named: candidate,
+            databasePath: databasePath, labels: ["explore": "candidate"], invalid: .skip)
+        return (a, b)
+    }
+}
+
+extension Explorer.Result {
+    /// Records each run of `corpus` with `delegate` into the database at `databasePath`, labelled
+    /// `explore=corpus` and named SCENARIO-explored: the runs that reached new branches, as
+    /// sessions a replay can check.
+    ///
+    /// - Complexity: O(*e*) for the *e* events recorded from all of `corpus`'s runs.
+    public func saveCorpus(
+        of scenario: Scenario, delegate: String, registry: DelegateRegistry, databasePath: String
+    ) throws -> [RecordingSummary] {
+        let entry = try registry.entry(named: delegate)
+        return try corpus.map { steps in
+            try ScenarioRunner.record(
+                try scenario.replacing(steps: steps, name: scenario.name + "-explored"), delegate: entry.make,
+                named: delegate, databasePath: databasePath, labels: ["explore": "corpus"])
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import AuditKit
+import AuditModel
+import AuditReplay
+import AuditStorage
+import Foundation
+
+/// Finds a smallest sequence of a session's inputs on which a candidate delegate still diverges
+/// from the recording delegate in the same way (delta debugging, ddmin). A touch sequence, from
+/// its first finger down to its last finger up, is kept or dropped whole, so every subsequence
+/// tried lifts the fingers it puts down, as a scenario file must.
+///
+/// "The same way" is the first divergence's kind, widget, protocol and callback when the whole
+/// session is replayed. Each test records the candidate subsequence twice — with a fresh recording
+/// delegate and a fresh candidate — into a scratch database and diffs the two; a subsequence that
+/// cannot run (a touch that never began, a range past the end of the text) is unresolved, never a
+/// pass. Outcomes are cached by subsequence, and the number of tests is bounded.
+public struct Minimizer: Sendable {
+    public var databasePath: String
+    public var registry: DelegateRegistry
+    public var catalog: WidgetCatalog
+
+    public init(databasePath: String, registry: DelegateRegistry, catalog: WidgetCatalog) {
+        self.databasePath = databasePath
+        self.registry = registry
+        self.catalog = catalog
+    }
+
+    /// What minimizing found.
+    public struct Result: Sendable {
+        /// The smallest failing input sequence found, in order.
+        public var steps: [ScenarioStep]
+        /// The original number of inputs.
+        public var originalCount: Int
+        /// A scenario file (JSON) with the session's tree and `steps`, naming the delegate the session
+        /// was recorded with (a session recorded in code too), which `record` and `replay` accept:
+        /// `record` with no `--delegate` records it as the session was, and replaying that against
+        /// the candidate shows the divergence.
+        public var scenario: String
+        /// What the divergence is: kind, widget and callback.
+        public var divergence: String
+        /// Tests run (each two recordings and a diff), answered from the cache, and unresolved.
+        public var tests: Int
+        public var cached: Int
+        public var unresolved: Int
+        /// True when the bound on tests stopped the search before it finished.
+        public var stoppedAtBound: Bool
+    }
+
+    public enum Failure: Error, CustomStringConvertible, Sendable {
+        case noDivergence(session: Int64, delegate: String)
+
+        public var description: String {
+            switch self {
+            case .noDivergence(let session, let delegate):
+                "\(delegate) behaves like the recording on session \(session): there is nothing to minimize"
+            }
+        }
+    }
+
+    private enum Outcome {
+        case diverges
+        case same
+        case unresolved
+    }
+
+    /// Minimizes the inputs of session `id` to a smallest sequence on which `candidateName` still
+    /// diverges from the recording delegate as on the whole session, in at most `maximumTests`
+    /// tests; `progress` is told the tests run and the inputs kept as the search narrows.
+    ///
+    /// - Complexity: O(*t*·*e*) for *t* tests of at most *e* events each: every test records a
+    ///   subsequence of the session's inputs twice and diffs the two runs. Delta debugging needs
+    ///   O(*u*²) tests in the worst case for *u* inputs (touch sequences count as one), O(log *u*)
+    ///   when a single input reproduces; `maximumTests` bounds *t*. Memory holds the cache of tests.
+    public func minimize(
+        session id: Int64, delegate candidateName: String, maximumTests: Int = 500,
+        progress: (_ tests: Int, _ inputs: Int) -> Void = { _, _ in }
+    ) throws -> Result {
+        let candidate = try registry.entry(named: candidateName)
+        let store = try AuditStore(path: databasePath, access: .read)
+        let recordingName = try store.session(id).delegate
+        let recording = try registry.entry(named: recordingName)
+        let plan = try ReplayPlan(session: id, store: store, catalog: catalog)
+        let scratch = FileManager.default.temporaryDirectory.appending(path: "auditctl-minimize-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let database = scratch.appending(path: "scratch.sqlite").path
+
+        func firstDivergence(_ indexes: [Int]) throws -> (Outcome, String?) {
+            var scenario = plan.scenario
+            scenario.steps = indexes.map { plan.steps[$0] }
+            // A finger that begins and never lifts, or lifts without beginning, makes a scenario
+            // file that `record` refuses: such a subsequence is no reproducer.
+            guard Self.fingersLift(scenario.steps) else { return (.unresolved, nil) }
+            let a: RecordingSummary
+            let b: RecordingSummary
+            do {
+                a = try ScenarioRunner.record(
+                    scenario, delegate: recording.make, named: "recording", databasePath: database)
+                // The candidate skips an input it cannot take, as in a replay (where that shows as a
+                // difference); a subsequence the recording delegate cannot run reproduces nothing.
+                b = try ScenarioRunner.record(
+                    scenario, delegate: candidate.make, named: "candidate", databasePath: database, invalid: .skip)
+            } catch is ScenarioError {
+                return (.unresolved, nil)
+            }
+            let diff = try AuditStore(path: database, access: .read).diff(a.session, b.session)
+            guard let first = ReplayReport.firstDifference(in: diff) else { return (.same, nil) }
+            return (.diverges, Self.signature(first))
+        }
+
+        let all = Array(plan.steps.indices)
+        guard case (.diverges, let signature?) = try firstDivergence(all) else {
+            throw Failure.noDivergence(session: id, delegate: candidateName)
+        }
+        var cache: [[Int]: Outcome] = [:]
+        var tests = 1
+        var cached = 0
+        var unresolved = 0
+        var stoppedAtBound = false
+        // ddmin keeps or drops whole units: a touch sequence is one, so no subsequence leaves a finger down.
+        let units = Self.units(plan.steps)
+        func inputs(_ chosen: [Int]) -> [Int] { chosen.flatMap { units[$0] } }
+        func test(_ indexes: [Int]) throws -> Outcome {
+            if let known = cache[indexes] {
+                cached += 1
+                return known
+            }
+            guard tests < maximumTests else {
+                stoppedAtBound = true
+                return .unresolved
+            }
+            tests += 1
+            let (outcome, found) = try firstDivergence(inputs(indexes))
+            // Diverging in another way does not reproduce this divergence.
+            let result: Outcome = outcome == .diverges && found != signature ? .same : outcome
+            if result == .unresolved { unresolved += 1 }
+            cache[indexes] = result
+            return result
+        }
+
+        // ddmin: try chunks, then complements; refine the granularity when neither fails.
+        var current = Array(units.indices)
+        var granularity = 2
+        while current.count >= 2 && !stoppedAtBound {
+            progress(tests, inputs(current).count)
+            let size = Int((Double(current.count) / Double(granularity)).rounded(.up))
+            let chunks = stride(from: 0, to: current.count, by: size).map {
+                Array(current[$0..<min(current.count, $0 + size)])
+            }
+            var reduced = false
+            for chunk in chunks where try test(chunk) == .diverges {
+                current = chunk
+                granularity = 2
+                reduced = true
+                break
+            }
+            if !reduced && chunks.count > 2 {
+                for chunk in chunks {
+                    let complement = current.filter { !chunk.contains($0) }
+                    if try test(complement) == .diverges {
+                        current = complement
+                        granularity = max(granularity - 1, 2)
+                        reduced = true
+                        break
+                    }
+                }
+            }
+            if !reduced {
+                if granularity >= current.count { break }
+                granularity = min(granularity * 2, current.count)
+            }
+        }
+        let steps = inputs(current).map { plan.steps[$0] }
+        return Result(
+            steps: steps, originalCount: all.count,
+            scenario: try plan.scenario.text(
+                name: plan.scenario.name + "-minimized", delegate: recordingName, steps: steps),
+            divergence: signature, tests: tests, cached: cached, unresolved: unresolved, stoppedAtBound: stoppedAtBound)
+    }
+
+    /// The inputs of `steps` in the units ddmin keeps or drops whole, by index: a touch sequence,
+    /// from its first finger down to its last finger up with the inputs between, is one unit (as a
+    /// scenario's `touches` step is); every other input is one.
+    static func units(_ steps: [ScenarioStep]) -> [[Int]] {
+        var units: [[Int]] = []
+        var down: Set<Int> = []
+        for (index, step) in steps.enumerated() {
+            if down.isEmpty { units.append([index]) } else { units[units.count - 1].append(index) }
+            guard step.definition.performs(TouchDispatcher.Inputs.touch),
+                let touch = step.arguments.first.flatMap({ ValueCoding<Touch>.touch.decode($0) })
+            else { continue }
+            switch touch.phase {
+            case .began: down.insert(touch.id)
+            case .moved: break
+            case .ended, .cancelled: down.remove(touch.id)
+            }
+        }
+        return units
+    }
+
+    /// Whether every touch of `steps` begins before it moves or ends, and ends, as a scenario file's must.
+    private static func fingersLift(_ steps: [ScenarioStep]) -> Bool {
+        var fingers = FingerTracker()
+        do {
+            for (index, step) in steps.enumerated() { try fingers.follow(step, index, at: "steps[\(index)]") }
+            try fingers.finish()
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    static func signature(_ difference: EventDifference) -> String {
+        let event = difference.event
+        return "\(difference.kind.rawValue) at \(event.widget ?? "-") "
+            + "\(event.protocolName.map { $0 + "." } ?? "")\(event.callback)"
+    }
+
+}

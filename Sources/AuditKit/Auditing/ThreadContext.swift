@@ -1,0 +1,41 @@
+import AuditModel
+import AuditStorage
+import Foundation
+
+/// Per-thread audit state: which audited calls are running on this thread (for `parent_seq`) and
+/// whether the last delegate call fell through to a protocol's default implementation.
+///
+/// Delegates are called on the thread that drives the widget, as in UIKit; keeping this state per
+/// thread lets several threads drive widgets under one recorder without sharing a stack.
+@usableFromInline
+package final class ThreadContext {
+    /// Audited calls in progress on this thread, innermost last.
+    var frames: [(owner: ObjectIdentifier, seq: Int64)] = []
+    var defaultUsed = false
+
+    init() { frames.reserveCapacity(16) }
+
+    /// The innermost call in progress on this thread that belongs to `owner`.
+    func parent(of owner: ObjectIdentifier) -> Int64? {
+        frames.last(where: { $0.owner == owner })?.seq
+    }
+
+    package static var current: ThreadContext {
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<ThreadContext>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let context = ThreadContext()
+        pthread_setspecific(key, Unmanaged.passRetained(context).toOpaque())
+        return context
+    }
+
+    /// Created once; the destructor releases a thread's context when the thread ends.
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in
+            guard let pointer else { return }
+            Unmanaged<ThreadContext>.fromOpaque(pointer).release()
+        }
+        return key
+    }()
+}

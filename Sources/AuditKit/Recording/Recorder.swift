@@ -1,0 +1,394 @@
+import AuditModel
+import AuditStorage
+import Foundation
+import Synchronization
+
+/// Records a session: attach it to a widget tree, drive the widgets, then `finish()`.
+///
+/// On the caller's thread an audited call costs a sequence number (an atomic increment), two clock
+/// reads, and an append to a bounded in-memory queue. No SQLite call, file I/O or JSON encoding
+/// happens there: a dedicated writer thread takes the queue every `batchSize` events or
+/// `flushInterval`, encodes the rows and commits them in one transaction, and runs the WAL
+/// checkpoints. Events are committed in `seq` order with no holes, so a process that dies leaves a
+/// contiguous prefix. A write that fails is counted and reported by `finish()`; it never reaches
+/// the app, whose delegate calls go on unchanged.
+public final class Recorder: Sendable {
+    public struct Options: Sendable {
+        /// Events waiting that wake the writer before `flushInterval` has passed. The writer then
+        /// takes everything the queue holds (up to `capacity` events) and commits, in one
+        /// transaction, the whole contiguous run of `seq` it holds, with what a failed write left
+        /// pending: this is not a limit on a transaction's size.
+        public var batchSize = 4_096
+        /// How often the writer wakes to take what is queued: while it keeps up, the longest an
+        /// event waits in memory (with one write's time, the durability window).
+        public var flushInterval: TimeInterval = 0.05
+        /// Events the queue holds before callers block until the writer catches up.
+        public var capacity = 65_536
+        /// Longest time, in seconds, events wait in the queue while the writer is busy: a caller
+        /// whose event would be queued this long after the oldest one waiting blocks until the
+        /// writer takes them, as on a full queue. Bounds what a crash can lose in time, as
+        /// `capacity` does in count; only an app making callbacks faster than SQLite can take
+        /// them ever waits.
+        public var maximumDelay: TimeInterval = 0.1
+        /// How long, in seconds, the writer tries failed writes again (at least three times in a
+        /// row) before it gives up on them, while recording and while finishing alike.
+        public var patience: TimeInterval = 2
+
+        public init() {}
+    }
+
+    /// The session recorded. A recorder writing inline (a replay job's) makes its session when
+    /// it writes it, in `finish()`: until then this is 0.
+    public var session: Int64 { sessionID.load(ordering: .acquiring) }
+    private let sessionID: Atomic<Int64>
+    /// The widget kinds this recorder can describe, for a session recorded in code.
+    let catalog: WidgetCatalog
+    /// The scenario the session stores: the given one (a scenario file's), or the tree the recorder
+    /// attaches to, described as a scenario so the session can be replayed.
+    private let tree: Mutex<StoredTree>
+    /// Whether the session's scenario is the tree the recorder attaches to (a session recorded in
+    /// code), not a scenario file's.
+    private let describesTree: Bool
+    /// The database this recorder writes (its secret key lives beside it; see `SecretHasher`).
+    let databasePath: String
+    let clockOrigin: Int64
+    /// When the recorder started opening the database.
+    private let opened = monotonicNanoseconds()
+    let nextSeq = Atomic<Int64>(1)
+    private let nextWidget = Atomic<Int32>(1)
+    let queue: EventQueue
+    private let summary = Mutex<RecordingSummary?>(nil)
+    /// Inputs refused by their checks while audited, for `RecordingSummary.refusedInputs`.
+    private let refusals = Mutex<[String]>([])
+    private let writerDone = DispatchSemaphore(value: 0)
+    private let writer: EventWriter
+    /// Whether `finish()` writes the events on its caller's thread (`init(recordingInline:…)`).
+    private let writesInline: Bool
+    private let wroteInline = Atomic<Bool>(false)
+
+    /// Opens (creating or migrating) the database at `databasePath`, creates the session and
+    /// starts the writer thread.
+    public convenience init(
+        databasePath: String, session: NewSession, catalog: WidgetCatalog, options: Options = Options()
+    ) throws(StoreError) {
+        try self.init(
+            handingOver: AuditStore(path: databasePath, access: .write), session: session, catalog: catalog,
+            options: options)
+    }
+
+    /// Records through `store`, opened to write on this thread and handed over to the writer
+    /// thread, which alone uses it from here: the caller keeps no reference to it.
+    convenience init(
+        handingOver store: AuditStore, session: NewSession, catalog: WidgetCatalog, options: Options = Options()
+    ) throws(StoreError) {
+        try storeOperation { try store.prepareForRecording() }
+        try self.init(store: store, session: session, catalog: catalog, options: options, inline: false)
+    }
+
+    /// Records a session through `store`, an open store the caller keeps using after `finish()`
+    /// (a replay job records many sessions through one connection).
+    ///
+    /// No writer thread: the events wait in memory until `finish()`, which makes the session and
+    /// writes them on the calling thread, so the queue never blocks the caller and the store is
+    /// used only in `finish()` (the jobs of a replay share one, each finishing in its turn); no
+    /// checkpoint is run (the store's automatic ones go on). Memory holds one session's events
+    /// at a time.
+    package convenience init(
+        recordingInline store: AuditStore, session: NewSession, catalog: WidgetCatalog, options: Options = Options()
+    ) throws(StoreError) {
+        var options = options
+        options.capacity = .max
+        options.maximumDelay = .infinity
+        try self.init(store: store, session: session, catalog: catalog, options: options, inline: true)
+    }
+
+    private init(
+        store: AuditStore, session: NewSession, catalog: WidgetCatalog, options: Options, inline: Bool
+    ) throws(StoreError) {
+        self.databasePath = store.path
+        self.catalog = catalog
+        describesTree = session.scenarioSource.isEmpty
+        tree = Mutex(StoredTree(name: session.scenario))
+        sessionID = Atomic(inline ? 0 : try storeOperation { try store.createSession(session) })
+        queue = EventQueue(
+            capacity: options.capacity, batchSize: options.batchSize,
+            maximumDelay: Int64(min(options.maximumDelay, 1e9) * 1e9))
+        clockOrigin = monotonicNanoseconds()  // after opening and migrating: times count from here
+        writer = EventWriter(
+            store: store, session: sessionID.load(ordering: .relaxed), creating: inline ? session : nil,
+            patience: options.patience, ownsStore: !inline)
+        writesInline = inline
+        guard !inline else { return }
+        let (queue, writer, done, interval) = (queue, writer, writerDone, options.flushInterval)
+        let thread = Thread {
+            writer.run(queue: queue, interval: interval)
+            done.signal()
+        }
+        thread.name = "auditctl.writer"
+        thread.start()
+    }
+
+    deinit {
+        // A recorder writing inline that is never finished stores nothing (its session is made
+        // when it is written): its store may be one the jobs of a replay use each in its turn.
+        guard !writesInline else { return }
+        _ = finish()
+    }
+
+    // MARK: Attaching
+
+    /// Audits every widget under `root` and every gesture recognizer of those views, and widgets
+    /// and recognizers added later: every callback they ask through is recorded.
+    ///
+    /// For a session recorded in code (`NewSession(recordedInCode:delegate:labels:)`), the tree as
+    /// it is now is stored as the session's scenario, each widget describing itself through its
+    /// kind's registration, so that the session can be replayed; a widget whose kind the catalog
+    /// does not register is refused here, before anything about it is recorded. A recorder that
+    /// attaches to nothing stores no session: `finish()` deletes the empty one it made and says so
+    /// in `RecordingSummary.lastError` (its `session` is 0).
+    public func attach(to root: View) throws(UnregisteredKind) {
+        if describesTree {
+            describe(root, as: try catalog.describe(root))
+        } else {
+            try catalog.checkRegistered(root)
+        }
+        link(root)
+    }
+
+    /// Attaches a view added under an audited one (`View.addSubview`). Added between events (by
+    /// the app's code), it joins the stored tree with its state now; added inside one (a delegate
+    /// adding a view from a callback), it is a consequence of the recorded events, which replay
+    /// brings about again. A view of an unregistered kind is audited but cannot join the tree; a
+    /// replay then reports the inputs on it as unknown.
+    func attachAdded(_ view: View) {
+        if describesTree, !isInsideEvent, let description = try? catalog.describe(view) {
+            describe(view, as: description)
+        }
+        link(view)
+    }
+
+    /// Whether an audited event of this recorder is in progress on this thread.
+    private var isInsideEvent: Bool { ThreadContext.current.parent(of: ObjectIdentifier(self)) != nil }
+
+    private func link(_ root: View) {
+        writer.attached.store(true, ordering: .releasing)
+        root.visit { view in
+            let id = nextWidget.add(1, ordering: .relaxed).oldValue
+            let parent = view.superview?.auditLink.flatMap { $0.recorder === self ? $0.widget : nil }
+            queue.append(WidgetRecord(id: id, path: view.path, kind: view.widgetKind, parent: parent))
+            view.auditLink = AuditLink(recorder: self, widget: id)
+            for recognizer in view.gestureRecognizers { attach(recognizer, viewWidget: id) }
+        }
+    }
+
+    /// Registers `recognizer` as a widget of the session (path `<view path>#<identifier>`, its
+    /// view's widget as parent) and wraps its delegate.
+    func attach(_ recognizer: GestureRecognizer, viewWidget: Int32) {
+        let id = nextWidget.add(1, ordering: .relaxed).oldValue
+        queue.append(WidgetRecord(id: id, path: recognizer.path, kind: recognizer.widgetKind, parent: viewWidget))
+        recognizer.auditLink = AuditLink(recorder: self, widget: id)
+    }
+
+    /// Attaches a recognizer added to an audited view (`View.addGestureRecognizer`).
+    func attachAdded(_ recognizer: GestureRecognizer, viewWidget: Int32) {
+        if describesTree, !isInsideEvent, let view = recognizer.view, let description = try? catalog.describe(view) {
+            describe(view, as: description)
+        }
+        attach(recognizer, viewWidget: viewWidget)
+    }
+
+    /// Adds `view`'s description to the stored tree (or replaces its earlier one) and queues the
+    /// scenario for the writer.
+    private func describe(_ view: View, as description: AuditValue) {
+        let source = tree.withLock { tree -> String? in
+            var updated = description
+            if let root = tree.root {
+                // A tree unrelated to the first one cannot join a scenario's single root.
+                guard let replaced = root.replacing(view.path, with: description) else { return nil }
+                updated = replaced
+            }
+            tree.root = updated
+            return scenarioSource(name: tree.name, root: updated, secure: view.root)
+        }
+        if let source { queue.setScenario(source) }
+    }
+
+    /// The scenario text for a described tree, with the text of secure text views hashed.
+    private func scenarioSource(name: String, root: AuditValue, secure tree: View) -> String {
+        let document = AuditValue.object([
+            "format": .int(Scenario.currentFormat), "name": .string(name), "root": root, "steps": .array([]),
+        ])
+        var secure: Set<String> = []
+        tree.visit { view in
+            if let text = view as? TextView, text.isSecureTextEntry { secure.insert(view.path) }
+        }
+        return secure.isEmpty ? document.json : Scenario.redacting(document, secure: secure, secrets).json
+    }
+
+    /// Restores the original delegates of every widget and gesture recognizer under `root` that
+    /// this recorder wraps.
+    public func detach(from root: View) {
+        root.visit { view in
+            if view.auditLink?.recorder === self { view.auditLink = nil }
+            for recognizer in view.gestureRecognizers where recognizer.auditLink?.recorder === self {
+                recognizer.auditLink = nil
+            }
+        }
+    }
+
+    // MARK: Finishing
+
+    /// Ends the recording and encodes what it captured, ahead of `finish()`, which then only
+    /// stores it: for a recorder writing inline, whose `finish()` a replay job runs in its turn at
+    /// the shared writer. Events captured afterwards are not stored, as after `finish()`. Returns
+    /// the fingerprints of the events captured, which are those of the session stored once
+    /// `finish()` has written it whole (`wroteWhole`); nil for any other recorder.
+    package func prepareToFinish() -> [EventFingerprint]? {
+        guard writesInline, summary.withLock({ $0 == nil }) else { return nil }
+        queue.close()
+        return writer.prepare(queue: queue)
+    }
+
+    /// Whether `finish()` wrote every event at once, with no write failed (a recorder writing
+    /// inline only).
+    package var wroteWhole: Bool { writer.wroteWhole }
+
+    /// Stops recording: commits everything captured, marks the session complete (or interrupted
+    /// when events were lost) and returns what was recorded. Later calls return the same summary.
+    /// Call it once the widgets are no longer driven; events captured afterwards are not stored.
+    ///
+    /// Writes that failed are tried again first, for as long as while recording (`Options.patience`),
+    /// so `finish()` may take that long on a database that stays busy or a disk that stays full.
+    @discardableResult
+    public func finish() -> RecordingSummary {
+        if let done = summary.withLock({ $0 }) { return done }
+        queue.close()
+        if writesInline
+            && wroteInline.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        {
+            writer.run(queue: queue, interval: 0)
+            writerDone.signal()
+        }
+        writerDone.wait()
+        writerDone.signal()  // let a concurrent finish() through as well
+        return summary.withLock { stored in
+            if let stored { return stored }
+            var result = writer.summary(queue: queue)
+            result.refusedInputs = refusals.withLock { $0 }
+            sessionID.store(result.session, ordering: .releasing)
+            result.seconds = Double(monotonicNanoseconds() - opened) / 1e9
+            stored = result
+            return result
+        }
+    }
+
+    /// Notes an input of an audited widget refused by its check (`View.performInput`).
+    func noteRefusal(_ message: String) {
+        refusals.withLock { $0.append(message) }
+    }
+
+    // MARK: Capturing (the caller's thread)
+
+    /// An audited call in progress: its number, the call it is nested in, when it started, and the
+    /// thread's "default used" mark as it was before (restored by `endCall`).
+    @usableFromInline
+    struct CallFrame {
+        let seq: Int64
+        let parent: Int64
+        let start: Int64
+        let outerDefaultUsed: Bool
+        let context: ThreadContext
+    }
+
+    /// Numbers a delegate call and nests it under the event in progress on this thread.
+    @usableFromInline
+    func beginCall() -> CallFrame {
+        let context = ThreadContext.current
+        let owner = ObjectIdentifier(self)
+        let seq = nextSeq.add(1, ordering: .relaxed).oldValue
+        let parent = context.parent(of: owner) ?? 0
+        context.frames.append((owner, seq))
+        let frame = CallFrame(
+            seq: seq, parent: parent, start: monotonicNanoseconds(), outerDefaultUsed: context.defaultUsed,
+            context: context)
+        context.defaultUsed = false
+        return frame
+    }
+
+    /// Queues the call `frame` began. `invoked` is whether a delegate was there to call; it counts
+    /// as implemented unless the call fell through to the protocol's default implementation.
+    @usableFromInline
+    func endCall(
+        _ frame: CallFrame, _ descriptor: CallbackDescriptor, widget: Int32, arguments: CapturedArguments,
+        result: AuditValue?, flags: UInt8, invoked: Bool
+    ) {
+        let end = monotonicNanoseconds()
+        let context = frame.context
+        let implemented = invoked && !context.defaultUsed
+        context.defaultUsed = frame.outerDefaultUsed
+        context.frames.removeLast()
+        queue.append(
+            CapturedEvent(
+                seq: frame.seq, time: frame.start - clockOrigin, widget: widget, descriptor: descriptor,
+                flags: flags | (implemented ? CapturedEvent.implemented : 0), arguments: arguments, result: result,
+                duration: end - frame.start, parent: frame.parent))
+    }
+
+    /// Runs `body` as one audited event: numbers it, nests it under the event in progress on this
+    /// thread, times it and queues what `body` reports.
+    @inline(__always)
+    func capture<Result>(
+        _ descriptor: CallbackDescriptor, widget: Int32, arguments: CapturedArguments,
+        _ body: (ThreadContext) -> (result: Result, flags: UInt8, recorded: AuditValue?)
+    ) -> Result {
+        let context = ThreadContext.current
+        let owner = ObjectIdentifier(self)
+        let seq = nextSeq.add(1, ordering: .relaxed).oldValue
+        let parent = context.parent(of: owner) ?? 0
+        context.frames.append((owner, seq))
+        let start = monotonicNanoseconds()
+        let outcome = body(context)
+        let end = monotonicNanoseconds()
+        context.frames.removeLast()
+        queue.append(
+            CapturedEvent(
+                seq: seq, time: start - clockOrigin, widget: widget, descriptor: descriptor, flags: outcome.flags,
+                arguments: arguments, result: outcome.recorded, duration: end - start, parent: parent))
+        return outcome.result
+    }
+}
+
+/// The tree a recorder describes for a session recorded in code, as it grows.
+private struct StoredTree {
+    let name: String
+    var root: AuditValue?
+}
+
+extension AuditValue {
+    /// This widget description with the widget at `path` (a descendant, or a new child of one)
+    /// replaced by `description`; nil when no widget on the way to `path` is here.
+    fileprivate func replacing(_ path: String, with description: AuditValue) -> AuditValue? {
+        var components = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)[...]
+        guard case .object(var fields) = self, case .string(let id)? = fields["id"], components.first == id else {
+            return nil
+        }
+        components = components.dropFirst()
+        guard let next = components.first else { return description }
+        var children: [AuditValue] = []
+        if case .array(let existing)? = fields["children"] { children = existing }
+        if components.count == 1 {
+            if let index = children.firstIndex(where: { $0["id"] == .string(next) }) {
+                children[index] = description
+            } else {
+                children.append(description)
+            }
+        } else {
+            guard let index = children.firstIndex(where: { $0["id"] == .string(next) }),
+                let child = children[index].replacing(components.joined(separator: "/"), with: description)
+            else { return nil }
+            children[index] = child
+        }
+        fields["children"] = .array(children)
+        return .object(fields)
+    }
+}

@@ -1,0 +1,96 @@
+import AuditModel
+import AuditStorage
+import Foundation
+
+/// How `explore` generates the built-in kinds' inputs (`WidgetKind+BuiltIn.swift` registers them).
+///
+/// Every input a scenario can name is generated except the recorded forms of touches: `touch`
+/// (one event) and `gestureTimer` (a recognizer's timer) come out of the `touches` sequences
+/// generated here, which begin on a view that can receive them and follow a plausible path.
+enum InputGenerators {
+    static let segmentedControl: [InputGenerator] = [
+        SegmentedControl.Inputs.tap.generator(weight: 2) { control, random in
+            control.numberOfSegments == 0 ? nil : Int.random(in: 0..<control.numberOfSegments, using: &random)
+        },
+        SegmentedControl.Inputs.select.generator(weight: 0.5) { control, random in
+            (Int.random(in: -1..<control.numberOfSegments, using: &random), random.chance(0.75))
+        },
+    ]
+
+    static let textView: [InputGenerator] = [
+        TextView.Inputs.beginEditing.generator(weight: 0.5) { view, _ in view.isEditing ? nil : () },
+        TextView.Inputs.type.generator(weight: 2) { _, random in text(&random) },
+        TextView.Inputs.replace.generator { view, random in
+            (range(in: view, &random), random.chance(0.2) ? "" : text(&random))
+        },
+        TextView.Inputs.select.generator(weight: 0.5) { view, random in range(in: view, &random) },
+        TextView.Inputs.endEditing.generator(weight: 0.5) { view, _ in view.isEditing ? () : nil },
+    ]
+
+    /// Pieces of typed text: the letters and digits a field may accept or refuse, and Unicode that
+    /// matters to ranges and limits (CJK, emoji with modifiers and joiners, flags, combining marks,
+    /// a lone combining mark that joins the character before it).
+    static let textPieces = [
+        "A", "Z", "SAVE10", "7", "x", "abc", " ", "!", "-", "日本", "語", "👍", "👍🏽", "👨‍👩‍👧", "🇫🇷", "e\u{301}",
+        "\u{301}", "ñ", "\n", "Leave at the door",
+    ]
+
+    /// One to four pieces.
+    static func text(_ random: inout ExplorationRandom) -> String {
+        (0..<Int.random(in: 1...4, using: &random)).map { _ in textPieces.randomElement(using: &random)! }.joined()
+    }
+
+    /// A range whose ends fall on character boundaries of the view's current text.
+    static func range(in view: TextView, _ random: inout ExplorationRandom) -> TextRange {
+        let boundaries = view.characterBoundaries
+        let start = Int.random(in: 0..<boundaries.count, using: &random)
+        let end = random.chance(0.3) ? start : Int.random(in: start..<boundaries.count, using: &random)
+        return TextRange(location: boundaries[start], length: boundaries[end] - boundaries[start])
+    }
+
+    static let scrollView: [InputGenerator] = [
+        ScrollView.Inputs.beginDrag.generator { view, _ in view.isDragging ? nil : () },
+        ScrollView.Inputs.drag.generator(weight: 2) { view, random in
+            view.isDragging ? vector(&random, scale: 250) : nil
+        },
+        ScrollView.Inputs.endDrag.generator { view, random in
+            view.isDragging ? (random.chance(0.3) ? Point(x: 0, y: 0) : vector(&random, scale: 3)) : nil
+        },
+        ScrollView.Inputs.tapStatusBar.generator(weight: 0.3) { view, _ in view.isDragging ? nil : () },
+        ScrollView.Inputs.setContentOffset.generator(weight: 0.3) { view, random in
+            let x = max(view.contentSize.width - view.frame.width, 0)
+            let y = max(view.contentSize.height - view.frame.height, 0)
+            return Point(
+                x: Double.random(in: 0...x, using: &random).rounded(),
+                y: Double.random(in: 0...y, using: &random).rounded())
+        },
+    ]
+
+    /// A random vector of whole coordinates (velocities in tenths) up to `scale` long on each axis.
+    private static func vector(_ random: inout ExplorationRandom, scale: Double) -> Point {
+        func component() -> Double {
+            let value = Double.random(in: -scale...scale, using: &random)
+            return scale < 10 ? (value * 10).rounded() / 10 : value.rounded()
+        }
+        // Mostly along one axis, as a finger moves a list.
+        return random.chance(0.7) ? Point(x: 0, y: component()) : Point(x: component(), y: component())
+    }
+
+    static let tableView: [InputGenerator] = [
+        TableView.Inputs.tapRow.generator(weight: 2) { table, random in row(in: table, &random) },
+        TableView.Inputs.selectRow.generator(weight: 0.5) { table, random in row(in: table, &random) },
+        TableView.Inputs.deselectRow.generator(weight: 0.5) { table, random in row(in: table, &random) },
+    ]
+
+    /// A row that exists; nil for a table without rows.
+    private static func row(in table: TableView, _ random: inout ExplorationRandom) -> IndexPath? {
+        let sections = table.rowsPerSection.indices.filter { table.rowsPerSection[$0] > 0 }
+        guard let section = sections.randomElement(using: &random) else { return nil }
+        let row = Int.random(in: 0..<table.rowsPerSection[section], using: &random)
+        return IndexPath(row: row, section: section)
+    }
+
+    static let touches: [InputGenerator] = [
+        TouchDispatcher.Inputs.touches.generator(weight: 1.5) { view, random in TouchGesture.random(on: view, &random) }
+    ]
+}

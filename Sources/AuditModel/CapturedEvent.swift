@@ -1,0 +1,110 @@
+import Foundation
+
+/// One event as the proxy captures it on the caller's thread: plain values, no encoding. The
+/// writer thread turns it into a row.
+@usableFromInline
+package struct CapturedEvent: Sendable {
+    @usableFromInline package static let implemented: UInt8 = 1
+    /// The answer is a veto (`AnswerKind.veto`).
+    @usableFromInline package static let veto: UInt8 = 2
+    /// The answer took effect: a veto vetoed, an override differs from its proposal.
+    @usableFromInline package static let tookEffect: UInt8 = 4
+    /// The answer is an override (`AnswerKind.override`).
+    @usableFromInline package static let override: UInt8 = 8
+
+    /// Whether `flags` say the answer vetoed (an override that overrode is no veto).
+    package static func isVeto(_ flags: UInt8) -> Bool { flags & (veto | tookEffect) == veto | tookEffect }
+
+    package var seq: Int64
+    /// Nanoseconds since the session started (monotonic clock).
+    package var time: Int64
+    package var widget: Int32
+    package var descriptor: CallbackDescriptor
+    package var flags: UInt8
+    package var arguments: CapturedArguments
+    /// nil for void callbacks and inputs (stored as SQL NULL).
+    package var result: AuditValue?
+    package var duration: Int64
+    /// 0 when the event did not happen inside another audited event.
+    package var parent: Int64
+
+    package init(
+        seq: Int64, time: Int64, widget: Int32, descriptor: CallbackDescriptor, flags: UInt8,
+        arguments: CapturedArguments, result: AuditValue?, duration: Int64, parent: Int64
+    ) {
+        self.seq = seq
+        self.time = time
+        self.widget = widget
+        self.descriptor = descriptor
+        self.flags = flags
+        self.arguments = arguments
+        self.result = result
+        self.duration = duration
+        self.parent = parent
+    }
+}
+
+/// A callback's arguments as captured: up to three held inline, so capturing allocates nothing.
+@usableFromInline
+package enum CapturedArguments: Sendable {
+    case none
+    case one(AuditValue)
+    case two(AuditValue, AuditValue)
+    case three(AuditValue, AuditValue, AuditValue)
+    case many([AuditValue])
+
+    package init(_ values: [AuditValue]) {
+        switch values.count {
+        case 0: self = .none
+        case 1: self = .one(values[0])
+        case 2: self = .two(values[0], values[1])
+        case 3: self = .three(values[0], values[1], values[2])
+        default: self = .many(values)
+        }
+    }
+
+    package var values: [AuditValue] {
+        switch self {
+        case .none: []
+        case .one(let a): [a]
+        case .two(let a, let b): [a, b]
+        case .three(let a, let b, let c): [a, b, c]
+        case .many(let values): values
+        }
+    }
+
+    /// Writes the arguments as a JSON array, in label order.
+    package func appendJSON(to bytes: inout [UInt8]) {
+        switch self {
+        case .none: bytes.append("[]")
+        case .one(let a):
+            bytes.append(UInt8(ascii: "["))
+            a.appendJSON(to: &bytes)
+            bytes.append(UInt8(ascii: "]"))
+        default: AuditValue.appendArray(values, to: &bytes)
+        }
+    }
+}
+
+/// A widget of the session, registered when the recorder first sees it.
+package struct WidgetRecord: Sendable {
+    package var id: Int32
+    package var path: String
+    package var kind: String
+    package var parent: Int32?
+
+    package init(id: Int32, path: String, kind: String, parent: Int32?) {
+        self.id = id
+        self.path = path
+        self.kind = kind
+        self.parent = parent
+    }
+}
+
+/// Nanoseconds on the monotonic clock.
+@inline(__always)
+package func monotonicNanoseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+}

@@ -1,0 +1,377 @@
+import AuditKit
+import AuditModel
+import AuditStorage
+
+/// Aligns two event streams and classifies where they differ.
+///
+/// Events are reduced to fingerprints (`EventFingerprint`): an identity — kind, widget, protocol,
+/// callback and arguments — and the answer. The two identity sequences are aligned with the
+/// standard library's Myers difference (`difference(from:)`, O((N+M)·D) for D differences).
+/// Aligned pairs are then compared on their answer (veto, result, implemented); unaligned runs
+/// between two aligned pairs are paired by callback and widget (arguments changed), and what is
+/// left is only in A or only in B. Times and durations are never compared.
+enum TimelineAligner {
+    /// One difference, by the `seq` of the event on each side.
+    struct Found: Equatable {
+        let kind: EventDifference.Kind
+        let a: Int64?
+        let b: Int64?
+
+        var swapped: Found { Found(kind: kind.swapped, a: b, b: a) }
+    }
+
+    /// Aligns in two levels: first the blocks that each top-level event (an input) starts, by the
+    /// identity of that event, then the events inside each pair of aligned blocks. A replay drives
+    /// the same inputs, so its blocks align with few or no edits, and the O(N·D) cost of Myers is
+    /// paid only inside blocks: a replay whose candidate changed a hundred thousand answers is
+    /// compared in about the time of one that changed none. Unaligned blocks between two aligned
+    /// ones are compared event by event together, so arguments-changed pairs are still found.
+    ///
+    /// Sessions whose inputs differ by more than `maximumBlockEdits` (other inputs altogether, not
+    /// a changed delegate) are not aligned: their blocks are compared in order, the first with the
+    /// first, and `Alignment.inOrder` says so.
+    static func differences(_ a: [EventFingerprint], _ b: [EventFingerprint]) -> Alignment {
+        let blocksA = blocks(a)
+        let blocksB = blocks(b)
+        let identitiesA = blocksA.map { a[$0.lowerBound].identity }
+        let identitiesB = blocksB.map { b[$0.lowerBound].identity }
+        guard editDistance(from: identitiesA, to: identitiesB, isAtMost: maximumBlockEdits) else {
+            var result: [Found] = []
+            for index in 0..<max(blocksA.count, blocksB.count) {
+                align(
+                    a, blocksA.indices.contains(index) ? blocksA[index] : 0..<0, b,
+                    blocksB.indices.contains(index) ? blocksB[index] : 0..<0, into: &result)
+            }
+            return Alignment(found: result, inOrder: true)
+        }
+        var removed = Set<Int>()
+        var inserted = Set<Int>()
+        for change in edits(from: identitiesA, to: identitiesB) {
+            switch change {
+            case .remove(let offset, _, _): removed.insert(offset)
+            case .insert(let offset, _, _): inserted.insert(offset)
+            }
+        }
+        var result: [Found] = []
+        var pendingA: Range<Int>?
+        var pendingB: Range<Int>?
+        func flushPending() {
+            if pendingA != nil || pendingB != nil {
+                align(a, pendingA ?? 0..<0, b, pendingB ?? 0..<0, into: &result)
+            }
+            pendingA = nil
+            pendingB = nil
+        }
+        var i = 0
+        var j = 0
+        while i < blocksA.count || j < blocksB.count {
+            if i < blocksA.count && removed.contains(i) {
+                pendingA = (pendingA?.lowerBound ?? blocksA[i].lowerBound)..<blocksA[i].upperBound
+                i += 1
+            } else if j < blocksB.count && inserted.contains(j) {
+                pendingB = (pendingB?.lowerBound ?? blocksB[j].lowerBound)..<blocksB[j].upperBound
+                j += 1
+            } else {
+                flushPending()
+                align(a, blocksA[i], b, blocksB[j], into: &result)
+                i += 1
+                j += 1
+            }
+        }
+        flushPending()
+        return Alignment(found: result, inOrder: false)
+    }
+
+    /// What `differences` found, and whether it compared the blocks in order instead of aligning.
+    struct Alignment: Equatable {
+        var found: [Found]
+        var inOrder: Bool
+
+        var swapped: Alignment { Alignment(found: found.map(\.swapped), inOrder: inOrder) }
+    }
+
+    /// Block edits beyond which two sessions are compared in order rather than aligned. Aligning
+    /// costs O(N·D), so two unrelated recordings of many inputs each (D close to N) would take
+    /// time in N²; a replay drives the recorded inputs again, so its blocks differ by none or a few.
+    static let maximumBlockEdits = 1_000
+
+    /// Whether the shortest edit script from `a` to `b` has at most `limit` insertions and
+    /// removals: the forward pass of Myers' algorithm, stopped after `limit` rounds, in
+    /// O((N+M)·limit) time and O(limit) memory.
+    static func editDistance(from a: [UInt64], to b: [UInt64], isAtMost limit: Int) -> Bool {
+        let bound = min(limit, a.count + b.count)
+        // furthest[offset + k]: the furthest x reached on diagonal k = x − y.
+        let offset = bound + 1
+        var furthest = [Int](repeating: 0, count: 2 * bound + 3)
+        for d in 0...bound {
+            for k in stride(from: -d, through: d, by: 2) {
+                var x =
+                    k == -d || (k != d && furthest[offset + k - 1] < furthest[offset + k + 1])
+                    ? furthest[offset + k + 1] : furthest[offset + k - 1] + 1
+                var y = x - k
+                while x < a.count && y < b.count && a[x] == b[y] {
+                    x += 1
+                    y += 1
+                }
+                furthest[offset + k] = x
+                if x >= a.count && y >= b.count { return true }
+            }
+        }
+        return false
+    }
+
+    /// The insertions and removals that turn `a` into `b`: none when they are equal, the common
+    /// case of a replay, without running `difference(from:)`, which the standard library runs
+    /// unspecialized here, looking up its types' metadata on each call (once per block of every
+    /// session `replay --all` compares).
+    private static func edits(from a: [UInt64], to b: [UInt64]) -> CollectionDifference<UInt64> {
+        a == b ? CollectionDifference([])! : b.difference(from: a)
+    }
+
+    /// The ranges of events that each top-level event starts (it and what follows it until the
+    /// next top-level event).
+    private static func blocks(_ events: [EventFingerprint]) -> [Range<Int>] {
+        var starts = events.indices.filter { events[$0].parent == 0 }
+        if starts.first != 0 && !events.isEmpty { starts.insert(0, at: 0) }
+        return starts.indices.map {
+            starts[$0]..<(starts.index(after: $0) < starts.count ? starts[$0 + 1] : events.count)
+        }
+    }
+
+    /// Aligns `a[rangeA]` with `b[rangeB]` event by event and appends what differs.
+    private static func align(
+        _ a: [EventFingerprint], _ rangeA: Range<Int>, _ b: [EventFingerprint], _ rangeB: Range<Int>,
+        into result: inout [Found]
+    ) {
+        // The common case, a block of one event on each side, needs no alignment.
+        if rangeA.count == 1 && rangeB.count == 1 && a[rangeA.lowerBound].identity == b[rangeB.lowerBound].identity {
+            let (x, y) = (a[rangeA.lowerBound], b[rangeB.lowerBound])
+            if let kind = answerDifference(x, y) { result.append(Found(kind: kind, a: x.seq, b: y.seq)) }
+            return
+        }
+        var removed: [Int] = []
+        var inserted: [Int] = []
+        for change in edits(from: a[rangeA].map(\.identity), to: b[rangeB].map(\.identity)) {
+            switch change {
+            case .remove(let offset, _, _): removed.append(rangeA.lowerBound + offset)
+            case .insert(let offset, _, _): inserted.append(rangeB.lowerBound + offset)
+            }
+        }
+        removed.sort()
+        inserted.sort()
+        var pendingA: [Int] = []
+        var pendingB: [Int] = []
+        var i = rangeA.lowerBound
+        var j = rangeB.lowerBound
+        var nextRemoved = 0
+        var nextInserted = 0
+        while i < rangeA.upperBound || j < rangeB.upperBound {
+            if nextRemoved < removed.count && removed[nextRemoved] == i {
+                pendingA.append(i)
+                i += 1
+                nextRemoved += 1
+            } else if nextInserted < inserted.count && inserted[nextInserted] == j {
+                pendingB.append(j)
+                j += 1
+                nextInserted += 1
+            } else {
+                pair(pendingA, pendingB, a, b, into: &result)
+                pendingA.removeAll(keepingCapacity: true)
+                pendingB.removeAll(keepingCapacity: true)
+                if let kind = answerDifference(a[i], b[j]) {
+                    result.append(Found(kind: kind, a: a[i].seq, b: b[j].seq))
+                }
+                i += 1
+                j += 1
+            }
+        }
+        pair(pendingA, pendingB, a, b, into: &result)
+    }
+
+    /// Classifies two aligned events (same identity) by their answers.
+    private static func answerDifference(_ a: EventFingerprint, _ b: EventFingerprint) -> EventDifference.Kind? {
+        .answer(
+            vetoDiffers: a.vetoed != b.vetoed, overrideDiffers: a.overridden != b.overridden,
+            resultDiffers: a.result != b.result, implementedDiffers: a.implemented != b.implemented)
+    }
+
+    /// Pairs the unaligned events between two aligned ones: the same callback on the same widget
+    /// with other arguments is one change; the rest are only on one side.
+    private static func pair(
+        _ pendingA: [Int], _ pendingB: [Int], _ a: [EventFingerprint], _ b: [EventFingerprint],
+        into result: inout [Found]
+    ) {
+        // Candidates on B's side by shape, each list in order, consumed from the front.
+        var candidates: [UInt64: (indexes: [Int], next: Int)] = [:]
+        for index in pendingB { candidates[b[index].shape, default: ([], 0)].indexes.append(index) }
+        var paired = Set<Int>()
+        for index in pendingA {
+            let shape = a[index].shape
+            if let entry = candidates[shape], entry.next < entry.indexes.count {
+                let other = entry.indexes[entry.next]
+                candidates[shape]!.next += 1
+                paired.insert(other)
+                result.append(Found(kind: .argumentsChanged, a: a[index].seq, b: b[other].seq))
+            } else {
+                result.append(Found(kind: .onlyInA, a: a[index].seq, b: nil))
+            }
+        }
+        for index in pendingB where !paired.contains(index) {
+            result.append(Found(kind: .onlyInB, a: nil, b: b[index].seq))
+        }
+    }
+}
+
+extension EventFingerprint {
+    /// The fingerprint of an event already read through the `timeline` view (for callers that
+    /// hold `TimelineEvent`s rather than a store).
+    init(_ event: TimelineEvent) {
+        var shape = FNV1a()
+        for text in [event.kind.rawValue, event.widget ?? "", event.protocolName ?? "", event.callback] {
+            var copy = text
+            copy.withUTF8 { shape.add(UnsafeRawBufferPointer($0)) }
+        }
+        var identity = shape
+        var arguments = event.arguments
+        arguments.withUTF8 { identity.add(UnsafeRawBufferPointer($0)) }
+        var result = FNV1a()
+        if var text = event.result { text.withUTF8 { result.add(UnsafeRawBufferPointer($0)) } } else { result.add(0) }
+        self.init(
+            seq: event.seq, parent: event.parentSeq ?? 0, identity: identity.value, shape: shape.value,
+            result: result.value, vetoed: Self.flag(event.vetoed), implemented: Self.flag(event.implemented),
+            overridden: Self.flag(event.overridden))
+    }
+}
+
+extension AuditStore {
+    /// Input edits beyond which `diff` compares two sessions in order instead of aligning them.
+    public static var maximumBlockEdits: Int { TimelineAligner.maximumBlockEdits }
+
+    /// Compares two stored sessions (any two: they need not share a scenario or a delegate).
+    ///
+    /// Reads fingerprints, not events, and reads the events themselves only where they differ, so
+    /// two sessions of a million events take seconds and tens of megabytes. When several minimal
+    /// alignments exist, Myers' algorithm picks one depending on which side is A; the older
+    /// session is therefore always aligned first, so `diff B A` is exactly `diff A B` with the
+    /// sides swapped.
+    ///
+    /// - Complexity: O(*n* + *m* + *k*·*E* + Σ *s*·*d*) time and O(*n* + *m*) memory for sessions of *n* and
+    ///   *m* events: their fingerprints read once; the *k* inputs aligned with at most *E* input edits
+    ///   (`maximumBlockEdits`, beyond which the inputs are paired in order); inside each pair of aligned
+    ///   inputs, *s* events with *d* differences aligned by Myers; then one indexed read per difference.
+    public func diff(_ a: Int64, _ b: Int64) throws(StoreError) -> SessionDiff {
+        try diff(a, b, upTo: nil)
+    }
+
+    /// `diff(a, b)` with A's events after `last` left out (the cut tail of an interrupted session).
+    /// `aligned`: the sessions' fingerprints aligned already, when the caller has them (a replay
+    /// job reads the recorded session's with its events and makes the candidate's as it writes
+    /// them, and aligns them outside its turn at the shared writer).
+    func diff(_ a: Int64, _ b: Int64, upTo last: Int64?, aligned: Aligned? = nil) throws(StoreError) -> SessionDiff {
+        let comparison = try compare(a, b, upTo: last, aligned: aligned)
+        var diff = try diff(
+            comparison.a, comparison.b, found: comparison.found, eventsA: comparison.eventsA,
+            eventsB: comparison.eventsB)
+        diff.pairedInOrder = comparison.pairedInOrder
+        return diff
+    }
+
+    /// Two sessions' fingerprints aligned: what `diff` finds before it reads any event.
+    struct Aligned {
+        let alignment: TimelineAligner.Alignment
+        let eventsA: Int
+        let eventsB: Int
+
+        /// Aligns session `a`'s fingerprints, those after `last` left out, with session `b`'s. When
+        /// several minimal alignments exist, Myers' algorithm picks one depending on which side is
+        /// A, so the older session is always aligned first. `b` is `.max` for a candidate not
+        /// stored yet: it will be newer than any stored session.
+        init(
+            _ a: Int64, _ fingerprintsA: [EventFingerprint], _ b: Int64, _ fingerprintsB: [EventFingerprint],
+            upTo last: Int64?
+        ) {
+            let kept = Array(fingerprintsA.prefix { $0.seq <= last ?? .max })
+            alignment =
+                a <= b
+                ? TimelineAligner.differences(kept, fingerprintsB)
+                : TimelineAligner.differences(fingerprintsB, kept).swapped
+            eventsA = kept.count
+            eventsB = fingerprintsB.count
+        }
+    }
+
+    /// Compares two stored sessions as `diff(_:_:)` does, without reading the events that differ:
+    /// `forEachDifference(in:_:)` reads them, a few hundred at a time.
+    ///
+    /// - Complexity: as `diff(_:_:)` without its last part: O(*n* + *m* + *k*·*E* + Σ *s*·*d*) time and
+    ///   O(*n* + *m*) memory for sessions of *n* and *m* events; no event that differs is read.
+    public func compare(_ a: Int64, _ b: Int64) throws(StoreError) -> SessionComparison {
+        try compare(a, b, upTo: nil)
+    }
+
+    private func compare(_ a: Int64, _ b: Int64, upTo last: Int64?, aligned given: Aligned? = nil)
+        throws(StoreError) -> SessionComparison
+    {
+        let sessionA = try session(a)
+        let sessionB = try session(b)
+        let aligned: Aligned
+        if let given {
+            aligned = given
+        } else {
+            aligned = Aligned(a, try fingerprints(of: a), b, try fingerprints(of: b), upTo: last)
+        }
+        return SessionComparison(
+            a: sessionA, b: sessionB, eventsA: aligned.eventsA, eventsB: aligned.eventsB,
+            pairedInOrder: aligned.alignment.inOrder, found: aligned.alignment.found)
+    }
+
+    /// Calls `body` with each difference of `comparison`, in the order `diff(_:_:)` lists them,
+    /// reading their events `chunk` differences at a time: the memory used does not grow with the
+    /// differences (`diff --format json` streams them this way).
+    ///
+    /// - Complexity: O(*D* log *n*) for the *D* differences of `comparison`, each read through the
+    ///   events' index; memory grows with `chunk`, not with *D*.
+    public func forEachDifference(
+        in comparison: SessionComparison, chunk: Int = 500, _ body: (EventDifference) -> Void
+    ) throws(StoreError) {
+        for start in stride(from: 0, to: comparison.found.count, by: max(chunk, 1)) {
+            let part = Array(comparison.found[start..<min(comparison.found.count, start + max(chunk, 1))])
+            for difference in try diff(
+                comparison.a, comparison.b, found: part, eventsA: comparison.eventsA, eventsB: comparison.eventsB
+            ).differences {
+                body(difference)
+            }
+        }
+    }
+
+    /// The diff of an isolated replay `b` of session `a`, whose differences were found as it ran
+    /// (its events are the recorded ones, one for one).
+    func diff(_ a: Int64, _ b: Int64, found: [TimelineAligner.Found], events: Int) throws(StoreError) -> SessionDiff {
+        try diff(try session(a), try session(b), found: found, eventsA: events, eventsB: events)
+    }
+
+    /// Reads the events `found` names and pairs them.
+    private func diff(
+        _ a: SessionSummary, _ b: SessionSummary, found: [TimelineAligner.Found], eventsA: Int, eventsB: Int
+    ) throws(StoreError) -> SessionDiff {
+        let timelineA = try timeline(of: a.id, seqs: found.compactMap(\.a))
+        let timelineB = try timeline(of: b.id, seqs: found.compactMap(\.b))
+        let differences = found.map { found in
+            EventDifference(
+                kind: found.kind, a: found.a.flatMap { timelineA[$0] }, b: found.b.flatMap { timelineB[$0] })
+        }
+        return SessionDiff(a: a, b: b, differences: differences, eventsA: eventsA, eventsB: eventsB)
+    }
+
+    /// The top-level input that led to `event` in session `id`: its `parent_seq` chain followed
+    /// up through the store (a tampered cycle ends the walk).
+    func topLevelInput(of event: TimelineEvent, in id: Int64) throws(StoreError) -> TimelineEvent? {
+        var current = event
+        var visited: Set<Int64> = [event.seq]
+        while let parent = current.parentSeq, visited.insert(parent).inserted {
+            guard let next = try timeline(of: id, seqs: [parent])[parent] else { break }
+            current = next
+        }
+        return current.kind == .input ? current : nil
+    }
+}

@@ -1,0 +1,173 @@
+import AuditKit
+import AuditModel
+import AuditStorage
+
+/// Checks a delegate's behaviour on a scenario against a stored baseline session: the library
+/// API for an app's own tests.
+///
+/// The baseline is the newest complete, non-replay session of that name in the database. The
+/// check returns a value (`BehaviourOutcome`); the assertion helpers of `AuditTesting` turn it
+/// into a test failure.
+///
+/// The database is committed with the tests, so a check never writes it where it is: it compares
+/// on a private copy, removed after, and leaves the file's bytes and its folder as they were; a
+/// recording replaces the file whole, atomically, or changes nothing (see `BaselineFile`). The
+/// candidate's session of a comparison is stored in that copy only.
+public struct BehaviourCheck: Sendable {
+    public var databasePath: String
+    public var mode: RecordMode
+    public var replayMode: ReplayMode
+    public var catalog: WidgetCatalog
+
+    public init(
+        databasePath: String, catalog: WidgetCatalog, mode: RecordMode = .missing,
+        replayMode: ReplayMode = .interaction
+    ) {
+        self.databasePath = databasePath
+        self.mode = mode
+        self.replayMode = replayMode
+        self.catalog = catalog
+    }
+
+    /// Runs `scenario` with a delegate from `makeDelegate` and compares it with the baseline
+    /// called `name`, recording one as `mode` says.
+    ///
+    /// - Complexity: O(*n* + *e*): a copy of the database of *n* bytes, and a replay of the
+    ///   baseline's *e* events.
+    public func check(
+        _ name: String, scenario: Scenario, delegateName: String = "candidate", delegate makeDelegate: () -> AnyObject
+    ) throws -> BehaviourOutcome {
+        try check(name, delegate: makeDelegate, named: delegateName) { database in
+            try ScenarioRunner.record(
+                scenario, delegate: makeDelegate, named: delegateName, databasePath: database, label: name)
+        }
+    }
+
+    /// Builds a tree with `build`, gives its widgets a delegate from `makeDelegate`, records what
+    /// `drive` does to it, and compares that with the baseline called `name` — no scenario file:
+    /// the session stores the tree as `build` made it and the inputs `drive` performed, and is
+    /// replayed against a fresh delegate like any other. Records a baseline as `mode` says.
+    ///
+    /// - Complexity: O(*n* + *e*): a copy of the database of *n* bytes, and a replay of the
+    ///   baseline's *e* events.
+    public func check(
+        _ name: String, delegateName: String = "candidate", delegate makeDelegate: () -> AnyObject,
+        build: () -> View, drive: (View) throws -> Void
+    ) throws -> BehaviourOutcome {
+        try check(name, delegate: makeDelegate, named: delegateName) { database in
+            let delegate = makeDelegate()
+            return try withExtendedLifetime(delegate) {
+                let root = build()
+                ScenarioRunner.adopt(delegate, in: root, catalog: catalog)
+                let recorder = try Recorder(
+                    databasePath: database, session: NewSession(recordedInCode: name, delegate: delegateName),
+                    catalog: catalog)
+                try recorder.attach(to: root)
+                defer { recorder.detach(from: root) }
+                try drive(root)
+                recorder.detach(from: root)
+                let summary = recorder.finish()
+                // A baseline missing an input the test performed would pass checks it should not.
+                if let refused = summary.refusedInputs.first { throw RefusedInput(message: refused) }
+                return summary
+            }
+        }
+    }
+
+    /// Compares with the baseline `name`, or records one as `mode` says: `recording` records into
+    /// the database at the path it is given, a copy that replaces the baseline database when it
+    /// returns.
+    private func check(
+        _ name: String, delegate makeDelegate: () -> AnyObject, named delegateName: String,
+        recording: (String) throws -> RecordingSummary
+    ) throws -> BehaviourOutcome {
+        let baselines = BaselineFile(path: databasePath)
+        func record(_ reason: String) throws -> BehaviourOutcome {
+            .recorded(session: try baselines.update { try recording($0).session }, reason: reason)
+        }
+        if mode == .all { return try record("record mode is 'all'") }
+        let compared = try baselines.withCopy { copy -> BehaviourOutcome? in
+            // No database yet means no baseline; any other problem with it is an error, not "missing".
+            guard let copy else { return nil }
+            let store = try AuditStore(path: copy, access: .read)
+            guard let baseline = try store.latestBaseline(named: name) else { return nil }
+            let replayer = Replayer(databasePath: copy, registry: DelegateRegistry(), catalog: catalog)
+            let report = try replayer.replay(
+                session: baseline, candidate: makeDelegate, named: delegateName, mode: replayMode,
+                through: Replayer.Stores(replayer, store))
+            return report.identical ? .matched(report) : .differed(report)
+        }
+        guard let compared else {
+            if mode == .never { return .missingBaseline(name: name) }
+            return try record("there was no baseline named '\(name)'")
+        }
+        if case .differed(let report) = compared, mode == .failed {
+            return try record("behaviour differed from session \(report.recorded.id) (record mode is 'failed')")
+        }
+        return compared
+    }
+}
+
+/// An input `drive` performed that its check refused (`RecordingSummary.refusedInputs`): no
+/// baseline is recorded with it missing.
+public struct RefusedInput: Error, CustomStringConvertible, Sendable {
+    /// `"drag on screen/volume refused: must be in 0...1, not 1.2"`.
+    public let message: String
+
+    public var description: String { "the baseline was not recorded: \(message)" }
+}
+
+/// What a behaviour check found.
+public enum BehaviourOutcome: Sendable {
+    /// The candidate behaved exactly as the baseline.
+    case matched(ReplayReport)
+    /// The candidate's behaviour differs; the report says where. Its candidate session was
+    /// stored in a copy of the baseline database that is gone: only the report is kept.
+    case differed(ReplayReport)
+    /// A new baseline session was recorded (and nothing compared). Like snapshot testing, this
+    /// counts as a failure, so a test never passes on a baseline it did not compare with.
+    case recorded(session: Int64, reason: String)
+    /// Record mode `never`, and no baseline exists.
+    case missingBaseline(name: String)
+
+    public var passed: Bool {
+        if case .matched = self { return true }
+        return false
+    }
+
+    /// One paragraph for a test failure.
+    public var message: String {
+        switch self {
+        case .matched(let report):
+            return "behaviour matches session \(report.recorded.id)"
+        case .differed(let report):
+            var text =
+                "behaviour differs from baseline session \(report.recorded.id) (\(report.diff.differences.count) "
+                + "differences)"
+            if let first = report.firstDivergence {
+                let event = first.difference.event
+                text +=
+                    "; first divergence: \(first.difference.kind.rawValue) at \(event.widget ?? "-") "
+                    + "\(event.protocolName.map { $0 + "." } ?? "")\(event.callback) \(event.arguments): recorded "
+                    + "\(first.difference.a?.result ?? "nothing"), candidate \(first.difference.b?.result ?? "nothing")"
+            }
+            return text
+        case .recorded(let session, let reason):
+            return "recorded a new baseline as session \(session) because \(reason); run again to compare with it"
+        case .missingBaseline(let name):
+            return
+                "no baseline named '\(name)' and record mode is 'never' (set \(RecordMode.environmentVariable)=missing to record it)"
+        }
+    }
+}
+
+extension AuditStore {
+    /// The newest complete recording (not a replay) with this name.
+    func latestBaseline(named name: String) throws(StoreError) -> Int64? {
+        try storeOperation {
+            try connection.scalarInt(
+                "SELECT max(id) FROM sessions WHERE name = ? AND replay_of IS NULL AND status = ?",
+                [.text(name), .text(SessionStatus.complete.rawValue)])
+        }
+    }
+}

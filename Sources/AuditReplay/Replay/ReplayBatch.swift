@@ -1,0 +1,533 @@
+import AuditKit
+import AuditModel
+import AuditStorage
+import CSQLite
+import Foundation
+import Synchronization
+
+extension Replayer {
+    /// One worker of `replayAll`: a connection that reads the recorded sessions, kept open from
+    /// one session to the next on the worker's thread, and the writer every worker stores its
+    /// candidates through.
+    ///
+    /// Replaying through a job costs no database opening, writer thread, checkpoint or lock file
+    /// per session: the candidate runs on the job's thread with its events held in memory
+    /// (`Recorder.init(recordingInline:…)`), and is then written and compared through the shared
+    /// writer, in the batch it has open.
+    public final class Job {
+        let replayer: Replayer
+        /// Reads the recorded sessions, which are committed: a connection of this job's own, so
+        /// that jobs read in parallel.
+        let reader: AuditStore
+        let writer: SharedWriter
+        /// The scenarios and arguments of the sessions replayed so far, parsed once.
+        let parsed = ParsedOnce()
+        /// The batches the session in progress wrote in, if it wrote.
+        private var wroteIn: ClosedRange<Int>?
+
+        init(_ replayer: Replayer, writer: SharedWriter) throws(StoreError) {
+            self.replayer = replayer
+            self.writer = writer
+            reader = try AuditStore(path: replayer.databasePath, access: .read)
+        }
+
+        /// Runs `body` with the shared writer's store, in its turn among the jobs, and notes the
+        /// batch it ran in.
+        func write<T>(_ body: (AuditStore) throws -> T) throws -> T {
+            let (result, batch) = try writer.write(body)
+            wroteIn = (wroteIn?.lowerBound ?? batch)...batch
+            return result
+        }
+
+        /// A recorder for a candidate: it writes inline, and uses the shared writer's store only
+        /// in `finish()`, which the job runs in `write`.
+        func recorder(for session: NewSession, catalog: WidgetCatalog) throws(StoreError) -> Recorder {
+            try Recorder(recordingInline: writer.store, session: session, catalog: catalog)
+        }
+
+        /// Ends the session in progress: returns the batches it wrote in, and lets the writer
+        /// commit when its batch is full or old enough.
+        func endSession() -> ClosedRange<Int>? {
+            defer { wroteIn = nil }
+            if wroteIn != nil { writer.sessionsEnded() }
+            return wroteIn
+        }
+
+        /// `Replayer.replay(session:delegate:mode:)` through this job's reader and shared writer,
+        /// waiting for its turn there.
+        ///
+        /// - Complexity: as `Replayer.replay(session:delegate:mode:)`: O(*e*) for a session of *e*
+        ///   events, and the comparison.
+        public func replay(session id: Int64, delegate delegateName: String, mode: ReplayMode) throws -> ReplayReport {
+            try write(prepare(session: id, delegate: delegateName, mode: mode).complete)
+        }
+
+        /// The first part of `replay(session:delegate:mode:)`: the candidate run, to be stored and
+        /// compared in a turn at the shared writer.
+        func prepare(session id: Int64, delegate delegateName: String, mode: ReplayMode) throws -> PendingReplay {
+            let entry = try replayer.registry.entry(named: delegateName)
+            return try replayer.prepare(
+                session: id, candidate: entry.make, named: delegateName, mode: mode, through: Stores(job: self))
+        }
+
+        /// `Replayer.replay(session:delegate:mode:noiseRuns:)` through this job's reader and shared
+        /// writer.
+        ///
+        /// - Complexity: (1 + `noiseRuns`) replays of the session, as
+        ///   `Replayer.replay(session:delegate:mode:noiseRuns:)`.
+        public func replay(session id: Int64, delegate delegateName: String, mode: ReplayMode, noiseRuns: Int)
+            throws -> NoiseFilteredReplay
+        {
+            try replayer.replay(
+                session: id, delegate: delegateName, mode: mode, noiseRuns: noiseRuns, through: Stores(job: self))
+        }
+    }
+
+    /// The one connection the jobs of a `replayAll` store their candidates through, one job at a
+    /// time, committing the sessions of every job a batch at a time: jobs never wait for each
+    /// other's commits or re-read pages another writer changed, and a commit is paid once per
+    /// batch, not per session.
+    ///
+    /// A batch is committed once it holds `Limits.sessions` finished sessions or is
+    /// `Limits.nanoseconds` old (checked as each session ends), when a job is about to wait, and at
+    /// the end. Each candidate is written in one turn, so in one batch; when a batch cannot be
+    /// committed, each session that wrote in it fails.
+    final class SharedWriter: @unchecked Sendable {
+        // @unchecked: `store` and every var are used only under `lock`, one thread at a time, as
+        // SQLite's connections opened without their own mutex allow (a recorder writing inline
+        // holds the store, and uses it only when finished under `lock`).
+        private let lock = NSLock()
+        let store: AuditStore
+        /// The number of the open batch, or of the next one when none is open.
+        private var batch = 0
+        private var isOpen = false
+        /// Sessions finished in the open batch, and when it began: read without the lock, so that
+        /// a job ending a session takes it only to commit (a count that races with a commit only
+        /// moves the next one a session earlier or later).
+        private let finished = Atomic<Int>(0)
+        private let began = Atomic<Int64>(0)
+        /// How many batches are settled (committed, or failed): those numbered below it. Read
+        /// without the lock, so that a job asking whether what it holds is committed does not wait
+        /// for the other jobs' turns; `anyFailed` says when `failed` must be looked at, under it.
+        private let settled = Atomic<Int>(0)
+        private let anyFailed = Atomic<Bool>(false)
+        /// The batches whose commit failed, with the error.
+        private var failed: [Int: any Error] = [:]
+        /// Copies the WAL into the database while the jobs go on.
+        private let checkpointer: Checkpointer
+        /// When a checkpoint was last asked for, and how many have been: atomic, so that a job
+        /// asks for one without waiting for the writer.
+        private let checkpointed = Atomic<Int64>(monotonicNanoseconds())
+        private let asked = Atomic<Int>(0)
+        var checkpointsAsked: Int { asked.load(ordering: .relaxed) }
+
+        /// The most sessions, and the longest time, a batch is kept open; and how often the WAL
+        /// is checkpointed (asked for as a batch is committed).
+        struct Limits {
+            var sessions = 32
+            var nanoseconds: Int64 = 100_000_000
+            var checkpointNanoseconds: Int64 = 250_000_000
+        }
+        let limits: Limits
+
+        init(path: String, limits: Limits) throws(StoreError) {
+            self.limits = limits
+            let store = try AuditStore(path: path, access: .write)
+            // The checkpointer's, a few times a second, rather than SQLite's automatic one every
+            // thousand pages, run by the writer while the jobs wait for it.
+            try storeOperation { try store.prepareForRecording() }
+            self.store = store
+            checkpointer = Checkpointer(path: path)
+        }
+
+        private func locked<T>(_ body: () throws -> T) rethrows -> T {
+            lock.lock()
+            defer { lock.unlock() }
+            return try body()
+        }
+
+        /// Runs `body` in the open batch (opening one first), returning what it returned and the
+        /// batch's number.
+        func write<T>(_ body: (AuditStore) throws -> T) throws -> (T, batch: Int) {
+            try locked { try inOpenBatch(body) }
+        }
+
+        /// `write(_:)` if no other job holds the writer; nil, having run nothing, if one does.
+        func writeIfFree<T>(_ body: (AuditStore) throws -> T) throws -> (T, batch: Int)? {
+            guard lock.try() else { return nil }
+            defer { lock.unlock() }
+            return try inOpenBatch(body)
+        }
+
+        private func inOpenBatch<T>(_ body: (AuditStore) throws -> T) throws -> (T, batch: Int) {
+            if !isOpen {
+                try storeOperation { try store.connection.beginBatch() }
+                isOpen = true
+                finished.store(0, ordering: .relaxed)
+                began.store(monotonicNanoseconds(), ordering: .relaxed)
+            }
+            return (try body(store), batch)
+        }
+
+        /// Counts `sessions` finished sessions into the open batch and commits it when it is full
+        /// or old enough, unless another job holds the writer: that one counts its own when its
+        /// turn ends, and commits then.
+        func sessionsEnded(_ sessions: Int = 1) {
+            finished.add(sessions, ordering: .relaxed)
+            guard isDue, lock.try() else { return }
+            defer { lock.unlock() }
+            if isDue { commitOpenBatch() }
+        }
+
+        private var isDue: Bool {
+            finished.load(ordering: .relaxed) >= limits.sessions
+                || monotonicNanoseconds() - began.load(ordering: .relaxed) >= limits.nanoseconds
+        }
+
+        /// Commits the open batch, if any.
+        func commit() { locked { commitOpenBatch() } }
+
+        /// Asks for a checkpoint now, however recent the last one.
+        func checkpoint() {
+            checkpointer.checkpoint()
+            checkpointed.store(monotonicNanoseconds(), ordering: .relaxed)
+            asked.add(1, ordering: .relaxed)
+        }
+
+        private func commitOpenBatch() {
+            guard isOpen else { return }
+            do {
+                try storeOperation { try store.connection.commitBatch() }
+            } catch {
+                failed[batch] = error
+                anyFailed.store(true, ordering: .releasing)
+                store.forgetCallbackNames()  // names interned in the batch are gone with it
+            }
+            (isOpen, batch) = (false, batch + 1)
+            settled.store(batch, ordering: .releasing)
+            if monotonicNanoseconds() - checkpointed.load(ordering: .relaxed) > limits.checkpointNanoseconds {
+                checkpoint()
+            }
+        }
+
+        /// Whether what a session wrote in `batches` is committed: nil while one of them is open;
+        /// the error of the first that failed to commit, if any.
+        func committed(_ batches: ClosedRange<Int>) -> Result<Void, any Error>? {
+            guard batches.upperBound < settled.load(ordering: .acquiring) else { return nil }
+            guard anyFailed.load(ordering: .acquiring) else { return .success(()) }
+            return locked {
+                if let failure = batches.lazy.compactMap({ self.failed[$0] }).first { return .failure(failure) }
+                return .success(())
+            }
+        }
+
+        /// Commits the open batch, if any, and truncates the WAL: once every job is done.
+        func close() {
+            locked {
+                commitOpenBatch()
+                checkpointer.stop()
+                try? store.checkpoint(.truncate)  // an untruncated WAL loses nothing
+            }
+        }
+    }
+
+    /// Runs passive checkpoints of a database on a thread and connection of its own when asked,
+    /// while its writer goes on writing (a passive checkpoint never takes the write lock): what a
+    /// replay stores is copied from the WAL into the database file as it goes, not by its writer
+    /// while the jobs wait, nor all at the end.
+    final class Checkpointer: Sendable {
+        private let asked = DispatchSemaphore(value: 0)
+        private let stopped = DispatchSemaphore(value: 0)
+        private let stopping = Atomic<Bool>(false)
+
+        init(path: String) {
+            let thread = Thread { [self] in
+                do {
+                    // One that cannot be opened checkpoints nothing: the writer's truncating
+                    // checkpoint at the end copies everything then.
+                    let connection = try? Connection(path: path, mode: .readWrite(create: false))
+                    var last = false
+                    while !last {
+                        asked.wait()
+                        // Read before the checkpoint begins: the last one begins after `stop()`
+                        // is called, so it copies everything committed before.
+                        last = stopping.load(ordering: .acquiring)
+                        // One that fails or finds readers in the way loses nothing: the WAL keeps it.
+                        if let handle = connection?.handle {
+                            sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+                        }
+                    }
+                }  // the connection closes here, on its own thread
+                stopped.signal()
+            }
+            thread.name = "auditctl.checkpoint"
+            thread.start()
+        }
+
+        /// Asks for a passive checkpoint, which runs once the one running, if any, is done.
+        func checkpoint() { asked.signal() }
+
+        /// Ends the thread after one more checkpoint, begun after this call (those asked for and
+        /// not yet begun are that one).
+        func stop() {
+            stopping.store(true, ordering: .releasing)
+            asked.signal()
+            stopped.wait()
+        }
+    }
+
+    /// Runs `work` for each of `sessions` on `jobs` threads, each with a `Job` of its own, and
+    /// hands the results to `deliver` on the calling thread, in the order of `sessions`, as soon as
+    /// each and those before it are done and what they stored is committed. Returns once every job
+    /// has closed its connection.
+    ///
+    /// At most `window(jobs:batches:)` sessions (132 with two jobs, 4 × jobs + 64 with 32 or more)
+    /// are running, stored or waiting to be delivered at any time, so memory depends on the jobs,
+    /// not on how many sessions there are.
+    /// When the database cannot be opened to write, each session fails with that error; a job that
+    /// cannot open it to read fails each session it takes, and the others go on. A batch whose
+    /// commit fails fails each session that wrote in it.
+    ///
+    /// - Complexity: Σ O(*e*ᵢ) for sessions of *e*ᵢ events, each replayed as
+    ///   `replay(session:delegate:mode:)`, on `jobs` threads; memory bounded by the window of sessions
+    ///   in flight, not by the number of sessions.
+    public func replayAll<Outcome: Sendable>(
+        _ sessions: [Int64], jobs: Int, work: @escaping @Sendable (Job, Int64) throws -> Outcome,
+        deliver: (_ index: Int, _ outcome: Result<Outcome, any Error>) -> Void
+    ) {
+        replayAll(sessions, jobs: jobs, batches: SharedWriter.Limits(), work: work, deliver: deliver)
+    }
+
+    /// `replayAll(_:jobs:work:deliver:)` replaying each session against `delegate` in `mode`, the
+    /// outcome made of its report by `outcome` on the job's thread. A job whose candidate has run
+    /// while another job holds the shared writer does not wait for it: it replays its next session
+    /// and stores both in its next turn.
+    ///
+    /// - Complexity: Σ O(*e*ᵢ) for sessions of *e*ᵢ events, each replayed as
+    ///   `replay(session:delegate:mode:)`, on `jobs` threads; memory bounded by the window of sessions
+    ///   in flight, not by the number of sessions.
+    public func replayAll<Outcome: Sendable>(
+        _ sessions: [Int64], jobs: Int, delegate: String, mode: ReplayMode,
+        outcome: @escaping @Sendable (ReplayReport) -> Outcome,
+        deliver: (_ index: Int, _ outcome: Result<Outcome, any Error>) -> Void
+    ) {
+        replayAll(
+            sessions, jobs: jobs, delegate: delegate, mode: mode, batches: SharedWriter.Limits(), outcome: outcome,
+            deliver: deliver)
+    }
+
+    /// `replayAll(_:jobs:work:deliver:)` committing batches of at most `limits` (tests make one
+    /// batch of every session, whatever the time they take).
+    func replayAll<Outcome: Sendable>(
+        _ sessions: [Int64], jobs: Int, batches limits: SharedWriter.Limits,
+        work: @escaping @Sendable (Job, Int64) throws -> Outcome,
+        deliver: (_ index: Int, _ outcome: Result<Outcome, any Error>) -> Void
+    ) {
+        replayAll(sessions, jobs: jobs, batches: limits, steps: { .outcome(try work($0, $1)) }, deliver: deliver)
+    }
+
+    /// `replayAll(_:jobs:delegate:mode:outcome:deliver:)` committing batches of at most `limits`.
+    func replayAll<Outcome: Sendable>(
+        _ sessions: [Int64], jobs: Int, delegate: String, mode: ReplayMode, batches limits: SharedWriter.Limits,
+        outcome: @escaping @Sendable (ReplayReport) -> Outcome,
+        deliver: (_ index: Int, _ outcome: Result<Outcome, any Error>) -> Void
+    ) {
+        replayAll(
+            sessions, jobs: jobs, batches: limits,
+            steps: { job, id in
+                let pending = try job.prepare(session: id, delegate: delegate, mode: mode)
+                return .turn { store in outcome(try pending.complete(store)) }
+            }, deliver: deliver)
+    }
+
+    /// What a job's work on one session gives: its outcome, or the turn at the shared writer that
+    /// makes it, which the job runs when the writer is free.
+    enum Step<Outcome> {
+        case outcome(Outcome)
+        case turn((AuditStore) throws -> Outcome)
+    }
+
+    /// The most turns each of `jobs` jobs puts off while the writer is busy before it waits for
+    /// it: 64 among them all, and at least 2 each. A commit may wait for the disk (SQLite syncs the
+    /// WAL's header when it starts the file over, after a checkpoint has copied all of it), which
+    /// takes many times as long as replaying one session, so the jobs replay on through it.
+    static func turnsPutOff(jobs: Int) -> Int { max(2, 64 / jobs) }
+
+    /// The most sessions `replayAll` has running, stored or waiting to be delivered: each job's
+    /// running one, those it puts off and one more, and two batches, so that the jobs go on while
+    /// the sessions of a full batch wait for its commit, and while the outcomes of a committed one
+    /// wait to be delivered.
+    static func window(jobs: Int, batches limits: SharedWriter.Limits) -> Int {
+        jobs * (turnsPutOff(jobs: jobs) + 2) + 2 * limits.sessions
+    }
+
+    /// The index of the first session of the last eighth of `count`, when a checkpoint is asked
+    /// for whatever the time: the final one, which runs once every job is done and with nothing
+    /// else, then copies what was committed after it began (the last eighth and the sessions in
+    /// flight when it was asked for, at most `window(jobs:batches:)`), not up to a whole
+    /// interval's worth (a run of 1,000 sessions lasts two to four intervals). None below 8.
+    static func lastEighth(of count: Int) -> Int? { count >= 8 ? count - count / 8 : nil }
+
+    /// `replayAll`, each session's work done by `steps`.
+    func replayAll<Outcome: Sendable>(
+        _ sessions: [Int64], jobs: Int, batches limits: SharedWriter.Limits,
+        steps: @escaping @Sendable (Job, Int64) throws -> Step<Outcome>,
+        deliver: (_ index: Int, _ outcome: Result<Outcome, any Error>) -> Void
+    ) {
+        precondition(jobs >= 1, "jobs must be at least 1")
+        let workers = min(jobs, sessions.count)
+        guard workers > 0 else { return }
+        let writer = Result { () throws(StoreError) in try SharedWriter(path: databasePath, limits: limits) }
+        let batch = BatchState<Outcome>(count: sessions.count, window: Self.window(jobs: jobs, batches: limits))
+        let ended = DispatchSemaphore(value: 0)
+        for _ in 0..<workers {
+            let thread = Thread { [self] in
+                do {
+                    let job = Result { () throws(StoreError) in try Job(self, writer: writer.get()) }
+                    var held: [(index: Int, outcome: Result<Outcome, any Error>, wroteIn: ClosedRange<Int>)] = []
+                    var putOff: [(index: Int, turn: (AuditStore) throws -> Outcome)] = []
+                    // Outcomes are delivered once what they stored is committed; with `all`, the
+                    // open batch is committed first, so that every one held is.
+                    func deliverCommitted(all: Bool) {
+                        if all, !held.isEmpty { try? writer.get().commit() }
+                        held.removeAll { index, outcome, wroteIn in
+                            guard let committed = try? writer.get().committed(wroteIn) else { return false }
+                            if case .success = outcome, case .failure(let error) = committed {
+                                batch.finish(index, .failure(error))
+                            } else {
+                                batch.finish(index, outcome)
+                            }
+                            return true
+                        }
+                    }
+                    // The turns put off, in one turn at the writer: once it is free, or at once
+                    // when `waiting`. A turn that fails is delivered with its error at once; when
+                    // the writer cannot begin a batch, each fails with that error.
+                    func runPutOff(waiting: Bool) {
+                        guard !putOff.isEmpty else { return }
+                        let turns = putOff
+                        let body = { (store: AuditStore) in
+                            turns.map { index, turn in (index, Result { try turn(store) }) }
+                        }
+                        let ran: (outcomes: [(Int, Result<Outcome, any Error>)], batch: Int)
+                        do {
+                            let writer = try writer.get()
+                            guard let done = waiting ? try writer.write(body) : try writer.writeIfFree(body) else {
+                                return  // busy: the job replays another session first
+                            }
+                            ran = done
+                        } catch {
+                            putOff = []
+                            for (index, _) in turns { batch.finish(index, .failure(error)) }
+                            return
+                        }
+                        putOff = []
+                        for (index, outcome) in ran.outcomes {
+                            if case .success = outcome {
+                                held.append((index, outcome, ran.batch...ran.batch))
+                            } else {
+                                batch.finish(index, outcome)
+                            }
+                        }
+                        try? writer.get().sessionsEnded(ran.outcomes.count)
+                    }
+                    // Before waiting for room, a job stores and delivers all it holds: the room
+                    // may be its.
+                    while let index = batch.nextIndex(beforeWaiting: {
+                        runPutOff(waiting: true)
+                        deliverCommitted(all: true)
+                    }) {
+                        if index == Self.lastEighth(of: sessions.count) { try? writer.get().checkpoint() }
+                        // An outcome that wrote is held until its batch is committed.
+                        func settle(_ outcome: Result<Outcome, any Error>) {
+                            if let wroteIn = try? job.get().endSession() {
+                                held.append((index, outcome, wroteIn))
+                            } else {
+                                batch.finish(index, outcome)
+                            }
+                        }
+                        switch Result(catching: { try steps(job.get(), sessions[index]) }) {
+                        case .success(.turn(let turn)):
+                            putOff.append((index, turn))
+                            runPutOff(waiting: putOff.count >= Self.turnsPutOff(jobs: jobs))
+                        case .success(.outcome(let outcome)): settle(.success(outcome))
+                        case .failure(let error): settle(.failure(error))
+                        }
+                        deliverCommitted(all: false)
+                    }
+                    runPutOff(waiting: true)
+                    deliverCommitted(all: true)
+                }  // the job's connection closes here, on its own thread
+                ended.signal()
+            }
+            thread.name = "auditctl.replay"
+            thread.stackSize = 8 << 20  // as the main thread's: delegates nest inputs in callbacks
+            thread.start()
+        }
+        for index in sessions.indices { deliver(index, batch.take(index)) }
+        for _ in 0..<workers { ended.wait() }
+        try? writer.get().close()
+    }
+}
+
+/// What the workers of `replayAll` share: the next session to take, and the outcomes not yet
+/// delivered.
+private final class BatchState<Outcome: Sendable>: Sendable {
+    private struct State {
+        var next = 0
+        var outcomes: [Int: Result<Outcome, any Error>] = [:]
+        /// The outcome `take` sleeps until, if it sleeps.
+        var awaited: Int?
+    }
+
+    private let count: Int
+    private let state = Mutex(State())
+    /// Places for sessions taken and not yet delivered.
+    private let room: DispatchSemaphore
+    /// Signalled when the outcome `take` sleeps until arrives: once per sleep, so that outcomes
+    /// finished out of order do not wake the delivering thread, which would take a core from a job.
+    private let done = DispatchSemaphore(value: 0)
+
+    init(count: Int, window: Int) {
+        self.count = count
+        room = DispatchSemaphore(value: window)
+    }
+
+    /// The next session for a worker, once there is room for it; nil when none is left. When
+    /// there is no room yet, `beforeWaiting` runs first.
+    func nextIndex(beforeWaiting: () -> Void) -> Int? {
+        if room.wait(timeout: .now()) == .timedOut {
+            beforeWaiting()
+            room.wait()
+        }
+        let index = state.withLock { state -> Int? in
+            guard state.next < count else { return nil }
+            defer { state.next += 1 }
+            return state.next
+        }
+        if index == nil { room.signal() }  // the next worker finds none left too
+        return index
+    }
+
+    func finish(_ index: Int, _ outcome: Result<Outcome, any Error>) {
+        let awaited = state.withLock { state in
+            state.outcomes[index] = outcome
+            guard state.awaited == index else { return false }
+            state.awaited = nil
+            return true
+        }
+        if awaited { done.signal() }
+    }
+
+    /// Waits for session `index`'s outcome and frees its place.
+    func take(_ index: Int) -> Result<Outcome, any Error> {
+        let ready = state.withLock { state in
+            let outcome = state.outcomes.removeValue(forKey: index)
+            if outcome == nil { state.awaited = index }
+            return outcome
+        }
+        if ready == nil { done.wait() }
+        room.signal()
+        return ready ?? state.withLock { $0.outcomes.removeValue(forKey: index)! }
+    }
+}

@@ -1,0 +1,95 @@
+import AuditKit
+import AuditModel
+import AuditStorage
+
+/// What a replay found: the comparison of the recorded session (A) with the candidate's run (B).
+public struct ReplayReport: Sendable {
+    public var mode: ReplayMode
+    public var diff: SessionDiff
+    public var inputsReplayed: Int
+    /// Recorded inputs the candidate's run could not take (it left the widget in another state,
+    /// say a shorter text for a recorded range); their events show as only in the recording.
+    public var inputsSkipped: Int
+    /// Set when the recorded session was interrupted: where it stops and what was replayed.
+    public var cutShort: CutShort?
+    /// The first input the candidate's run started past the nesting limit (`InputNesting`), which
+    /// did nothing, with its step. The recording made no such input (recording refuses it), so the
+    /// candidate behaves differently even where the events it left compare equal.
+    public var nestingRefused: NestingRefusal?
+    /// Writes of the candidate session that failed and lost events (0 when every failed write
+    /// succeeded on a later try); the comparison is then not to be trusted.
+    public var recordingFailures: Int
+    /// The first place where behaviour diverged, with the top-level input that led to it. A
+    /// delegate's answer is preferred to an input's result: the widget state an input left is a
+    /// consequence of the answers given inside it.
+    public var firstDivergence: Divergence?
+    /// Where the time went, in seconds.
+    public var timings: Timings
+
+    public struct Timings: Sendable {
+        /// Reading the recorded session and checking it can be replayed.
+        public var load: Double
+        /// Driving the inputs (interaction) or asking every recorded callback (isolated), with the
+        /// candidate's events queued for the writer.
+        public var run: Double
+        /// Waiting for the writer to commit what was still queued.
+        public var store: Double
+        /// Aligning the two sessions and reading the differing events.
+        public var compare: Double
+        /// Recorded callbacks in the replayed part of the session.
+        public var callbacks: Int
+
+        public var total: Double { load + run + store + compare }
+    }
+
+    /// Where an interrupted recording stops, and the part of it a replay took: the inputs recorded
+    /// completely, the last input's events being possibly cut off.
+    public struct CutShort: Sendable, Equatable, CustomStringConvertible {
+        public let session: Int64
+        /// The last event the recording stored.
+        public let lastEvent: Int64
+        /// The top-level inputs replayed, and the last event of theirs.
+        public let inputsReplayed: Int
+        public let replayedThrough: Int64
+
+        public var description: String {
+            "session \(session) is interrupted: its recording stops at event \(lastEvent); replayed the "
+                + "\(inputsReplayed) input\(inputsReplayed == 1 ? "" : "s") recorded completely (events 1–\(replayedThrough))"
+        }
+    }
+
+    /// An input the candidate's run refused for nesting too deep, with the step it happened in:
+    /// `steps[0]: input selectSegment on root/c32 would nest …`.
+    public struct NestingRefusal: Sendable, Equatable, CustomStringConvertible {
+        public let step: Int
+        public let error: InputNestingError
+
+        public var description: String { "steps[\(step)]: \(error)" }
+    }
+
+    /// No difference, and no input refused for nesting in the candidate's run.
+    public var identical: Bool { diff.identical && nestingRefused == nil }
+    public var recorded: SessionSummary { diff.a }
+    public var candidate: SessionSummary { diff.b }
+
+    /// The difference `firstDivergence` names: the first callback difference, else the first.
+    package static func firstDifference(in diff: SessionDiff) -> EventDifference? {
+        diff.differences.first(where: { $0.event.kind == .callback }) ?? diff.differences.first
+    }
+}
+
+/// The first divergence of a replay: the difference and the recorded input that led to it.
+public struct Divergence: Sendable {
+    public var difference: EventDifference
+    public var input: TimelineEvent?
+
+    /// The first divergence of `diff` (`ReplayReport.firstDifference`) with the top-level input it
+    /// happened under, read through `store`; nil when `diff` has none.
+    init?(of diff: SessionDiff, in store: AuditStore) throws {
+        guard let first = ReplayReport.firstDifference(in: diff) else { return nil }
+        difference = first
+        input =
+            try first.a.map { try store.topLevelInput(of: $0, in: diff.a.id) }
+            ?? first.b.map { try store.topLevelInput(of: $0, in: diff.b.id) } ?? nil
+    }
+}
