@@ -23,10 +23,10 @@ for layer in "${layers[@]}"; do
 done
 sources=()
 mkdir -p "$work/sources"
-for file in "${originals[@]}"; do
-    copy="$work/sources/$(basename "$(dirname "$file")")-$(basename "$file")"
-    if [ ! -e "$copy" ] || [ "$file" -nt "$copy" ]; then
-        sed -E '/^(@testable )?import Audit(Core|Model|Storage|Kit|Replay|Investigate)$/d' "$file" >"$copy"
+for original in "${originals[@]}"; do
+    copy="$work/sources/$(basename "$(dirname "$original")")-$(basename "$original")"
+    if [ ! -e "$copy" ] || [ "$original" -nt "$copy" ]; then
+        sed -E '/^(@testable )?import Audit(Core|Model|Storage|Kit|Replay|Investigate)$/d' "$original" >"$copy"
     fi
     sources+=("$copy")
 done
