@@ -28,7 +28,7 @@ extension Command {
         let ids =
             try invocation[Options.session].map { [$0] }
             ?? store.sessions().filter { $0.replayOf == nil && $0.has(labels) }.map(\.id)
-        let report = try store.coverage(sessions: ids, catalog: invocation.catalog)
+        let report = try CoverageReport(sessions: ids, catalog: invocation.catalog, in: store)
         // Every callback of every widget is a row: the tables are not cut at the timeline pages' 200.
         try HTMLOutput.write(invocation) { HTMLTimeline.coverage(report, limits: .init(tableRows: 100_000)) }
         switch invocation.format {

@@ -25,14 +25,14 @@ extension Command {
         let store = try AuditStore(path: invocation.databasePath, access: .read)
         if invocation.format == .json && !invocation.has(Options.html) {
             // The differences are read and written a few hundred at a time.
-            let comparison = try store.compare(ids[0], ids[1])
+            let comparison = try SessionDiffer(store).compare(ids[0], ids[1])
             let summary = DifferenceOutput.summary(comparison)
             try writeJSON(identical: comparison.identical, summary, to: invocation.output) { body throws(StoreError) in
-                try store.forEachDifference(in: comparison, body)
+                try SessionDiffer(store).forEachDifference(in: comparison, body)
             }
             return comparison.identical ? ExitStatus.success : ExitStatus.differences
         }
-        let diff = try store.diff(ids[0], ids[1])
+        let diff = try SessionDiffer(store).diff(ids[0], ids[1])
         try HTMLOutput.writeComparison(
             diff, .init(a: "A", b: "B"), heading: "Diff of sessions \(ids[0]) and \(ids[1])", from: store, invocation)
         if invocation.format == .junit {
@@ -86,7 +86,7 @@ extension Command {
         if !diff.sameScenario { output.line("note: the sessions ran different scenarios") }
         if diff.pairedInOrder {
             output.line(
-                "note: their inputs differ in more than \(AuditStore.maximumBlockEdits) places, so they were not "
+                "note: their inputs differ in more than \(SessionDiffer.maximumBlockEdits) places, so they were not "
                     + "aligned: each input's events are compared with those of the input at the same place")
         }
         if diff.identical {

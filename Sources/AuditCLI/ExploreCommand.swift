@@ -67,7 +67,7 @@ extension Command {
         if let path {
             try OutputFile.write(Data((found.minimized.scenario + "\n").utf8), to: path, what: "the scenario")
         }
-        let diff = try AuditStore(path: invocation.databasePath, access: .read)
+        let diff = try SessionDiffer(AuditStore(path: invocation.databasePath, access: .read))
             .diff(sessions.delegate.session, sessions.candidate.session)
         if invocation.format == .json {
             output.line(

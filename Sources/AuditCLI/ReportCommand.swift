@@ -28,8 +28,8 @@ extension Command {
             throw UsageError(message: "--html draws one session's timeline: give --session N")
         }
         let store = try AuditStore(path: invocation.databasePath, access: .read)
-        let report = try store.report(
-            session: id, labels: try invocation.labels(), shard: try invocation[Options.shard])
+        let report = try SessionReport(
+            session: id, labels: try invocation.labels(), shard: try invocation[Options.shard], in: store)
         if let id { try HTMLOutput.writeReport(session: id, from: store, invocation) }
         let refer: (EventReference) -> String = { id == nil ? "\($0.session):\($0.seq)" : "\($0.seq)" }
         switch invocation.format {

@@ -31,7 +31,7 @@ extension Command {
                 "vetoed", "overridden", "implemented", "duration_us", "parent_seq",
             ], format: invocation.format, output: invocation.output)
         var found = 0
-        try store.search(search) { match in
+        try search.forEachMatch(in: store) { match in
             let event = match.event
             found += 1
             writer.add([

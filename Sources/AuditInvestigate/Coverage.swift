@@ -74,13 +74,13 @@ public struct CoverageReport: Sendable {
     }
 }
 
-extension AuditStore {
+extension CoverageReport {
     /// The coverage of sessions `ids` against the callbacks `catalog` declares for their widgets.
     ///
     /// - Complexity: O(*w* + *e*) time for the *w* widgets and *e* events of the sessions, each
     ///   session read once in order; memory O(*c*) for the *c* callbacks the catalog declares for
     ///   them, and O(*e*₁) for the largest session's *e*₁ events (the input each event came from).
-    public func coverage(sessions ids: [Int64], catalog: WidgetCatalog) throws(StoreError) -> CoverageReport {
+    public init(sessions ids: [Int64], catalog: WidgetCatalog, in store: AuditStore) throws(StoreError) {
         var rows: [String: CoverageReport.Row] = [:]
         var order: [String] = []
         func key(_ widget: String, _ protocolName: String, _ callback: String) -> String {
@@ -88,16 +88,16 @@ extension AuditStore {
         }
         let gestureCallbacks = GestureRecognizer.callbacks.descriptors
         try storeOperation {
-            let widgets = try connection.prepare("SELECT path, kind FROM widgets WHERE session = ? ORDER BY id")
+            let widgets = try store.connection.prepare("SELECT path, kind FROM widgets WHERE session = ? ORDER BY id")
             let (widgetPath, widgetKind) = (widgets.column("path"), widgets.column("kind"))
-            let events = try connection.prepare(
+            let events = try store.connection.prepare(
                 """
-                SELECT seq, kind, widget, protocol, callback, result, \(timelineAnswers), implemented, parent_seq
+                SELECT seq, kind, widget, protocol, callback, result, \(store.timelineAnswers), implemented, parent_seq
                 FROM timeline WHERE session = ? ORDER BY seq
                 """)
             let columns = CoveredEventColumns(events)
             for id in ids {
-                _ = try session(id)
+                _ = try store.session(id)
                 for (path, kind) in try widgets.rows(
                     [.integer(id)], { ($0.string(widgetPath) ?? "", $0.string(widgetKind) ?? "") })
                 {
@@ -150,7 +150,7 @@ extension AuditStore {
                 }
             }
         }
-        return CoverageReport(sessions: ids, rows: order.compactMap { rows[$0] })
+        self.init(sessions: ids, rows: order.compactMap { rows[$0] })
     }
 }
 

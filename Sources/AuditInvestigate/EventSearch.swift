@@ -4,7 +4,7 @@ import AuditReplay
 import AuditStorage
 import Foundation
 
-/// Which events `AuditStore.search(_:)` returns: every filter that is set must hold (AND).
+/// Which events `matches(in:)` returns: every filter that is set must hold (AND).
 ///
 /// Each filter becomes a fixed SQL condition with a bound parameter; nothing the user typed is
 /// ever part of the SQL text.
@@ -131,39 +131,39 @@ public enum TimeBound {
     }
 }
 
-extension AuditStore {
+extension EventSearch {
     /// The events that match `search`, by session and `seq`, read from the `timeline` view joined
-    /// with `sessions`. An unknown `search.session` is an error, not an empty result.
+    /// with `sessions`. An unknown `self.session` is an error, not an empty result.
     ///
-    /// - Complexity: as `search(_:each:)`, and O(*r*) memory for the *r* matches returned.
-    public func search(_ search: EventSearch) throws(StoreError) -> [EventMatch] {
+    /// - Complexity: as `forEachMatch(in:_:)`, and O(*r*) memory for the *r* matches returned.
+    public func matches(in store: AuditStore) throws(StoreError) -> [EventMatch] {
         var matches: [EventMatch] = []
-        try self.search(search) { matches.append($0) }
+        try forEachMatch(in: store) { matches.append($0) }
         return matches
     }
 
-    /// Calls `body` with each event that matches `search`, in session and `seq` order, as it is
+    /// Calls `body` with each event that match this search, in session and `seq` order, as it is
     /// read: memory does not grow with the matches.
     ///
-    /// - Complexity: O(*e*) for the *e* events read: one session's events when `search.session` is
+    /// - Complexity: O(*e*) for the *e* events read: one session's events when `self.session` is
     ///   set (found through the events' index), otherwise every event of the sessions the conditions
     ///   let through, each tested as it is read; O(1) memory.
-    public func search(_ search: EventSearch, each body: (EventMatch) -> Void) throws(StoreError) {
-        if let id = search.session { _ = try session(id) }
+    public func forEachMatch(in store: AuditStore, _ body: (EventMatch) -> Void) throws(StoreError) {
+        if let id = self.session { _ = try store.session(id) }
         // A database from before session labels has no labelled session.
-        if !search.labels.isEmpty && !hasSessionIdentity { return }
-        var (conditions, values) = search.conditions
-        if !hasAnswerOutcomes, let index = conditions.firstIndex(of: "t.overridden = ?") {
+        if !self.labels.isEmpty && !store.hasSessionIdentity { return }
+        var (conditions, values) = self.conditions
+        if !store.hasAnswerOutcomes, let index = conditions.firstIndex(of: "t.overridden = ?") {
             // A view from before migration 0008 keeps an override's outcome in `vetoed`; which
             // rows are overrides is sorted out below, as they are read.
             conditions[index] = "t.vetoed = ?"
         }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         try storeOperation {
-            let statement = try connection.prepare(
+            let statement = try store.connection.prepare(
                 """
                 SELECT t.seq, t.t_ms, t.kind, t.widget, t.widget_kind, t.protocol, t.callback, t.args, t.result,
-                       \(timelineAnswers), t.implemented, t.duration_us, t.parent_seq, t.session, s.started_at
+                       \(store.timelineAnswers), t.implemented, t.duration_us, t.parent_seq, t.session, s.started_at
                 FROM timeline AS t JOIN sessions AS s ON s.id = t.session
                 \(filter)
                 ORDER BY t.session, t.seq
@@ -174,8 +174,8 @@ extension AuditStore {
             statement.bind(values)
             while try statement.step() {
                 let event = TimelineEvent(row: statement, columns)
-                if let vetoed = search.vetoed, event.vetoed != vetoed { continue }
-                if let overridden = search.overridden, event.overridden != overridden { continue }
+                if let vetoed = self.vetoed, event.vetoed != vetoed { continue }
+                if let overridden = self.overridden, event.overridden != overridden { continue }
                 body(
                     EventMatch(
                         session: statement.int64(session), sessionStartedAt: statement.string(startedAt) ?? "",

@@ -76,7 +76,7 @@ public enum HTMLTimeline {
     /// difference highlighted in its kind's colour, and the list of differences below.
     ///
     /// - Parameters:
-    ///   - diff: the two sessions' comparison, as ``AuditStore/diff(_:_:)`` makes it.
+    ///   - diff: the two sessions' comparison, as ``SessionDiffer/diff(_:_:)`` makes it.
     ///   - eventsA: session A's events in `seq` order; only the first `diff.eventsA` are used (a
     ///     replay of an interrupted session compares its recorded part).
     ///   - eventsB: session B's events in `seq` order.

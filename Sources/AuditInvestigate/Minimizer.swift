@@ -103,7 +103,7 @@ public struct Minimizer: Sendable {
             } catch is ScenarioError {
                 return (.unresolved, nil)
             }
-            let diff = try AuditStore(path: database, access: .read).diff(a.session, b.session)
+            let diff = try SessionDiffer(AuditStore(path: database, access: .read)).diff(a.session, b.session)
             guard let first = ReplayReport.firstDifference(in: diff) else { return (.same, nil) }
             return (.diverges, Self.signature(first))
         }

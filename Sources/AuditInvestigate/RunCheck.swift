@@ -52,7 +52,7 @@ struct RunCheck: Sendable {
             return nil
         }
         let store = try AuditStore(path: database, access: .read)
-        let first = ReplayReport.firstDifference(in: try store.diff(a.session, b.session))
+        let first = ReplayReport.firstDifference(in: try SessionDiffer(store).diff(a.session, b.session))
         return Outcome(
             steps: steps, session: a.session, database: database,
             branches: try Self.branches(of: a.session, in: store, catalog: scenario.catalog),
@@ -62,7 +62,7 @@ struct RunCheck: Sendable {
     /// The answer branches session `id` reached, one string each (widget, callback, branch).
     static func branches(of id: Int64, in store: AuditStore, catalog: WidgetCatalog) throws -> Set<String> {
         var branches: Set<String> = []
-        for row in try store.coverage(sessions: [id], catalog: catalog).rows {
+        for row in try CoverageReport(sessions: [id], catalog: catalog, in: store).rows {
             for (branch, count) in row.branches where count > 0 {
                 branches.insert("\(row.widget) \(row.protocolName).\(row.callback) \(branch)")
             }

@@ -195,30 +195,30 @@ public struct CallbackStatistics: Sendable, Equatable {
     public var overrideRate: Double? { overridable == 0 ? nil : Double(overrides) / Double(overridable) }
 }
 
-extension AuditStore {
+extension SessionReport {
     /// The report of one session, or (with nil) of every recorded session that is not a replay, has
     /// all of `labels` and falls in `shard`.
     ///
     /// - Complexity: O(*e* log *e*) time for the *e* events of the sessions reported, read once in
     ///   order (each callback's durations sorted for its percentiles); memory O(*c*) for the *c*
     ///   callback events among them (their durations), not their events.
-    public func report(
-        session id: Int64?, labels: [String: String] = [:], shard: SessionShard? = nil
-    ) throws(StoreError) -> SessionReport {
+    public init(
+        session id: Int64?, labels: [String: String] = [:], shard: SessionShard? = nil, in store: AuditStore
+    ) throws(StoreError) {
         let ids: [Int64]
         if let id {
-            _ = try session(id)
+            _ = try store.session(id)
             ids = [id]
         } else {
-            ids = try sessions().filter { $0.replayOf == nil && $0.has(labels) && shard.map($0.isIn) != false }
+            ids = try store.sessions().filter { $0.replayOf == nil && $0.has(labels) && shard.map($0.isIn) != false }
                 .map(\.id)
         }
         var builder = SessionReport.Builder(sessions: ids)
         try storeOperation {
-            let statement = try connection.prepare(
+            let statement = try store.connection.prepare(
                 """
                 SELECT seq, t_ms, kind, widget, widget_kind, protocol, callback, '{}' AS args, NULL AS result,
-                       \(timelineAnswers), implemented, duration_us, parent_seq
+                       \(store.timelineAnswers), implemented, duration_us, parent_seq
                 FROM timeline WHERE session = ? ORDER BY seq
                 """)
             let columns = TimelineEvent.Columns(statement)
@@ -231,7 +231,7 @@ extension AuditStore {
             }
             statement.reset()
         }
-        return builder.report
+        self = builder.report
     }
 }
 

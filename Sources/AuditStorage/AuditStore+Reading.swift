@@ -332,3 +332,14 @@ extension TimelineEvent {
             overridden: row.isNull(columns.overridden) ? nil : row.int(columns.overridden) != 0)
     }
 }
+
+extension AuditStore {
+    /// The newest complete recording (not a replay) with this name.
+    package func latestBaseline(named name: String) throws(StoreError) -> Int64? {
+        try storeOperation {
+            try connection.scalarInt(
+                "SELECT max(id) FROM sessions WHERE name = ? AND replay_of IS NULL AND status = ?",
+                [.text(name), .text(SessionStatus.complete.rawValue)])
+        }
+    }
+}

@@ -150,6 +150,13 @@ extension AuditStore {
         package var failures = 0
 
         package init() {}
+
+        /// Counts one captured event.
+        package mutating func count(_ event: CapturedEvent) {
+            events += 1
+            if event.descriptor.kind == .input { inputs += 1 } else { callbacks += 1 }
+            if CapturedEvent.isVeto(event.flags) { vetoes += 1 }
+        }
     }
 
     /// Stores a session's counters, and with `status` its final status and end time too, in one

@@ -82,12 +82,12 @@ struct FidelityPropertyCLITests {
                     capture.writes.joined() == whole.json + "\n", "seed \(seed), \(count) steps, session \(session)")
             }
             for (a, b) in [(Int64(1), Int64(2)), (2, 1), (1, 1)] {
-                let diff = try store.diff(a, b)
-                let comparison = try store.compare(a, b)
+                let diff = try SessionDiffer(store).diff(a, b)
+                let comparison = try SessionDiffer(store).compare(a, b)
                 let capture = StreamedJSONTests.Capture()
                 try Command.writeJSON(
                     identical: comparison.identical, DifferenceOutput.summary(comparison), to: capture.output
-                ) { body throws(StoreError) in try store.forEachDifference(in: comparison, body) }
+                ) { body throws(StoreError) in try SessionDiffer(store).forEachDifference(in: comparison, body) }
                 let whole = orderedJSON([
                     ("identical", .bool(diff.identical)),
                     ("differences", .array(diff.differences.map(DifferenceOutput.json))),
@@ -118,7 +118,7 @@ struct FidelityPropertyCLITests {
                 "events": .array(try store.timeline(of: 2).map(Command.eventValue)),
             ])
             #expect(show.status == 0 && show.stderr.isEmpty && show.stdout == whole.json + "\n", "\(show)")
-            let diff = try store.diff(1, 2)
+            let diff = try SessionDiffer(store).diff(1, 2)
             let run = try sandbox.run(["diff", "1", "2", "--format", "json"])
             let expected = orderedJSON([
                 ("identical", .bool(diff.identical)),

@@ -32,7 +32,7 @@ struct MutationCheckTests {
         let sessions = try found.record(
             delegate: "checkout.v1", candidate: mutation.delegateName, registry: CheckoutMutant.registry,
             catalog: .builtIn, databasePath: database)
-        let diff = try AuditStore(path: database, access: .read).diff(
+        let diff = try SessionDiffer(AuditStore(path: database, access: .read)).diff(
             sessions.delegate.session, sessions.candidate.session)
         #expect(!diff.identical, "\(mutation): the reproducer does not diverge\n\(found.minimized.scenario)")
     }
@@ -62,7 +62,9 @@ struct MutationCheckTests {
             let candidate = try ScenarioRunner.record(
                 scenario, delegate: { CheckoutMutant(mutation) }, named: mutation.delegateName,
                 databasePath: database, invalid: .skip)
-            if !(try AuditStore(path: database, access: .read).diff(recording.session, candidate.session).identical) {
+            if !(try SessionDiffer(AuditStore(path: database, access: .read)).diff(recording.session, candidate.session)
+                .identical)
+            {
                 caught.append(mutation)
             }
         }

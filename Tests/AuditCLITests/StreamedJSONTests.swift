@@ -106,13 +106,13 @@ struct StreamedJSONTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try AuditStore(path: database, access: .read)
         for (a, b) in [(Int64(1), Int64(2)), (2, 1), (1, 1)] {
-            let diff = try store.diff(a, b)
-            let comparison = try store.compare(a, b)
+            let diff = try SessionDiffer(store).diff(a, b)
+            let comparison = try SessionDiffer(store).compare(a, b)
             #expect(comparison.identical == diff.identical && comparison.counts == diff.counts)
             let capture = Capture()
             try Command.writeJSON(
                 identical: comparison.identical, DifferenceOutput.summary(comparison), to: capture.output
-            ) { body throws(StoreError) in try store.forEachDifference(in: comparison, body) }
+            ) { body throws(StoreError) in try SessionDiffer(store).forEachDifference(in: comparison, body) }
             let whole = orderedJSON([
                 ("identical", .bool(diff.identical)),
                 ("differences", .array(diff.differences.map(DifferenceOutput.json))),
@@ -132,8 +132,10 @@ struct StreamedJSONTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try AuditStore(path: database, access: .read)
         var streamed: [EventDifference] = []
-        try store.forEachDifference(in: try store.compare(2, 1), chunk: chunk) { streamed.append($0) }
-        #expect(streamed == (try store.diff(2, 1)).differences)
+        try SessionDiffer(store).forEachDifference(in: try SessionDiffer(store).compare(2, 1), chunk: chunk) {
+            streamed.append($0)
+        }
+        #expect(streamed == (try SessionDiffer(store).diff(2, 1)).differences)
         #expect(!streamed.isEmpty)
     }
 

@@ -180,7 +180,7 @@ struct AnswerKindTests {
 
     @Test func theReportCountsOnlyVetoesInVetoRates() throws {
         let (session, _, _) = try recordDial()
-        let report = try AuditStore(path: database, access: .read).report(session: session)
+        let report = try SessionReport(session: session, in: AuditStore(path: database, access: .read))
         func row(_ callback: String) -> CallbackStatistics? { report.rows.first { $0.callback == callback } }
         let veto = try #require(row("dial(_:shouldTurnTo:)"))
         #expect((veto.vetoable, veto.vetoes, veto.vetoRate) == (4, 1, 0.25))

@@ -115,7 +115,7 @@ struct AnswerMigrationTests {
 
     @Test func aChangedOverrideIsAnOverrideChangeBeforeAndAfterMigrating() throws {
         func differences() throws -> [String] {
-            try AuditStore(path: database, access: .read).diff(1, 2).differences
+            try SessionDiffer(AuditStore(path: database, access: .read)).diff(1, 2).differences
                 .filter { [.vetoChanged, .overrideChanged].contains($0.kind) }
                 .map { "\($0.kind.rawValue) \($0.event.callback)" }
         }
@@ -129,7 +129,10 @@ struct AnswerMigrationTests {
 
     @Test func searchFindsVetoesAndOverridesApartBeforeAndAfterMigrating() throws {
         func found(_ search: EventSearch) throws -> Set<String> {
-            Set(try AuditStore(path: database, access: .read).search(search).map { "\($0.session)#\($0.event.seq)" })
+            Set(
+                try search.matches(in: AuditStore(path: database, access: .read)).map {
+                    "\($0.session)#\($0.event.seq)"
+                })
         }
         func overrides(_ overridden: Bool, vetoed: Bool? = nil) -> EventSearch {
             var search = EventSearch(vetoed: vetoed)

@@ -24,7 +24,7 @@ struct CoverageTests {
         let recorded = try ScenarioRunner.record(
             try Examples.checkout(), delegate: nil, registry: .examples, databasePath: database)
         let store = try AuditStore(path: database, access: .read)
-        let report = try store.coverage(sessions: [recorded.session], catalog: .builtIn)
+        let report = try CoverageReport(sessions: [recorded.session], catalog: .builtIn, in: store)
         let select = try row(report, "checkout/shipping", "segmentedControl(_:shouldSelectSegmentAt:)")
         #expect(select.calls > 0 && select.implemented == select.calls)
         #expect(select.missingBranches == ["vetoed"])
@@ -68,7 +68,7 @@ struct CoverageTests {
         // The replay against checkout.v2 vetoes the selection: with it, both answers are covered.
         let replay = try Replayer(databasePath: database, registry: .examples, catalog: .builtIn).replay(
             session: recorded.session, delegate: "checkout.v2", mode: .interaction)
-        let both = try store.coverage(sessions: [recorded.session, replay.candidate.id], catalog: .builtIn)
+        let both = try CoverageReport(sessions: [recorded.session, replay.candidate.id], catalog: .builtIn, in: store)
         #expect(try row(both, "checkout/shipping", "segmentedControl(_:shouldSelectSegmentAt:)").missingBranches == [])
         #expect(both.total.branchesSeen > total.branchesSeen)
     }
@@ -83,8 +83,8 @@ struct CoverageTests {
         try recorder.attach(to: stepper)
         for _ in 0..<3 { stepper.increment() }
         let session = recorder.finish().session
-        let report = try AuditStore(path: database, access: .read).coverage(
-            sessions: [session], catalog: CustomWidgetTests.catalog)
+        let report = try CoverageReport(
+            sessions: [session], catalog: CustomWidgetTests.catalog, in: AuditStore(path: database, access: .read))
         let declared = Stepper.kind.callbacks.map(\.descriptor.name)
         #expect(report.rows.map(\.callback) == declared)
         #expect(report.rows.allSatisfy { $0.widget == "stepper" && $0.widgetKind == "Stepper" })

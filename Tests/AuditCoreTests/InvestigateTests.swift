@@ -60,13 +60,13 @@ struct InvestigateCoreTests {
             try Examples.checkout(), delegate: "checkout.v1", registry: .examples, databasePath: database
         ).session
         let store = try AuditStore(path: database, access: .read)
-        let vetoes = try store.search(EventSearch(session: session, vetoed: true)).map(\.event)
+        let vetoes = try EventSearch(session: session, vetoed: true).matches(in: store).map(\.event)
         #expect(!vetoes.isEmpty)
         #expect(vetoes.allSatisfy { $0.overridden == nil })
         #expect(vetoes.count == (try store.session(session)).vetoes)
         let overridden = try store.timeline(of: session).filter { $0.overridden == true }
         #expect(!overridden.isEmpty)
-        let kept = try store.search(EventSearch(session: session, vetoed: false)).map(\.event)
+        let kept = try EventSearch(session: session, vetoed: false).matches(in: store).map(\.event)
         #expect(kept.allSatisfy { $0.overridden == nil })
     }
 }

@@ -46,7 +46,7 @@ struct IsolatedReplayTests {
     func reportsWhatTheFullDifferFinds(delegate: String) throws {
         let session = try record(try ReplayTests.randomCheckout(seed: 11, count: 300))
         let report = try replay(session, delegate)
-        let full = try AuditStore(path: database, access: .read).diff(session, report.candidate.id)
+        let full = try SessionDiffer(AuditStore(path: database, access: .read)).diff(session, report.candidate.id)
         #expect(report.diff.differences == full.differences)
         #expect(report.diff.eventsA == full.eventsA && report.diff.eventsB == full.eventsB)
         #expect(report.identical == (delegate == "checkout.v1"))
@@ -94,7 +94,7 @@ struct IsolatedReplayTests {
     @Test func inputsTheCandidateMakesInsideACallbackAreNotPerformed() throws {
         let session = try record(try ReplayTests.randomCheckout(seed: 5, count: 300), "tired")
         let report = try replay(session, "checkout.v1")
-        let full = try AuditStore(path: database, access: .read).diff(session, report.candidate.id)
+        let full = try SessionDiffer(AuditStore(path: database, access: .read)).diff(session, report.candidate.id)
         #expect(report.diff.differences == full.differences)
         #expect(!report.diff.differences.isEmpty)
         #expect(report.diff.differences.allSatisfy { $0.kind != .onlyInA && $0.kind != .onlyInB })
@@ -143,7 +143,7 @@ struct IsolatedReplayTests {
         }
         let before = try AuditStore(path: old, access: .read)
         #expect(!before.hasSharedEvents)
-        #expect(try before.diff(recorded, recorded).identical)
+        #expect(try SessionDiffer(before).diff(recorded, recorded).identical)
         let source = try AuditStore(path: database, access: .read).scenarioSource(of: recorded)
         #expect(try before.scenarioSource(of: recorded) == source)
         let report = try Replayer(databasePath: old, registry: ReplayTests.registry, catalog: .builtIn).replay(
@@ -151,7 +151,7 @@ struct IsolatedReplayTests {
         #expect(report.diff.differences.map(ReplayTests.describe) == ReplayTests.planted)
         let after = try AuditStore(path: old, access: .read)
         #expect(after.hasSharedEvents)
-        #expect(try after.diff(recorded, report.candidate.id).differences == report.diff.differences)
+        #expect(try SessionDiffer(after).diff(recorded, report.candidate.id).differences == report.diff.differences)
     }
 
     @Test func aFailedWriteStoresNothingAndThrows() throws {

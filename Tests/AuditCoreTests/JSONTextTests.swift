@@ -258,8 +258,8 @@ struct NonFiniteAnswerTests {
         let again = try record(NonFiniteGauge())
         let other = try record(NonFiniteGauge(offset: .nan))
         let store = try AuditStore(path: database, access: .read)
-        #expect(try store.diff(first, again).identical)
-        let differences = try store.diff(first, other).differences
+        #expect(try SessionDiffer(store).diff(first, again).identical)
+        let differences = try SessionDiffer(store).diff(first, other).differences
         #expect(differences.map(\.kind) == [.resultChanged])
         // As an isolated replay compares them: the candidate's answer with the recorded one.
         let recorded = try store.storedEvents(of: first).filter { $0.callback == "gauge(_:levelFor:)" }

@@ -138,8 +138,8 @@ struct ReplayTests {
         let v1 = try record(try Examples.checkout(), "checkout.v1")
         let v2 = try record(try Examples.checkout(), "checkout.v2")
         let store = try AuditStore(path: database, access: .read)
-        let forward = try store.diff(v1, v2)
-        let backward = try store.diff(v2, v1)
+        let forward = try SessionDiffer(store).diff(v1, v2)
+        let backward = try SessionDiffer(store).diff(v2, v1)
         #expect(!forward.identical)
         #expect(forward.differences.map(\.swapped) == backward.differences)
         #expect(forward.counts[.onlyInA] == backward.counts[.onlyInB])
@@ -148,7 +148,7 @@ struct ReplayTests {
 
     @Test func diffOfASessionWithItselfIsIdentical() throws {
         let session = try record(try Examples.checkout(), "checkout.v1")
-        let diff = try AuditStore(path: database, access: .read).diff(session, session)
+        let diff = try SessionDiffer(AuditStore(path: database, access: .read)).diff(session, session)
         #expect(diff.identical)
         #expect(diff.counts.values.allSatisfy { $0 == 0 })
     }
@@ -158,7 +158,7 @@ struct ReplayTests {
         var other = try Self.randomCheckout(seed: 5, count: 10)
         other.name = "other"
         let b = try record(other, "checkout.v1")
-        let diff = try AuditStore(path: database, access: .read).diff(a, b)
+        let diff = try SessionDiffer(AuditStore(path: database, access: .read)).diff(a, b)
         #expect(!diff.sameScenario)
     }
 
@@ -221,7 +221,7 @@ struct ReplayTests {
         let b = try record(try Examples.checkout(), "checkout.v1")
         let store = try AuditStore(path: database, access: .read)
         #expect(try store.timeline(of: a).map(\.milliseconds) != store.timeline(of: b).map(\.milliseconds))
-        #expect(try store.diff(a, b).identical)
+        #expect(try SessionDiffer(store).diff(a, b).identical)
     }
 
     @Test func replayingAReplayIsRefused() throws {

@@ -106,11 +106,11 @@ struct SessionIdentityTests {
         let store = try AuditStore(path: database, access: .read)
         var search = EventSearch()
         search.labels = ["device": "iphone", "build": "42"]
-        #expect(Set(try store.search(search).map(\.session)) == [2])
+        #expect(Set(try search.matches(in: store).map(\.session)) == [2])
         search.labels = ["device": "iphone", "build": "41"]
-        #expect(try store.search(search).isEmpty)
-        #expect(try store.report(session: nil, labels: ["device": "pixel"]).sessions == [1])
-        #expect(try store.report(session: nil, labels: ["build": "42"]).sessions == [1, 2])
+        #expect(try search.matches(in: store).isEmpty)
+        #expect(try SessionReport(session: nil, labels: ["device": "pixel"], in: store).sessions == [1])
+        #expect(try SessionReport(session: nil, labels: ["build": "42"], in: store).sessions == [1, 2])
     }
 
     static let scenario = """

@@ -192,7 +192,7 @@ struct TextStateStorageTests {
         }
         #expect(try connection.scalarInt(#"SELECT count(*) FROM events WHERE result LIKE '%"text":"Drop%'"#) ?? 0 > 0)
         let store = try AuditStore(path: database, access: .read)
-        #expect(try store.diff(old, new).identical)
+        #expect(try SessionDiffer(store).diff(old, new).identical)
         let replayer = Replayer(databasePath: database, registry: .examples, catalog: .builtIn)
         for mode in [ReplayMode.interaction, .isolated] {
             let report = try replayer.replay(session: old, delegate: "checkout.v1", mode: mode)

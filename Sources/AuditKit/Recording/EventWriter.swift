@@ -323,14 +323,6 @@ final class EventWriter: @unchecked Sendable {
 
 }
 
-extension AuditStore.SessionCounters {
-    fileprivate mutating func count(_ event: CapturedEvent) {
-        events += 1
-        if event.descriptor.kind == .input { inputs += 1 } else { callbacks += 1 }
-        if CapturedEvent.isVeto(event.flags) { vetoes += 1 }
-    }
-}
-
 extension Array where Element == CapturedEvent {
     /// Whether the events are in `seq` order; by index, as iterating would copy each event.
     fileprivate var isInSeqOrder: Bool {

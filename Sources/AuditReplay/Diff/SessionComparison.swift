@@ -3,7 +3,7 @@ import AuditModel
 import AuditStorage
 
 /// Two stored sessions aligned, before the events that differ are read: what a `SessionDiff`
-/// holds but its `differences`, which `AuditStore.forEachDifference(in:chunk:_:)` reads a few at
+/// holds but its `differences`, which `SessionDiffer.forEachDifference(in:chunk:_:)` reads a few at
 /// a time. Its memory grows with the number of differences by three words each, not by their
 /// events.
 public struct SessionComparison: Sendable {

@@ -160,14 +160,3 @@ public enum BehaviourOutcome: Sendable {
         }
     }
 }
-
-extension AuditStore {
-    /// The newest complete recording (not a replay) with this name.
-    func latestBaseline(named name: String) throws(StoreError) -> Int64? {
-        try storeOperation {
-            try connection.scalarInt(
-                "SELECT max(id) FROM sessions WHERE name = ? AND replay_of IS NULL AND status = ?",
-                [.text(name), .text(SessionStatus.complete.rawValue)])
-        }
-    }
-}

@@ -89,7 +89,7 @@ public struct Divergence: Sendable {
         guard let first = ReplayReport.firstDifference(in: diff) else { return nil }
         difference = first
         input =
-            try first.a.map { try store.topLevelInput(of: $0, in: diff.a.id) }
-            ?? first.b.map { try store.topLevelInput(of: $0, in: diff.b.id) } ?? nil
+            try first.a.map { try SessionDiffer(store).topLevelInput(of: $0, in: diff.a.id) }
+            ?? first.b.map { try SessionDiffer(store).topLevelInput(of: $0, in: diff.b.id) } ?? nil
     }
 }

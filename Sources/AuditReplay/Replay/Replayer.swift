@@ -8,6 +8,11 @@ import Foundation
 /// The candidate run is stored as a new session marked `replay_of` the original, so it can be
 /// shown, queried and diffed like any other. The comparison is returned as a value
 /// (`ReplayReport`); printing it and choosing an exit status is the caller's business.
+///
+/// A replay goes in four stages, each with its own type: plan (`ReplayPlan`: the recorded session
+/// read, its scenario parsed), run (the candidate asked, `IsolatedRun`, or driven under a
+/// recorder), store (the candidate's session written, `StoredRun`), and compare (`verdict`: the
+/// `ReplayReport`). `replayAll` runs the same stages for many sessions at once.
 public struct Replayer: Sendable {
     public var databasePath: String
     public var registry: DelegateRegistry
@@ -23,7 +28,7 @@ public struct Replayer: Sendable {
     ///
     /// - Complexity: O(*e*) to read, run and store a session of *e* events, then the comparison:
     ///   isolated, made as each answer is given (O(*e*) in all, only the differing events stored);
-    ///   interaction, `AuditStore/diff(_:_:)` of the recording and the candidate.
+    ///   interaction, `SessionDiffer/diff(_:_:)` of the recording and the candidate.
     public func replay(session id: Int64, delegate delegateName: String, mode: ReplayMode) throws -> ReplayReport {
         let entry = try registry.entry(named: delegateName)
         return try replay(session: id, candidate: entry.make, named: delegateName, mode: mode)
@@ -91,33 +96,14 @@ public struct Replayer: Sendable {
             name: "replay of \(id)", scenario: plan.scenario.name, source: plan.scenario.source,
             delegate: name, replayOf: id, replayMode: mode)
         let last = plan.events.last?.seq
-        /// The report on the candidate once stored as `stored`, compared through `store`, which sees
-        /// it.
-        func report(on stored: StoredRun, run: IsolatedRun?, aligned: AuditStore.Aligned?, in store: AuditStore)
-            throws -> ReplayReport
-        {
-            let ran = monotonicNanoseconds()
-            let diff =
-                try run.map { try store.diff(id, stored.session, found: $0.found, events: plan.events.count) }
-                ?? store.diff(id, stored.session, upTo: last, aligned: aligned)
-            return ReplayReport(
-                mode: mode, diff: diff, inputsReplayed: plan.steps.count - stored.skipped.count,
-                inputsSkipped: stored.skipped.count, cutShort: plan.cutShort,
-                nestingRefused: stored.refused.map { ReplayReport.NestingRefusal(step: $0.step, error: $0.error) },
-                recordingFailures: stored.failures,
-                firstDivergence: try Divergence(of: diff, in: store),
-                timings: ReplayReport.Timings(
-                    load: seconds(loaded - started), run: seconds(stored.finishedRun - loaded),
-                    store: seconds(ran - stored.finishedRun), compare: seconds(monotonicNanoseconds() - ran),
-                    callbacks: plan.callbacks))
-        }
+        let clock = StageClock(started: started, loaded: loaded)
         if mode == .isolated {
             let run = askIsolated(plan, candidate: makeCandidate())
             let asked = monotonicNanoseconds()
             return PendingReplay { [self] store in
                 let stored = StoredRun.isolated(
                     run, as: try storeIsolated(run, of: plan, as: session, in: store), at: asked)
-                return try report(on: stored, run: run, aligned: nil, in: store)
+                return try verdict(on: stored, of: plan, mode: mode, found: run, aligned: nil, clock: clock, in: store)
             }
         }
         let driven = try drive(plan, candidate: makeCandidate, as: session, through: stores.job)
@@ -127,12 +113,46 @@ public struct Replayer: Sendable {
         // written at once).
         let fingerprints = driven.recorder.prepareToFinish()
         let aligned = plan.fingerprints.flatMap { recorded in
-            fingerprints.map { AuditStore.Aligned(id, recorded, .max, $0, upTo: last) }
+            fingerprints.map { SessionDiffer.Aligned(id, recorded, .max, $0, upTo: last) }
         }
         return PendingReplay { store in
             let stored = driven.finish()
-            return try report(on: stored, run: nil, aligned: driven.recorder.wroteWhole ? aligned : nil, in: store)
+            return try verdict(
+                on: stored, of: plan, mode: mode, found: nil, aligned: driven.recorder.wroteWhole ? aligned : nil,
+                clock: clock, in: store)
         }
+    }
+
+    /// The last stage, compare: the verdict on the candidate of `plan` once stored as `stored`,
+    /// compared through `store`, which sees it. An isolated run brings the differences it `found`
+    /// as it ran; an interaction run's are found here, from its fingerprints `aligned` already
+    /// when its recorder wrote them whole.
+    private func verdict(
+        on stored: StoredRun, of plan: ReplayPlan, mode: ReplayMode, found run: IsolatedRun?,
+        aligned: SessionDiffer.Aligned?, clock: StageClock, in store: AuditStore
+    ) throws -> ReplayReport {
+        let ran = monotonicNanoseconds()
+        let recorded = plan.session.id
+        let differ = SessionDiffer(store)
+        let diff =
+            try run.map { try differ.diff(recorded, stored.session, found: $0.found, events: plan.events.count) }
+            ?? differ.diff(recorded, stored.session, upTo: plan.events.last?.seq, aligned: aligned)
+        return ReplayReport(
+            mode: mode, diff: diff, inputsReplayed: plan.steps.count - stored.skipped.count,
+            inputsSkipped: stored.skipped.count, cutShort: plan.cutShort,
+            nestingRefused: stored.refused.map { ReplayReport.NestingRefusal(step: $0.step, error: $0.error) },
+            recordingFailures: stored.failures,
+            firstDivergence: try Divergence(of: diff, in: store),
+            timings: ReplayReport.Timings(
+                load: seconds(clock.loaded - clock.started), run: seconds(stored.finishedRun - clock.loaded),
+                store: seconds(ran - stored.finishedRun), compare: seconds(monotonicNanoseconds() - ran),
+                callbacks: plan.callbacks))
+    }
+
+    /// When a replay started and when its plan was loaded, on the monotonic clock.
+    private struct StageClock {
+        let started: Int64
+        let loaded: Int64
     }
 
     private func seconds(_ nanoseconds: Int64) -> Double { Double(nanoseconds) / 1e9 }
