@@ -47,7 +47,7 @@ extension Command {
             "\(counted(result.runs, "run")) of up to \(counted(request.options.stepsPerRun, "step")) "
             + "(\(counted(result.steps, "step")) in all, seed \(request.options.seed)), "
             + "\(counted(result.branches, "answer branch", "answer branches")) reached"
-        guard let found = result.divergence else {
+        guard let found = result.finding else {
             if invocation.format == .json {
                 output.line(
                     orderedJSON([

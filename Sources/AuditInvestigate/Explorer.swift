@@ -44,8 +44,8 @@ public struct Explorer: Sendable {
         public init() {}
     }
 
-    /// A divergence found: the run, its steps and the minimal reproducer.
-    public struct Divergence: Sendable {
+    /// What exploring found: the run that diverged, its steps and the minimal reproducer.
+    public struct Finding: Sendable {
         /// The run that diverged, from 1.
         public var run: Int
         /// The run's steps.
@@ -67,7 +67,7 @@ public struct Explorer: Sendable {
         /// Runs that reached a branch no run before had: the corpus `--save-corpus` stores.
         public var corpus: [[ScenarioStep]] = []
         /// Nil when no run diverged within the budget.
-        public var divergence: Divergence?
+        public var finding: Finding?
     }
 
     public var scenario: Scenario
@@ -132,7 +132,7 @@ public struct Explorer: Sendable {
                 result.branches = seen.count
                 progress(result.runs, result.steps)
                 guard let signature = outcome.divergence else { continue }
-                result.divergence = try divergence(
+                result.finding = try finding(
                     run: run, outcome, signature: signature, delegate: delegate.name, candidate: candidate.name)
                 return result
             }
@@ -140,10 +140,10 @@ public struct Explorer: Sendable {
         return result
     }
 
-    /// The divergence of run `run`, minimized; its scenario names `delegate`.
-    private func divergence(
+    /// The finding of run `run`, minimized; its scenario names `delegate`.
+    private func finding(
         run: Int, _ outcome: RunCheck.Outcome, signature: String, delegate: String, candidate: String
-    ) throws -> Divergence {
+    ) throws -> Finding {
         let minimized: Minimizer.Result
         do {
             minimized = try Minimizer(databasePath: outcome.database, registry: registry, catalog: scenario.catalog)
@@ -156,7 +156,7 @@ public struct Explorer: Sendable {
                     name: scenario.name + "-explored", delegate: delegate, steps: outcome.steps),
                 divergence: signature, tests: 0, cached: 0, unresolved: 0, stoppedAtBound: false)
         }
-        return Divergence(run: run, steps: outcome.steps, signature: signature, minimized: minimized)
+        return Finding(run: run, steps: outcome.steps, signature: signature, minimized: minimized)
     }
 
     /// Runs generated at once from the same corpus, and checked together.
@@ -178,7 +178,7 @@ public struct Explorer: Sendable {
     }
 }
 
-extension Explorer.Divergence {
+extension Explorer.Finding {
     /// Records the minimal reproducer with `delegate` and with `candidate` into the database at
     /// `databasePath` (the candidate skipping inputs it cannot take, as in a replay), labelled
     /// `explore=delegate` and `explore=candidate`: the two sessions `diff` compares.

@@ -218,8 +218,8 @@ struct ExploreTests {
         #expect(first.runs == 12 && first.steps == again.steps && first.branches == again.branches)
         #expect(first.corpus == again.corpus)
         #expect(try Self.explore(seed: 43, candidate: "checkout.v1").corpus != first.corpus)
-        let found = try #require(try Self.explore(seed: 42, candidate: "checkout.v2").divergence)
-        let foundAgain = try #require(try Self.explore(seed: 42, candidate: "checkout.v2").divergence)
+        let found = try #require(try Self.explore(seed: 42, candidate: "checkout.v2").finding)
+        let foundAgain = try #require(try Self.explore(seed: 42, candidate: "checkout.v2").finding)
         #expect(found.run == foundAgain.run && found.steps == foundAgain.steps)
         #expect(found.minimized.scenario == foundAgain.minimized.scenario)
     }
@@ -230,8 +230,8 @@ struct ExploreTests {
         let two = try Self.explore(seed: 42, candidate: "checkout.v1", jobs: 2)
         #expect(one.runs == two.runs && one.steps == two.steps && one.branches == two.branches)
         #expect(one.corpus == two.corpus)
-        let found = try #require(try Self.explore(seed: 3, candidate: "checkout.v2").divergence)
-        let foundByTwo = try #require(try Self.explore(seed: 3, candidate: "checkout.v2", jobs: 2).divergence)
+        let found = try #require(try Self.explore(seed: 3, candidate: "checkout.v2").finding)
+        let foundByTwo = try #require(try Self.explore(seed: 3, candidate: "checkout.v2", jobs: 2).finding)
         #expect(found.run == foundByTwo.run && found.minimized.scenario == foundByTwo.minimized.scenario)
     }
 

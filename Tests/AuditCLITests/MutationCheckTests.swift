@@ -22,7 +22,7 @@ struct MutationCheckTests {
         let result = try Explorer(
             scenario: try Examples.checkout(), registry: CheckoutMutant.registry, options: Self.budget
         ).explore(delegate: "checkout.v1", candidate: mutation.delegateName)
-        let found = try #require(result.divergence, "\(mutation) not found in \(result.runs) runs")
+        let found = try #require(result.finding, "\(mutation) not found in \(result.runs) runs")
         #expect(
             found.minimized.steps.count <= 8,
             "\(mutation): \(found.minimized.steps.count) inputs\n\(found.minimized.scenario)")
@@ -45,7 +45,7 @@ struct MutationCheckTests {
             scenario: try Examples.checkout(), registry: CheckoutMutant.registry, options: options
         )
         .explore(delegate: "checkout.v1", candidate: mutation.delegateName)
-        #expect(result.divergence == nil)
+        #expect(result.finding == nil)
         #expect(result.runs == 40)
     }
 

@@ -18,7 +18,7 @@ struct ExploreTests {
 
     @Test("explore finds volume.v2's changes by dragging the slider, from the tree alone")
     func findsTheRegression() throws {
-        let found = try #require(try explore().divergence)
+        let found = try #require(try explore().finding)
         #expect(found.signature.contains("screen/volume SliderDelegate."), "\(found.signature)")
         #expect(found.minimized.steps.allSatisfy { $0.widget == "screen/volume" }, "\(found.minimized.steps)")
         #expect((1...3).contains(found.minimized.steps.count))
@@ -26,7 +26,7 @@ struct ExploreTests {
 
     @Test("weights bias generation: without drags, the reset's missing label is what differs")
     func weightsBias() throws {
-        let found = try #require(try explore(weights: ["drag": 0]).divergence)
+        let found = try #require(try explore(weights: ["drag": 0]).finding)
         #expect(found.minimized.steps.map(\.action) == ["reset"], "\(found.minimized.steps)")
         #expect(found.signature.contains("accessibilityLabel"), "\(found.signature)")
     }
@@ -34,7 +34,7 @@ struct ExploreTests {
     @Test("with neither slider input generated, only the scroll view is explored and nothing differs")
     func weightZeroNeverGenerates() throws {
         let result = try explore(weights: ["drag": 0, "reset": 0], runs: 10)
-        #expect(result.divergence == nil)
+        #expect(result.finding == nil)
         #expect(result.runs == 10 && result.steps == 100)
     }
 }
