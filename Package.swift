@@ -6,7 +6,10 @@ let package = Package(
     // Synchronization (Mutex, Atomic) needs macOS 15 where there is one; Linux needs no minimum.
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "AuditCore", targets: ["AuditCore"]),
+        // AuditCore and the layers it re-exports: one product, so the API check compares each layer.
+        .library(
+            name: "AuditCore",
+            targets: ["AuditCore", "AuditModel", "AuditStorage", "AuditKit", "AuditReplay", "AuditInvestigate"]),
         .library(name: "AuditCLI", targets: ["AuditCLI"]),
         .library(name: "AuditTesting", targets: ["AuditTesting"]),
         .library(name: "AuditExamples", targets: ["AuditExamples"]),

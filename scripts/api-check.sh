@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Checks the public API of the library products (AuditCore, AuditCLI, AuditTesting, AuditExamples)
+# Checks the public API of the library products (AuditCore with the layers it re-exports, AuditCLI,
+# AuditTesting, AuditExamples)
 # against a baseline with the toolchain's API digester (`swift package
 # diagnose-api-breaking-changes`): the newest release tag, or the previous commit when the
 # repository has no tag yet, or the revision given.
