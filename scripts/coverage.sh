@@ -13,7 +13,16 @@ bin="$(dirname "$(readlink -f "$(command -v swift)")")"
 rm -f /tmp/auditctl-unprivileged-*.profraw
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-swift test --enable-code-coverage >"$log" 2>&1 || { tail -40 "$log" >&2; echo "coverage: the tests failed" >&2; exit 1; }
+# On failure, every failing test's issue lines first (swift-testing's ✘ and "recorded an issue"
+# lines, not those of a known issue; XCTest's and the compiler's "error:" lines), then the log's end.
+failed() {
+    grep -E '✘|recorded an issue|error:' "$log" | grep -vE 'recorded a known issue|passed after' >&2 || true
+    echo "coverage: the end of the test log:" >&2
+    tail -40 "$log" >&2
+    echo "coverage: the tests failed" >&2
+    exit 1
+}
+swift test --enable-code-coverage >"$log" 2>&1 || failed
 debug="$(swift build --show-bin-path)"
 profiles=("$debug"/codecov/*.profraw)
 for file in /tmp/auditctl-unprivileged-*.profraw; do [ -e "$file" ] && profiles+=("$file"); done
