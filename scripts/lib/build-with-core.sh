@@ -4,7 +4,13 @@
 # Compiles the library's sources (every layer AuditCore re-exports) together with FILE.swift into
 # one executable with plain swiftc, for the tools that are no package target (the kill harness, the
 # fuzzers). The migrations and examples are embedded first by Sources/EmbedFiles, as the build
-# plugin does. Compiled into the same module, the tool may use the layers' internal API. Does nothing when OUTPUT is newer than every input.
+# plugin does. Compiled into the same module, the tool may use the layers' internal API. Does
+# nothing when OUTPUT was built from the same inputs with the same flags (a digest of both, in
+# OUTPUT.stamp).
+#
+# One whole-module job (-wmo) type-checks the sources once: the driver's default, a job per file,
+# parses them all again for each file (138 s of CPU against 119 s with -O, 45 s against 21 s with
+# -Onone, on two shared cores).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 output="$1"
@@ -31,7 +37,9 @@ for original in "${originals[@]}"; do
     sources+=("$copy")
 done
 inputs=("$root"/Migrations/*.sql "$root"/Examples/*.json)
-if [ -x "$output" ] && [ -z "$(find "${originals[@]}" "${inputs[@]}" "$file" "$0" -newer "$output" | head -1)" ]; then
+stamp="$output.stamp"
+digest=$({ printf '%s\n' "$*" "${originals[@]}" "${inputs[@]}"; cat "${originals[@]}" "${inputs[@]}" "$file" "$0"; } | sha256sum)
+if [ -x "$output" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$digest" ]; then
     exit 0
 fi
 
@@ -43,5 +51,6 @@ fi
 
 module="$(basename "$output" | tr -c 'A-Za-z0-9\n' '_')"
 echo "building $output" >&2
-swiftc -swift-version 6 -parse-as-library -package-name auditctl -module-name "Tool_$module" -I "$root/Sources/CSQLite" "$@" \
-    "${sources[@]}" "$work/EmbeddedFiles.swift" "$file" -o "$output"
+swiftc -swift-version 6 -parse-as-library -package-name auditctl -module-name "Tool_$module" -I "$root/Sources/CSQLite" \
+    -wmo -num-threads "$(nproc)" "$@" "${sources[@]}" "$work/EmbeddedFiles.swift" "$file" -o "$output"
+echo "$digest" >"$stamp"
