@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# Line coverage of the package's sources by the whole test suite: runs `swift test
-# --enable-code-coverage`, merges the profiles (the test process's, the `auditctl` processes' it
-# ran, and those of the runs as another user, written to /tmp), and prints the total of the
-# toolchain's `llvm-cov report` over Sources/ (the benchmark and the build plugin left out).
-# Fails when the tests fail or the figure falls under FLOOR percent.
+# The whole test suite with line coverage: runs the README's `swift test` with
+# `--enable-code-coverage`, in a build folder of its own (.build/coverage, so the instrumented
+# build leaves the usual one alone and nothing else builds twice), prints the test run's summary,
+# merges the profiles (the test process's, the `auditctl` processes' it ran, and those of the runs
+# as another user, written to /tmp), and prints the total of the toolchain's `llvm-cov report`
+# over Sources/ (the benchmark and the build plugin left out). Fails when the tests fail or the
+# figure falls under FLOOR percent. .ci/run's test stage is this script.
 #
 #   scripts/coverage.sh [FLOOR]     (default 93.5)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 floor=${1:-93.5}
+scratch=.build/coverage
 bin="$(dirname "$(readlink -f "$(command -v swift)")")"
 rm -f /tmp/auditctl-unprivileged-*.profraw
 log=$(mktemp)
@@ -22,8 +25,11 @@ failed() {
     echo "coverage: the tests failed" >&2
     exit 1
 }
-swift test --enable-code-coverage >"$log" 2>&1 || failed
-debug="$(swift build --show-bin-path)"
+swift test --enable-code-coverage --scratch-path "$scratch" >"$log" 2>&1 || failed
+# The two runs' summaries: XCTest's tests, then Swift Testing's.
+grep -a -E "^[[:space:]]*Executed [0-9]+ tests?" "$log" | tail -1 | sed 's/^[[:space:]]*/coverage: XCTest: /'
+grep -a -E "Test run with [0-9]+ tests?" "$log" | tail -1 | sed 's/^[^T]*/coverage: Swift Testing: /'
+debug="$(swift build --scratch-path "$scratch" --show-bin-path)"
 profiles=("$debug"/codecov/*.profraw)
 for file in /tmp/auditctl-unprivileged-*.profraw; do [ -e "$file" ] && profiles+=("$file"); done
 "$bin/llvm-profdata" merge -sparse "${profiles[@]}" -o "$debug/codecov/merged.profdata"
