@@ -17,9 +17,10 @@ rm -f /tmp/auditctl-unprivileged-*.profraw
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 # On failure, every failing test's issue lines first (swift-testing's ✘ and "recorded an issue"
-# lines, not those of a known issue; XCTest's and the compiler's "error:" lines), then the log's end.
+# lines, not those of a known issue; XCTest's and the compiler's ": error: " lines; not the lines
+# that start a test, whose arguments may say "error"), then the log's end.
 failed() {
-    grep -E '✘|recorded an issue|error:' "$log" | grep -vE 'recorded a known issue|passed after' >&2 || true
+    grep -aE '✘|recorded an issue|: error: ' "$log" | grep -avE 'recorded a known issue|passed after|started\.$' >&2 || true
     echo "coverage: the end of the test log:" >&2
     tail -40 "$log" >&2
     echo "coverage: the tests failed" >&2
