@@ -18,6 +18,10 @@ file="$2"
 shift 2
 work="$root/.build/reliability"
 mkdir -p "$work" "$(dirname "$output")"
+# Absolute, since swiftc runs in $work: with -wmo and -g it leaves the module's files in its
+# working directory.
+output="$(cd "$(dirname "$output")" && pwd)/$(basename "$output")"
+file="$(cd "$(dirname "$file")" && pwd)/$(basename "$file")"
 
 # The library's layers (AuditModel … AuditInvestigate, which AuditCore re-exports) and the
 # examples' target (checkout.v1/v2 and the embedded scenario) join one module: copies without
@@ -51,6 +55,7 @@ fi
 
 module="$(basename "$output" | tr -c 'A-Za-z0-9\n' '_')"
 echo "building $output" >&2
-swiftc -swift-version 6 -parse-as-library -package-name auditctl -module-name "Tool_$module" -I "$root/Sources/CSQLite" \
-    -wmo -num-threads "$(nproc)" "$@" "${sources[@]}" "$work/EmbeddedFiles.swift" "$file" -o "$output"
+(cd "$work" && swiftc -swift-version 6 -parse-as-library -package-name auditctl -module-name "Tool_$module" \
+    -I "$root/Sources/CSQLite" -wmo -num-threads "$(nproc)" "$@" "${sources[@]}" "$work/EmbeddedFiles.swift" "$file" \
+    -o "$output")
 echo "$digest" >"$stamp"
