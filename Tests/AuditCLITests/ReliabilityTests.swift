@@ -44,10 +44,10 @@ struct ReliabilityTests {
         return (try? store.session(session).events) ?? 0
     }
 
-    /// The environment of a 60,000-step recording (about 177,000 events) that a test acts on while
-    /// it runs: its writes stall past event 100,000 until the test sends `SIGUSR1`, so it cannot
-    /// finish first; it commits at least 100,000 less one batch (at most 65,536) before it stalls.
-    static let stalled = ["AUDITCTL_TEST_STALL_AFTER_EVENT": "100000"]
+    /// The environment of a 30,000-step recording (about 90,000 events) that a test acts on while
+    /// it runs: its writes stall past event 70,000 until the test sends `SIGUSR1`, so it cannot
+    /// finish first; it commits at least 70,000 less one batch (at most 65,536) before it stalls.
+    static let stalled = ["AUDITCTL_TEST_STALL_AFTER_EVENT": "70000"]
 
     /// Waits until `condition` holds, asking it again each time a file in the sandbox is written
     /// (a batch committed), or until the process ends; returns whether it held.
@@ -58,15 +58,16 @@ struct ReliabilityTests {
 
     @Test func aRecordingKilledAtAnyMomentLeavesASoundHoleFreePrefixMarkedInterrupted() throws {
         let sandbox = try Sandbox()
-        try sandbox.write("long.json", Self.longScenario(steps: 100_000))
+        try sandbox.write("long.json", Self.longScenario(steps: 40_000))
         let database = sandbox.path("audit.sqlite")
         // Kill when the first batch is in, a few batches later, and well into the run.
         for (index, threshold) in [1, 5_000, 40_000].enumerated() {
             let session = Int64(index + 1)
-            // Stalled past event 150,000 of about 300,000: it cannot finish before the kill, and
-            // commits at least 150,000 less one batch (at most 65,536) before it stalls.
+            // Stalled past event 110,000 of about 120,000: it cannot finish before the kill, and
+            // commits at least 110,000 less one batch (at most 65,536), more than the last
+            // threshold, before it stalls.
             let launched = try sandbox.launch(
-                ["record", "--scenario", "long.json"], environment: ["AUDITCTL_TEST_STALL_AFTER_EVENT": "150000"])
+                ["record", "--scenario", "long.json"], environment: ["AUDITCTL_TEST_STALL_AFTER_EVENT": "110000"])
             let reached = try Self.wait(for: launched, in: sandbox) {
                 Self.committedEvents(database, session: session) >= threshold
             }
@@ -120,7 +121,7 @@ struct ReliabilityTests {
 
     @Test func queryShowAndSessionsWorkWhileARecordingRuns() throws {
         let sandbox = try Sandbox()
-        try sandbox.write("long.json", Self.longScenario(steps: 60_000))
+        try sandbox.write("long.json", Self.longScenario(steps: 30_000))
         let database = sandbox.path("audit.sqlite")
         let launched = try sandbox.launch(["record", "--scenario", "long.json"], environment: Self.stalled)
         try #require(try Self.wait(for: launched, in: sandbox) { Self.committedEvents(database, session: 1) > 0 })
@@ -143,7 +144,7 @@ struct ReliabilityTests {
 
     @Test func aDatabaseDeletedMidRecordingExitsTwoSayingWhatWasLost() throws {
         let sandbox = try Sandbox()
-        try sandbox.write("long.json", Self.longScenario(steps: 60_000))
+        try sandbox.write("long.json", Self.longScenario(steps: 30_000))
         let database = sandbox.path("audit.sqlite")
         let launched = try sandbox.launch(["record", "--scenario", "long.json"], environment: Self.stalled)
         try #require(try Self.wait(for: launched, in: sandbox) { Self.committedEvents(database, session: 1) > 0 })
@@ -173,7 +174,7 @@ struct ReliabilityTests {
         chmod(sandbox.path("long.json"), 0o644)
         let database = sandbox.path("audit.sqlite")
         let launched = try sandbox.launch(
-            ["record", "--scenario", "long.json"], environment: ["AUDITCTL_TEST_STALL_AFTER_EVENT": "50000"],
+            ["record", "--scenario", "long.json"], environment: Self.stalled,
             wrapper: HostileInputTests.unprivileged ?? [])
         try #require(try Self.wait(for: launched, in: sandbox) { Self.committedEvents(database, session: 1) > 0 })
         // The open files go on being written; new files (and removing the WAL at the end) fail.
@@ -216,7 +217,7 @@ struct ReliabilityTests {
 
     @Test func newFilesAreOwnerOnlyWhateverTheUmask() throws {
         let sandbox = try Sandbox()
-        try sandbox.write("long.json", Self.longScenario(steps: 60_000))
+        try sandbox.write("long.json", Self.longScenario(steps: 30_000))
         let database = sandbox.path("audit.sqlite")
         let launched = try sandbox.launch(
             ["record", "--scenario", "long.json"], environment: Self.stalled,
