@@ -54,6 +54,10 @@ public struct AuditCommandLine: Sendable {
         source.setEventHandler { StoreFaults.resumeStalledEvents() }
         source.resume()
         resumeSource = source
+        StoreFaults.whenStalled {
+            FileHandle.standardError.write(
+                Data("auditctl: test hook: writes stalled past event \(seq) until SIGUSR1\n".utf8))
+        }
         StoreFaults.stallEvents(after: seq)
     }
 

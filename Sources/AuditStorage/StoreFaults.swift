@@ -91,6 +91,11 @@ package enum StoreFaults {
         armed.add(1, ordering: .relaxed)
     }
 
+    /// Runs `notice` once, on the writer that stalls first, as it stops (`stallEvents(after:)`).
+    package static func whenStalled(_ notice: @escaping @Sendable () -> Void) {
+        stallNotice.withLock { $0 = notice }
+    }
+
     /// Lets the stalled writes go on, and every later one.
     package static func resumeStalledEvents() {
         stallAfterSeq.store(0, ordering: .relaxed)
@@ -98,12 +103,17 @@ package enum StoreFaults {
     }
 
     private static let resumed = DispatchSemaphore(value: 0)
+    private static let stallNotice = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// Waits for `resumeStalledEvents()` when `lastSeq`, the last event of a write about to be
     /// made, is past the stall point.
     static func checkStall(lastSeq: Int64) {
         let after = stallAfterSeq.load(ordering: .relaxed)
         guard after > 0 && lastSeq > after else { return }
+        stallNotice.withLock { notice in
+            defer { notice = nil }
+            return notice
+        }?()
         resumed.wait()
         resumed.signal()  // for any other writer waiting
     }

@@ -56,6 +56,30 @@ struct ReliabilityTests {
             until: condition, orUntilReadable: launched.exited.fileHandleForReading.fileDescriptor)
     }
 
+    @Test func theTestHookStallsTheWritesPastItsEventUntilSIGUSR1() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("long.json", Self.longScenario(steps: 30_000))
+        let database = sandbox.path("audit.sqlite")
+        let launched = try sandbox.launch(["record", "--scenario", "long.json"], environment: Self.stalled)
+        let notice = "auditctl: test hook: writes stalled past event 70000 until SIGUSR1\n"
+        let stalled = try DirectoryWatch(sandbox.base.path).wait(
+            until: { (try? String(contentsOf: launched.err.url, encoding: .utf8)) == notice },
+            orUntilReadable: launched.exited.fileHandleForReading.fileDescriptor)
+        try #require(stalled, "the recording never said it stalled")
+        // Stalled: nothing past event 70,000 is stored, and the session is still being recorded.
+        let store = try AuditStore(path: database, access: .read)
+        #expect(try store.session(1).status == .recording)
+        let stored = try store.timeline(of: 1).map(\.seq)
+        #expect(!stored.isEmpty && stored.count <= 70_000 && stored == Array(1...Int64(stored.count)))
+
+        kill(launched.process.processIdentifier, SIGUSR1)
+        let run = try sandbox.finish(launched, timeout: .seconds(600))
+        #expect(run.status == 0, "\(run)")
+        let session = try AuditStore(path: database, access: .read).session(1)
+        #expect(session.status == .complete && session.events > 70_000, "\(session)")
+        #expect(try store.timeline(of: 1).map(\.seq) == Array(1...Int64(session.events)))
+    }
+
     @Test func aRecordingKilledAtAnyMomentLeavesASoundHoleFreePrefixMarkedInterrupted() throws {
         let sandbox = try Sandbox()
         try sandbox.write("long.json", Self.longScenario(steps: 40_000))
@@ -176,7 +200,15 @@ struct ReliabilityTests {
         let launched = try sandbox.launch(
             ["record", "--scenario", "long.json"], environment: Self.stalled,
             wrapper: HostileInputTests.unprivileged ?? [])
-        try #require(try Self.wait(for: launched, in: sandbox) { Self.committedEvents(database, session: 1) > 0 })
+        // Read (as root) only once the recording has made its files: a reader opening the database
+        // first would make the missing lock files and `-shm` itself, owner-only and root's, and the
+        // recording, another user, could not open them.
+        let made = ["", "-wal", "-shm", "-writers", "-recording"].map { database + $0 }
+        try #require(
+            try Self.wait(for: launched, in: sandbox) {
+                made.allSatisfy { FileManager.default.fileExists(atPath: $0) }
+                    && Self.committedEvents(database, session: 1) > 0
+            })
         // The open files go on being written; new files (and removing the WAL at the end) fail.
         chmod(sandbox.directory.path, 0o555)
         kill(launched.process.processIdentifier, SIGUSR1)
