@@ -72,6 +72,10 @@ package enum SHA256 {
     /// HMAC-SHA256 of a message given a piece at a time, under one key; a key longer than the
     /// 64-byte block is hashed first, as the RFC says.
     package struct HMAC: Sendable {
+        /// What a keyed hash stored in place of a secret text starts with: `hmac-sha256:` and the
+        /// hexadecimal digest.
+        package static let storedPrefix = "hmac-sha256:"
+
         private var inner = Stream()
         private let outerPad: [UInt8]
 

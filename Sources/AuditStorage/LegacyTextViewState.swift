@@ -17,7 +17,7 @@ enum LegacyTextViewState {
             case .int(let location)? = selection["location"], case .int(let length)? = selection["length"],
             location >= 0, length >= 0, case .string(let text)? = fields["text"]
         else { return nil }
-        let secure = text.hasPrefix("hmac-sha256:")
+        let secure = text.hasPrefix(SHA256.HMAC.storedPrefix)
         var upgraded = fields
         upgraded["text"] = nil
         upgraded["length"] = .int(secure ? 0 : text.utf16.count)

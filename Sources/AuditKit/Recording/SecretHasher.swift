@@ -14,7 +14,7 @@ import Synchronization
 public struct SecretHasher: Sendable {
     let key: [UInt8]
 
-    static let prefix = "hmac-sha256:"
+    static let prefix = SHA256.HMAC.storedPrefix
 
     init(key: [UInt8]) {
         self.key = key
