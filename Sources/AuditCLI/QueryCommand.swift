@@ -52,7 +52,7 @@ private final class QueryWatchdog: Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     init(deadline: Duration, program: String) {
-        let limit = DispatchTime.now() + .nanoseconds(Int((deadline + ReadOnlyQuery.deadlineGrace).nanosecondsValue))
+        let limit = DispatchTime.now() + .nanoseconds(Int((deadline + ReadOnlyQuery.deadlineGrace).nanoseconds))
         let finished = finished
         Thread.detachNewThread {
             guard finished.wait(timeout: limit) == .timedOut else { return }
@@ -63,10 +63,4 @@ private final class QueryWatchdog: Sendable {
     }
 
     func disarm() { finished.signal() }
-}
-
-extension Duration {
-    fileprivate var nanosecondsValue: Int64 {
-        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
-    }
 }

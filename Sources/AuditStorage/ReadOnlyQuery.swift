@@ -217,7 +217,8 @@ extension SQLValue {
 }
 
 extension Duration {
-    var nanoseconds: Int64 {
+    /// The duration in whole nanoseconds.
+    package var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }

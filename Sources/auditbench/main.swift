@@ -21,7 +21,8 @@ if arguments.contains("--help") || arguments.contains("-h") {
 
           --quick          small sizes, one run: checks that every figure can be measured (CI)
           --runs N         runs per figure (default 5, 1 with --quick); some sections run N/2
-          --only SECTIONS  comma-separated: hot, throughput, replay, diff, query, explore, text, corpus
+          --only SECTIONS  comma-separated: hot, throughput, replay, diff, query, explore, text, corpus;
+                           scheduler (replay --all's policy, each piece off in turn) runs only when named
           --json PATH      where the figures are written (default auditbench.json)
         """)
     exit(0)
@@ -364,6 +365,34 @@ if wanted("corpus") {
         "replay --all --jobs 2, \(large) sessions: peak resident memory", "MB", [run.peakMB], baseline: [one.peakMB],
         baselineName: "replay of one session", goal: "≤ \(corpusMemoryRatio) × baseline",
         met: atMost(corpusMemoryRatio))
+}
+
+// 10. The scheduler of replay --all: the standard policy against it with each piece turned off, on
+// one job and on two, in turns (only when named: it answers what each piece pays for, once).
+if only?.contains("scheduler") == true {
+    log("scheduler…")
+    let corpus = freshDatabase()
+    let count = quick ? 50 : 1_000
+    let perSession = try buildCorpus(sessions: count, database: corpus)
+    var rates: [String: [Double]] = [:]
+    for round in 0..<runs {
+        for jobs in [1, 2] {
+            let variants = round % 2 == 0 ? SchedulerVariant.all : SchedulerVariant.all.reversed()
+            for variant in variants {
+                let rate = try schedulerRate(
+                    corpus: corpus, callbacks: perSession.callbacks, jobs: jobs, policy: variant.policy)
+                rates["\(jobs) \(variant.name)", default: []].append(rate)
+            }
+        }
+    }
+    for jobs in [1, 2] {
+        for variant in SchedulerVariant.all {
+            add(
+                "replayAll --jobs \(jobs), \(count) sessions: \(variant.name)", "callbacks/s",
+                rates["\(jobs) \(variant.name)"]!, baseline: rates["\(jobs) standard"]!,
+                baselineName: "the standard policy", paired: true, goal: "reported (what the piece pays for)")
+        }
+    }
 }
 
 // Report

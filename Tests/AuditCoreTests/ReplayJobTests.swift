@@ -102,7 +102,7 @@ struct ReplayJobTests {
         let ids = Mutex<[Int64]>([])
     }
 
-    /// At most `Replayer.window(jobs:batches:)` sessions are running or waiting to be delivered
+    /// At most `BatchPolicy.window(jobs:)` sessions are running or waiting to be delivered
     /// (a number of the jobs and of the batch size), however slow the delivery: the first delivery
     /// waits until the window's last session has started.
     @Test(arguments: [1, 3])
@@ -110,7 +110,7 @@ struct ReplayJobTests {
         _ = try AuditStore(path: database, access: .write)
         let started = Finished()
         let secondStarted = DispatchSemaphore(value: 0)
-        let window = Replayer.window(jobs: jobs, batches: Replayer.SharedWriter.Limits())
+        let window = Replayer.BatchPolicy.standard.window(jobs: jobs)
         let count = window + 20
         var delivered = 0
         replayer.replayAll((1...count).map(Int64.init), jobs: jobs) { _, id in
@@ -240,21 +240,18 @@ struct ReplayJobTests {
     @Test(arguments: [1, 2], [false, true])
     func aBatchThatCannotBeCommittedFailsEachOfItsSessions(jobs: Int, puttingTurnsOff: Bool) throws {
         let sessions = try recordSessions(3)
-        let oneBatch = Replayer.SharedWriter.Limits(sessions: 100, nanoseconds: .max)
+        let oneBatch = Replayer.BatchPolicy(sessionsPerBatch: 100, batchAge: .seconds(86_400))
         StoreFaults.inject(SQLITE_FULL, at: database, times: 1, matching: "COMMIT")
         defer { StoreFaults.clear(database) }
         var outcomes: [Result<Int64, any Error>] = []
         if puttingTurnsOff {
-            replayer.replayAll(
-                sessions, jobs: jobs, delegate: "checkout.v2", mode: .interaction, batches: oneBatch
-            ) {
-                $0.candidate.id
-            } deliver: {
+            let steps = Replayer.steps(delegate: "checkout.v2", mode: .interaction) { $0.candidate.id }
+            replayer.replayAll(sessions, jobs: jobs, policy: oneBatch, steps: steps) {
                 outcomes.append($1)
             }
         } else {
-            replayer.replayAll(sessions, jobs: jobs, batches: oneBatch) { job, id in
-                try job.replay(session: id, delegate: "checkout.v2", mode: .interaction).candidate.id
+            replayer.replayAll(sessions, jobs: jobs, policy: oneBatch) { job, id in
+                .outcome(try job.replay(session: id, delegate: "checkout.v2", mode: .interaction).candidate.id)
             } deliver: { _, outcome in
                 outcomes.append(outcome)
             }
@@ -272,8 +269,8 @@ struct ReplayJobTests {
         #expect(stored.count == sessions.count + 3 - failed)
         #expect(stored.allSatisfy { $0.status == .complete })
         var again: [Int64] = []
-        replayer.replayAll(sessions, jobs: jobs, batches: oneBatch) { job, id in
-            try job.replay(session: id, delegate: "checkout.v2", mode: .interaction).candidate.id
+        replayer.replayAll(sessions, jobs: jobs, policy: oneBatch) { job, id in
+            .outcome(try job.replay(session: id, delegate: "checkout.v2", mode: .interaction).candidate.id)
         } deliver: { _, outcome in
             if let id = try? outcome.get() { again.append(id) }
         }
@@ -285,8 +282,8 @@ struct ReplayJobTests {
     @Test func anotherConnectionFindsOnlyWholeCandidatesWhileJobsRun() throws {
         let sessions = try recordSessions(6)
         var checks = 0
-        replayer.replayAll(sessions, jobs: 2, batches: Replayer.SharedWriter.Limits(sessions: 2)) { job, id in
-            try job.replay(session: id, delegate: "checkout.v2", mode: .interaction).candidate.id
+        replayer.replayAll(sessions, jobs: 2, policy: Replayer.BatchPolicy(sessionsPerBatch: 2)) { job, id in
+            .outcome(try job.replay(session: id, delegate: "checkout.v2", mode: .interaction).candidate.id)
         } deliver: { _, _ in
             guard let other = try? AuditStore(path: database, access: .read),
                 let candidates = try? other.sessions().filter({ $0.replayOf != nil })
@@ -309,18 +306,18 @@ struct ReplayJobTests {
     /// wait for ever; the watchdog turns that into a failure.
     @Test func aJobCommitsWhatItHoldsBeforeWaitingForRoom() throws {
         _ = try AuditStore(path: database, access: .write)
-        let never = Replayer.SharedWriter.Limits(sessions: 100, nanoseconds: .max)
-        let window = Replayer.window(jobs: 2, batches: never)
+        let never = Replayer.BatchPolicy(sessionsPerBatch: 100, batchAge: .seconds(86_400))
+        let window = never.window(jobs: 2)
         let sessions = (1...Int64(window + 20)).map { $0 }
         let lastPlace = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
         let delivered = Mutex(0)
         let replayer = replayer
         let thread = Thread {
-            replayer.replayAll(sessions, jobs: 2, batches: never) { job, id in
+            replayer.replayAll(sessions, jobs: 2, policy: never) { job, id in
                 if id == 1 { lastPlace.wait() }  // until the other job has taken every other place
                 if id == Int64(window) { lastPlace.signal() }
-                return try job.write { _ in id }
+                return .outcome(try job.write { _ in id })
             } deliver: { _, outcome in
                 if (try? outcome.get()) != nil { delivered.withLock { $0 += 1 } }
             }
@@ -367,19 +364,19 @@ struct ReplayJobTests {
     }
 
     /// A job whose candidate has run while the other holds the shared writer replays its next
-    /// session rather than wait, up to `Replayer.turnsPutOff(jobs:)` sessions (32 with two jobs),
+    /// session rather than wait, up to `BatchPolicy.turnsHeld(jobs:)` sessions (32 with two jobs),
     /// then waits, and stores them in one turn. Here the first session's turn holds the writer
     /// until the job that took the second has run 32: it must have put each turn off to take the
     /// next, and it may not take a 33rd before the writer is free. Without putting turns off the
     /// jobs would wait for each other; the watchdog turns that into a failure.
     @Test func aJobPutsItsTurnsOffWhileTheWriterIsBusyUpToItsShare() throws {
         _ = try AuditStore(path: database, access: .write)
-        let share = Replayer.turnsPutOff(jobs: 2)
+        let share = Replayer.BatchPolicy.standard.turnsHeld(jobs: 2)
         let sessions = (1...Int64(share + 2)).map { $0 }
         let log = Mutex<[String]>([])
         let (firstStoring, lastOfShareRan) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
         var outcomes: [Int64] = []
-        replayer.replayAll(sessions, jobs: 2, batches: Replayer.SharedWriter.Limits()) { _, id in
+        replayer.replayAll(sessions, jobs: 2, policy: .standard) { _, id in
             if id == 2 { firstStoring.wait() }
             log.withLock { $0.append("ran \(id)") }
             if id == Int64(share + 1) { lastOfShareRan.signal() }
@@ -414,7 +411,7 @@ struct ReplayJobTests {
         StoreFaults.inject(SQLITE_FULL, at: database, times: 1, matching: "BEGIN")
         defer { StoreFaults.clear(database) }
         var outcomes: [Result<Int64, any Error>] = []
-        replayer.replayAll([1, 2, 3], jobs: 1, batches: Replayer.SharedWriter.Limits()) { _, id in
+        replayer.replayAll([1, 2, 3], jobs: 1, policy: .standard) { _, id in
             .turn { _ in
                 if id == 3 { throw ReplayError.nothingRecorded(session: id) }
                 return id
@@ -451,21 +448,5 @@ struct ReplayJobTests {
         let after = try size(database)
         #expect(after > before + 150_000, "\(before) \(after)")  // most of the two texts' pages
         #expect(try store.sessions().count == 3)
-    }
-
-    /// A checkpoint is asked for when the last eighth of the sessions begins, however recent the
-    /// last one: here none comes with time, and the work of each session counts those asked for.
-    @Test func aCheckpointIsAskedForWhenTheLastEighthOfTheSessionsBegins() throws {
-        _ = try AuditStore(path: database, access: .write)
-        var asked: [Int] = []
-        let noInterval = Replayer.SharedWriter.Limits(checkpointNanoseconds: .max)
-        replayer.replayAll(Array(1...16), jobs: 1, batches: noInterval) { job, _ in
-            job.writer.checkpointsAsked
-        } deliver: { _, outcome in
-            asked.append((try? outcome.get()) ?? -1)
-        }
-        #expect(asked == Array(repeating: 0, count: 14) + [1, 1])
-        #expect(Replayer.lastEighth(of: 1_000) == 875)
-        #expect(Replayer.lastEighth(of: 7) == nil)
     }
 }

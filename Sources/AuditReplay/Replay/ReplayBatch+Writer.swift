@@ -12,8 +12,8 @@ extension Replayer {
     /// other's commits or re-read pages another writer changed, and a commit is paid once per
     /// batch, not per session.
     ///
-    /// A batch is committed once it holds `Limits.sessions` finished sessions or is
-    /// `Limits.nanoseconds` old (checked as each session ends), when a job is about to wait, and at
+    /// A batch is committed once it holds `BatchPolicy.sessionsPerBatch` finished sessions or is
+    /// `BatchPolicy.batchAge` old (checked as each session ends), when a job is about to wait, and at
     /// the end. Each candidate is written in one turn, so in one batch; when a batch cannot be
     /// committed, each session that wrote in it fails.
     final class SharedWriter: @unchecked Sendable {
@@ -37,31 +37,21 @@ extension Replayer {
         private let anyFailed = Atomic<Bool>(false)
         /// The batches whose commit failed, with the error.
         private var failed: [Int: any Error] = [:]
-        /// Copies the WAL into the database while the jobs go on.
-        private let checkpointer: Checkpointer
-        /// When a checkpoint was last asked for, and how many have been: atomic, so that a job
-        /// asks for one without waiting for the writer.
-        private let checkpointed = Atomic<Int64>(monotonicNanoseconds())
-        private let asked = Atomic<Int>(0)
-        var checkpointsAsked: Int { asked.load(ordering: .relaxed) }
+        /// Copies the WAL into the database while the jobs go on; nil when the policy has none.
+        private let checkpointer: Checkpointer?
+        /// When the checkpointer was last asked for a checkpoint.
+        private var checkpointed = monotonicNanoseconds()
 
-        /// The most sessions, and the longest time, a batch is kept open; and how often the WAL
-        /// is checkpointed (asked for as a batch is committed).
-        struct Limits {
-            var sessions = 32
-            var nanoseconds: Int64 = 100_000_000
-            var checkpointNanoseconds: Int64 = 250_000_000
-        }
-        let limits: Limits
+        let policy: BatchPolicy
 
-        init(path: String, limits: Limits) throws(StoreError) {
-            self.limits = limits
+        init(path: String, policy: BatchPolicy) throws(StoreError) {
+            self.policy = policy
             let store = try AuditStore(path: path, access: .write)
-            // The checkpointer's, a few times a second, rather than SQLite's automatic one every
+            // With a checkpointer, its checkpoints rather than SQLite's automatic one every
             // thousand pages, run by the writer while the jobs wait for it.
-            try storeOperation { try store.prepareForRecording() }
+            if policy.checkpointInterval != nil { try storeOperation { try store.prepareForRecording() } }
             self.store = store
-            checkpointer = Checkpointer(path: path)
+            checkpointer = policy.checkpointInterval.map { _ in Checkpointer(path: path) }
         }
 
         private func locked<T>(_ body: () throws -> T) rethrows -> T {
@@ -104,19 +94,12 @@ extension Replayer {
         }
 
         private var isDue: Bool {
-            finished.load(ordering: .relaxed) >= limits.sessions
-                || monotonicNanoseconds() - began.load(ordering: .relaxed) >= limits.nanoseconds
+            finished.load(ordering: .relaxed) >= policy.sessionsPerBatch
+                || monotonicNanoseconds() - began.load(ordering: .relaxed) >= policy.batchAge.nanoseconds
         }
 
         /// Commits the open batch, if any.
         func commit() { locked { commitOpenBatch() } }
-
-        /// Asks for a checkpoint now, however recent the last one.
-        func checkpoint() {
-            checkpointer.checkpoint()
-            checkpointed.store(monotonicNanoseconds(), ordering: .relaxed)
-            asked.add(1, ordering: .relaxed)
-        }
 
         private func commitOpenBatch() {
             guard isOpen else { return }
@@ -129,8 +112,11 @@ extension Replayer {
             }
             (isOpen, batch) = (false, batch + 1)
             settled.store(batch, ordering: .releasing)
-            if monotonicNanoseconds() - checkpointed.load(ordering: .relaxed) > limits.checkpointNanoseconds {
-                checkpoint()
+            if let checkpointer, let interval = policy.checkpointInterval,
+                monotonicNanoseconds() - checkpointed > interval.nanoseconds
+            {
+                checkpointer.checkpoint()
+                checkpointed = monotonicNanoseconds()
             }
         }
 
@@ -149,7 +135,7 @@ extension Replayer {
         func close() {
             locked {
                 commitOpenBatch()
-                checkpointer.stop()
+                checkpointer?.stop()
                 try? store.checkpoint(.truncate)  // an untruncated WAL loses nothing
             }
         }

@@ -83,14 +83,46 @@ extension Replayer {
         }
     }
 
+    /// How `replayAll` schedules what its jobs store: each piece of the machinery, which can be
+    /// turned off on its own to measure what it pays for (`auditbench --only scheduler`).
+    /// `standard` is what `replay --all` runs.
+    package struct BatchPolicy: Sendable {
+        /// A batch of the shared writer is committed once this many sessions have ended in it (1:
+        /// a commit per session) or once it is `batchAge` old, checked as each session ends.
+        package var sessionsPerBatch = 32
+        package var batchAge = Duration.milliseconds(100)
+        /// The turns at the shared writer the jobs together put off while another job holds it,
+        /// replaying their next sessions meanwhile, at least 2 a job (0: a job waits for the
+        /// writer after each session). A commit may wait for the disk, which SQLite syncs when it
+        /// starts the WAL over after a checkpoint copied all of it.
+        package var turnsPutOff = 64
+        /// How often the WAL is copied into the database by a passive checkpoint on a thread and
+        /// connection of its own, asked for as a batch is committed (nil: SQLite's automatic
+        /// checkpoint every thousand pages, run by the writer while the jobs wait for it).
+        package var checkpointInterval: Duration? = .milliseconds(250)
+        /// What `replay --all` runs.
+        package static let standard = BatchPolicy()
+
+        /// The most turns a job holds before it waits for the writer (1: it waits at once).
+        func turnsHeld(jobs: Int) -> Int { turnsPutOff == 0 ? 1 : max(2, turnsPutOff / jobs) }
+
+        /// The most sessions `replayAll` has running, stored or waiting to be delivered: each
+        /// job's running one, those it holds and one more, and two batches, so that the jobs go on
+        /// while the sessions of a full batch wait for its commit, and while the outcomes of a
+        /// committed one wait to be delivered. Memory depends on it, not on how many sessions
+        /// there are.
+        func window(jobs: Int) -> Int { jobs * (turnsHeld(jobs: jobs) + 2) + 2 * sessionsPerBatch }
+
+    }
+
     /// Runs `work` for each of `sessions` on `jobs` threads, each with a `Job` of its own, and
     /// hands the results to `deliver` on the calling thread, in the order of `sessions`, as soon as
     /// each and those before it are done and what they stored is committed. Returns once every job
     /// has closed its connection.
     ///
-    /// At most `window(jobs:batches:)` sessions (132 with two jobs, 4 × jobs + 64 with 32 or more)
-    /// are running, stored or waiting to be delivered at any time, so memory depends on the jobs,
-    /// not on how many sessions there are.
+    /// At most a window of sessions (a few dozen a job, and two batches) are running, stored or
+    /// waiting to be delivered at any time, so memory depends on the jobs, not on how many
+    /// sessions there are.
     /// When the database cannot be opened to write, each session fails with that error; a job that
     /// cannot open it to read fails each session it takes, and the others go on. A batch whose
     /// commit fails fails each session that wrote in it.
@@ -102,7 +134,7 @@ extension Replayer {
         _ sessions: [Int64], jobs: Int, work: @escaping @Sendable (Job, Int64) throws -> Outcome,
         deliver: (_ index: Int, _ outcome: Result<Outcome, any Error>) -> Void
     ) {
-        replayAll(sessions, jobs: jobs, batches: SharedWriter.Limits(), work: work, deliver: deliver)
+        replayAll(sessions, jobs: jobs, policy: .standard, steps: { .outcome(try work($0, $1)) }, deliver: deliver)
     }
 
     /// `replayAll(_:jobs:work:deliver:)` replaying each session against `delegate` in `mode`, the
@@ -119,73 +151,39 @@ extension Replayer {
         deliver: (_ index: Int, _ outcome: Result<Outcome, any Error>) -> Void
     ) {
         replayAll(
-            sessions, jobs: jobs, delegate: delegate, mode: mode, batches: SharedWriter.Limits(), outcome: outcome,
+            sessions, jobs: jobs, policy: .standard, steps: Self.steps(delegate: delegate, mode: mode, outcome: outcome),
             deliver: deliver)
     }
 
-    /// `replayAll(_:jobs:work:deliver:)` committing batches of at most `limits` (tests make one
-    /// batch of every session, whatever the time they take).
-    func replayAll<Outcome: Sendable>(
-        _ sessions: [Int64], jobs: Int, batches limits: SharedWriter.Limits,
-        work: @escaping @Sendable (Job, Int64) throws -> Outcome,
-        deliver: (_ index: Int, _ outcome: Result<Outcome, any Error>) -> Void
-    ) {
-        replayAll(sessions, jobs: jobs, batches: limits, steps: { .outcome(try work($0, $1)) }, deliver: deliver)
-    }
-
-    /// `replayAll(_:jobs:delegate:mode:outcome:deliver:)` committing batches of at most `limits`.
-    func replayAll<Outcome: Sendable>(
-        _ sessions: [Int64], jobs: Int, delegate: String, mode: ReplayMode, batches limits: SharedWriter.Limits,
-        outcome: @escaping @Sendable (ReplayReport) -> Outcome,
-        deliver: (_ index: Int, _ outcome: Result<Outcome, any Error>) -> Void
-    ) {
-        replayAll(
-            sessions, jobs: jobs, batches: limits,
-            steps: { job, id in
-                let pending = try job.prepare(session: id, delegate: delegate, mode: mode)
-                return .turn { store in outcome(try pending.complete(store)) }
-            }, deliver: deliver)
+    /// Each session's work in `replayAll(_:jobs:delegate:mode:outcome:deliver:)`: the candidate
+    /// run, then a turn at the shared writer that stores and compares it.
+    package static func steps<Outcome>(
+        delegate: String, mode: ReplayMode, outcome: @escaping @Sendable (ReplayReport) -> Outcome
+    ) -> @Sendable (Job, Int64) throws -> Step<Outcome> {
+        { job, id in
+            let pending = try job.prepare(session: id, delegate: delegate, mode: mode)
+            return .turn { store in outcome(try pending.complete(store)) }
+        }
     }
 
     /// What a job's work on one session gives: its outcome, or the turn at the shared writer that
     /// makes it, which the job runs when the writer is free.
-    enum Step<Outcome> {
+    package enum Step<Outcome> {
         case outcome(Outcome)
         case turn((AuditStore) throws -> Outcome)
     }
 
-    /// The most turns each of `jobs` jobs puts off while the writer is busy before it waits for
-    /// it: 64 among them all, and at least 2 each. A commit may wait for the disk (SQLite syncs the
-    /// WAL's header when it starts the file over, after a checkpoint has copied all of it), which
-    /// takes many times as long as replaying one session, so the jobs replay on through it.
-    static func turnsPutOff(jobs: Int) -> Int { max(2, 64 / jobs) }
-
-    /// The most sessions `replayAll` has running, stored or waiting to be delivered: each job's
-    /// running one, those it puts off and one more, and two batches, so that the jobs go on while
-    /// the sessions of a full batch wait for its commit, and while the outcomes of a committed one
-    /// wait to be delivered.
-    static func window(jobs: Int, batches limits: SharedWriter.Limits) -> Int {
-        jobs * (turnsPutOff(jobs: jobs) + 2) + 2 * limits.sessions
-    }
-
-    /// The index of the first session of the last eighth of `count`, when a checkpoint is asked
-    /// for whatever the time: the final one, which runs once every job is done and with nothing
-    /// else, then copies what was committed after it began (the last eighth and the sessions in
-    /// flight when it was asked for, at most `window(jobs:batches:)`), not up to a whole
-    /// interval's worth (a run of 1,000 sessions lasts two to four intervals). None below 8.
-    static func lastEighth(of count: Int) -> Int? { count >= 8 ? count - count / 8 : nil }
-
-    /// `replayAll`, each session's work done by `steps`.
-    func replayAll<Outcome: Sendable>(
-        _ sessions: [Int64], jobs: Int, batches limits: SharedWriter.Limits,
+    /// `replayAll` scheduled by `policy`, each session's work done by `steps`.
+    package func replayAll<Outcome: Sendable>(
+        _ sessions: [Int64], jobs: Int, policy: BatchPolicy,
         steps: @escaping @Sendable (Job, Int64) throws -> Step<Outcome>,
         deliver: (_ index: Int, _ outcome: Result<Outcome, any Error>) -> Void
     ) {
         precondition(jobs >= 1, "jobs must be at least 1")
         let workers = min(jobs, sessions.count)
         guard workers > 0 else { return }
-        let writer = Result { () throws(StoreError) in try SharedWriter(path: databasePath, limits: limits) }
-        let batch = BatchState<Outcome>(count: sessions.count, window: Self.window(jobs: jobs, batches: limits))
+        let writer = Result { () throws(StoreError) in try SharedWriter(path: databasePath, policy: policy) }
+        let batch = BatchState<Outcome>(count: sessions.count, window: policy.window(jobs: jobs))
         let ended = DispatchSemaphore(value: 0)
         for _ in 0..<workers {
             let thread = Thread { [self] in
@@ -244,7 +242,6 @@ extension Replayer {
                         runPutOff(waiting: true)
                         deliverCommitted(all: true)
                     }) {
-                        if index == Self.lastEighth(of: sessions.count) { try? writer.get().checkpoint() }
                         // An outcome that wrote is held until its batch is committed.
                         func settle(_ outcome: Result<Outcome, any Error>) {
                             if let wroteIn = try? job.get().endSession() {
@@ -256,7 +253,7 @@ extension Replayer {
                         switch Result(catching: { try steps(job.get(), sessions[index]) }) {
                         case .success(.turn(let turn)):
                             putOff.append((index, turn))
-                            runPutOff(waiting: putOff.count >= Self.turnsPutOff(jobs: jobs))
+                            runPutOff(waiting: putOff.count >= policy.turnsHeld(jobs: jobs))
                         case .success(.outcome(let outcome)): settle(.success(outcome))
                         case .failure(let error): settle(.failure(error))
                         }
