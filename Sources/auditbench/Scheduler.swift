@@ -26,7 +26,8 @@ struct SchedulerVariant {
 /// Callbacks per second of `Replayer.replayAll` replaying every session of a copy of `corpus`
 /// against checkout.v1 in interaction mode, on `jobs` threads, scheduled by `policy`: in this
 /// process, as `replay --all` runs it, from the first session taken to the last delivered.
-@MainActor func schedulerRate(corpus: String, callbacks: Int, jobs: Int, policy: Replayer.BatchPolicy) throws -> Double {
+@MainActor func schedulerRate(corpus: String, callbacks: Int, jobs: Int, policy: Replayer.BatchPolicy) throws -> Double
+{
     let copy = freshDatabase()
     try FileManager.default.copyItem(atPath: corpus, toPath: copy)
     defer { discard(copy) }

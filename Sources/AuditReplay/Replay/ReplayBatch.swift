@@ -151,7 +151,8 @@ extension Replayer {
         deliver: (_ index: Int, _ outcome: Result<Outcome, any Error>) -> Void
     ) {
         replayAll(
-            sessions, jobs: jobs, policy: .standard, steps: Self.steps(delegate: delegate, mode: mode, outcome: outcome),
+            sessions, jobs: jobs, policy: .standard,
+            steps: Self.steps(delegate: delegate, mode: mode, outcome: outcome),
             deliver: deliver)
     }
 
