@@ -131,14 +131,14 @@ extension CoverageReport {
                         var found = rows[key(widget, protocolName, callback)]
                     else { return }
                     found.calls += 1
-                    if !row.isNull(columns.implemented) && row.int(columns.implemented) != 0 { found.implemented += 1 }
-                    let vetoed = !row.isNull(columns.vetoed) && row.int(columns.vetoed) != 0
-                    let overridden = !row.isNull(columns.overridden) && row.int(columns.overridden) != 0
+                    let answer = AnswerOutcome(
+                        row, implemented: columns.implemented, vetoed: columns.vetoed, overridden: columns.overridden)
+                    if answer.implemented == true { found.implemented += 1 }
                     let branch: String
                     switch found.answer {
                     case .none: branch = "called"
-                    case .veto: branch = vetoed ? "vetoed" : "allowed"
-                    case .override: branch = overridden ? "overridden" : "kept"
+                    case .veto: branch = answer.vetoed == true ? "vetoed" : "allowed"
+                    case .override: branch = answer.overridden == true ? "overridden" : "kept"
                     case .value: branch = (row.string(columns.result) ?? "null") == "null" ? "nil" : "value"
                     }
                     found.branches[branch, default: 0] += 1

@@ -4,23 +4,12 @@ import Foundation
 /// writer thread turns it into a row.
 @usableFromInline
 package struct CapturedEvent: Sendable {
-    @usableFromInline package static let implemented: UInt8 = 1
-    /// The answer is a veto (`AnswerKind.veto`).
-    @usableFromInline package static let veto: UInt8 = 2
-    /// The answer took effect: a veto vetoed, an override differs from its proposal.
-    @usableFromInline package static let tookEffect: UInt8 = 4
-    /// The answer is an override (`AnswerKind.override`).
-    @usableFromInline package static let override: UInt8 = 8
-
-    /// Whether `flags` say the answer vetoed (an override that overrode is no veto).
-    package static func isVeto(_ flags: UInt8) -> Bool { flags & (veto | tookEffect) == veto | tookEffect }
-
     package var seq: Int64
     /// Nanoseconds since the session started (monotonic clock).
     package var time: Int64
     package var widget: Int32
     package var descriptor: CallbackDescriptor
-    package var flags: UInt8
+    package var answer: AnswerOutcome
     package var arguments: CapturedArguments
     /// nil for void callbacks and inputs (stored as SQL NULL).
     package var result: AuditValue?
@@ -29,14 +18,14 @@ package struct CapturedEvent: Sendable {
     package var parent: Int64
 
     package init(
-        seq: Int64, time: Int64, widget: Int32, descriptor: CallbackDescriptor, flags: UInt8,
+        seq: Int64, time: Int64, widget: Int32, descriptor: CallbackDescriptor, answer: AnswerOutcome,
         arguments: CapturedArguments, result: AuditValue?, duration: Int64, parent: Int64
     ) {
         self.seq = seq
         self.time = time
         self.widget = widget
         self.descriptor = descriptor
-        self.flags = flags
+        self.answer = answer
         self.arguments = arguments
         self.result = result
         self.duration = duration

@@ -12,23 +12,15 @@ package struct EventFingerprint: Sendable, Equatable {
     package let identity: UInt64
     package let shape: UInt64
     package let result: UInt64
-    /// -1 for NULL, else 0 or 1.
-    package let vetoed: Int8
-    package let implemented: Int8
-    package let overridden: Int8
+    package let answer: AnswerOutcome
 
-    package init(
-        seq: Int64, parent: Int64, identity: UInt64, shape: UInt64, result: UInt64, vetoed: Int8, implemented: Int8,
-        overridden: Int8
-    ) {
+    package init(seq: Int64, parent: Int64, identity: UInt64, shape: UInt64, result: UInt64, answer: AnswerOutcome) {
         self.seq = seq
         self.parent = parent
         self.identity = identity
         self.shape = shape
         self.result = result
-        self.vetoed = vetoed
-        self.implemented = implemented
-        self.overridden = overridden
+        self.answer = answer
     }
 }
 
@@ -90,7 +82,7 @@ extension EventFingerprint {
     /// (0 for none), its arguments' stored bytes, and its result's hash (`resultHash`).
     package init(
         seq: Int64, parent: Int64, name: UInt64, widget: UInt64, arguments: UnsafeRawBufferPointer, result: UInt64,
-        vetoed: Bool?, implemented: Bool?, overridden: Bool?
+        answer: AnswerOutcome
     ) {
         var shape = FNV1a()
         shape.add(name)
@@ -98,13 +90,7 @@ extension EventFingerprint {
         var identity = shape
         identity.add(arguments)
         self.init(
-            seq: seq, parent: parent, identity: identity.value, shape: shape.value, result: result,
-            vetoed: Self.flag(vetoed), implemented: Self.flag(implemented), overridden: Self.flag(overridden))
-    }
-
-    /// A stored 0/1 column: -1 for NULL.
-    package static func flag(_ value: Bool?) -> Int8 {
-        value.map { $0 ? 1 : 0 } ?? -1
+            seq: seq, parent: parent, identity: identity.value, shape: shape.value, result: result, answer: answer)
     }
 
     /// The fingerprint of the event on `row`, a row of `events` (whose columns are found by name
@@ -117,13 +103,13 @@ extension EventFingerprint {
             case SQLITE_INTEGER: Self.resultHash(.flag(row.int64(columns.result) != 0))
             default: row.withBytes(columns.result) { Self.resultHash(text: $0) }
             }
-        let flag = { (column: Int) in row.isNull(column) ? nil : row.int64(column) != 0 }
         self = row.withBytes(columns.arguments) { arguments in
             EventFingerprint(
                 seq: row.int64(columns.seq), parent: row.isNull(columns.parentSeq) ? 0 : row.int64(columns.parentSeq),
                 name: callbacks[row.int64(columns.callback)] ?? 0, widget: widgets[row.int64(columns.widget)] ?? 0,
-                arguments: arguments, result: result, vetoed: flag(columns.vetoed),
-                implemented: flag(columns.implemented), overridden: flag(columns.overridden))
+                arguments: arguments, result: result,
+                answer: AnswerOutcome(
+                    row, implemented: columns.implemented, vetoed: columns.vetoed, overridden: columns.overridden))
         }
     }
 

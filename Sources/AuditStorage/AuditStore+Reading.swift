@@ -64,31 +64,20 @@ public struct TimelineEvent: Sendable, Equatable {
     public var arguments: String
     /// JSON text, nil for a void callback.
     public var result: String?
-    /// nil unless the answer is a veto; then whether it vetoed (the `timeline` view's `vetoed`).
-    public var vetoed: Bool?
-    public var implemented: Bool?
+    /// What the answer did (the `timeline` view's `implemented`, `vetoed` and `overridden`).
+    public var answer: AnswerOutcome
     public var durationMicroseconds: Double
     public var parentSeq: Int64?
+
+    /// nil unless the answer is a veto; then whether it vetoed (the `timeline` view's `vetoed`).
+    public var vetoed: Bool? { answer.vetoed }
+    /// nil for an input; whether the delegate implemented the callback.
+    public var implemented: Bool? { answer.implemented }
     /// nil unless the callback overrides a proposal; then whether the answer differs from it (the
     /// `timeline` view's `overridden`).
-    public var overridden: Bool? = nil
-
+    public var overridden: Bool? { answer.overridden }
     /// What the answer did to the widget: nil when it let the widget go on as proposed.
-    public var effect: AnswerEffect? {
-        if overridden == true { return .overridden }
-        return vetoed == true ? .vetoed : nil
-    }
-}
-
-/// What an answer did to the widget that asked.
-public enum AnswerEffect: String, Sendable {
-    /// A veto: the widget did not do what it asked about.
-    case vetoed
-    /// An override: the widget took another value than the one it proposed.
-    case overridden
-
-    /// `VETOED` or `OVERRIDDEN`, as `show`, `diff` and the HTML page mark an answer.
-    public var label: String { rawValue.uppercased() }
+    public var effect: AnswerEffect? { answer.effect }
 }
 
 extension AuditStore {
@@ -325,11 +314,10 @@ extension TimelineEvent {
             widget: row.string(columns.widget), widgetKind: row.string(columns.widgetKind),
             protocolName: row.string(columns.protocolName), callback: row.string(columns.callback) ?? "",
             arguments: row.string(columns.arguments) ?? "{}", result: row.string(columns.result),
-            vetoed: row.isNull(columns.vetoed) ? nil : row.int(columns.vetoed) != 0,
-            implemented: row.isNull(columns.implemented) ? nil : row.int(columns.implemented) != 0,
+            answer: AnswerOutcome(
+                row, implemented: columns.implemented, vetoed: columns.vetoed, overridden: columns.overridden),
             durationMicroseconds: row.double(columns.duration),
-            parentSeq: row.isNull(columns.parentSeq) ? nil : row.int64(columns.parentSeq),
-            overridden: row.isNull(columns.overridden) ? nil : row.int(columns.overridden) != 0)
+            parentSeq: row.isNull(columns.parentSeq) ? nil : row.int64(columns.parentSeq))
     }
 }
 

@@ -50,11 +50,11 @@ extension AuditStore {
                 SELECT ?, seq, t_ns, widget, callback, args, ?, ?, ?, 0, parent_seq, ?
                 FROM events WHERE session = ? AND seq = ?
                 """)
-            let flag = { (value: Bool?) in value.map { SQLValue.integer($0 ? 1 : 0) } ?? .null }
             for (seq, answer) in changed {
+                let columns = answer.outcome.columns
                 try insert.execute([
-                    .integer(id), answer.result.sqlValue, flag(answer.vetoed), flag(answer.implemented),
-                    flag(answer.overridden), .integer(original), .integer(seq),
+                    .integer(id), answer.result.sqlValue, columns.vetoed, columns.implemented, columns.overridden,
+                    .integer(original), .integer(seq),
                 ])
             }
             return id

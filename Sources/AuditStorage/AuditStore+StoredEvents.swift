@@ -173,14 +173,14 @@ extension StoredEvent {
         case SQLITE_INTEGER: stored = .flag(row.int64(columns.result) != 0)
         default: stored = .json(row.withBytes(columns.result) { parsed.text(of: $0) })
         }
-        let flag = { (column: Int) in row.isNull(column) ? nil : row.int64(column) != 0 }
         self.init(
             seq: row.int64(columns.seq), callbackID: callbackID, widgetID: widgetID, name: name,
             widgetRow: widgets[widgetID], arguments: arguments,
             parent: row.isNull(columns.parentSeq) ? nil : row.int64(columns.parentSeq),
             answer: StoredAnswer(
-                result: stored, vetoed: flag(columns.vetoed), implemented: flag(columns.implemented),
-                overridden: flag(columns.overridden)))
+                result: stored,
+                outcome: AnswerOutcome(
+                    row, implemented: columns.implemented, vetoed: columns.vetoed, overridden: columns.overridden)))
     }
 }
 

@@ -116,11 +116,11 @@ extension AuditStore {
                 case .flag(let flag): statement.bind(Int64(flag ? 1 : 0), at: at + 7)
                 case .json(let text): statement.bind(text, at: at + 7)
                 }
-                statement.bind(row.answer.vetoed.map { Int64($0 ? 1 : 0) }, at: at + 8)
-                statement.bind(row.answer.implemented.map { Int64($0 ? 1 : 0) }, at: at + 9)
+                statement.bind(row.answer.outcome.vetoed.map { Int64($0 ? 1 : 0) }, at: at + 8)
+                statement.bind(row.answer.outcome.implemented.map { Int64($0 ? 1 : 0) }, at: at + 9)
                 statement.bind(row.duration, at: at + 10)
                 statement.bind(row.parent == 0 ? nil : row.parent, at: at + 11)
-                statement.bind(row.answer.overridden.map { Int64($0 ? 1 : 0) }, at: at + 12)
+                statement.bind(row.answer.outcome.overridden.map { Int64($0 ? 1 : 0) }, at: at + 12)
             }
             if StoreFaults.isArmed { StoreFaults.checkStall(lastSeq: rows[start + count - 1].seq) }
             while try statement.step() {}
@@ -155,7 +155,7 @@ extension AuditStore {
         package mutating func count(_ event: CapturedEvent) {
             events += 1
             if event.descriptor.kind == .input { inputs += 1 } else { callbacks += 1 }
-            if CapturedEvent.isVeto(event.flags) { vetoes += 1 }
+            if event.answer.vetoed == true { vetoes += 1 }
         }
     }
 

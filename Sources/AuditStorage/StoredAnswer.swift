@@ -4,32 +4,32 @@ import AuditModel
 /// candidate's answer is compared with during an isolated replay.
 package struct StoredAnswer: Sendable, Equatable {
     package var result: StoredResult
-    /// nil unless the answer is a veto; then whether it vetoed.
-    package var vetoed: Bool?
-    /// nil for inputs.
-    package var implemented: Bool?
-    /// nil unless the answer is an override; then whether it differs from the proposal.
-    package var overridden: Bool?
+    package var outcome: AnswerOutcome
 
-    package init(result: StoredResult, vetoed: Bool?, implemented: Bool?, overridden: Bool? = nil) {
+    package init(result: StoredResult, outcome: AnswerOutcome) {
         self.result = result
-        self.vetoed = vetoed
-        self.implemented = implemented
-        self.overridden = overridden
+        self.outcome = outcome
     }
 
-    /// What the recorder stores for an event of `kind` that answered `result` with `flags`
-    /// (`CapturedEvent`'s bits).
-    package init(kind: EventKind, result: AuditValue?, flags: UInt8) {
-        self.result = StoredResult(result)
-        let tookEffect = flags & CapturedEvent.tookEffect != 0
-        vetoed = flags & CapturedEvent.veto == 0 ? nil : tookEffect
-        implemented = kind == .callback ? flags & CapturedEvent.implemented != 0 : nil
-        overridden = flags & CapturedEvent.override == 0 ? nil : tookEffect
+    /// What the recorder stores for an event that answered `result` with `outcome`.
+    package init(result: AuditValue?, outcome: AnswerOutcome) {
+        self.init(result: StoredResult(result), outcome: outcome)
+    }
+}
+
+extension AnswerOutcome {
+    /// The outcome stored in a row's `implemented`, `vetoed` and `overridden` columns, at these
+    /// indexes.
+    package init(_ row: Statement, implemented: Int, vetoed: Int, overridden: Int) {
+        let flag = { (column: Int) in row.isNull(column) ? nil : row.int64(column) != 0 }
+        self.init(implemented: flag(implemented), vetoed: flag(vetoed), overridden: flag(overridden))
     }
 
-    /// Whether the answer vetoed.
-    package var isVeto: Bool { vetoed == true }
+    /// The three columns' values, in that order, for an `INSERT`.
+    package var columns: (implemented: SQLValue, vetoed: SQLValue, overridden: SQLValue) {
+        let value = { (flag: Bool?) in flag.map { SQLValue.integer($0 ? 1 : 0) } ?? .null }
+        return (value(implemented), value(vetoed), value(overridden))
+    }
 }
 
 /// A result column: NULL for a void callback, the integer 0 or 1 for a boolean answer, JSON text

@@ -84,24 +84,32 @@ struct AnswerKindTests {
         try AuditStore(path: database, access: .read).timeline(of: session).filter { $0.callback == callback }
     }
 
-    @Test func flagsSayWhatTheAnswerIs() {
+    @Test func theOutcomeSaysWhatTheAnswerDid() {
+        func parts(_ outcome: AnswerOutcome) -> [Bool?] { [outcome.implemented, outcome.vetoed, outcome.overridden] }
         let veto = Dial.callbacks.shouldTurn.answer
-        #expect(veto.flags(1, true) == CapturedEvent.veto)
-        #expect(veto.flags(1, false) == CapturedEvent.veto | CapturedEvent.tookEffect)
+        #expect(parts(veto.outcome(1, true, implemented: true)) == [true, false, nil])
+        #expect(parts(veto.outcome(1, false, implemented: true)) == [true, true, nil])
+        #expect(veto.outcome(1, false, implemented: false).effect == .vetoed)
         let override = Dial.callbacks.willTurn.answer
-        #expect(override.flags(7, 7) == CapturedEvent.override)
-        #expect(override.flags(7, 5) == CapturedEvent.override | CapturedEvent.tookEffect)
+        #expect(parts(override.outcome(7, 7, implemented: true)) == [true, nil, false])
+        #expect(parts(override.outcome(7, 5, implemented: false)) == [false, nil, true])
+        #expect(override.outcome(7, 5, implemented: true).effect == .overridden)
         let value = Dial.callbacks.title.answer
-        #expect(value.flags(1, nil) == 0)
-        #expect(value.flags(1, "one") == 0)
+        #expect(parts(value.outcome(1, nil, implemented: true)) == [true, nil, nil])
+        #expect(value.outcome(1, "one", implemented: true).effect == nil)
         #expect(value.kind == .value)
         #expect(Dial.callbacks.title.descriptor.defaultAnswer == "null")
-        #expect(CapturedEvent.isVeto(CapturedEvent.veto | CapturedEvent.tookEffect))
-        #expect(!CapturedEvent.isVeto(CapturedEvent.veto))
-        #expect(!CapturedEvent.isVeto(CapturedEvent.override | CapturedEvent.tookEffect))
-        let stored = StoredAnswer(
-            kind: .callback, result: .int(5), flags: CapturedEvent.override | CapturedEvent.tookEffect)
-        #expect((stored.vetoed, stored.overridden, stored.isVeto) == (nil, true, false))
+        #expect(parts(.input) == [nil, nil, nil])
+        // As read back from the row's columns, every combination the columns can hold.
+        for implemented in [nil, false, true] as [Bool?] {
+            for vetoed in [nil, false, true] as [Bool?] {
+                for overridden in [nil, false, true] as [Bool?] where vetoed == nil || overridden == nil {
+                    let outcome = AnswerOutcome(implemented: implemented, vetoed: vetoed, overridden: overridden)
+                    #expect(parts(outcome) == [implemented, vetoed, overridden])
+                    #expect(parts(outcome.implemented(true)) == [true, vetoed, overridden])
+                }
+            }
+        }
     }
 
     @Test func aValueAnswerIsRecordedWithItsResultAndNeverVetoes() throws {

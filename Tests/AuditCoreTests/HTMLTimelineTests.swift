@@ -30,7 +30,7 @@ struct HTMLTimelineTests {
                 TimelineEvent(
                     seq: input, milliseconds: Double(step) * 0.01, kind: .input, widget: widget,
                     widgetKind: "SegmentedControl", protocolName: nil, callback: "tapSegment",
-                    arguments: #"{"segment":\#(step % 3)}"#, result: #"{"selected":1}"#, vetoed: nil, implemented: nil,
+                    arguments: #"{"segment":\#(step % 3)}"#, result: #"{"selected":1}"#, answer: .input,
                     durationMicroseconds: 0, parentSeq: nil))
             for (offset, callback) in ["segmentedControl(_:shouldSelectSegmentAt:)", "segmentedControl(_:didSelect:)"]
                 .enumerated()
@@ -40,8 +40,9 @@ struct HTMLTimelineTests {
                         seq: Int64(events.count + 1), milliseconds: Double(step) * 0.01 + 0.001, kind: .callback,
                         widget: widget, widgetKind: "SegmentedControl", protocolName: "SegmentedControlDelegate",
                         callback: callback, arguments: #"{"index":\#(step % 3)}"#, result: offset == 0 ? "true" : nil,
-                        vetoed: offset == 0 ? step % 10 == 0 : nil, implemented: true, durationMicroseconds: 1.5,
-                        parentSeq: input))
+                        answer: AnswerOutcome(
+                            implemented: true, vetoed: offset == 0 ? step % 10 == 0 : nil, overridden: nil),
+                        durationMicroseconds: 1.5, parentSeq: input))
             }
         }
         return events

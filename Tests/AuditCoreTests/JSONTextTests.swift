@@ -264,9 +264,10 @@ struct NonFiniteAnswerTests {
         // As an isolated replay compares them: the candidate's answer with the recorded one.
         let recorded = try store.storedEvents(of: first).filter { $0.callback == "gauge(_:levelFor:)" }
         for (event, answer) in zip(recorded, [Double.nan, .infinity, -.infinity, 0.5]) {
-            let candidate = StoredAnswer(kind: .callback, result: .double(answer), flags: CapturedEvent.implemented)
+            let implemented = AnswerOutcome(implemented: true, vetoed: nil, overridden: nil)
+            let candidate = StoredAnswer(result: .double(answer), outcome: implemented)
             #expect(candidate.difference(from: event.answer) == nil)
-            let null = StoredAnswer(kind: .callback, result: .null, flags: CapturedEvent.implemented)
+            let null = StoredAnswer(result: .null, outcome: implemented)
             #expect(null.difference(from: event.answer) != nil)
         }
     }

@@ -167,8 +167,9 @@ struct ReplayTests {
             TimelineEvent(
                 seq: seq, milliseconds: 0, kind: .callback, widget: "w", widgetKind: "SegmentedControl",
                 protocolName: "P",
-                callback: callback, arguments: arguments, result: "true", vetoed: false, implemented: true,
-                durationMicroseconds: 0, parentSeq: nil)
+                callback: callback, arguments: arguments, result: "true",
+                answer: AnswerOutcome(implemented: true, vetoed: false, overridden: nil), durationMicroseconds: 0,
+                parentSeq: nil)
         }
         let a = [event(1, "x", "{}"), event(2, "y", #"{"i":1}"#), event(3, "z", "{}")]
         let b = [event(1, "x", "{}"), event(2, "y", #"{"i":2}"#), event(3, "z", "{}"), event(4, "q", "{}")]
@@ -184,8 +185,8 @@ struct ReplayTests {
     @Test func sessionsWhoseInputsDifferTooMuchAreComparedInOrder() {
         func fingerprint(_ seq: Int64, identity: UInt64, shape: UInt64) -> EventFingerprint {
             EventFingerprint(
-                seq: seq, parent: 0, identity: identity, shape: shape, result: 0, vetoed: -1, implemented: 1,
-                overridden: -1)
+                seq: seq, parent: 0, identity: identity, shape: shape, result: 0,
+                answer: AnswerOutcome(implemented: true, vetoed: nil, overridden: nil))
         }
         let limit = TimelineAligner.maximumBlockEdits
         // A: inputs 1…limit; B: the same with every other one replaced (limit edits), then each of

@@ -70,7 +70,7 @@ public struct AuditLink: Sendable {
     ) {
         switch sink {
         case .recorder(let recorder):
-            recorder.capture(input, widget: widget, arguments: arguments()) { _ in ((), 0, body()) }
+            recorder.capture(input, widget: widget, arguments: arguments()) { _ in ((), .input, body()) }
         case .pin(let pin):
             pin.input(input, widget: widget, body)
         }
@@ -121,10 +121,10 @@ extension AuditLink {
         } else {
             result = callback.answer.defaultResult(arguments)
         }
-        let flags = callback.answer.flags(arguments, result)
+        let outcome = callback.answer.outcome(arguments, result, implemented: target != nil)
         recorder.endCall(
             frame, callback.descriptor, widget: self.widget, arguments: callback.arguments.encode(arguments),
-            result: callback.answer.coding?.encode(result), flags: flags, invoked: target != nil)
+            result: callback.answer.coding?.encode(result), answer: outcome)
         return result
     }
 

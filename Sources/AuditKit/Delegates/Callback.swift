@@ -147,18 +147,12 @@ public struct Answer<Arguments, Result>: Sendable {
             coding: coding, takesEffect: { _, _ in false })
     }
 
-    /// What answering `result` to `arguments` records, in the bits of `CapturedEvent.flags` (all
-    /// but "implemented"): a veto or an override, and whether it took effect.
+    /// What answering `result` to `arguments` did, given by a delegate that `implemented` the
+    /// callback or not: a veto or an override, and whether it took effect.
     @inlinable
-    func flags(_ arguments: Arguments, _ result: Result) -> UInt8 {
-        switch kind {
-        case .none, .value:
-            return 0
-        case .veto:
-            return CapturedEvent.veto | (takesEffect(arguments, result) ? CapturedEvent.tookEffect : 0)
-        case .override:
-            return CapturedEvent.override | (takesEffect(arguments, result) ? CapturedEvent.tookEffect : 0)
-        }
+    func outcome(_ arguments: Arguments, _ result: Result, implemented: Bool) -> AnswerOutcome {
+        let tookEffect = (kind == .veto || kind == .override) && takesEffect(arguments, result)
+        return AnswerOutcome(answering: kind, tookEffect: tookEffect, implemented: implemented)
     }
 }
 
@@ -265,24 +259,22 @@ public struct Callback<Delegate, Widget: Auditable, Arguments, Result>: Sendable
         return invoke(delegate, widget, arguments)
     }
 
-    /// Asks `target` (or takes the default) and says what happened, in the bits of
-    /// `CapturedEvent.flags`: implemented, and `Answer.flags`. Used by the replayer.
+    /// Asks `target` (or takes the default) and says what the answer did. Used by the replayer.
     package func ask(_ target: Delegate?, _ widget: Widget, _ arguments: Arguments, on context: ThreadContext)
-        -> (result: Result, flags: UInt8)
+        -> (result: Result, outcome: AnswerOutcome)
     {
         let outer = context.defaultUsed
         context.defaultUsed = false
         defer { context.defaultUsed = outer }
         let result: Result
-        var flags: UInt8 = 0
+        var implemented = false
         if let target {
             result = invoke(target, widget, arguments)
-            if !context.defaultUsed { flags |= CapturedEvent.implemented }
+            implemented = !context.defaultUsed
         } else {
             result = answer.defaultResult(arguments)
         }
-        flags |= answer.flags(arguments, result)
-        return (result, flags)
+        return (result, answer.outcome(arguments, result, implemented: implemented))
     }
 
     /// This callback, callable by name with recorded values: what isolated replay uses, and what
@@ -292,8 +284,8 @@ public struct Callback<Delegate, Widget: Auditable, Arguments, Result>: Sendable
             descriptor: descriptor,
             call: { candidate, widget, values, root in
                 guard let widget = widget as? Widget, let arguments = arguments.decode(values, root) else { return nil }
-                let (result, flags) = ask(candidate as? Delegate, widget, arguments, on: .current)
-                return InvocationOutcome(result: answer.coding?.encode(result), flags: flags)
+                let (result, outcome) = ask(candidate as? Delegate, widget, arguments, on: .current)
+                return InvocationOutcome(result: answer.coding?.encode(result), answer: outcome)
             },
             accepts: { $0 is Widget }, decodes: { values, root in arguments.decode(values, root) != nil },
             askAudited: { delegate, widget, values, root in
@@ -328,16 +320,15 @@ public struct CallbackInvoker: Sendable {
 public struct InvocationOutcome: Sendable, Equatable {
     /// The answer as recorded: nil for a void callback.
     public var result: AuditValue?
-    var flags: UInt8
+    /// What the answer did.
+    public var answer: AnswerOutcome
 
-    public var implemented: Bool { flags & CapturedEvent.implemented != 0 }
+    public var implemented: Bool { answer.implemented == true }
     /// nil unless the answer is a veto; then whether it vetoed (the `timeline` view's `vetoed`).
-    public var vetoed: Bool? { flags & CapturedEvent.veto == 0 ? nil : flags & CapturedEvent.tookEffect != 0 }
+    public var vetoed: Bool? { answer.vetoed }
     /// nil unless the callback overrides a proposal; then whether the answer differs from it (the
     /// `timeline` view's `overridden`).
-    public var overridden: Bool? {
-        flags & CapturedEvent.override == 0 ? nil : flags & CapturedEvent.tookEffect != 0
-    }
+    public var overridden: Bool? { answer.overridden }
 }
 
 /// Any `Callback`, whatever its types: what a `CallbackTable` lists.

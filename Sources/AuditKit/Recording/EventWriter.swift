@@ -179,7 +179,7 @@ final class EventWriter: @unchecked Sendable {
                     seq: pending[index].seq, parent: pending[index].parent, name: name,
                     widget: paths[pending[index].widget] ?? 0,
                     arguments: UnsafeRawBufferPointer($0), result: EventFingerprint.resultHash(answer.result),
-                    vetoed: answer.vetoed, implemented: answer.implemented, overridden: answer.overridden)
+                    answer: answer.outcome)
             }
         }
     }
@@ -198,8 +198,7 @@ final class EventWriter: @unchecked Sendable {
                 return String(decoding: bytes, as: UTF8.self)
             }
             answers = events.indices.map { index in
-                StoredAnswer(
-                    kind: events[index].descriptor.kind, result: events[index].result, flags: events[index].flags)
+                StoredAnswer(result: events[index].result, outcome: events[index].answer)
             }
         }
     }

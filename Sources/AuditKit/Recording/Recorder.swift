@@ -315,22 +315,22 @@ public final class Recorder: Sendable {
         return frame
     }
 
-    /// Queues the call `frame` began. `invoked` is whether a delegate was there to call; it counts
-    /// as implemented unless the call fell through to the protocol's default implementation.
+    /// Queues the call `frame` began. `answer` says implemented when a delegate was there to
+    /// call; it stays so unless the call fell through to the protocol's default implementation.
     @usableFromInline
     func endCall(
         _ frame: CallFrame, _ descriptor: CallbackDescriptor, widget: Int32, arguments: CapturedArguments,
-        result: AuditValue?, flags: UInt8, invoked: Bool
+        result: AuditValue?, answer: AnswerOutcome
     ) {
         let end = monotonicNanoseconds()
         let context = frame.context
-        let implemented = invoked && !context.defaultUsed
+        let answer = context.defaultUsed ? answer.implemented(false) : answer
         context.defaultUsed = frame.outerDefaultUsed
         context.frames.removeLast()
         queue.append(
             CapturedEvent(
                 seq: frame.seq, time: frame.start - clockOrigin, widget: widget, descriptor: descriptor,
-                flags: flags | (implemented ? CapturedEvent.implemented : 0), arguments: arguments, result: result,
+                answer: answer, arguments: arguments, result: result,
                 duration: end - frame.start, parent: frame.parent))
     }
 
@@ -339,7 +339,7 @@ public final class Recorder: Sendable {
     @inline(__always)
     func capture<Result>(
         _ descriptor: CallbackDescriptor, widget: Int32, arguments: CapturedArguments,
-        _ body: (ThreadContext) -> (result: Result, flags: UInt8, recorded: AuditValue?)
+        _ body: (ThreadContext) -> (result: Result, answer: AnswerOutcome, recorded: AuditValue?)
     ) -> Result {
         let context = ThreadContext.current
         let owner = ObjectIdentifier(self)
@@ -352,7 +352,7 @@ public final class Recorder: Sendable {
         context.frames.removeLast()
         queue.append(
             CapturedEvent(
-                seq: seq, time: start - clockOrigin, widget: widget, descriptor: descriptor, flags: outcome.flags,
+                seq: seq, time: start - clockOrigin, widget: widget, descriptor: descriptor, answer: outcome.answer,
                 arguments: arguments, result: outcome.recorded, duration: end - start, parent: parent))
         return outcome.result
     }

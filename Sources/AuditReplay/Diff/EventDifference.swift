@@ -25,16 +25,14 @@ public struct EventDifference: Sendable, Equatable {
             allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
         }
 
-        /// How two answers to the same call differ, given which of their parts do: a veto or an
-        /// override first, then the result, then whether the callback was implemented; nil when
-        /// none does.
-        static func answer(vetoDiffers: Bool, overrideDiffers: Bool, resultDiffers: Bool, implementedDiffers: Bool)
-            -> Kind?
-        {
-            if vetoDiffers { return .vetoChanged }
-            if overrideDiffers { return .overrideChanged }
+        /// How two answers to the same call differ, given their outcomes and whether their results
+        /// do: a veto or an override first, then the result, then whether the callback was
+        /// implemented; nil when none does.
+        static func answer(_ a: AnswerOutcome, _ b: AnswerOutcome, resultDiffers: Bool) -> Kind? {
+            if a.vetoed != b.vetoed { return .vetoChanged }
+            if a.overridden != b.overridden { return .overrideChanged }
             if resultDiffers { return .resultChanged }
-            if implementedDiffers { return .implementedChanged }
+            if a.implemented != b.implemented { return .implementedChanged }
             return nil
         }
 
@@ -113,8 +111,6 @@ public struct DifferenceGroup: Sendable, Equatable {
 extension StoredAnswer {
     /// How this answer differs from `other`, as the differ classifies it; nil when they are the same.
     func difference(from other: StoredAnswer) -> EventDifference.Kind? {
-        .answer(
-            vetoDiffers: vetoed != other.vetoed, overrideDiffers: overridden != other.overridden,
-            resultDiffers: result != other.result, implementedDiffers: implemented != other.implemented)
+        .answer(outcome, other.outcome, resultDiffers: result != other.result)
     }
 }

@@ -190,9 +190,7 @@ enum TimelineAligner {
 
     /// Classifies two aligned events (same identity) by their answers.
     private static func answerDifference(_ a: EventFingerprint, _ b: EventFingerprint) -> EventDifference.Kind? {
-        .answer(
-            vetoDiffers: a.vetoed != b.vetoed, overrideDiffers: a.overridden != b.overridden,
-            resultDiffers: a.result != b.result, implementedDiffers: a.implemented != b.implemented)
+        .answer(a.answer, b.answer, resultDiffers: a.result != b.result)
     }
 
     /// Pairs the unaligned events between two aligned ones: the same callback on the same widget
@@ -238,7 +236,6 @@ extension EventFingerprint {
         if var text = event.result { text.withUTF8 { result.add(UnsafeRawBufferPointer($0)) } } else { result.add(0) }
         self.init(
             seq: event.seq, parent: event.parentSeq ?? 0, identity: identity.value, shape: shape.value,
-            result: result.value, vetoed: Self.flag(event.vetoed), implemented: Self.flag(event.implemented),
-            overridden: Self.flag(event.overridden))
+            result: result.value, answer: event.answer)
     }
 }

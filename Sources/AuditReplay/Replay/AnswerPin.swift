@@ -75,12 +75,12 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
         _ arguments: Arguments, widgetID: Int32
     ) -> Result {
         let index = follow(callback.descriptor, widgetID)
-        let (result, flags) = callback.ask(target, widget, arguments, on: .current)
+        let (result, outcome) = callback.ask(target, widget, arguments, on: .current)
         guard let index else { return result }
         let seq = events[index].seq
         performDelegateInputs(of: seq)
-        let answer = StoredAnswer(kind: .callback, result: callback.answer.coding?.encode(result), flags: flags)
-        if answer.isVeto { run.vetoes += 1 }
+        let answer = StoredAnswer(result: callback.answer.coding?.encode(result), outcome: outcome)
+        if outcome.vetoed == true { run.vetoes += 1 }
         guard let kind = answer.difference(from: events[index].answer) else { return result }
         run.changed.append((seq, answer))
         run.found.append(TimelineAligner.Found(kind: kind, a: seq, b: seq))
