@@ -89,14 +89,14 @@ extension Command {
         }
         if let noiseRuns {
             replayer.replayAll(replayed, jobs: jobs) { job, id in
-                let filtered = try job.replay(session: id, delegate: delegate, mode: mode, noiseRuns: noiseRuns)
-                return BatchResult(filtered.regressions, noise: filtered.noise.count, junit: junitWanted)
+                let report = try job.replay(session: id, delegate: delegate, mode: mode, noiseRuns: noiseRuns)
+                return BatchResult(report, junit: junitWanted)
             } deliver: {
                 deliver($0, $1)
             }
         } else {
             replayer.replayAll(replayed, jobs: jobs, delegate: delegate, mode: mode) {
-                BatchResult($0, noise: 0, junit: junitWanted)
+                BatchResult($0, junit: junitWanted)
             } deliver: {
                 deliver($0, $1)
             }
@@ -163,10 +163,10 @@ extension Command {
         /// The test case, made for `--format junit` only.
         var junit: JUnitReport.Case?
 
-        init(_ report: ReplayReport, noise: Int, junit: Bool) {
+        init(_ report: ReplayReport, junit: Bool) {
             identical = report.identical
             differences = report.diff.differences.count
-            self.noise = noise
+            noise = report.noise?.differences.count ?? 0
             events = report.diff.eventsA
             candidate = report.candidate.id
             self.junit = junit ? JUnitReport.replayCase(report) : nil
@@ -198,17 +198,17 @@ extension Command {
         }
     }
 
-    static func printNoise(_ filtered: NoiseFilteredReplay, to output: Output) {
-        let sessions = filtered.baselineSessions.map(String.init).joined(separator: ", ")
-        let against = "\(counted(filtered.baselineRuns, "baseline run")) against \(filtered.report.recorded.delegate)"
-        guard !filtered.noise.isEmpty else {
+    static func printNoise(_ noise: ReplayReport.Noise, of report: ReplayReport, to output: Output) {
+        let sessions = noise.sessions.map(String.init).joined(separator: ", ")
+        let against = "\(counted(noise.runs, "baseline run")) against \(report.recorded.delegate)"
+        guard !noise.differences.isEmpty else {
             output.line("noise: none (\(against)\(sessions.isEmpty ? "" : ", sessions \(sessions)"))")
             return
         }
         output.line(
-            "noise: \(counted(filtered.noise.count, "difference")) also seen in \(against) (sessions \(sessions)), "
+            "noise: \(counted(noise.differences.count, "difference")) also seen in \(against) (sessions \(sessions)), "
                 + "not counted as regressions:")
-        for difference in filtered.noise {
+        for difference in noise.differences {
             let event = difference.event
             let seqs = "#\(difference.a.map { String($0.seq) } ?? "-")/#\(difference.b.map { String($0.seq) } ?? "-")"
             output.line(
@@ -217,11 +217,11 @@ extension Command {
         }
     }
 
-    static func noiseJSON(_ filtered: NoiseFilteredReplay) -> AuditValue {
+    static func noiseJSON(_ noise: ReplayReport.Noise, of report: ReplayReport) -> AuditValue {
         .object([
-            "runs": .int(filtered.baselineRuns), "delegate": .string(filtered.report.recorded.delegate),
-            "baseline_sessions": .array(filtered.baselineSessions.map { .int(Int($0)) }),
-            "differences": .array(filtered.noise.map(DifferenceOutput.json)),
+            "runs": .int(noise.runs), "delegate": .string(report.recorded.delegate),
+            "baseline_sessions": .array(noise.sessions.map { .int(Int($0)) }),
+            "differences": .array(noise.differences.map(DifferenceOutput.json)),
         ])
     }
 }

@@ -50,11 +50,9 @@ extension Command {
         // own, on its writer thread).
         let store = try AuditStore(existingAt: invocation.databasePath, access: mode == .isolated ? .write : .read)
         let report: ReplayReport
-        var filtered: NoiseFilteredReplay?
         if let noiseRuns {
-            filtered = try replayer.replay(
+            report = try replayer.replay(
                 session: id, delegate: delegate, mode: mode, noiseRuns: noiseRuns, reading: store)
-            report = filtered!.regressions
         } else {
             report = try replayer.replay(session: id, delegate: delegate, mode: mode, reading: store)
         }
@@ -70,14 +68,14 @@ extension Command {
             invocation.output.line(suite.xml)
         } else if invocation.format == .json {
             var value = replayJSON(report)
-            if let filtered, case .object(var fields) = value {
-                fields["noise"] = noiseJSON(filtered)
+            if let noise = report.noise, case .object(var fields) = value {
+                fields["noise"] = noiseJSON(noise, of: report)
                 value = .object(fields)
             }
             invocation.output.line(value.json)
         } else {
             printReplay(report, to: invocation.output)
-            if let filtered { printNoise(filtered, to: invocation.output) }
+            if let noise = report.noise { printNoise(noise, of: report, to: invocation.output) }
         }
         return report.identical ? ExitStatus.success : ExitStatus.differences
     }

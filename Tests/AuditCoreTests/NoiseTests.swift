@@ -79,25 +79,33 @@ struct NoiseTests {
         // The candidate is instance 1 (heads), the baselines 2 (tails) and 3 (heads).
         let result = try Replayer(databasePath: database, registry: registry, catalog: .builtIn)
             .replay(session: id, delegate: "flaky", mode: .interaction, noiseRuns: 2)
-        #expect(!result.report.identical)
-        #expect(!result.noise.isEmpty)
-        #expect(result.regressions.identical)
-        #expect(result.regressions.firstDivergence == nil)
-        #expect(result.noise.allSatisfy { $0.event.widget == "checkout/shipping" })
-        #expect(result.baselineSessions.count == 2)
+        let noise = try #require(result.noise)
+        #expect(!noise.differences.isEmpty)
+        #expect(try everyDifference(of: result).count == noise.differences.count)
+        #expect(result.identical)
+        #expect(result.firstDivergence == nil)
+        #expect(noise.differences.allSatisfy { $0.event.widget == "checkout/shipping" })
+        #expect(noise.sessions.count == 2 && noise.runs == 2)
+    }
+
+    /// Every difference between the recording and the candidate the replay stored, noise or not.
+    func everyDifference(of report: ReplayReport) throws -> [EventDifference] {
+        try SessionDiffer(AuditStore(path: database, access: .read)).diff(report.recorded.id, report.candidate.id)
+            .differences
     }
 
     @Test func aRealRegressionIsKeptApartFromTheNoise() throws {
         let id = try record()
         let result = try Replayer(databasePath: database, registry: registry, catalog: .builtIn)
             .replay(session: id, delegate: "flaky.strict", mode: .interaction, noiseRuns: 2)
-        #expect(!result.noise.isEmpty)
-        #expect(result.noise.allSatisfy { $0.event.widget == "checkout/shipping" })
-        #expect(!result.regressions.identical)
-        #expect(result.regressions.diff.differences.allSatisfy { $0.event.widget == "checkout/payment" })
-        #expect(
-            result.regressions.diff.differences.count + result.noise.count == result.report.diff.differences.count)
-        let first = try #require(result.regressions.firstDivergence)
+        let noise = try #require(result.noise)
+        #expect(!noise.differences.isEmpty)
+        #expect(noise.differences.allSatisfy { $0.event.widget == "checkout/shipping" })
+        #expect(!result.identical)
+        #expect(result.diff.differences.allSatisfy { $0.event.widget == "checkout/payment" })
+        let every = try everyDifference(of: result)
+        #expect(result.diff.differences.count + noise.differences.count == every.count)
+        let first = try #require(result.firstDivergence)
         #expect(first.difference.kind == .vetoChanged)
         #expect(first.input?.widget == "checkout/payment")
     }
@@ -106,8 +114,8 @@ struct NoiseTests {
         let id = try record()
         let result = try Replayer(databasePath: database, registry: registry, catalog: .builtIn)
             .replay(session: id, delegate: "flaky", mode: .interaction, noiseRuns: 0)
-        #expect(result.noise.isEmpty)
-        #expect(!result.regressions.identical)
-        #expect(result.regressions.diff.differences == result.report.diff.differences)
+        #expect(result.noise?.differences.isEmpty == true)
+        #expect(!result.identical)
+        #expect(result.diff.differences == (try everyDifference(of: result)))
     }
 }

@@ -76,7 +76,7 @@ extension Replayer {
         /// - Complexity: (1 + `noiseRuns`) replays of the session, as
         ///   `Replayer.replay(session:delegate:mode:noiseRuns:)`.
         public func replay(session id: Int64, delegate delegateName: String, mode: ReplayMode, noiseRuns: Int)
-            throws -> NoiseFilteredReplay
+            throws -> ReplayReport
         {
             try replayer.replay(
                 session: id, delegate: delegateName, mode: mode, noiseRuns: noiseRuns, through: Stores(job: self))

@@ -25,6 +25,19 @@ public struct ReplayReport: Sendable {
     public var firstDivergence: Divergence?
     /// Where the time went, in seconds.
     public var timings: Timings
+    /// Set when the replay was filtered for noise (`noiseRuns`): the differences the runs against
+    /// the recording delegate showed too, which `diff` and `firstDivergence` leave out.
+    public var noise: Noise? = nil
+
+    /// What a replay filtered for noise left out of its report.
+    public struct Noise: Sendable {
+        /// The candidate's differences that the baseline runs showed too.
+        public var differences: [EventDifference]
+        /// How many times the session was replayed against the recording delegate.
+        public var runs: Int
+        /// The replay sessions the baseline runs were stored as.
+        public var sessions: [Int64]
+    }
 
     public struct Timings: Sendable {
         /// Reading the recorded session and checking it can be replayed.

@@ -2,22 +2,6 @@ import AuditKit
 import AuditModel
 import AuditStorage
 
-/// A replay whose differences are split into regressions and noise: differences that also show
-/// up when the session is replayed against the delegate that recorded it.
-public struct NoiseFilteredReplay: Sendable {
-    /// The candidate's replay, with every difference.
-    public var report: ReplayReport
-    /// The same replay with only the regressions: its `diff.differences` leave the noise out and
-    /// its `firstDivergence` is the first regression.
-    public var regressions: ReplayReport
-    /// The candidate's differences that the baseline runs showed too.
-    public var noise: [EventDifference]
-    /// How many times the session was replayed against the recording delegate.
-    public var baselineRuns: Int
-    /// The replay sessions the baseline runs were stored as.
-    public var baselineSessions: [Int64]
-}
-
 /// What identifies a difference across runs: its kind, widget, callback and the `seq` on both
 /// sides.
 public struct DifferenceKey: Sendable, Hashable {
@@ -40,13 +24,14 @@ extension Replayer {
     /// Replays session `id` against `delegateName`, then `noiseRuns` times against the delegate
     /// that recorded it (which must be registered). A difference of the candidate that also shows
     /// up between a baseline run and the recording (a delegate that reads the clock or a random
-    /// number) is noise, not a regression. Every run is stored as a replay session.
+    /// number) is noise, not a regression: the report's `diff` and `firstDivergence` leave it out,
+    /// and its `noise` lists it. Every run is stored as a replay session.
     ///
     /// - Complexity: (1 + `noiseRuns`) replays of the session, each as
     ///   `replay(session:delegate:mode:)`, and one comparison of their differences.
     public func replay(
         session id: Int64, delegate delegateName: String, mode: ReplayMode, noiseRuns: Int
-    ) throws -> NoiseFilteredReplay {
+    ) throws -> ReplayReport {
         try replay(session: id, delegate: delegateName, mode: mode, noiseRuns: noiseRuns, through: Stores(self))
     }
 
@@ -57,7 +42,7 @@ extension Replayer {
     ///   `replay(session:delegate:mode:)`, and one comparison of their differences.
     public func replay(
         session id: Int64, delegate delegateName: String, mode: ReplayMode, noiseRuns: Int, reading store: AuditStore
-    ) throws -> NoiseFilteredReplay {
+    ) throws -> ReplayReport {
         try replay(
             session: id, delegate: delegateName, mode: mode, noiseRuns: noiseRuns, through: Stores(self, store))
     }
@@ -66,7 +51,7 @@ extension Replayer {
     /// `replay(session:candidate:named:mode:through:)`).
     func replay(
         session id: Int64, delegate delegateName: String, mode: ReplayMode, noiseRuns: Int, through stores: Stores
-    ) throws -> NoiseFilteredReplay {
+    ) throws -> ReplayReport {
         precondition(noiseRuns >= 0, "noiseRuns must not be negative")
         let recordedDelegate = try stores.planStore(for: mode).session(id).delegate
         let baseline = try registry.entry(named: recordedDelegate)
@@ -87,8 +72,7 @@ extension Replayer {
         if !noise.isEmpty {
             regressions.firstDivergence = try stores.comparing { try Divergence(of: regressions.diff, in: $0) }
         }
-        return NoiseFilteredReplay(
-            report: report, regressions: regressions, noise: noise, baselineRuns: noiseRuns,
-            baselineSessions: baselineSessions)
+        regressions.noise = ReplayReport.Noise(differences: noise, runs: noiseRuns, sessions: baselineSessions)
+        return regressions
     }
 }
