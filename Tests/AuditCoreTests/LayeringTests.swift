@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+
+/// What the compiler cannot hold of the layers (Development article, "Layers"): the store's type
+/// is extended only inside the storage layer; diff, search, report, coverage and behaviour checks
+/// are types of their own that take a store.
+@Suite("Layers")
+struct LayeringTests {
+    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appending(path: "Sources")
+
+    @Test func theStoreIsExtendedOnlyInTheStorageLayer() throws {
+        let files = try #require(FileManager.default.enumerator(at: Self.sources, includingPropertiesForKeys: nil))
+        var checked = 0
+        var outside: [String] = []
+        for case let file as URL in files where file.pathExtension == "swift" {
+            let path = String(file.path.dropFirst(Self.sources.path.count + 1))
+            let text = try String(contentsOf: file, encoding: .utf8)
+            checked += 1
+            guard !path.hasPrefix("AuditStorage/") else { continue }
+            for line in text.split(separator: "\n") where line.hasPrefix("extension AuditStore") {
+                let rest = line.dropFirst("extension AuditStore".count)
+                if rest.first == " " || rest.first == "{" || rest.first == ":" { outside.append("\(path): \(line)") }
+            }
+        }
+        #expect(checked > 100, "the sources were not found at \(Self.sources.path)")
+        #expect(outside == [], "extend AuditStore only in Sources/AuditStorage; elsewhere, a type that takes a store")
+    }
+}
