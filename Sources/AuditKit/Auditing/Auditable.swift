@@ -98,34 +98,19 @@ package protocol AnswerPinning: AnyObject, Sendable {
 }
 
 extension AuditLink {
-    /// Records one callback the widget asks: asks `target` (or takes the default), queues the
-    /// event, and returns what `target` returned. During an isolated replay the pin asks the
-    /// candidate and answers as recorded.
-    ///
-    /// Who wins: the app's delegate, always. It is called with the same arguments, in the same
-    /// order, exactly once, and the widget gets exactly what it returned; when there is no
-    /// delegate, or it does not implement the callback, the callback's declared default, which is
-    /// what the widget would have used unaudited. Inlinable so that a callback declared outside this
-    /// module is specialized for its types; everything it touches of the recorder is two calls,
-    /// `beginCall` and `endCall`.
+    /// One callback the widget asks, handed to whatever audits it: the recorder records it
+    /// (`Recorder.record(_:to:_:_:widget:)`); during an isolated replay the pin asks the candidate
+    /// and answers as recorded. Inlinable so that a callback declared outside this module is
+    /// specialized for its types.
     @inlinable
     func forward<Delegate, Widget, Arguments, Result>(
         _ callback: Callback<Delegate, Widget, Arguments, Result>, to target: Delegate?, _ widget: Widget,
         _ arguments: Arguments
     ) -> Result {
-        guard case .recorder(let recorder) = sink else { return pinned(callback, to: target, widget, arguments) }
-        let frame = recorder.beginCall()
-        let result: Result
-        if let target {
-            result = callback.invoke(target, widget, arguments)
-        } else {
-            result = callback.answer.defaultResult(arguments)
+        switch sink {
+        case .recorder(let recorder): recorder.record(callback, to: target, widget, arguments, widget: self.widget)
+        case .pin: pinned(callback, to: target, widget, arguments)
         }
-        let outcome = callback.answer.outcome(arguments, result, implemented: target != nil)
-        recorder.endCall(
-            frame, callback.descriptor, widget: self.widget, arguments: callback.arguments.encode(arguments),
-            result: callback.answer.coding?.encode(result), answer: outcome)
-        return result
     }
 
     /// The same callback during an isolated replay: the pin asks the candidate and answers as

@@ -289,6 +289,33 @@ public final class Recorder: Sendable {
 
     // MARK: Capturing (the caller's thread)
 
+    /// Records one callback a widget asks: asks `target` (or takes the default), queues the event,
+    /// and returns what `target` returned. `widgetID` is the widget's number in the session.
+    ///
+    /// Who wins: the app's delegate, always. It is called with the same arguments, in the same
+    /// order, exactly once, and the widget gets exactly what it returned; when there is no
+    /// delegate, or it does not implement the callback, the callback's declared default, which is
+    /// what the widget would have used unaudited. Inlinable so that a callback declared outside this
+    /// module is specialized for its types.
+    @inlinable
+    func record<Delegate, Widget, Arguments, Result>(
+        _ callback: Callback<Delegate, Widget, Arguments, Result>, to target: Delegate?, _ widget: Widget,
+        _ arguments: Arguments, widget widgetID: Int32
+    ) -> Result {
+        let frame = beginCall()
+        let result: Result
+        if let target {
+            result = callback.invoke(target, widget, arguments)
+        } else {
+            result = callback.answer.defaultResult(arguments)
+        }
+        endCall(
+            frame, callback.descriptor, widget: widgetID, arguments: callback.arguments.encode(arguments),
+            result: callback.answer.coding?.encode(result),
+            answer: callback.answer.outcome(arguments, result, implemented: target != nil))
+        return result
+    }
+
     /// An audited call in progress: its number, the call it is nested in, when it started, and the
     /// thread's "default used" mark as it was before (restored by `endCall`).
     @usableFromInline
