@@ -32,11 +32,13 @@ extension Command {
     ) { invocation in
         let request = try ExploreRequest(invocation)
         let output = invocation.output
+        let started = ContinuousClock.now
         let result = try Explorer(scenario: request.scenario, registry: invocation.registry, options: request.options)
             .explore(delegate: request.delegate, candidate: request.candidate) { runs, steps in
                 output.progress("exploring: \(counted(runs, "run")), \(counted(steps, "step"))")
             }
         output.endProgress()
+        let seconds = (ContinuousClock.now - started) / .seconds(1)
         var corpus: [RecordingSummary] = []
         if invocation[Options.saveCorpus] {
             corpus = try result.saveCorpus(
@@ -47,16 +49,21 @@ extension Command {
             "\(counted(result.runs, "run")) of up to \(counted(request.options.stepsPerRun, "step")) "
             + "(\(counted(result.steps, "step")) in all, seed \(request.options.seed)), "
             + "\(counted(result.branches, "answer branch", "answer branches")) reached"
+        // Printed last, on a terminal or not: how long exploring took, and how fast it ran.
+        let rate = String(
+            format: "explored for %.1f s (%.1f runs/s)", seconds, seconds > 0 ? Double(result.runs) / seconds : 0)
         guard let found = result.finding else {
             if invocation.format == .json {
                 output.line(
                     orderedJSON([
                         ("diverged", .bool(false)), ("runs", .int(result.runs)), ("steps", .int(result.steps)),
-                        ("branches", .int(result.branches)), ("corpus", .array(corpus.map { .int(Int($0.session)) })),
+                        ("branches", .int(result.branches)), ("seconds", .double(seconds)),
+                        ("corpus", .array(corpus.map { .int(Int($0.session)) })),
                     ]))
             } else {
                 output.line("no divergence in \(tried)")
                 if !corpus.isEmpty { output.line("stored the corpus: \(sessionList(corpus))") }
+                output.line(rate)
             }
             return ExitStatus.success
         }
@@ -73,7 +80,8 @@ extension Command {
             output.line(
                 orderedJSON([
                     ("diverged", .bool(true)), ("run", .int(found.run)), ("runs", .int(result.runs)),
-                    ("steps", .int(result.steps)), ("run_steps", .int(found.steps.count)),
+                    ("steps", .int(result.steps)), ("seconds", .double(seconds)),
+                    ("run_steps", .int(found.steps.count)),
                     ("minimal", .int(found.minimized.steps.count)), ("divergence", .string(found.signature)),
                     (
                         "sessions",
@@ -102,6 +110,7 @@ extension Command {
         }
         output.line()
         printDiff(diff, to: output)
+        output.line(rate)
         return ExitStatus.differences
     }
 
@@ -111,7 +120,7 @@ extension Command {
 }
 
 /// `explore`'s command line, checked before anything runs.
-private struct ExploreRequest {
+struct ExploreRequest {
     let scenario: Scenario
     let delegate: String
     let candidate: String
@@ -123,9 +132,9 @@ private struct ExploreRequest {
         var options = Explorer.Options()
         options.seed = try invocation[Options.seed] ?? options.seed
         options.stepsPerRun = try invocation[Options.steps] ?? options.stepsPerRun
-        options.runs = try invocation[Options.runs] ?? options.runs
-        options.jobs = try invocation[Options.runsAtOnce] ?? options.jobs
         options.timeLimit = try invocation[Options.time] ?? options.timeLimit
+        options.runs = Self.runs(given: try invocation[Options.runs], time: options.timeLimit)
+        options.jobs = try invocation[Options.runsAtOnce] ?? options.jobs
         let known = Set(invocation.catalog.kinds.flatMap(\.generators).map(\.input))
         for (input, weight) in try invocation[Options.weight] {
             guard known.contains(input) else {
@@ -152,6 +161,12 @@ private struct ExploreRequest {
         self.candidate = candidate
         self.options = options
     }
+
+    /// The most runs: `--runs` when given; else, with `--time`, as many as the time allows (at
+    /// most `Options.mostRuns`); else the default.
+    static func runs(given runs: Int?, time: Duration?) -> Int {
+        runs ?? (time == nil ? Explorer.Options().runs : Options.mostRuns)
+    }
 }
 
 extension Options {
@@ -169,7 +184,10 @@ extension Options {
     /// `explore --steps N`: random steps per run.
     static let steps = Option<Int>.count("--steps", "N", "random steps per run (default 20)", most: 10_000)
     /// `explore --runs K`: the most runs.
-    static let runs = Option<Int>.count("--runs", "K", "the most runs (default 200)", most: 10_000_000)
+    static let runs = Option<Int>.count(
+        "--runs", "K", "the most runs (default 200; with --time alone, until the time is up)", most: mostRuns)
+    /// The most runs `--runs` takes, and what `--time` alone allows.
+    static let mostRuns = 10_000_000
     /// `explore --time DURATION`: `30s`, `2m`, `500ms`, `1h`.
     static let time = Option<Duration>(
         "--time", "DURATION", "also stop starting runs after this long: 30s, 2m, 500ms"

@@ -4,6 +4,8 @@ import Foundation
 import SharedTestSupport
 import Testing
 
+@testable import AuditCLI
+
 /// `auditctl explore` end to end, and what its runs depend on: the seed and the run budget, never
 /// the time.
 @Suite("auditctl explore", .tags(.slow))
@@ -71,7 +73,17 @@ struct ExploreTests {
         ])
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.hasPrefix("no divergence in 5 runs of up to 10 steps (50 steps in all, seed 1), "), "\(run)")
+        // How long it took and the rate, also when the output is not a terminal.
+        #expect(run.stdout.contains(/\nexplored for [0-9]+\.[0-9] s \([0-9]+\.[0-9] runs\/s\)\n$/), "\(run)")
         #expect(try sandbox.listing() == ["checkout.json"])
+    }
+
+    @Test("--time alone runs until the time is up; --runs, or the default, bounds the runs otherwise")
+    func timeAloneIsNotCappedByTheDefaultRuns() {
+        #expect(ExploreRequest.runs(given: nil, time: .seconds(30)) == Options.mostRuns)
+        #expect(ExploreRequest.runs(given: 50, time: .seconds(30)) == 50)
+        #expect(ExploreRequest.runs(given: nil, time: nil) == 200)
+        #expect(ExploreRequest.runs(given: 7, time: nil) == 7)
     }
 
     @Test("--format json on a divergence: the run, the reproducer and the two sessions stored")
