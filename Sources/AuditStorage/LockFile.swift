@@ -29,10 +29,15 @@ final class LockFile: Sendable {
     private let openByte: Int64
     private let closingByte: Int64
 
-    /// Opens the file at `path` (making it, owner-only, when missing) and joins its holders; nil
-    /// where it cannot be made or is not a regular file (a link at the path is not followed).
-    /// `openByte` and `closingByte` are the bytes the holders lock, which nothing else may use.
-    init?(path: String, openByte: Int64, closingByte: Int64) {
+    /// Opens the file at `path` beside the database at `databasePath` (making it, owner-only, when
+    /// missing) and joins its holders; nil where it cannot be made or is not a regular file (a
+    /// link at the path is not followed). `openByte` and `closingByte` are the bytes the holders
+    /// lock, which nothing else may use.
+    ///
+    /// A file that root makes beside another user's database is given to that user, as SQLite
+    /// gives its `-wal` and `-shm`: otherwise root, writing once, would leave a file the
+    /// database's owner cannot open, and lock the owner's own recordings out.
+    init?(path: String, databasePath: String, openByte: Int64, closingByte: Int64) {
         self.path = path
         self.openByte = openByte
         self.closingByte = closingByte
@@ -46,6 +51,12 @@ final class LockFile: Sendable {
             else {
                 close(descriptor)
                 return nil
+            }
+            var database = stat()
+            if geteuid() == 0, stat(databasePath, &database) == 0,
+                database.st_uid != opened.st_uid || database.st_gid != opened.st_gid
+            {
+                _ = fchown(descriptor, database.st_uid, database.st_gid)
             }
             // The last holder in another process may have removed the file between `open` and the
             // lock: then this one is not the file the others use, and it is made again.

@@ -31,7 +31,8 @@ final class RecordingLock: Sendable {
     init?(session: Int64, databasePath: String) {
         guard session >= 0, session < Self.openByte,
             let file = LockFile(
-                path: Self.path(of: databasePath), openByte: Self.openByte, closingByte: Self.closingByte),
+                path: Self.path(of: databasePath), databasePath: databasePath, openByte: Self.openByte,
+                closingByte: Self.closingByte),
             file.lock(F_WRLCK, at: session, length: 1, waiting: false)
         else { return nil }
         self.file = file

@@ -43,7 +43,8 @@ final class WriterQueue {
     init?(databasePath: String) {
         guard
             let file = LockFile(
-                path: databasePath + "-writers", openByte: Self.openByte, closingByte: Self.closingByte)
+                path: databasePath + "-writers", databasePath: databasePath, openByte: Self.openByte,
+                closingByte: Self.closingByte)
         else { return nil }
         self.file = file
     }

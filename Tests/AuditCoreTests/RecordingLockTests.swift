@@ -102,4 +102,21 @@ struct RecordingLockTests {
         _ = try AuditStore(path: database, access: .read).sessions()
         #expect(!FileManager.default.fileExists(atPath: RecordingLock.path(of: database)))
     }
+
+    /// Root writing once into another user's database (a recording, a `prune`) leaves it usable by
+    /// its owner: the lock files root makes are the owner's, as SQLite's `-wal` and `-shm` are.
+    @Test(.enabled(if: geteuid() == 0, "root gives a file it makes to the database's owner"))
+    func aLockFileRootMakesBesideAnotherUsersDatabaseIsTheirs() throws {
+        _ = try AuditStore(path: database, access: .write)
+        let (owner, group): (uid_t, gid_t) = (65_534, 65_534)  // nobody, nogroup
+        #expect(chown(database, owner, group) == 0)
+        let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
+        try recorder.attach(to: View(identifier: "root"))
+        for file in [RecordingLock.path(of: database), database + "-writers"] {
+            var info = stat()
+            #expect(stat(file, &info) == 0, "\(file)")
+            #expect((info.st_uid, info.st_gid) == (owner, group), "\(file)")
+        }
+        #expect(recorder.finish().status == .complete)
+    }
 }
