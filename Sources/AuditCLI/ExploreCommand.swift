@@ -50,14 +50,18 @@ extension Command {
             + "(\(counted(result.steps, "step")) in all, seed \(request.options.seed)), "
             + "\(counted(result.branches, "answer branch", "answer branches")) reached"
         // Printed last, on a terminal or not: how long exploring took, and how fast it ran.
-        let rate = String(
-            format: "explored for %.1f s (%.1f runs/s)", seconds, seconds > 0 ? Double(result.runs) / seconds : 0)
+        let perSecond = { (count: Int) in seconds > 0 ? Double(count) / seconds : 0 }
+        let rate =
+            String(format: "explored for %.1f s: %.1f runs/s, ", seconds, perSecond(result.runs))
+            + "\(counted(result.callbacks, "callback")) asked of both delegates ("
+            + String(format: "%.0f/s)", perSecond(result.callbacks))
         guard let found = result.finding else {
             if invocation.format == .json {
                 output.line(
                     orderedJSON([
                         ("diverged", .bool(false)), ("runs", .int(result.runs)), ("steps", .int(result.steps)),
-                        ("branches", .int(result.branches)), ("seconds", .double(seconds)),
+                        ("branches", .int(result.branches)), ("callbacks", .int(result.callbacks)),
+                        ("seconds", .double(seconds)),
                         ("corpus", .array(corpus.map { .int(Int($0.session)) })),
                     ]))
             } else {
@@ -80,8 +84,8 @@ extension Command {
             output.line(
                 orderedJSON([
                     ("diverged", .bool(true)), ("run", .int(found.run)), ("runs", .int(result.runs)),
-                    ("steps", .int(result.steps)), ("seconds", .double(seconds)),
-                    ("run_steps", .int(found.steps.count)),
+                    ("steps", .int(result.steps)), ("callbacks", .int(result.callbacks)),
+                    ("seconds", .double(seconds)), ("run_steps", .int(found.steps.count)),
                     ("minimal", .int(found.minimized.steps.count)), ("divergence", .string(found.signature)),
                     (
                         "sessions",

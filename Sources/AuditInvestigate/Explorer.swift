@@ -59,9 +59,11 @@ public struct Explorer: Sendable {
 
     /// What exploring found.
     public struct Result: Sendable {
-        /// Runs recorded (each with both delegates) and the steps they took.
+        /// Runs recorded (each with both delegates), the steps they took, and the callbacks both
+        /// delegates were asked in them.
         public var runs = 0
         public var steps = 0
+        public var callbacks = 0
         /// Callback answer branches the delegate reached (a widget's callback allowed, vetoed, …).
         public var branches = 0
         /// Runs that reached a branch no run before had: the corpus `--save-corpus` stores.
@@ -125,6 +127,7 @@ public struct Explorer: Sendable {
                 guard let outcome else { continue }  // the delegate answered differently from its dry run
                 result.runs += 1
                 result.steps += outcome.steps.count
+                result.callbacks += outcome.callbacks
                 if !outcome.branches.isSubset(of: seen) {
                     seen.formUnion(outcome.branches)
                     result.corpus.append(outcome.steps)

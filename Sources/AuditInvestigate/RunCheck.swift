@@ -21,6 +21,8 @@ struct RunCheck: Sendable {
         var database: String
         var branches: Set<String>
         var divergence: String?
+        /// The callbacks both delegates were asked.
+        var callbacks: Int
     }
 
     /// Checks `runs` (their steps) in order, `jobs` at a time: job j records runs j, j + jobs, …
@@ -56,7 +58,7 @@ struct RunCheck: Sendable {
         return Outcome(
             steps: steps, session: a.session, database: database,
             branches: try Self.branches(of: a.session, in: store, catalog: scenario.catalog),
-            divergence: first.map(Minimizer.signature))
+            divergence: first.map(Minimizer.signature), callbacks: a.callbacks + b.callbacks)
     }
 
     /// The answer branches session `id` reached, one string each (widget, callback, branch).
