@@ -57,6 +57,49 @@ struct InputGeneratorTests {
         #expect(try Self.generated(runs: 3, count: 20) == Self.generated(runs: 3, count: 20))
     }
 
+    @Test("half the draws land on a boundary or a step either side, each of them; the rest in the range")
+    func boundaryDraws() {
+        var random = ExplorationRandom(seed: 3)
+        let draws = (0..<3_000).map { _ in random.value(in: 0...100, orNear: [10, 45], step: 1) }
+        let nearBoundary = draws.filter { [9, 10, 11, 44, 45, 46].contains($0) }
+        #expect((1_300...1_700).contains(nearBoundary.count), "\(nearBoundary.count) of 3,000")
+        #expect(Set(nearBoundary) == [9, 10, 11, 44, 45, 46])
+        #expect(draws.allSatisfy { (0...100).contains($0) })
+        var integers = ExplorationRandom(seed: 3)
+        let rows = (0..<300).map { _ in integers.value(in: 0...9, orNear: [0, 9]) }
+        #expect(Set(rows) == Set(0...9))  // kept in the range: no -1, no 10
+        #expect(rows.filter { $0 == 0 || $0 == 9 }.count > 300 / 4, "the ends come often")
+    }
+
+    @Test("touches meet the thresholds of the recognizers they reach, read from those recognizers")
+    func touchesMeetThresholds() {
+        let view = View(identifier: "pad", frame: Rect(x: 0, y: 0, width: 400, height: 400))
+        let pan = PanGestureRecognizer(identifier: "pan")
+        pan.minimumTranslation = 13
+        let press = LongPressGestureRecognizer(identifier: "press")
+        press.minimumPressDuration = 0.7
+        view.addGestureRecognizer(pan)
+        view.addGestureRecognizer(press)
+        var random = ExplorationRandom(seed: 9)
+        var exactPans = 0
+        var exactHolds = 0
+        for _ in 0..<600 {
+            guard let touches = TouchGesture.random(on: view, &random) else { continue }
+            let moves = touches.filter { $0.phase == .moved }
+            for (before, after) in zip(moves, moves.dropFirst()) where before.id == after.id {
+                let step = (abs(after.location.x - before.location.x), abs(after.location.y - before.location.y))
+                if step == (13, 0) || step == (0, 13) { exactPans += 1 }
+            }
+            if touches.count == 2, touches[0].phase == .began, touches[1].phase == .ended,
+                touches[1].timestamp == 0.7
+            {
+                exactHolds += 1
+            }
+        }
+        #expect(exactPans > 0, "a pan that moves exactly its minimum translation along one axis")
+        #expect(exactHolds > 0, "a press held exactly its minimum duration")
+    }
+
     @Test("the random numbers are xoshiro256** seeded by SplitMix64, the same everywhere")
     func randomNumbers() {
         var random = ExplorationRandom(seed: 0)

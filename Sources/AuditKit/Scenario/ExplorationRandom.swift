@@ -43,6 +43,27 @@ public struct ExplorationRandom: RandomNumberGenerator, Sendable {
     /// True with probability `probability`.
     public mutating func chance(_ probability: Double) -> Bool { Double.random(in: 0..<1, using: &self) < probability }
 
+    /// With probability `chance`, one of `boundaries` exactly, or `step` below or above it (each
+    /// boundary and each of the three equally often); otherwise a value drawn uniformly from
+    /// `range`. This is how a generator meets a widget's thresholds, which a uniform draw almost
+    /// never lands on: a pan's minimum translation, a long press's duration, the first and last
+    /// segment. A boundary need not lie in `range`: a threshold is met wherever it is.
+    public mutating func value(
+        in range: ClosedRange<Double>, orNear boundaries: [Double], step: Double, chance: Double = 0.5
+    ) -> Double {
+        guard !boundaries.isEmpty, self.chance(chance) else { return Double.random(in: range, using: &self) }
+        let boundary = boundaries.randomElement(using: &self)!
+        return boundary + step * Double(Int.random(in: -1...1, using: &self))
+    }
+
+    /// With probability `chance`, one of `boundaries` or the integer just below or above it, kept
+    /// in `range`; otherwise an integer drawn uniformly from `range`.
+    public mutating func value(in range: ClosedRange<Int>, orNear boundaries: [Int], chance: Double = 0.5) -> Int {
+        guard !boundaries.isEmpty, self.chance(chance) else { return Int.random(in: range, using: &self) }
+        let boundary = boundaries.randomElement(using: &self)! + Int.random(in: -1...1, using: &self)
+        return min(max(boundary, range.lowerBound), range.upperBound)
+    }
+
     /// An index of `weights` drawn in proportion to its weight; nil when no weight is positive.
     public mutating func index(weightedBy weights: [Double]) -> Int? {
         let total = weights.reduce(0) { $0 + max($1, 0) }

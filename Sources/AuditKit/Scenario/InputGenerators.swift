@@ -10,10 +10,12 @@ import Foundation
 enum InputGenerators {
     static let segmentedControl: [InputGenerator] = [
         SegmentedControl.Inputs.tap.generator(weight: 2) { control, random in
-            control.numberOfSegments == 0 ? nil : Int.random(in: 0..<control.numberOfSegments, using: &random)
+            let last = control.numberOfSegments - 1
+            return last < 0 ? nil : random.value(in: 0...last, orNear: [0, last])
         },
         SegmentedControl.Inputs.select.generator(weight: 0.5) { control, random in
-            (Int.random(in: -1..<control.numberOfSegments, using: &random), random.chance(0.75))
+            let last = control.numberOfSegments - 1
+            return (random.value(in: -1...last, orNear: [-1, last]), random.chance(0.75))
         },
     ]
 
@@ -58,11 +60,12 @@ enum InputGenerators {
         },
         ScrollView.Inputs.tapStatusBar.generator(weight: 0.3) { view, _ in view.isDragging ? nil : () },
         ScrollView.Inputs.setContentOffset.generator(weight: 0.3) { view, random in
+            // The ends of the content (0 and the largest offset) and a point either side, often.
             let x = max(view.contentSize.width - view.frame.width, 0)
             let y = max(view.contentSize.height - view.frame.height, 0)
             return Point(
-                x: Double.random(in: 0...x, using: &random).rounded(),
-                y: Double.random(in: 0...y, using: &random).rounded())
+                x: random.value(in: 0...x, orNear: [0, x], step: 1).rounded(),
+                y: random.value(in: 0...y, orNear: [0, y], step: 1).rounded())
         },
     ]
 
@@ -86,7 +89,8 @@ enum InputGenerators {
     private static func row(in table: TableView, _ random: inout ExplorationRandom) -> IndexPath? {
         let sections = table.rowsPerSection.indices.filter { table.rowsPerSection[$0] > 0 }
         guard let section = sections.randomElement(using: &random) else { return nil }
-        let row = Int.random(in: 0..<table.rowsPerSection[section], using: &random)
+        let last = table.rowsPerSection[section] - 1
+        let row = random.value(in: 0...last, orNear: [0, last])
         return IndexPath(row: row, section: section)
     }
 

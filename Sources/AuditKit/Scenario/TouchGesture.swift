@@ -17,13 +17,43 @@ enum TouchGesture: CaseIterable {
     /// point was found. Times count from 0 (a `touches` step starts on the current clock).
     static func random(on view: View, _ random: inout ExplorationRandom) -> [Touch]? {
         var chain: View? = view
+        var thresholds = Thresholds()
         var recognizers = 0
         while let node = chain {
             recognizers += node.touchRecognizers.count
+            for recognizer in node.touchRecognizers { thresholds.add(recognizer) }
             chain = node.superview
         }
         guard recognizers > 0, let start = point(on: view, &random) else { return nil }
-        return allCases.randomElement(using: &random)!.events(at: start, &random)
+        return allCases.randomElement(using: &random)!.events(at: start, meeting: thresholds, &random)
+    }
+
+    /// The thresholds of the recognizers a touch on a view reaches, which generated gestures meet
+    /// exactly, or just miss, half the time: distances a finger moves, how long it is held, and
+    /// the pause between taps.
+    struct Thresholds {
+        var distances: Set<Double> = []
+        var durations: Set<Double> = []
+        var intervals: Set<Double> = []
+
+        mutating func add(_ recognizer: GestureRecognizer) {
+            switch recognizer {
+            case let tap as TapGestureRecognizer:
+                distances.insert(tap.allowableMovement)
+                durations.insert(tap.maximumTapDuration)
+                intervals.insert(tap.maximumIntervalBetweenTaps)
+            case let press as LongPressGestureRecognizer:
+                distances.insert(press.allowableMovement)
+                durations.insert(press.minimumPressDuration)
+            case let pan as PanGestureRecognizer:
+                distances.insert(pan.minimumTranslation)
+            default:
+                break
+            }
+        }
+
+        /// Both directions of each distance, in order.
+        var signedDistances: [Double] { distances.sorted().flatMap { [-$0, $0] } }
     }
 
     /// A point of `view`, in window coordinates, whose hit test lands on `view` or a subview.
@@ -43,7 +73,9 @@ enum TouchGesture: CaseIterable {
         return nil
     }
 
-    private func events(at start: Point, _ random: inout ExplorationRandom) -> [Touch] {
+    private func events(at start: Point, meeting thresholds: Thresholds, _ random: inout ExplorationRandom)
+        -> [Touch]
+    {
         func touch(_ id: Int, _ point: Point, _ phase: Touch.Phase, _ time: Double) -> Touch {
             Touch(id: id, location: point, phase: phase, timestamp: time)
         }
@@ -52,22 +84,31 @@ enum TouchGesture: CaseIterable {
                 x: point.x + Double.random(in: -distance...distance, using: &random).rounded(),
                 y: point.y + Double.random(in: -distance...distance, using: &random).rounded())
         }
-        let quick = Double.random(in: 0.03...0.15, using: &random)
+        /// A time in `range`, or at or next to one of `boundaries`, in hundredths and never 0.
+        func time(in range: ClosedRange<Double>, orNear boundaries: Set<Double>) -> Double {
+            max(0.01, (random.value(in: range, orNear: boundaries.sorted(), step: 0.01) * 100).rounded() / 100)
+        }
+        /// A whole distance along one axis in `range`, or at or next to one of the thresholds.
+        func distance(in range: ClosedRange<Double>) -> Double {
+            random.value(in: range, orNear: thresholds.signedDistances, step: 1).rounded()
+        }
+        let quick = time(in: 0.03...0.15, orNear: thresholds.durations)
         switch self {
         case .tap:
             return [touch(1, start, .began, 0), touch(1, start, .ended, quick)]
         case .doubleTap:
-            let gap = Double.random(in: 0.1...0.4, using: &random)
+            let gap = time(in: 0.1...0.4, orNear: thresholds.intervals)
             let second = moved(start, by: 4)
             return [
                 touch(1, start, .began, 0), touch(1, start, .ended, quick), touch(1, second, .began, quick + gap),
                 touch(1, second, .ended, 2 * quick + gap),
             ]
         case .longPress:
-            let hold = Double.random(in: 0.3...1.2, using: &random)
-            return [touch(1, start, .began, 0), touch(1, moved(start, by: 3), .ended, hold)]
+            let hold = time(in: 0.3...1.2, orNear: thresholds.durations)
+            let drift = random.chance(0.5) ? Point(x: distance(in: -3...3), y: 0) : Point(x: 0, y: distance(in: -3...3))
+            return [touch(1, start, .began, 0), touch(1, Point(x: start.x + drift.x, y: start.y + drift.y), .ended, hold)]
         case .pressAndDrag:
-            let hold = Double.random(in: 0.4...0.9, using: &random)
+            let hold = time(in: 0.4...0.9, orNear: thresholds.durations)
             var point = start
             var events = [touch(2, start, .began, 0)]
             for index in 1...Int.random(in: 2...4, using: &random) {
@@ -80,9 +121,10 @@ enum TouchGesture: CaseIterable {
             var point = start
             var time = 0.0
             var events = [touch(1, start, .began, 0)]
-            let step = Point(
-                x: Double.random(in: -40...40, using: &random).rounded(),
-                y: Double.random(in: -40...40, using: &random).rounded())
+            // Along one axis or both; each axis's movement per event meets a threshold half the
+            // time (a pan of exactly its minimum translation, a tap's allowable movement).
+            let axes = Int.random(in: 0...2, using: &random)
+            let step = Point(x: axes == 1 ? 0 : distance(in: -40...40), y: axes == 0 ? 0 : distance(in: -40...40))
             for _ in 1...Int.random(in: 2...6, using: &random) {
                 time += Double.random(in: 0.02...0.08, using: &random)
                 point = Point(x: point.x + step.x, y: point.y + step.y)
