@@ -106,7 +106,9 @@ enum TouchGesture: CaseIterable {
         case .longPress:
             let hold = time(in: 0.3...1.2, orNear: thresholds.durations)
             let drift = random.chance(0.5) ? Point(x: distance(in: -3...3), y: 0) : Point(x: 0, y: distance(in: -3...3))
-            return [touch(1, start, .began, 0), touch(1, Point(x: start.x + drift.x, y: start.y + drift.y), .ended, hold)]
+            return [
+                touch(1, start, .began, 0), touch(1, Point(x: start.x + drift.x, y: start.y + drift.y), .ended, hold),
+            ]
         case .pressAndDrag:
             let hold = time(in: 0.4...0.9, orNear: thresholds.durations)
             var point = start
