@@ -100,6 +100,7 @@ extension Replayer {
         /// connection of its own, asked for as a batch is committed (nil: SQLite's automatic
         /// checkpoint every thousand pages, run by the writer while the jobs wait for it).
         package var checkpointInterval: Duration? = .milliseconds(250)
+
         /// What `replay --all` runs.
         package static let standard = BatchPolicy()
 
@@ -112,7 +113,6 @@ extension Replayer {
         /// committed one wait to be delivered. Memory depends on it, not on how many sessions
         /// there are.
         func window(jobs: Int) -> Int { jobs * (turnsHeld(jobs: jobs) + 2) + 2 * sessionsPerBatch }
-
     }
 
     /// Runs `work` for each of `sessions` on `jobs` threads, each with a `Job` of its own, and
