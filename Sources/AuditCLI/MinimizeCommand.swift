@@ -43,6 +43,7 @@ extension Command {
             "minimized \(counted(result.originalCount, "input")) to \(result.steps.count) in "
             + "\(counted(result.tests, "test")) (\(result.cached) answered from the cache, \(result.unresolved) unresolved"
             + (result.stoppedAtBound ? ", stopped at the bound" : "")
+            + (result.shrunkValues > 0 ? "; \(counted(result.shrunkValues, "value")) made simpler" : "")
             + "); divergence: \(result.divergence.visiblyEscaped())"
         if invocation.format == .json {
             output.line(
@@ -50,6 +51,7 @@ extension Command {
                     ("inputs", .int(result.originalCount)), ("minimal", .int(result.steps.count)),
                     ("tests", .int(result.tests)), ("cached", .int(result.cached)),
                     ("unresolved", .int(result.unresolved)), ("stopped_at_bound", .bool(result.stoppedAtBound)),
+                    ("shrunk_values", .int(result.shrunkValues)),
                     ("divergence", .string(result.divergence)),
                     ("scenario", try AuditValue(json: result.scenario)),
                 ]))

@@ -44,6 +44,9 @@ public struct Minimizer: Sendable {
         public var unresolved: Int
         /// True when the bound on tests stopped the search before it finished.
         public var stoppedAtBound: Bool
+        /// Argument values made simpler once the inputs were minimal (a number toward zero, a text
+        /// shorter), each while the divergence held.
+        public var shrunkValues = 0
     }
 
     public enum Failure: Error, CustomStringConvertible, Sendable {
@@ -85,9 +88,9 @@ public struct Minimizer: Sendable {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let database = scratch.appending(path: "scratch.sqlite").path
 
-        func firstDivergence(_ indexes: [Int]) throws -> (Outcome, String?) {
+        func firstDivergence(_ steps: [ScenarioStep]) throws -> (Outcome, String?) {
             var scenario = plan.scenario
-            scenario.steps = indexes.map { plan.steps[$0] }
+            scenario.steps = steps
             // A finger that begins and never lifts, or lifts without beginning, makes a scenario
             // file that `record` refuses: such a subsequence is no reproducer.
             guard Self.fingersLift(scenario.steps) else { return (.unresolved, nil) }
@@ -108,8 +111,7 @@ public struct Minimizer: Sendable {
             return (.diverges, Self.signature(first))
         }
 
-        let all = Array(plan.steps.indices)
-        guard case (.diverges, let signature?) = try firstDivergence(all) else {
+        guard case (.diverges, let signature?) = try firstDivergence(plan.steps) else {
             throw Failure.noDivergence(session: id, delegate: candidateName)
         }
         var cache: [[Int]: Outcome] = [:]
@@ -130,7 +132,7 @@ public struct Minimizer: Sendable {
                 return .unresolved
             }
             tests += 1
-            let (outcome, found) = try firstDivergence(inputs(indexes))
+            let (outcome, found) = try firstDivergence(inputs(indexes).map { plan.steps[$0] })
             // Diverging in another way does not reproduce this divergence.
             let result: Outcome = outcome == .diverges && found != signature ? .same : outcome
             if result == .unresolved { unresolved += 1 }
@@ -170,12 +172,81 @@ public struct Minimizer: Sendable {
                 granularity = min(granularity * 2, current.count)
             }
         }
-        let steps = inputs(current).map { plan.steps[$0] }
+        var steps = inputs(current).map { plan.steps[$0] }
+        let name = plan.scenario.name + "-minimized"
+        // Then the values: each scalar argument of each input but a touch, made simpler while the
+        // divergence holds, with the same tests' budget. A simpler step must read back from the
+        // scenario file, so the reproducer stays one that `record` takes.
+        var shrunkValues = 0
+        for index in steps.indices where !Self.touchActions.contains(steps[index].action) {
+            for argument in steps[index].arguments.indices {
+                var candidates = Self.simpler(steps[index].arguments[argument])
+                while let candidate = candidates.first, !stoppedAtBound {
+                    candidates.removeFirst()
+                    guard tests < maximumTests else {
+                        stoppedAtBound = true
+                        break
+                    }
+                    tests += 1
+                    var arguments = steps[index].arguments
+                    arguments[argument] = candidate
+                    var trial = steps
+                    trial[index] = ScenarioStep(
+                        definition: steps[index].definition, widget: steps[index].widget, arguments: arguments)
+                    guard
+                        let text = try? plan.scenario.text(name: name, delegate: recordingName, steps: trial),
+                        let readBack = try? Scenario(data: Data(text.utf8), catalog: catalog).steps
+                    else {
+                        unresolved += 1
+                        continue
+                    }
+                    let (outcome, found) = try firstDivergence(readBack)
+                    if outcome == .unresolved { unresolved += 1 }
+                    guard outcome == .diverges, found == signature else { continue }
+                    steps = readBack
+                    shrunkValues += 1
+                    candidates = Self.simpler(steps[index].arguments[argument])
+                }
+            }
+        }
         return Result(
-            steps: steps, originalCount: all.count,
-            scenario: try plan.scenario.text(
-                name: plan.scenario.name + "-minimized", delegate: recordingName, steps: steps),
-            divergence: signature, tests: tests, cached: cached, unresolved: unresolved, stoppedAtBound: stoppedAtBound)
+            steps: steps, originalCount: plan.steps.count,
+            scenario: try plan.scenario.text(name: name, delegate: recordingName, steps: steps),
+            divergence: signature, tests: tests, cached: cached, unresolved: unresolved, stoppedAtBound: stoppedAtBound,
+            shrunkValues: shrunkValues)
+    }
+
+    /// The inputs whose values do not shrink: touch sequences and their recorded forms, whose
+    /// numbers only make sense together.
+    static let touchActions: Set<String> = ["touches", "touch", "gestureTimer"]
+
+    /// Simpler values than `value`, the simplest first: a number toward zero (zero, half, one
+    /// step nearer, its whole part), a text shorter (empty, either half, one character fewer at
+    /// either end). None for anything else.
+    static func simpler(_ value: AuditValue) -> [AuditValue] {
+        var found: [AuditValue] = []
+        func add(_ candidate: AuditValue) {
+            if candidate != value, !found.contains(candidate) { found.append(candidate) }
+        }
+        switch value {
+        case .int(let number) where number != 0:
+            for candidate in [0, number / 2, number - number.signum()] { add(.int(candidate)) }
+        case .double(let number) where number != 0 && number.isFinite:
+            for candidate in [0, (number / 2 * 100).rounded() / 100, number.rounded(.towardZero)] {
+                add(.double(candidate))
+            }
+        case .string(let text) where !text.isEmpty:
+            let half = text.count / 2
+            for candidate in [
+                "", String(text.prefix(half)), String(text.suffix(half)), String(text.dropFirst()),
+                String(text.dropLast()),
+            ] {
+                add(.string(candidate))
+            }
+        default:
+            break
+        }
+        return found
     }
 
     /// The inputs of `steps` in the units ddmin keeps or drops whole, by index: a touch sequence,

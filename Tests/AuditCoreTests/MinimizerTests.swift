@@ -19,6 +19,13 @@ final class NoQuickPay: GestureRecognizerDelegate {
     }
 }
 
+/// Refuses any text that holds a "Z": the change a shrunk value must still show.
+final class NoZ: TextViewDelegate {
+    func textView(_ textView: TextView, shouldChangeTextIn range: TextRange, replacementText text: String) -> Bool {
+        !text.contains("Z")
+    }
+}
+
 @Suite("Minimizing a divergence (ddmin)")
 struct MinimizerTests {
     let folder = TemporaryDirectory()
@@ -28,6 +35,7 @@ struct MinimizerTests {
         var registry = DelegateRegistry.examples
         registry.register("defaults", summary: "implements nothing") { DefaultsOnly() }
         registry.register("no-quick-pay", summary: "quick pay may not begin") { NoQuickPay() }
+        registry.register("no-z", summary: "refuses a Z") { NoZ() }
         return registry
     }
 
@@ -35,6 +43,31 @@ struct MinimizerTests {
         try ScenarioRunner.record(
             try Examples.checkout(), delegate: delegate, registry: Self.registry, databasePath: database
         ).session
+    }
+
+    /// Once the inputs are minimal, their values shrink while the divergence holds: the typed
+    /// text to the one character the candidate refuses, and the scenario still reads back.
+    @Test func valuesShrinkOnceTheInputsAreMinimal() throws {
+        let scenario = try Scenario(
+            data: Data(
+                #"""
+                {"format": 1, "name": "coupon", "root": {"kind": "TextView", "id": "coupon", "frame": [0, 0, 300, 40]},
+                 "steps": [{"action": "beginEditing", "widget": "coupon"},
+                           {"action": "typeText", "widget": "coupon", "text": "SAVE10 Z7"},
+                           {"action": "endEditing", "widget": "coupon"}]}
+                """#.utf8), catalog: .builtIn)
+        let session = try ScenarioRunner.record(
+            scenario, delegate: "defaults", registry: Self.registry, databasePath: database
+        ).session
+        let result = try Minimizer(databasePath: database, registry: Self.registry, catalog: .builtIn)
+            .minimize(session: session, delegate: "no-z")
+        let typed = try #require(result.steps.first { $0.action == "typeText" })
+        #expect(typed.arguments == [.string("Z")])
+        #expect(result.shrunkValues > 0)
+        #expect(try Scenario(data: Data(result.scenario.utf8), catalog: .builtIn).steps == result.steps)
+        #expect(Minimizer.simpler(.int(-7)) == [.int(0), .int(-3), .int(-6)])
+        #expect(Minimizer.simpler(.string("ab")) == [.string(""), .string("a"), .string("b")])
+        #expect(Minimizer.simpler(.double(0)) == [] && Minimizer.simpler(.bool(true)) == [])
     }
 
     @Test func theV2RegressionShrinksToTheOneTapThatShowsIt() throws {
