@@ -67,13 +67,16 @@ public struct Minimizer: Sendable {
     }
 
     /// Minimizes the inputs of session `id` to a smallest sequence on which `candidateName` still
-    /// diverges from the recording delegate as on the whole session, in at most `maximumTests`
-    /// tests; `progress` is told the tests run and the inputs kept as the search narrows.
+    /// diverges from the recording delegate as on the whole session, then makes their values
+    /// simpler while it still does, in at most `maximumTests` tests; `progress` is told the tests
+    /// run and the inputs kept as the search narrows.
     ///
     /// - Complexity: O(*t*·*e*) for *t* tests of at most *e* events each: every test records a
     ///   subsequence of the session's inputs twice and diffs the two runs. Delta debugging needs
     ///   O(*u*²) tests in the worst case for *u* inputs (touch sequences count as one), O(log *u*)
-    ///   when a single input reproduces; `maximumTests` bounds *t*. Memory holds the cache of tests.
+    ///   when a single input reproduces; shrinking, up to five per simpler value found for each
+    ///   number or text argument of the minimal inputs (O(log *n*) values for a number *n* or a
+    ///   text of *n* characters); `maximumTests` bounds *t*. Memory holds the cache of tests.
     public func minimize(
         session id: Int64, delegate candidateName: String, maximumTests: Int = 500,
         progress: (_ tests: Int, _ inputs: Int) -> Void = { _, _ in }
