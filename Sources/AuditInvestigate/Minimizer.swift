@@ -74,9 +74,10 @@ public struct Minimizer: Sendable {
     /// - Complexity: O(*t*·*e*) for *t* tests of at most *e* events each: every test records a
     ///   subsequence of the session's inputs twice and diffs the two runs. Delta debugging needs
     ///   O(*u*²) tests in the worst case for *u* inputs (touch sequences count as one), O(log *u*)
-    ///   when a single input reproduces; shrinking, up to five per simpler value found for each
-    ///   number or text argument of the minimal inputs (O(log *n*) values for a number *n* or a
-    ///   text of *n* characters); `maximumTests` bounds *t*. Memory holds the cache of tests.
+    ///   when a single input reproduces; shrinking, for each number or text argument of the
+    ///   minimal inputs, O(log *n*) tests per simpler value found for a number *n* (O(log² *n*)
+    ///   in all) and five for a text, of which at most one per character is kept; `maximumTests`
+    ///   bounds *t*. Memory holds the cache of tests.
     public func minimize(
         session id: Int64, delegate candidateName: String, maximumTests: Int = 500,
         progress: (_ tests: Int, _ inputs: Int) -> Void = { _, _ in }
@@ -223,9 +224,10 @@ public struct Minimizer: Sendable {
     /// numbers only make sense together.
     static let touchActions: Set<String> = ["touches", "touch", "gestureTimer"]
 
-    /// Simpler values than `value`, the simplest first: a number toward zero (zero, half, one
-    /// step nearer, its whole part), a text shorter (empty, either half, one character fewer at
-    /// either end). None for anything else.
+    /// Simpler values than `value`, the simplest first: a number toward zero (zero, then ever
+    /// nearer the number: half of it, three quarters, …, one step nearer zero; a fraction's whole
+    /// part after zero), a text shorter (empty, either half, one character fewer at either end).
+    /// None for anything else.
     static func simpler(_ value: AuditValue) -> [AuditValue] {
         var found: [AuditValue] = []
         func add(_ candidate: AuditValue) {
@@ -233,10 +235,21 @@ public struct Minimizer: Sendable {
         }
         switch value {
         case .int(let number) where number != 0:
-            for candidate in [0, number / 2, number - number.signum()] { add(.int(candidate)) }
+            // Zero, then ever nearer the number: n/2, n - n/4, n - n/8, …, one step nearer zero.
+            add(.int(0))
+            var step = number / 2
+            while step != 0 {
+                add(.int(number - step))
+                step /= 2
+            }
+            add(.int(number - number.signum()))
         case .double(let number) where number != 0 && number.isFinite:
-            for candidate in [0, (number / 2 * 100).rounded() / 100, number.rounded(.towardZero)] {
-                add(.double(candidate))
+            add(.double(0))
+            add(.double(number.rounded(.towardZero)))
+            var step = number / 2
+            while abs(step) >= 0.01 {
+                add(.double(((number - step) * 100).rounded() / 100))
+                step /= 2
             }
         case .string(let text) where !text.isEmpty:
             let half = text.count / 2

@@ -65,7 +65,8 @@ struct MinimizerTests {
         #expect(typed.arguments == [.string("Z")])
         #expect(result.shrunkValues > 0)
         #expect(try Scenario(data: Data(result.scenario.utf8), catalog: .builtIn).steps == result.steps)
-        #expect(Minimizer.simpler(.int(-7)) == [.int(0), .int(-3), .int(-6)])
+        #expect(Minimizer.simpler(.int(-7)) == [.int(0), .int(-4), .int(-6)])
+        #expect(Minimizer.simpler(.int(100)) == [0, 50, 75, 88, 94, 97, 99].map { AuditValue.int($0) })
         #expect(Minimizer.simpler(.string("ab")) == [.string(""), .string("a"), .string("b")])
         #expect(Minimizer.simpler(.double(0)) == [] && Minimizer.simpler(.bool(true)) == [])
     }
