@@ -25,6 +25,20 @@ struct ReliabilityTests {
             + #""steps":["# + steps.joined(separator: ",") + "]}"
     }
 
+    /// How many events `auditctl record` stores for `longScenario(steps:)` alone, into a fresh
+    /// database: what each of several recordings of it at once must store too. Recorded once per
+    /// test process for each `steps` (`ConcurrentRecordingTests` asks for the same 20,000 steps as
+    /// `twoProcessesRecordIntoOneDatabaseAtOnceAndBothComplete`).
+    static func referenceEvents(steps: Int) throws -> Int {
+        try SharedFixtures.once("the events of longScenario(steps: \(steps))") {
+            let sandbox = try Sandbox()
+            try sandbox.write("long.json", longScenario(steps: steps))
+            let run = try sandbox.run(["record", "--scenario", "long.json", "--db", "reference.sqlite"])
+            guard run.status == 0 else { throw SandboxError(description: "the reference recording failed\n\(run)") }
+            return try AuditStore(path: sandbox.path("reference.sqlite"), access: .read).session(1).events
+        }
+    }
+
     /// Runs the system's `sqlite3` on `path` and returns what it printed.
     static func sqlite3(_ path: String, _ sql: String) throws -> String {
         let process = Process()
@@ -125,8 +139,7 @@ struct ReliabilityTests {
     @Test func twoProcessesRecordIntoOneDatabaseAtOnceAndBothComplete() throws {
         let sandbox = try Sandbox()
         try sandbox.write("long.json", Self.longScenario(steps: 20_000))
-        try sandbox.run(["record", "--scenario", "long.json", "--db", "reference.sqlite"]).expectSuccess()
-        let expected = try AuditStore(path: sandbox.path("reference.sqlite"), access: .read).session(1).events
+        let expected = try Self.referenceEvents(steps: 20_000)
 
         let runs = try sandbox.runConcurrently(
             Array(repeating: ["record", "--scenario", "long.json"], count: 2), timeout: .seconds(600))
