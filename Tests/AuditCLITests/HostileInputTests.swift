@@ -224,7 +224,7 @@ struct HostileInputTests {
     @Test("a hostile scenario is refused in one line and changes nothing", arguments: scenarios)
     func hostileScenario(_ scenario: HostileScenario) throws {
         let sandbox = try Sandbox()
-        try sandbox.recordExample()
+        try sandbox.copyRecordedExample()
         try sandbox.write("s.json", bytes: scenario.bytes)
         let before = try #require(sandbox.bytes("audit.sqlite"))
         let run = try sandbox.run(["record", "--scenario", "s.json"])
@@ -265,7 +265,7 @@ struct HostileInputTests {
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "needs /usr/bin/time"))
     func aMillionSteps() throws {
         let sandbox = try Sandbox()
-        try sandbox.recordExample()
+        try sandbox.copyRecordedExample()
         let steps = Array(repeating: Self.tap, count: 1_000_000).joined(separator: ",")
         try sandbox.write("s.json", Self.scenario(steps: steps))
         let size = try #require(sandbox.bytes("s.json")).count
@@ -295,7 +295,7 @@ struct HostileInputTests {
 
     struct HostileDatabase: Sendable, CustomTestStringConvertible {
         let name: String
-        /// Makes `audit.sqlite` in the sandbox (the example is recorded first).
+        /// Makes `audit.sqlite` in the sandbox (the recorded example is copied in first).
         let make: @Sendable (Sandbox) throws -> Void
         let message: String
         var testDescription: String { name }
@@ -388,7 +388,7 @@ struct HostileInputTests {
     @Test("a hostile database is refused by every command in one line and left as it was", arguments: databases)
     func hostileDatabase(_ database: HostileDatabase) throws {
         let sandbox = try Sandbox()
-        try sandbox.recordExample()
+        try sandbox.copyRecordedExample()
         try database.make(sandbox)
         let before = try Self.snapshot(sandbox)
         for command in Self.everyCommand {
@@ -430,7 +430,7 @@ struct HostileInputTests {
         .enabled(if: unprivileged != nil, "runs as root without setpriv: permissions cannot be tested"))
     func noPermission() throws {
         let sandbox = try Sandbox()
-        try sandbox.recordExample()
+        try sandbox.copyRecordedExample()
         Self.openUp(sandbox, writable: true)
         chmod(sandbox.path("checkout.json"), 0o644)
         // The database is owner-only, as auditctl makes it.
@@ -449,7 +449,7 @@ struct HostileInputTests {
         .enabled(if: unprivileged != nil, "runs as root without setpriv: permissions cannot be tested"))
     func readOnlyPermission() throws {
         let sandbox = try Sandbox()
-        try sandbox.recordExample()
+        try sandbox.copyRecordedExample()
         Self.openUp(sandbox, writable: true)
         chmod(sandbox.path("audit.sqlite"), 0o644)
         chmod(sandbox.path("checkout.json"), 0o644)
@@ -472,7 +472,7 @@ struct HostileInputTests {
         .enabled(if: unprivileged != nil, "runs as root without setpriv: permissions cannot be tested"))
     func unwritableDirectory() throws {
         let sandbox = try Sandbox()
-        try sandbox.recordExample()
+        try sandbox.copyRecordedExample()
         let reading = Self.everyCommand.filter { $0[0] != "record" && $0[0] != "replay" }
         let expected = try reading.map { try sandbox.run($0) }
         Self.openUp(sandbox, writable: false)
@@ -606,7 +606,7 @@ struct HostileInputTests {
     @Test("hostile SQL is refused in one line, within its deadline, the database byte-identical", arguments: queries)
     func hostileQuery(_ query: HostileQuery) throws {
         let sandbox = try Sandbox()
-        try sandbox.recordExample()
+        try sandbox.copyRecordedExample()
         let before = try #require(sandbox.bytes("audit.sqlite"))
         let listing = try sandbox.listing()
         // A query stopped by its deadline says which one: the 1 s --timeout gives, not the default.
@@ -631,7 +631,7 @@ struct HostileInputTests {
         ])
     func costliestQueries(_ arguments: [String], refusal: String?) throws {
         let sandbox = try Sandbox()
-        try sandbox.recordExample()
+        try sandbox.copyRecordedExample()
         let (run, kilobytes) = try Self.peakMemory(sandbox, ["query"] + arguments + ["--timeout", "60"])
         if let refusal {
             expectError(run, startingWith: refusal)
@@ -643,7 +643,7 @@ struct HostileInputTests {
 
     @Test func aTimeoutPastFiveMinutesIsRefused() throws {
         let sandbox = try Sandbox()
-        try sandbox.recordExample()
+        try sandbox.copyRecordedExample()
         expectError(
             try sandbox.run(["query", "select 1", "--timeout", "301"]),
             "--timeout takes a number of seconds up to 300, not '301'")

@@ -11,13 +11,25 @@ struct InvestigateAtScaleTests {
     let sandbox: Sandbox
     static let steps = 3_000
 
-    /// Sessions 1 and 2 recorded with checkout.v1 (two random orders of steps), 3 with checkout.v2.
+    /// Sessions 1 and 2 recorded with checkout.v1 (two random orders of steps), 3 with checkout.v2:
+    /// recorded once per test process, and copied into each test's sandbox (tests add sessions).
     init() throws {
+        let folder = try SharedFixtures.folder("investigate-at-scale") { folder in
+            let sandbox = try Sandbox()
+            for (seed, delegate) in [(1, "checkout.v1"), (2, "checkout.v1"), (1, "checkout.v2")] {
+                try sandbox.write("large\(seed).json", randomCheckoutSource(seed: UInt64(seed), count: Self.steps))
+                let run = try sandbox.run(["record", "--scenario", "large\(seed).json", "--delegate", delegate])
+                guard run.status == 0 else { throw SandboxError(description: "recording failed\n\(run)") }
+            }
+            for name in try sandbox.listing() {
+                try SharedFixtures.copy(
+                    sandbox.directory.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+            }
+        }
         sandbox = try Sandbox()
-        for (seed, delegate) in [(1, "checkout.v1"), (2, "checkout.v1"), (1, "checkout.v2")] {
-            try sandbox.write("large\(seed).json", randomCheckoutSource(seed: UInt64(seed), count: Self.steps))
-            let run = try sandbox.run(["record", "--scenario", "large\(seed).json", "--delegate", delegate])
-            #expect(run.status == 0, "\(run)")
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            try SharedFixtures.copy(
+                folder.appendingPathComponent(name), to: sandbox.directory.appendingPathComponent(name))
         }
     }
 

@@ -25,6 +25,20 @@ struct ReliabilityTests {
             + #""steps":["# + steps.joined(separator: ",") + "]}"
     }
 
+    /// How many events `auditctl record` stores for `longScenario(steps:)` alone, into a fresh
+    /// database: what each of several recordings of it at once must store too. Recorded once per
+    /// test process for each `steps` (`ConcurrentRecordingTests` asks for the same 20,000 steps as
+    /// `twoProcessesRecordIntoOneDatabaseAtOnceAndBothComplete`).
+    static func referenceEvents(steps: Int) throws -> Int {
+        try SharedFixtures.once("the events of longScenario(steps: \(steps))") {
+            let sandbox = try Sandbox()
+            try sandbox.write("long.json", longScenario(steps: steps))
+            let run = try sandbox.run(["record", "--scenario", "long.json", "--db", "reference.sqlite"])
+            guard run.status == 0 else { throw SandboxError(description: "the reference recording failed\n\(run)") }
+            return try AuditStore(path: sandbox.path("reference.sqlite"), access: .read).session(1).events
+        }
+    }
+
     /// Runs the system's `sqlite3` on `path` and returns what it printed.
     static func sqlite3(_ path: String, _ sql: String) throws -> String {
         let process = Process()
@@ -125,8 +139,7 @@ struct ReliabilityTests {
     @Test func twoProcessesRecordIntoOneDatabaseAtOnceAndBothComplete() throws {
         let sandbox = try Sandbox()
         try sandbox.write("long.json", Self.longScenario(steps: 20_000))
-        try sandbox.run(["record", "--scenario", "long.json", "--db", "reference.sqlite"]).expectSuccess()
-        let expected = try AuditStore(path: sandbox.path("reference.sqlite"), access: .read).session(1).events
+        let expected = try Self.referenceEvents(steps: 20_000)
 
         let runs = try sandbox.runConcurrently(
             Array(repeating: ["record", "--scenario", "long.json"], count: 2), timeout: .seconds(600))
@@ -326,10 +339,13 @@ struct ReliabilityTests {
 
     @Test func theSecretIsNotInTheWALOfAKilledRecording() throws {
         let sandbox = try Sandbox()
-        try sandbox.write("login.json", Self.secureScenario(rounds: 20_000))
+        // 5,000 rounds of 16 events (4 inputs and their callbacks), 80,004 events with the session's
+        // first ones: stalled past event 70,000, it cannot finish (and empty its WAL) before the
+        // kill, and commits at least 70,000 less one batch (at most 65,536) before it stalls.
+        // (20,000 rounds, 320,004 events, spent 12 s of a debug build's CPU reading and redacting
+        // the file before the first event; what it stores before the stall is the same.)
+        try sandbox.write("login.json", Self.secureScenario(rounds: 5_000))
         let database = sandbox.path("audit.sqlite")
-        // Stalled past event 70,000 of more than 80,000: it cannot finish (and empty its WAL) before
-        // the kill, and commits at least 70,000 less one batch (at most 65,536) before it stalls.
         let launched = try sandbox.launch(
             ["record", "--scenario", "login.json"], environment: ["AUDITCTL_TEST_STALL_AFTER_EVENT": "70000"])
         try #require(try Self.wait(for: launched, in: sandbox) { Self.committedEvents(database, session: 1) > 2_000 })

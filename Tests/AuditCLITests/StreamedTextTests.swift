@@ -29,8 +29,7 @@ struct StreamedTextTests {
     }
 
     @Test func theTextIsWrittenWhileTheEventsComeAChunkAtATime() throws {
-        let (directory, database) = try StreamedJSONTests.recordedPair(steps: 4_000)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try StreamedJSONTests.recordedPair(steps: 4_000)
         let store = try AuditStore(path: database, access: .read)
         var events: [(TimelineEvent, Int)] = []
         try store.forEachNestedTimelineEvent(of: 1) { events.append(($0, $1)) }
@@ -57,8 +56,7 @@ struct StreamedTextTests {
     }
 
     @Test func showWritesChunksWhoseLinesAreTheWholeTimelines() throws {
-        let (directory, database) = try StreamedJSONTests.recordedPair(steps: 2_000)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try StreamedJSONTests.recordedPair(steps: 2_000)
         let store = try AuditStore(path: database, access: .read)
         for id: Int64 in [1, 2] {
             let capture = Capture()
