@@ -47,14 +47,36 @@ package enum SHA256 {
         package init() { block.reserveCapacity(64) }
 
         mutating func update<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+            // Bytes in contiguous memory (an array, a native string's UTF-8) are mixed in a whole
+            // block at a time, straight from that memory.
+            let done: Void? = bytes.withContiguousStorageIfAvailable { update(contiguous: $0) }
+            guard done == nil else { return }
             for byte in bytes {
                 block.append(byte)
-                if block.count == 64 {
-                    SHA256.compress(&state, block)
-                    block.removeAll(keepingCapacity: true)
-                }
+                if block.count == 64 { compressBlock() }
                 byteCount += 1
             }
+        }
+
+        private mutating func update(contiguous bytes: UnsafeBufferPointer<UInt8>) {
+            byteCount += UInt64(bytes.count)
+            var start = 0
+            if !block.isEmpty {
+                start = min(64 - block.count, bytes.count)
+                block.append(contentsOf: bytes[0..<start])
+                if block.count == 64 { compressBlock() }
+            }
+            while bytes.count - start >= 64 {
+                SHA256.compress(&state, UnsafeBufferPointer(rebasing: bytes[start..<start + 64]))
+                start += 64
+            }
+            block.append(contentsOf: bytes[start...])
+        }
+
+        /// Mixes the full pending block into the state and empties it.
+        private mutating func compressBlock() {
+            block.withUnsafeBufferPointer { SHA256.compress(&state, $0) }
+            block.removeAll(keepingCapacity: true)
         }
 
         /// The digest of everything given so far (this stream can still be updated).
@@ -92,8 +114,10 @@ package enum SHA256 {
         package func finalized() -> [UInt8] { SHA256.digest(outerPad + inner.finalized()) }
     }
 
-    /// Mixes one 64-byte block into `state`.
-    private static func compress(_ state: inout [UInt32], _ block: [UInt8]) {
+    /// Mixes one 64-byte block into `state`. The rotations are written out (`x >> n | x << (32 - n)`)
+    /// rather than called: the debug build the tests run calls every function it is given, and
+    /// a secure text is hashed as it is typed.
+    private static func compress(_ state: inout [UInt32], _ block: UnsafeBufferPointer<UInt8>) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
             for i in 0..<16 {
                 let at = i * 4
@@ -102,23 +126,33 @@ package enum SHA256 {
                     | UInt32(block[at + 3])
             }
             for i in 16..<64 {
-                let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
-                let s1 = w[i - 2].rotatedRight(17) ^ w[i - 2].rotatedRight(19) ^ (w[i - 2] >> 10)
+                let x = w[i - 15]
+                let y = w[i - 2]
+                let s0 = (x >> 7 | x << 25) ^ (x >> 18 | x << 14) ^ (x >> 3)
+                let s1 = (y >> 17 | y << 15) ^ (y >> 19 | y << 13) ^ (y >> 10)
                 w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
             }
             var (a, b, c, d, e, f, g, h) = (
                 state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
             )
-            for i in 0..<64 {
-                let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-                let choice = (e & f) ^ (~e & g)
-                let t1 = h &+ s1 &+ choice &+ roundConstants[i] &+ w[i]
-                let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ majority
-                (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+            roundConstants.withUnsafeBufferPointer { k in
+                for i in 0..<64 {
+                    let s1 = (e >> 6 | e << 26) ^ (e >> 11 | e << 21) ^ (e >> 25 | e << 7)
+                    let choice = (e & f) ^ (~e & g)
+                    let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
+                    let s0 = (a >> 2 | a << 30) ^ (a >> 13 | a << 19) ^ (a >> 22 | a << 10)
+                    let majority = (a & b) ^ (a & c) ^ (b & c)
+                    (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ s0 &+ majority)
+                }
             }
-            for (i, value) in [a, b, c, d, e, f, g, h].enumerated() { state[i] &+= value }
+            state[0] &+= a
+            state[1] &+= b
+            state[2] &+= c
+            state[3] &+= d
+            state[4] &+= e
+            state[5] &+= f
+            state[6] &+= g
+            state[7] &+= h
         }
     }
 
@@ -133,8 +167,4 @@ package enum SHA256 {
         }
         return text
     }
-}
-
-extension UInt32 {
-    fileprivate func rotatedRight(_ count: UInt32) -> UInt32 { (self >> count) | (self << (32 - count)) }
 }

@@ -25,6 +25,28 @@ struct StoreTests {
                 == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
     }
 
+    /// A message given in pieces, some in contiguous memory (mixed a block at a time) and some
+    /// not (a byte at a time), in every way of cutting it, digests as the whole message does.
+    @Test func sha256OfAMessageInPiecesIsTheWholeMessages() {
+        let message = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+        let whole = SHA256.hex(message)
+        for first in [0, 1, 63, 64, 65, 100] {
+            for second in [first, first + 1, first + 64, first + 130, 300] where second <= 300 {
+                for contiguous in [false, true] {
+                    var stream = SHA256.Stream()
+                    stream.update(message[0..<first].lazy.map { $0 })
+                    if contiguous {
+                        stream.update(Array(message[first..<second]))
+                    } else {
+                        stream.update(message[first..<second].lazy.map { $0 })
+                    }
+                    stream.update(Array(message[second...]))
+                    #expect(SHA256.hexadecimal(stream.finalized()) == whole, "\(first) \(second) \(contiguous)")
+                }
+            }
+        }
+    }
+
     @Test func freshDatabaseIsMigratedInWALWithApplicationID() throws {
         let store = try AuditStore(path: database, access: .write)
         let connection = store.connection
