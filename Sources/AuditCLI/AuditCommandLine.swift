@@ -42,9 +42,20 @@ public struct AuditCommandLine: Sendable {
     public func main() -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
         Self.configureSQLite(forCommand: arguments.first)
-        if let seq = environment["AUDITCTL_TEST_STALL_AFTER_EVENT"].flatMap(Int64.init) { Self.stallEvents(after: seq) }
+        if let text = environment[Self.stallVariable] {
+            // A test that misspells the hook would otherwise race the recording it acts on.
+            guard let seq = Int64(text), seq >= 0 else {
+                FileHandle.standardError.write(
+                    Data("\(programName): error: \(Self.stallVariable) takes an event number, not '\(text)'\n".utf8))
+                exit(ExitStatus.failure)
+            }
+            Self.stallEvents(after: seq)
+        }
         exit(run(arguments, output: .standard))
     }
+
+    /// The environment variable of the test hook below.
+    static let stallVariable = "AUDITCTL_TEST_STALL_AFTER_EVENT"
 
     /// A test hook: the tests that act on a running recording stall its writes past an event they
     /// choose, and resume them with `SIGUSR1` (`StoreFaults.stallEvents(after:)`).

@@ -68,5 +68,6 @@ extension Command {
 extension Options {
     /// `minimize --max-tests N`.
     static let maxTests = Option<Int>.positiveInteger(
-        "--max-tests", "N", "stop after this many tests, each two recordings and a diff (default 500)")
+        "--max-tests", "N", "stop after this many tests, each two recordings and a diff (default 500)",
+        atMost: 100_000)
 }

@@ -52,7 +52,8 @@ extension Command {
 extension Options {
     /// `prune --keep-last N`.
     static let keepLast = Option<Int>.positiveInteger(
-        "--keep-last", "N", "keep the newest N recordings (and their replays); delete older ones")
+        "--keep-last", "N", "keep the newest N recordings (and their replays); delete older ones",
+        atMost: 1_000_000_000)
     /// `prune --before TIME`: the sessions started before it.
     static let before = Option<Date>.time(
         "--before", "delete sessions started before TIME (ISO 8601, 'today', 'recent')", as: .since)

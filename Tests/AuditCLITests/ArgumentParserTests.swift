@@ -186,6 +186,13 @@ struct ArgumentParserTests {
         #expect(throws: UsageError(message: "--steps takes an integer from 1 to 10000, not '10001'")) {
             try Options.steps.value(of: "10001")
         }
+        #expect(try Options.maxTests.value(of: "100000") == 100_000)
+        #expect(throws: UsageError(message: "--max-tests takes at most 100000, not 100001")) {
+            try Options.maxTests.value(of: "100001")
+        }
+        #expect(throws: UsageError(message: "--keep-last takes at most 1000000000, not 9000000000")) {
+            try Options.keepLast.value(of: "9000000000")
+        }
     }
 
     /// Options are read by name: a command that declared one name twice would read one declaration

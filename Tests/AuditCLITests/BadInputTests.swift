@@ -128,6 +128,19 @@ struct BadInputTests {
         #expect(sandbox.bytes("audit.sqlite") == before)
     }
 
+    /// The stall test hook misspelt: refused before anything runs, not ignored (a test would then
+    /// race the recording it means to stall).
+    @Test(arguments: ["soon", "-5", "1e5"])
+    func aStallHookThatIsNoEventNumberIsRefused(value: String) throws {
+        let sandbox = try Sandbox()
+        try sandbox.recordExample()
+        let before = try #require(sandbox.bytes("audit.sqlite"))
+        expectError(
+            try sandbox.run(["sessions"], environment: ["AUDITCTL_TEST_STALL_AFTER_EVENT": value]),
+            "AUDITCTL_TEST_STALL_AFTER_EVENT takes an event number, not '\(value)'")
+        #expect(sandbox.bytes("audit.sqlite") == before)
+    }
+
     static let everyCommand: [[String]] = [
         ["record", "--scenario", "checkout.json"], ["sessions"], ["show", "--session", "1"], ["query", "select 1"],
         ["demo"], ["explore", "--scenario", "checkout.json", "--candidate", "checkout.v2"],
