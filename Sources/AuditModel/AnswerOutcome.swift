@@ -11,8 +11,9 @@ public struct AnswerOutcome: Sendable, Hashable {
     @usableFromInline static let asked: UInt8 = 1
     @usableFromInline static let implementedBit: UInt8 = 2
     @usableFromInline static let veto: UInt8 = 4
-    @usableFromInline static let override: UInt8 = 8
-    @usableFromInline static let tookEffect: UInt8 = 16
+    @usableFromInline static let vetoTookEffect: UInt8 = 8
+    @usableFromInline static let override: UInt8 = 16
+    @usableFromInline static let overrideTookEffect: UInt8 = 32
 
     @usableFromInline init(bits: UInt8) { self.bits = bits }
 
@@ -22,23 +23,24 @@ public struct AnswerOutcome: Sendable, Hashable {
     /// A callback's answer of `kind`, which took effect or not (a veto vetoed; an override differs
     /// from its proposal), given by a delegate that `implemented` the callback or not.
     @inlinable
-    public init(answering kind: AnswerKind, tookEffect: Bool, implemented: Bool) {
+    package init(answering kind: AnswerKind, tookEffect: Bool, implemented: Bool) {
         var bits = Self.asked | (implemented ? Self.implementedBit : 0)
         switch kind {
         case .none, .value: break
-        case .veto: bits |= Self.veto | (tookEffect ? Self.tookEffect : 0)
-        case .override: bits |= Self.override | (tookEffect ? Self.tookEffect : 0)
+        case .veto: bits |= Self.veto | (tookEffect ? Self.vetoTookEffect : 0)
+        case .override: bits |= Self.override | (tookEffect ? Self.overrideTookEffect : 0)
         }
         self.bits = bits
     }
 
     /// The outcome an `events` row stores: `implemented` is nil for an input, `vetoed` unless the
-    /// answer is a veto, `overridden` unless it is an override.
-    public init(implemented: Bool?, vetoed: Bool?, overridden: Bool?) {
+    /// answer is a veto, `overridden` unless it is an override. Any three values read back as
+    /// given (a tampered row's too).
+    package init(implemented: Bool?, vetoed: Bool?, overridden: Bool?) {
         var bits: UInt8 = 0
         if let implemented { bits |= Self.asked | (implemented ? Self.implementedBit : 0) }
-        if let vetoed { bits |= Self.veto | (vetoed ? Self.tookEffect : 0) }
-        if let overridden { bits |= Self.override | (overridden ? Self.tookEffect : 0) }
+        if let vetoed { bits |= Self.veto | (vetoed ? Self.vetoTookEffect : 0) }
+        if let overridden { bits |= Self.override | (overridden ? Self.overrideTookEffect : 0) }
         self.bits = bits
     }
 
@@ -47,20 +49,20 @@ public struct AnswerOutcome: Sendable, Hashable {
     public var implemented: Bool? { bits & Self.asked == 0 ? nil : bits & Self.implementedBit != 0 }
 
     /// nil unless the answer is a veto; then whether it vetoed.
-    public var vetoed: Bool? { bits & Self.veto == 0 ? nil : bits & Self.tookEffect != 0 }
+    public var vetoed: Bool? { bits & Self.veto == 0 ? nil : bits & Self.vetoTookEffect != 0 }
 
     /// nil unless the answer is an override; then whether it differs from the proposal.
-    public var overridden: Bool? { bits & Self.override == 0 ? nil : bits & Self.tookEffect != 0 }
+    public var overridden: Bool? { bits & Self.override == 0 ? nil : bits & Self.overrideTookEffect != 0 }
 
     /// What the answer did to the widget: nil when it let the widget go on as proposed.
     public var effect: AnswerEffect? {
-        guard bits & Self.tookEffect != 0 else { return nil }
-        return bits & Self.veto != 0 ? .vetoed : .overridden
+        if overridden == true { return .overridden }
+        return vetoed == true ? .vetoed : nil
     }
 
     /// This outcome with `implemented` set as given, for a callback.
     @inlinable
-    public func implemented(_ implemented: Bool) -> AnswerOutcome {
+    package func implemented(_ implemented: Bool) -> AnswerOutcome {
         AnswerOutcome(bits: (bits & ~Self.implementedBit) | Self.asked | (implemented ? Self.implementedBit : 0))
     }
 }

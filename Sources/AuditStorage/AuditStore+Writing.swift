@@ -116,11 +116,12 @@ extension AuditStore {
                 case .flag(let flag): statement.bind(Int64(flag ? 1 : 0), at: at + 7)
                 case .json(let text): statement.bind(text, at: at + 7)
                 }
-                statement.bind(row.answer.outcome.vetoed.map { Int64($0 ? 1 : 0) }, at: at + 8)
-                statement.bind(row.answer.outcome.implemented.map { Int64($0 ? 1 : 0) }, at: at + 9)
+                let outcome = row.answer.outcome.columns
+                statement.bind(outcome.vetoed, at: at + 8)
+                statement.bind(outcome.implemented, at: at + 9)
                 statement.bind(row.duration, at: at + 10)
                 statement.bind(row.parent == 0 ? nil : row.parent, at: at + 11)
-                statement.bind(row.answer.outcome.overridden.map { Int64($0 ? 1 : 0) }, at: at + 12)
+                statement.bind(outcome.overridden, at: at + 12)
             }
             if StoreFaults.isArmed { StoreFaults.checkStall(lastSeq: rows[start + count - 1].seq) }
             while try statement.step() {}

@@ -103,7 +103,7 @@ struct AnswerKindTests {
         // As read back from the row's columns, every combination the columns can hold.
         for implemented in [nil, false, true] as [Bool?] {
             for vetoed in [nil, false, true] as [Bool?] {
-                for overridden in [nil, false, true] as [Bool?] where vetoed == nil || overridden == nil {
+                for overridden in [nil, false, true] as [Bool?] {
                     let outcome = AnswerOutcome(implemented: implemented, vetoed: vetoed, overridden: overridden)
                     #expect(parts(outcome) == [implemented, vetoed, overridden])
                     #expect(parts(outcome.implemented(true)) == [true, vetoed, overridden])

@@ -71,6 +71,12 @@ struct InputGeneratorTests {
         #expect(rows.filter { $0 == 0 || $0 == 9 }.count > 300 / 4, "the ends come often")
     }
 
+    /// A recognizer of the app's own, as one declared in another package would be: it declares
+    /// its thresholds, and touches meet them.
+    final class Flick: GestureRecognizer {
+        override var thresholds: GestureThresholds { GestureThresholds(distances: [17]) }
+    }
+
     @Test("touches meet the thresholds of the recognizers they reach, read from those recognizers")
     func touchesMeetThresholds() {
         let view = View(identifier: "pad", frame: Rect(x: 0, y: 0, width: 400, height: 400))
@@ -78,26 +84,37 @@ struct InputGeneratorTests {
         pan.minimumTranslation = 13
         let press = LongPressGestureRecognizer(identifier: "press")
         press.minimumPressDuration = 0.7
-        view.addGestureRecognizer(pan)
-        view.addGestureRecognizer(press)
+        let doubleTap = TapGestureRecognizer(identifier: "double", numberOfTapsRequired: 2)
+        doubleTap.maximumIntervalBetweenTaps = 0.42
+        for recognizer in [pan, press, doubleTap, Flick(identifier: "flick")] { view.addGestureRecognizer(recognizer) }
         var random = ExplorationRandom(seed: 9)
-        var exactPans = 0
+        var steps: [Double: Int] = [:]  // moves along one axis, by distance
         var exactHolds = 0
-        for _ in 0..<600 {
+        var exactPauses = 0
+        for _ in 0..<1_000 {
             guard let touches = TouchGesture.random(on: view, &random) else { continue }
             let moves = touches.filter { $0.phase == .moved }
             for (before, after) in zip(moves, moves.dropFirst()) where before.id == after.id {
                 let step = (abs(after.location.x - before.location.x), abs(after.location.y - before.location.y))
-                if step == (13, 0) || step == (0, 13) { exactPans += 1 }
+                if step.0 == 0 || step.1 == 0 { steps[step.0 + step.1, default: 0] += 1 }
             }
             if touches.count == 2, touches[0].phase == .began, touches[1].phase == .ended,
                 touches[1].timestamp == 0.7
             {
                 exactHolds += 1
             }
+            if touches.count == 4, touches.map(\.phase) == [.began, .ended, .began, .ended],
+                abs(touches[2].timestamp - touches[1].timestamp - 0.42) < 1e-6
+            {
+                exactPauses += 1
+            }
         }
-        #expect(exactPans > 0, "a pan that moves exactly its minimum translation along one axis")
+        // A threshold comes several times as often as a distance that is none (23), which only
+        // the uniform half of the draws reaches.
+        let none = steps[23, default: 0]
+        #expect(steps[13, default: 0] > 2 * none && steps[17, default: 0] > 2 * none, "\(steps)")
         #expect(exactHolds > 0, "a press held exactly its minimum duration")
+        #expect(exactPauses > 0, "a double tap whose pause is exactly the longest interval")
     }
 
     @Test("the random numbers are xoshiro256** seeded by SplitMix64, the same everywhere")

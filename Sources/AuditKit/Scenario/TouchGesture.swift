@@ -17,43 +17,15 @@ enum TouchGesture: CaseIterable {
     /// point was found. Times count from 0 (a `touches` step starts on the current clock).
     static func random(on view: View, _ random: inout ExplorationRandom) -> [Touch]? {
         var chain: View? = view
-        var thresholds = Thresholds()
+        var thresholds = GestureThresholds()
         var recognizers = 0
         while let node = chain {
             recognizers += node.touchRecognizers.count
-            for recognizer in node.touchRecognizers { thresholds.add(recognizer) }
+            for recognizer in node.touchRecognizers { thresholds.formUnion(recognizer.thresholds) }
             chain = node.superview
         }
         guard recognizers > 0, let start = point(on: view, &random) else { return nil }
         return allCases.randomElement(using: &random)!.events(at: start, meeting: thresholds, &random)
-    }
-
-    /// The thresholds of the recognizers a touch on a view reaches, which generated gestures meet
-    /// exactly, or just miss, half the time: distances a finger moves, how long it is held, and
-    /// the pause between taps.
-    struct Thresholds {
-        var distances: Set<Double> = []
-        var durations: Set<Double> = []
-        var intervals: Set<Double> = []
-
-        mutating func add(_ recognizer: GestureRecognizer) {
-            switch recognizer {
-            case let tap as TapGestureRecognizer:
-                distances.insert(tap.allowableMovement)
-                durations.insert(tap.maximumTapDuration)
-                intervals.insert(tap.maximumIntervalBetweenTaps)
-            case let press as LongPressGestureRecognizer:
-                distances.insert(press.allowableMovement)
-                durations.insert(press.minimumPressDuration)
-            case let pan as PanGestureRecognizer:
-                distances.insert(pan.minimumTranslation)
-            default:
-                break
-            }
-        }
-
-        /// Both directions of each distance, in order.
-        var signedDistances: [Double] { distances.sorted().flatMap { [-$0, $0] } }
     }
 
     /// A point of `view`, in window coordinates, whose hit test lands on `view` or a subview.
@@ -73,7 +45,7 @@ enum TouchGesture: CaseIterable {
         return nil
     }
 
-    private func events(at start: Point, meeting thresholds: Thresholds, _ random: inout ExplorationRandom)
+    private func events(at start: Point, meeting thresholds: GestureThresholds, _ random: inout ExplorationRandom)
         -> [Touch]
     {
         func touch(_ id: Int, _ point: Point, _ phase: Touch.Phase, _ time: Double) -> Touch {
@@ -85,12 +57,12 @@ enum TouchGesture: CaseIterable {
                 y: point.y + Double.random(in: -distance...distance, using: &random).rounded())
         }
         /// A time in `range`, or at or next to one of `boundaries`, in hundredths and never 0.
-        func time(in range: ClosedRange<Double>, orNear boundaries: Set<Double>) -> Double {
-            max(0.01, (random.value(in: range, orNear: boundaries.sorted(), step: 0.01) * 100).rounded() / 100)
+        func time(in range: ClosedRange<Double>, orNear boundaries: [Double]) -> Double {
+            max(0.01, (random.value(in: range, orNear: boundaries, step: 0.01) * 100).rounded() / 100)
         }
         /// A whole distance along one axis in `range`, or at or next to one of the thresholds.
         func distance(in range: ClosedRange<Double>) -> Double {
-            random.value(in: range, orNear: thresholds.signedDistances, step: 1).rounded()
+            random.value(in: range, orNear: thresholds.distances.flatMap { [-$0, $0] }, step: 1).rounded()
         }
         let quick = time(in: 0.03...0.15, orNear: thresholds.durations)
         switch self {

@@ -92,6 +92,10 @@ open class GestureRecognizer: Auditable {
     /// The recognizer's kind as recorded (`TapGestureRecognizer`, …). Subclasses return their own.
     open var widgetKind: String { "GestureRecognizer" }
 
+    /// The thresholds at which this recognizer decides, which the touches `explore` generates
+    /// meet exactly, or just miss, half the time. A recognizer of your own returns its own.
+    open var thresholds: GestureThresholds { GestureThresholds() }
+
     /// Takes `candidate` as this recognizer's delegate if it conforms to `GestureRecognizerDelegate`
     /// (what a scenario run does for every recognizer), and says whether it did.
     func adoptDelegate(_ candidate: AnyObject) -> Bool {

@@ -31,6 +31,10 @@ open class LongPressGestureRecognizer: GestureRecognizer {
 
     open override var widgetKind: String { "LongPressGestureRecognizer" }
 
+    open override var thresholds: GestureThresholds {
+        GestureThresholds(distances: [allowableMovement], durations: [minimumPressDuration])
+    }
+
     open override func touchBegan(_ touch: Touch) {
         guard finger == nil else {
             if !pressing { transition(to: .failed) }

@@ -24,6 +24,8 @@ open class PanGestureRecognizer: GestureRecognizer {
 
     open override var widgetKind: String { "PanGestureRecognizer" }
 
+    open override var thresholds: GestureThresholds { GestureThresholds(distances: [minimumTranslation]) }
+
     /// The translation in `view`'s coordinates: the same in every view, as views are not scaled or
     /// rotated.
     public func translation(in view: View?) -> Point { translation }

@@ -49,6 +49,11 @@ open class TapGestureRecognizer: GestureRecognizer {
 
     open override var widgetKind: String { "TapGestureRecognizer" }
 
+    open override var thresholds: GestureThresholds {
+        GestureThresholds(
+            distances: [allowableMovement], durations: [maximumTapDuration], intervals: [maximumIntervalBetweenTaps])
+    }
+
     open override func touchBegan(_ touch: Touch) {
         guard start == nil else { return transition(to: .failed) }
         start = touch.location
