@@ -72,6 +72,16 @@ public struct CoverageReport: Sendable {
         case .value: ["nil", "value"]
         }
     }
+
+    /// The branch an answer of `kind` took: its `outcome`, and for a value whether it was nil.
+    static func branch(of kind: AnswerKind, _ outcome: AnswerOutcome, resultIsNil: Bool) -> String {
+        switch kind {
+        case .none: "called"
+        case .veto: outcome.vetoed == true ? "vetoed" : "allowed"
+        case .override: outcome.overridden == true ? "overridden" : "kept"
+        case .value: resultIsNil ? "nil" : "value"
+        }
+    }
 }
 
 extension CoverageReport {

@@ -11,8 +11,10 @@ import Foundation
 /// Each run builds the scenario's tree afresh and generates its steps one at a time while driving
 /// the delegate, so every step is valid in the state the ones before left: the widgets' kinds
 /// generate them (`WidgetKind.generators`), weighted, each checked as a scenario step is. The run
-/// is then recorded with a fresh delegate and a fresh candidate (which skips an input it cannot
-/// take, as in a replay) into a scratch database and the two sessions are diffed.
+/// is then driven with a fresh delegate and a fresh candidate (which skips an input it cannot take,
+/// as in a replay), each under a recorder that keeps its events in memory, and the two are compared
+/// as `diff` compares two sessions. Only a run that differs is stored: recorded with both into a
+/// scratch database, diffed and minimized there.
 ///
 /// Run k draws from `ExplorationRandom(seed:run:)`, so the same seed gives the same runs; guided
 /// exploration also depends on the runs before, which the same seed repeats too. A time limit only
@@ -37,8 +39,8 @@ public struct Explorer: Sendable {
         public var guided = true
         /// The most tests the minimizer runs.
         public var maximumMinimizerTests = 500
-        /// Runs recorded at once, each on a thread and into a scratch database of its own; the
-        /// runs and what they find do not depend on it.
+        /// Runs checked at once, each on a thread of its own; the runs and what they find do not
+        /// depend on it.
         public var jobs = 1
 
         public init() {}
@@ -86,14 +88,14 @@ public struct Explorer: Sendable {
     /// told the runs and steps done after each run.
     ///
     /// Runs go in batches of `batchSize`: a batch's steps are generated from the corpus as it was
-    /// when the batch began, its runs recorded `options.jobs` at a time (each job into a scratch
-    /// database of its own), then taken in run order. So the runs, and the first that diverges,
-    /// are the same whatever the number of jobs.
+    /// when the batch began, its runs checked `options.jobs` at a time, then taken in run order. So
+    /// the runs, and the first that diverges, are the same whatever the number of jobs.
     ///
     /// - Complexity: O(*r*·*e*) for *r* runs (`options.runs`, fewer with a time limit or a divergence)
-    ///   of *e* events each: every run is generated, recorded with both delegates and diffed in a
-    ///   scratch database. A divergence adds a `Minimizer/minimize(session:delegate:maximumTests:progress:)`
-    ///   of that run. Memory grows with the corpus of runs that reached new branches.
+    ///   of *e* events each: every run is generated, driven with both delegates and compared in
+    ///   memory. A divergence adds its recording and a
+    ///   `Minimizer/minimize(session:delegate:maximumTests:progress:)` of that run. Memory grows with
+    ///   the corpus of runs that reached new branches.
     public func explore(
         delegate delegateName: String, candidate candidateName: String,
         progress: (_ runs: Int, _ steps: Int) -> Void = { _, _ in }
@@ -107,22 +109,19 @@ public struct Explorer: Sendable {
         var seen: Set<String> = []
         let generator = RunGenerator(scenario: scenario, options: options)
         var next = 1
+        // Only a run that differs is stored, so the scratch databases hold at most that one.
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let check = try RunCheck(
+            scenario: scenario, delegate: delegate, candidate: candidate, lanes: options.jobs, in: scratch)
         while next <= max(options.runs, 1) {
             if let limit = options.timeLimit, next > 1, ContinuousClock.now - started >= limit { break }
             let batch = Array(next...min(next + Self.batchSize - 1, max(options.runs, 1)))
             next += batch.count
-            // A fresh scratch folder every `runsPerScratch` runs, so the databases stay small.
-            let block = scratch.appending(path: "\((batch[0] - 1) / Self.runsPerScratch)")
-            if (batch[0] - 1) % Self.runsPerScratch == 0 {
-                try? FileManager.default.removeItem(at: scratch)
-                try FileManager.default.createDirectory(at: block, withIntermediateDirectories: true)
-            }
             let planned = batch.map { run in
                 var random = ExplorationRandom(seed: options.seed, run: run)
                 return generator.steps(delegate: delegate.make, corpus: result.corpus, &random)
             }
-            let outcomes = try RunCheck(scenario: scenario, delegate: delegate, candidate: candidate)
-                .check(planned, jobs: max(options.jobs, 1), in: block)
+            let outcomes = try check.check(planned)
             for (run, outcome) in zip(batch, outcomes) {
                 guard let outcome else { continue }  // the delegate answered differently from its dry run
                 result.runs += 1
@@ -134,9 +133,9 @@ public struct Explorer: Sendable {
                 }
                 result.branches = seen.count
                 progress(result.runs, result.steps)
-                guard let signature = outcome.divergence else { continue }
+                guard let divergence = outcome.divergence else { continue }
                 result.finding = try finding(
-                    run: run, outcome, signature: signature, delegate: delegate.name, candidate: candidate.name)
+                    run: run, steps: outcome.steps, divergence, delegate: delegate.name, candidate: candidate.name)
                 return result
             }
         }
@@ -145,27 +144,25 @@ public struct Explorer: Sendable {
 
     /// The finding of run `run`, minimized; its scenario names `delegate`.
     private func finding(
-        run: Int, _ outcome: RunCheck.Outcome, signature: String, delegate: String, candidate: String
+        run: Int, steps: [ScenarioStep], _ divergence: RunCheck.Divergence, delegate: String, candidate: String
     ) throws -> Finding {
         let minimized: Minimizer.Result
         do {
-            minimized = try Minimizer(databasePath: outcome.database, registry: registry, catalog: scenario.catalog)
-                .minimize(session: outcome.session, delegate: candidate, maximumTests: options.maximumMinimizerTests)
+            minimized = try Minimizer(databasePath: divergence.database, registry: registry, catalog: scenario.catalog)
+                .minimize(
+                    session: divergence.session, delegate: candidate, maximumTests: options.maximumMinimizerTests)
         } catch is Minimizer.Failure {
             // Replaying the recorded inputs did not diverge as the run did: the run is the reproducer.
             minimized = Minimizer.Result(
-                steps: outcome.steps, originalCount: outcome.steps.count,
-                scenario: try scenario.text(
-                    name: scenario.name + "-explored", delegate: delegate, steps: outcome.steps),
-                divergence: signature, tests: 0, cached: 0, unresolved: 0, stoppedAtBound: false)
+                steps: steps, originalCount: steps.count,
+                scenario: try scenario.text(name: scenario.name + "-explored", delegate: delegate, steps: steps),
+                divergence: divergence.signature, tests: 0, cached: 0, unresolved: 0, stoppedAtBound: false)
         }
-        return Finding(run: run, steps: outcome.steps, signature: signature, minimized: minimized)
+        return Finding(run: run, steps: steps, signature: divergence.signature, minimized: minimized)
     }
 
     /// Runs generated at once from the same corpus, and checked together.
     static let batchSize = 4
-
-    static let runsPerScratch = 100
 
     /// Where scratch databases go: a memory file system when there is one (`/dev/shm` on Linux),
     /// since nothing in them outlives the exploration, else the temporary directory.

@@ -5,45 +5,126 @@ import AuditStorage
 import Foundation
 import Synchronization
 
-/// Records generated runs with a delegate and a candidate into scratch databases and diffs them,
-/// several at once when asked.
-struct RunCheck: Sendable {
+/// Checks generated runs: drives each with a delegate and with a candidate under recorders that
+/// keep the events in memory, compares the two as `diff` would, and stores only a run that
+/// differs (both sessions, recorded again into a scratch database, for the minimizer); several
+/// runs at once when asked.
+final class RunCheck: @unchecked Sendable {
+    // @unchecked: a lane's store is used by one thread at a time, the one `check` gives the lane.
     let scenario: Scenario
     let delegate: DelegateRegistry.Entry
     let candidate: DelegateRegistry.Entry
+    /// One scratch database per lane, in `folder`: each lane's recorders are made on its store,
+    /// which only a run that differs writes.
+    private let lanes: [Lane]
 
-    /// What one run did: its steps, the delegate's session and the database holding it, the answer
-    /// branches the delegate reached, and the first difference's signature when the candidate's
-    /// session differs.
+    /// What one run did: its steps, the answer branches the delegate reached, the callbacks both
+    /// delegates were asked, and, when the candidate differs, its first difference.
     struct Outcome: Sendable {
         var steps: [ScenarioStep]
-        var session: Int64
-        var database: String
         var branches: Set<String>
-        var divergence: String?
         /// The callbacks both delegates were asked.
         var callbacks: Int
+        var divergence: Divergence?
     }
 
-    /// Checks `runs` (their steps) in order, `jobs` at a time: job j records runs j, j + jobs, …
-    /// into `folder/job-j.sqlite`. A run whose delegate answers differently from its dry run has no
-    /// outcome (nil).
-    func check(_ runs: [[ScenarioStep]], jobs: Int, in folder: URL) throws -> [Outcome?] {
-        let lanes = min(jobs, runs.count)
+    /// A run that differs, stored: the delegate's session in the scratch database `database`,
+    /// and the signature of the first difference (kind, widget and callback).
+    struct Divergence: Sendable {
+        var session: Int64
+        var database: String
+        var signature: String
+    }
+
+    /// A lane's scratch store, and the secure text hasher of its database when the scenario has
+    /// secure text views (both sides hash under the one key, as in one database).
+    private struct Lane {
+        let store: AuditStore
+        let secrets: SecretHasher?
+    }
+
+    /// Opens `lanes` scratch databases in `folder`.
+    init(
+        scenario: Scenario, delegate: DelegateRegistry.Entry, candidate: DelegateRegistry.Entry, lanes: Int,
+        in folder: URL
+    ) throws {
+        self.scenario = scenario
+        self.delegate = delegate
+        self.candidate = candidate
+        self.lanes = try (0..<max(lanes, 1)).map { lane in
+            let path = folder.appending(path: "job-\(lane).sqlite").path
+            let store = try AuditStore(path: path, access: .write)
+            return Lane(
+                store: store,
+                secrets: scenario.secureTextPaths.isEmpty ? nil : try SecretHasher(databasePath: path))
+        }
+    }
+
+    /// Checks `runs` (their steps) in order, on every lane at once: lane j checks runs j, j +
+    /// lanes, …. A run whose delegate answers differently from its dry run has no outcome (nil).
+    func check(_ runs: [[ScenarioStep]]) throws -> [Outcome?] {
+        let count = min(lanes.count, runs.count)
         let results = Mutex<[Int: Swift.Result<Outcome?, any Error>]>([:])
-        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-            let database = folder.appending(path: "job-\(lane).sqlite").path
-            for index in stride(from: lane, to: runs.count, by: lanes) {
-                let outcome = Swift.Result { try check(runs[index], database: database) }
+        DispatchQueue.concurrentPerform(iterations: count) { lane in
+            for index in stride(from: lane, to: runs.count, by: count) {
+                let outcome = Swift.Result { try check(runs[index], on: lanes[lane]) }
                 results.withLock { $0[index] = outcome }
             }
         }
         return try results.withLock { found in try runs.indices.map { try found[$0]!.get() } }
     }
 
-    private func check(_ steps: [ScenarioStep], database: String) throws -> Outcome? {
+    private func check(_ steps: [ScenarioStep], on lane: Lane) throws -> Outcome? {
         var run = scenario
         run.steps = steps
+        guard let a = try capture(run, delegate, invalid: .stop, on: lane),
+            let b = try capture(run, candidate, invalid: .skip, on: lane)
+        else { return nil }
+        var outcome = Outcome(
+            steps: steps, branches: Self.branches(a.events, widgets: a.widgets), callbacks: a.callbacks + b.callbacks)
+        guard SessionDiffer.differ(a.fingerprints, b.fingerprints) else { return outcome }
+        outcome.divergence = try store(run, on: lane)
+        return outcome
+    }
+
+    /// One side of a run, captured in memory.
+    private struct Captured {
+        var fingerprints: [EventFingerprint]
+        var events: [CapturedEvent]
+        var widgets: [WidgetRecord]
+
+        var callbacks: Int { events.count { $0.descriptor.kind == .callback } }
+    }
+
+    /// Drives `run` with a delegate `entry` makes, under a recorder that stores nothing; nil when
+    /// a step cannot run (`invalid: .stop`: the delegate answered differently from its dry run).
+    private func capture(
+        _ run: Scenario, _ entry: DelegateRegistry.Entry, invalid: ScenarioRunner.InvalidStep, on lane: Lane
+    ) throws -> Captured? {
+        let recorder = try Recorder(
+            recordingInline: lane.store,
+            session: NewSession(scenario: run.name, source: run.source, delegate: entry.name),
+            catalog: run.catalog)
+        if let secrets = lane.secrets { recorder.useSecrets(secrets) }
+        let delegate = entry.make()
+        do {
+            try withExtendedLifetime(delegate) { () throws(ScenarioError) in
+                _ = try ScenarioRunner.run(run, delegate: delegate, recorder: recorder, invalid: invalid)
+            }
+        } catch {
+            return nil
+        }
+        guard let fingerprints = recorder.prepareToFinish() else { return nil }
+        let (events, widgets) = recorder.captured
+        return Captured(fingerprints: fingerprints, events: events, widgets: widgets)
+    }
+
+    /// Records a run that differs with both delegates into the lane's database, as `record` and
+    /// a replay's candidate would (the candidate skipping what it cannot take), and diffs the two
+    /// sessions; nil when, stored, they do not differ after all (a delegate whose answers change
+    /// from one run to the next).
+    private func store(_ run: Scenario, on lane: Lane) throws -> Divergence? {
+        let database = lane.store.path
         let a: RecordingSummary
         let b: RecordingSummary
         do {
@@ -53,21 +134,22 @@ struct RunCheck: Sendable {
         } catch is ScenarioError {
             return nil
         }
-        let store = try AuditStore(path: database, access: .read)
-        let first = ReplayReport.firstDifference(in: try SessionDiffer(store).diff(a.session, b.session))
-        return Outcome(
-            steps: steps, session: a.session, database: database,
-            branches: try Self.branches(of: a.session, in: store, catalog: scenario.catalog),
-            divergence: first.map(Minimizer.signature), callbacks: a.callbacks + b.callbacks)
+        let first = ReplayReport.firstDifference(in: try SessionDiffer(lane.store).diff(a.session, b.session))
+        return first.map { Divergence(session: a.session, database: database, signature: Minimizer.signature($0)) }
     }
 
-    /// The answer branches session `id` reached, one string each (widget, callback, branch).
-    static func branches(of id: Int64, in store: AuditStore, catalog: WidgetCatalog) throws -> Set<String> {
+    /// The answer branches of `events`, one string each (widget, callback, branch), as
+    /// `CoverageReport` names them.
+    static func branches(_ events: [CapturedEvent], widgets: [WidgetRecord]) -> Set<String> {
+        var paths: [Int32: String] = [:]
+        for widget in widgets { paths[widget.id] = widget.path }
         var branches: Set<String> = []
-        for row in try CoverageReport(sessions: [id], catalog: catalog, in: store).rows {
-            for (branch, count) in row.branches where count > 0 {
-                branches.insert("\(row.widget) \(row.protocolName).\(row.callback) \(branch)")
-            }
+        for index in events.indices where events[index].descriptor.kind == .callback {
+            let descriptor = events[index].descriptor
+            let branch = CoverageReport.branch(
+                of: descriptor.answer, events[index].answer, resultIsNil: (events[index].result ?? .null) == .null)
+            branches.insert(
+                "\(paths[events[index].widget] ?? "") \(descriptor.protocolName).\(descriptor.name) \(branch)")
         }
         return branches
     }

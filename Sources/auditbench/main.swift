@@ -57,6 +57,9 @@ let diffMemoryRatio = 3.0
 let queryRatio = 2.5
 /// `replay --all` of a large corpus: peak memory as a multiple of one session's replay.
 let corpusMemoryRatio = 3.0
+/// Explore: callbacks of both delegates per second, as a multiple of replaying runs of the same kind
+/// in interaction mode.
+let exploreRatio = 0.5
 
 // The diff and corpus sections run the `auditctl` built beside this benchmark: say so before any run.
 let auditctlBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()

@@ -184,6 +184,10 @@ final class EventWriter: @unchecked Sendable {
         }
     }
 
+    /// The events and widgets `prepare` took, in `seq` order: what a caller comparing runs in
+    /// memory reads instead of storing them (explore).
+    var prepared: (events: [CapturedEvent], widgets: [WidgetRecord]) { (pending, pendingWidgets) }
+
     /// Events' argument texts and answers, as stored.
     private struct Encoded {
         var arguments: [String]

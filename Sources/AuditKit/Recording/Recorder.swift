@@ -249,6 +249,13 @@ public final class Recorder: Sendable {
         return writer.prepare(queue: queue)
     }
 
+    /// The events and widgets captured, once `prepareToFinish()` has taken them: a caller that
+    /// compares runs in memory and stores only some (explore) reads them here and never calls
+    /// `finish()` on the others, which then store nothing. Empty for any other recorder.
+    package var captured: (events: [CapturedEvent], widgets: [WidgetRecord]) {
+        writesInline ? writer.prepared : ([], [])
+    }
+
     /// Whether `finish()` wrote every event at once, with no write failed (a recorder writing
     /// inline only).
     package var wroteWhole: Bool { writer.wroteWhole }

@@ -47,6 +47,15 @@ public struct SessionDiffer {
         return diff
     }
 
+    /// Whether two runs captured in memory, their fingerprints with A's first, differ as `diff`
+    /// would find once both were stored: explore checks every run this way and stores only one
+    /// that differs.
+    ///
+    /// - Complexity: as aligning two sessions of *n* and *m* events in `diff(_:_:)`, with nothing read.
+    package static func differ(_ a: [EventFingerprint], _ b: [EventFingerprint]) -> Bool {
+        !TimelineAligner.differences(a, b).found.isEmpty
+    }
+
     /// Two sessions' fingerprints aligned: what `diff` finds before it reads any event.
     package struct Aligned {
         let alignment: TimelineAligner.Alignment
