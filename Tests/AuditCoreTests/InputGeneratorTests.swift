@@ -48,6 +48,26 @@ struct InputGeneratorTests {
         #expect(sequences.contains { ($0.last?.timestamp ?? 0) >= 0.5 && $0.count == 2 })  // a long press
         #expect(sequences.contains { Set($0.map(\.id)).count == 2 })  // two fingers
         #expect(sequences.contains { $0.count >= 4 && $0.contains { $0.phase == .moved } })  // a pan
+        // Overlapping fingers: one moves while the other is down, begun before and lifted after.
+        #expect(
+            sequences.contains { touches in
+                guard let moved = touches.firstIndex(where: { $0.phase == .moved && $0.id == 2 }) else { return false }
+                return touches[..<moved].contains { $0.id == 1 && $0.phase == .began }
+                    && touches[moved...].contains { $0.id == 1 && $0.phase == .ended }
+            })
+    }
+
+    @Test("typing into a note with a character limit often leaves it exactly at the limit, or one unit either side")
+    func textAtTheLimit() {
+        let note = NoteTextView(identifier: "note", text: "Leave", characterLimit: 20)
+        var random = ExplorationRandom(seed: 4)
+        var lengths: [Int: Int] = [:]
+        for _ in 0..<600 {
+            let text = InputGenerators.text(replacing: note.selectedRange, in: note, &random)
+            lengths[note.utf16Length + text.utf16.count, default: 0] += 1
+        }
+        // A third of the draws, split over 19, 20 and 21 units; a random text almost never lands there.
+        for length in 19...21 { #expect((40...100).contains(lengths[length, default: 0]), "\(lengths)") }
     }
 
     @Test("a weight of 0 never generates the input; the same seed, the same steps")
@@ -91,7 +111,7 @@ struct InputGeneratorTests {
         var steps: [Double: Int] = [:]  // moves along one axis, by distance
         var exactHolds = 0
         var exactPauses = 0
-        for _ in 0..<1_000 {
+        for _ in 0..<4_000 {
             guard let touches = TouchGesture.random(on: view, &random) else { continue }
             let moves = touches.filter { $0.phase == .moved }
             for (before, after) in zip(moves, moves.dropFirst()) where before.id == after.id {

@@ -21,9 +21,12 @@ enum InputGenerators {
 
     static let textView: [InputGenerator] = [
         TextView.Inputs.beginEditing.generator(weight: 0.5) { view, _ in view.isEditing ? nil : () },
-        TextView.Inputs.type.generator(weight: 2) { _, random in text(&random) },
+        TextView.Inputs.type.generator(weight: 2) { view, random in
+            text(replacing: view.selectedRange, in: view, &random)
+        },
         TextView.Inputs.replace.generator { view, random in
-            (range(in: view, &random), random.chance(0.2) ? "" : text(&random))
+            let range = range(in: view, &random)
+            return (range, random.chance(0.2) ? "" : text(replacing: range, in: view, &random))
         },
         TextView.Inputs.select.generator(weight: 0.5) { view, random in range(in: view, &random) },
         TextView.Inputs.endEditing.generator(weight: 0.5) { view, _ in view.isEditing ? () : nil },
@@ -40,6 +43,17 @@ enum InputGenerators {
     /// One to four pieces.
     static func text(_ random: inout ExplorationRandom) -> String {
         (0..<Int.random(in: 1...4, using: &random)).map { _ in textPieces.randomElement(using: &random)! }.joined()
+    }
+
+    /// Text to put in place of `range`: for a note with a character limit, a third of the time
+    /// text that leaves it exactly at the limit, one UTF-16 unit under or one over (in letters,
+    /// digits and spaces, one unit each); otherwise `text(_:)`.
+    static func text(replacing range: TextRange, in view: TextView, _ random: inout ExplorationRandom) -> String {
+        guard let limit = (view as? NoteTextView)?.characterLimit, random.chance(1.0 / 3) else { return text(&random) }
+        let kept = view.utf16Length - range.length
+        let count = limit - kept + Int.random(in: -1...1, using: &random)
+        guard count > 0 else { return text(&random) }
+        return String((0..<count).map { _ in "Ax7 ".randomElement(using: &random)! })
     }
 
     /// A range whose ends fall on character boundaries of the view's current text.

@@ -11,6 +11,10 @@ enum TouchGesture: CaseIterable {
     case pressAndDrag
     case pan
     case twoFingerTap
+    /// Two fingers down together: one holds (about a long press's duration) while the other pans
+    /// by threshold distances, then they lift in either order, as when a list's item is held
+    /// while the screen's back pan starts.
+    case overlappingFingers
 
     /// A random gesture beginning at a point of `view` where the hit test finds `view` or one of its
     /// subviews; nil when no recognizer of `view` or its ancestors can receive a touch, or no such
@@ -105,6 +109,20 @@ enum TouchGesture: CaseIterable {
                 events.append(touch(1, point, .moved, time))
             }
             events.append(touch(1, point, .ended, time + 0.02))
+            return events
+        case .overlappingFingers:
+            let hold = time(in: 0.2...1.2, orNear: thresholds.durations)
+            let step = Point(x: distance(in: -40...40), y: random.chance(0.5) ? 0 : distance(in: -40...40))
+            var point = moved(start, by: 30)
+            var events = [touch(1, start, .began, 0), touch(2, point, .began, time(in: 0.01...0.3, orNear: []))]
+            for index in 1...Int.random(in: 2...5, using: &random) {
+                point = Point(x: point.x + step.x, y: point.y + step.y)
+                events.append(touch(2, point, .moved, events[1].timestamp + 0.05 * Double(index)))
+            }
+            let last = max(hold, events[events.count - 1].timestamp) + 0.02
+            let firstLifts = random.chance(0.5)
+            events.append(touch(firstLifts ? 1 : 2, firstLifts ? start : point, .ended, last))
+            events.append(touch(firstLifts ? 2 : 1, firstLifts ? point : start, .ended, last + 0.02))
             return events
         case .twoFingerTap:
             let other = moved(start, by: 20)
