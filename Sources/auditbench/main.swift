@@ -21,9 +21,16 @@ if arguments.contains("--help") || arguments.contains("-h") {
 
           --quick          small sizes, one run: checks that every figure can be measured (CI)
           --runs N         runs per figure (default 5, 1 with --quick); some sections run N/2
-          --only SECTIONS  comma-separated: hot, throughput, replay, diff, query, explore, text, corpus;
-                           scheduler (replay --all's policy, each piece off in turn) runs only when named
+          --only SECTIONS  comma-separated: hot, throughput, replay, diff, query, explore, mutants, text,
+                           corpus; scheduler (replay --all's policy, each piece off in turn) runs only
+                           when named
           --json PATH      where the figures are written (default auditbench.json)
+
+        mutants: the one-line mutants of checkout.v1 (18, and 2 equivalent ones), each replayed with
+        the shipped session, replayed with the corpus explore grows in 200 runs of checkout.v1, and
+        explored guided and unguided (at most 1,000 runs), seeds 1, 2, 3; seeded, so run once
+        whatever --runs; about a minute in a release build, where each mutant is caught on stderr.
+        With --quick: 3 mutants and 1 equivalent, seed 1, at most 20 runs, a corpus of 8 runs.
         """)
     exit(0)
 }
@@ -31,7 +38,8 @@ let quick = arguments.contains("--quick")
 let runs = arguments.firstIndex(of: "--runs").flatMap { Int(arguments[$0 + 1]) } ?? (quick ? 1 : 5)
 let jsonPath = arguments.firstIndex(of: "--json").map { arguments[$0 + 1] } ?? "auditbench.json"
 let scale = quick ? 0.01 : 1.0
-/// `--only hot,throughput,…`: run only these sections (hot, throughput, replay, diff, query, text, corpus).
+/// `--only hot,throughput,…`: run only these sections (hot, throughput, replay, diff, query, explore,
+/// mutants, text, corpus).
 let only = arguments.firstIndex(of: "--only").map { Set(arguments[$0 + 1].split(separator: ",").map(String.init)) }
 func wanted(_ section: String) -> Bool { only?.contains(section) ?? true }
 func sized(_ full: Int) -> Int { max(1_000, Int(Double(full) * scale)) }
@@ -232,6 +240,9 @@ if wanted("query") {
 
 // Exploration, guided against unguided (Exploration.swift)
 if wanted("explore") { try benchmarkExploration(quick: quick) }
+
+// The mutant benchmark: what replay, a grown corpus and explore catch (Mutants.swift)
+if wanted("mutants") { try benchmarkMutants(quick: quick) }
 
 // 8. Text edits: what a typed character stores, which must not grow with the number of edits
 if wanted("text") {

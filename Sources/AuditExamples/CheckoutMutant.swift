@@ -1,15 +1,15 @@
 import AuditCore
-import AuditExamples
 import Foundation
 
 /// A mutant of the example's `checkout.v1`: the shipped delegate with one small, plausible change,
-/// for the mutation check of `explore`. It implements exactly the callbacks `checkout.v1` does
-/// (so an unchanged one audits alike) and hands each to a `checkout.v1` it holds, except where its
-/// mutation says otherwise.
-final class CheckoutMutant: SegmentedControlDelegate, NoteTextViewDelegate, TableViewDelegate,
+/// for the mutation check of `explore` (`MutationCheckTests`) and the mutant benchmark
+/// (`auditbench --only mutants`). It implements exactly the callbacks `checkout.v1` does (so an
+/// unchanged one audits alike) and hands each to a `checkout.v1` it holds, except where its
+/// mutation says otherwise. Package access: a test hook, not public API.
+package final class CheckoutMutant: SegmentedControlDelegate, NoteTextViewDelegate, TableViewDelegate,
     GestureRecognizerDelegate
 {
-    enum Mutation: String, CaseIterable, Sendable {
+    package enum Mutation: String, CaseIterable, Sendable {
         /// Invoice is allowed with any shipping (a veto flipped).
         case invoiceAlwaysAllowed
         /// Store pickup is refused (`checkout.v2`'s change).
@@ -52,26 +52,21 @@ final class CheckoutMutant: SegmentedControlDelegate, NoteTextViewDelegate, Tabl
         case rowCopied
 
         /// Whether the mutant audits like `checkout.v1` on every input sequence.
-        var isEquivalent: Bool { self == .limitNotedTwice || self == .rowCopied }
+        package var isEquivalent: Bool { self == .limitNotedTwice || self == .rowCopied }
 
         /// The delegate name the mutant is registered under.
-        var delegateName: String { "mutant." + rawValue }
+        package var delegateName: String { "mutant." + rawValue }
     }
 
-    typealias Checkout = SegmentedControlDelegate & NoteTextViewDelegate & TableViewDelegate
-        & GestureRecognizerDelegate
+    package let mutation: Mutation
+    private let original = CheckoutDelegate(version: .v1)
 
-    let mutation: Mutation
-    private let original: Checkout
-
-    init(_ mutation: Mutation) {
+    package init(_ mutation: Mutation) {
         self.mutation = mutation
-        // swift-format-ignore: NeverForceUnwrap
-        original = try! DelegateRegistry.examples.entry(named: "checkout.v1").make() as! Checkout
     }
 
     /// `checkout.v1` and every mutant, by `Mutation.delegateName`.
-    static let registry: DelegateRegistry = {
+    package static let registry: DelegateRegistry = {
         var registry = DelegateRegistry.examples
         for mutation in Mutation.allCases {
             registry.register(mutation.delegateName, summary: mutation.rawValue) { CheckoutMutant(mutation) }
@@ -79,7 +74,7 @@ final class CheckoutMutant: SegmentedControlDelegate, NoteTextViewDelegate, Tabl
         return registry
     }()
 
-    func segmentedControl(_ segmentedControl: SegmentedControl, shouldSelectSegmentAt index: Int) -> Bool {
+    package func segmentedControl(_ segmentedControl: SegmentedControl, shouldSelectSegmentAt index: Int) -> Bool {
         switch (mutation, segmentedControl.identifier, index) {
         case (.invoiceAlwaysAllowed, "payment", 2): true
         case (.pickupVetoed, "shipping", 2), (.expressVetoed, "shipping", 1): false
@@ -87,7 +82,9 @@ final class CheckoutMutant: SegmentedControlDelegate, NoteTextViewDelegate, Tabl
         }
     }
 
-    func segmentedControl(_ segmentedControl: SegmentedControl, didSelectSegmentAt index: Int, userInteracted: Bool) {
+    package func segmentedControl(
+        _ segmentedControl: SegmentedControl, didSelectSegmentAt index: Int, userInteracted: Bool
+    ) {
         switch (mutation, segmentedControl.identifier, index) {
         case (.noPaymentSwitch, "shipping", 2): return
         case (.pickupTreatedAsExpress, "shipping", 2):
@@ -96,7 +93,7 @@ final class CheckoutMutant: SegmentedControlDelegate, NoteTextViewDelegate, Tabl
         }
     }
 
-    func tableView(_ tableView: TableView, willSelectRowAt indexPath: IndexPath) -> IndexPath? {
+    package func tableView(_ tableView: TableView, willSelectRowAt indexPath: IndexPath) -> IndexPath? {
         let answer = original.tableView(tableView, willSelectRowAt: indexPath)
         switch mutation {
         case .giftCardSelectable: return indexPath
@@ -107,7 +104,9 @@ final class CheckoutMutant: SegmentedControlDelegate, NoteTextViewDelegate, Tabl
         }
     }
 
-    func textView(_ textView: TextView, shouldChangeTextIn range: TextRange, replacementText text: String) -> Bool {
+    package func textView(_ textView: TextView, shouldChangeTextIn range: TextRange, replacementText text: String)
+        -> Bool
+    {
         let answer = original.textView(textView, shouldChangeTextIn: range, replacementText: text)
         switch (mutation, textView.identifier) {
         case (.lowercaseCoupons, "coupon"):
@@ -118,7 +117,7 @@ final class CheckoutMutant: SegmentedControlDelegate, NoteTextViewDelegate, Tabl
         }
     }
 
-    func noteTextView(_ noteTextView: NoteTextView, didReachCharacterLimit limit: Int) {
+    package func noteTextView(_ noteTextView: NoteTextView, didReachCharacterLimit limit: Int) {
         switch mutation {
         case .characterLimitDropped: NoteTextView.noteCallbacks.didReachCharacterLimit.unimplemented(limit)
         case .limitNotedTwice:
@@ -128,7 +127,7 @@ final class CheckoutMutant: SegmentedControlDelegate, NoteTextViewDelegate, Tabl
         }
     }
 
-    func scrollViewWillEndDragging(
+    package func scrollViewWillEndDragging(
         _ scrollView: ScrollView, withVelocity velocity: Point, targetContentOffset: UnsafeMutablePointer<Point>
     ) {
         switch mutation {
@@ -140,14 +139,14 @@ final class CheckoutMutant: SegmentedControlDelegate, NoteTextViewDelegate, Tabl
         }
     }
 
-    func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool {
+    package func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool {
         switch (mutation, gestureRecognizer.identifier) {
         case (.quickPayDisabled, "quickPay"), (.backPanDisabled, "back"): false
         default: original.gestureRecognizerShouldBegin(gestureRecognizer)
         }
     }
 
-    func gestureRecognizer(
+    package func gestureRecognizer(
         _ gestureRecognizer: GestureRecognizer,
         shouldRecognizeSimultaneouslyWith otherGestureRecognizer: GestureRecognizer
     ) -> Bool {
