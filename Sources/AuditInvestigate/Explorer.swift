@@ -107,6 +107,7 @@ public struct Explorer: Sendable {
         let started = ContinuousClock.now
         var result = Result()
         var seen: Set<String> = []
+        var features: Set<Int> = []
         let generator = RunGenerator(scenario: scenario, options: options)
         var next = 1
         // Only a run that differs is stored, so the scratch databases hold at most that one.
@@ -127,10 +128,11 @@ public struct Explorer: Sendable {
                 result.runs += 1
                 result.steps += outcome.steps.count
                 result.callbacks += outcome.callbacks
-                if !outcome.branches.isSubset(of: seen) {
-                    seen.formUnion(outcome.branches)
+                if !outcome.features.isSubset(of: features) {
+                    features.formUnion(outcome.features)
                     result.corpus.append(outcome.steps)
                 }
+                seen.formUnion(outcome.branches)
                 result.branches = seen.count
                 progress(result.runs, result.steps)
                 guard let divergence = outcome.divergence else { continue }

@@ -23,6 +23,8 @@ final class RunCheck: @unchecked Sendable {
     struct Outcome: Sendable {
         var steps: [ScenarioStep]
         var branches: Set<String>
+        /// What guided exploration calls new: `features(_:widgets:)`.
+        var features: Set<Int>
         /// The callbacks both delegates were asked.
         var callbacks: Int
         var divergence: Divergence?
@@ -81,7 +83,8 @@ final class RunCheck: @unchecked Sendable {
             let b = try capture(run, candidate, invalid: .skip, on: lane)
         else { return nil }
         var outcome = Outcome(
-            steps: steps, branches: Self.branches(a.events, widgets: a.widgets), callbacks: a.callbacks + b.callbacks)
+            steps: steps, branches: Self.branches(a.events, widgets: a.widgets),
+            features: Self.features(a.events, widgets: a.widgets), callbacks: a.callbacks + b.callbacks)
         guard SessionDiffer.differ(a.fingerprints, b.fingerprints) else { return outcome }
         outcome.divergence = try store(run, on: lane)
         return outcome
@@ -136,6 +139,34 @@ final class RunCheck: @unchecked Sendable {
         }
         let first = ReplayReport.firstDifference(in: try SessionDiffer(lane.store).diff(a.session, b.session))
         return first.map { Divergence(session: a.session, database: database, signature: Minimizer.signature($0)) }
+    }
+
+    /// What the delegate did in `events`, finer than answer branches, as hashes: each callback's
+    /// answer branch with the classes of its arguments (`ArgumentClass`), and each pair of
+    /// callbacks so described that came one after the other (the state a callback is asked in,
+    /// as far as the calls before it tell).
+    static func features(_ events: [CapturedEvent], widgets: [WidgetRecord]) -> Set<Int> {
+        var paths: [Int32: String] = [:]
+        for widget in widgets { paths[widget.id] = widget.path }
+        var features: Set<Int> = []
+        for index in events.indices where events[index].descriptor.kind == .callback {
+            let descriptor = events[index].descriptor
+            var hasher = Hasher()
+            hasher.combine(paths[events[index].widget])
+            hasher.combine(descriptor.protocolName)
+            hasher.combine(descriptor.name)
+            hasher.combine(
+                CoverageReport.branch(
+                    of: descriptor.answer, events[index].answer, resultIsNil: (events[index].result ?? .null) == .null))
+            for (position, value) in events[index].arguments.values.enumerated() {
+                hasher.combine(position)
+                hasher.combine(ArgumentClass.classes(of: value))
+            }
+            let feature = hasher.finalize()
+            features.insert(feature)
+
+        }
+        return features
     }
 
     /// The answer branches of `events`, one string each (widget, callback, branch), as
