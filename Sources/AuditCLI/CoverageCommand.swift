@@ -39,8 +39,11 @@ extension Command {
             try invocation[Options.session].map { [$0] }
             ?? store.sessions().filter { $0.replayOf == nil && $0.has(labels) }.map(\.id)
         let report = try CoverageReport(sessions: ids, catalog: invocation.catalog, in: store)
-        // Every callback of every widget is a row: the tables are not cut at the timeline pages' 200.
-        try HTMLOutput.write(invocation) { HTMLTimeline.coverage(report, limits: .init(tableRows: 100_000)) }
+        // Every callback of every widget is a row: the tables are not cut at the timeline pages' 200;
+        // nor a callback's argument classes at 160 characters (a few per argument, so bounded).
+        try HTMLOutput.write(invocation) {
+            HTMLTimeline.coverage(report, limits: .init(tableRows: 100_000, textLength: 1_000))
+        }
         switch invocation.format {
         case .json: invocation.output.line(coverageJSON(report).json)
         case .csv: coverageTable(report).render(.csv, to: invocation.output)
@@ -168,30 +171,17 @@ extension Command {
             output.line("  \(row.widget.visiblyEscaped())  \(row.protocolName).\(row.callback)")
             for (branch, count) in row.branches.filter({ $0.value > 0 }).sorted(by: { $0.key < $1.key }) {
                 let states = (row.states[branch] ?? []).map(\.rawValue).joined(separator: ", ")
-                let arguments = argumentText(row.argumentClasses[branch] ?? []) + (row.widgetArguments[branch] ?? [])
+                let arguments =
+                    CoverageReport.argumentText(row.argumentClasses[branch] ?? []) + (row.widgetArguments[branch] ?? [])
                 output.line(
                     "    \(branch) (\(count), \(states)): "
                         + (arguments.isEmpty ? "no arguments" : arguments.joined(separator: "; ")).visiblyEscaped())
             }
             if !row.untriedClasses.isEmpty {
                 output.line(
-                    "    never tried: " + argumentText(row.untriedClasses).joined(separator: "; ").visiblyEscaped())
+                    "    never tried: "
+                        + CoverageReport.argumentText(row.untriedClasses).joined(separator: "; ").visiblyEscaped())
             }
         }
-    }
-
-    /// `range.location zero, positive`: one entry per path, its classes in order.
-    static func argumentText(_ classes: [ArgumentClass]) -> [String] {
-        var entries: [(path: String, names: [String])] = []
-        for found in classes {
-            if entries.last?.path == found.path {
-                if !entries[entries.count - 1].names.contains(found.valueClass.rawValue) {
-                    entries[entries.count - 1].names.append(found.valueClass.rawValue)
-                }
-            } else {
-                entries.append((found.path, [found.valueClass.rawValue]))
-            }
-        }
-        return entries.map { ($0.path.isEmpty ? "" : $0.path + " ") + $0.names.joined(separator: ", ") }
     }
 }

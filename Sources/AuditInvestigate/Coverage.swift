@@ -111,6 +111,22 @@ public struct CoverageReport: Sendable {
         return tally
     }
 
+    /// `range.location zero, positive`: one entry per path, its classes in order, as the text
+    /// output and the HTML page print them.
+    package static func argumentText(_ classes: [ArgumentClass]) -> [String] {
+        var entries: [(path: String, names: [String])] = []
+        for found in classes {
+            if entries.last?.path == found.path {
+                if !entries[entries.count - 1].names.contains(found.valueClass.rawValue) {
+                    entries[entries.count - 1].names.append(found.valueClass.rawValue)
+                }
+            } else {
+                entries.append((found.path, [found.valueClass.rawValue]))
+            }
+        }
+        return entries.map { ($0.path.isEmpty ? "" : $0.path + " ") + $0.names.joined(separator: ", ") }
+    }
+
     /// The branches an answer of `kind` has.
     static func branchNames(_ kind: AnswerKind) -> [String] {
         switch kind {
