@@ -27,8 +27,7 @@ extension Command {
         examples: { _ in
             [
                 "coverage",
-                "coverage --session 1 --format csv",
-                "coverage --arguments",
+                "coverage --session 1 --arguments",
                 "coverage --label device=iPad --html coverage.html",
             ]
         }
