@@ -10,7 +10,9 @@ extension HTMLTimeline {
     /// A header with the totals, a table per protocol, then what no stored session can catch —
     /// the callbacks never called, and those called whose answers were never all seen — and last
     /// every callback with its calls, the default's share, the branches seen and missing, and the
-    /// inputs that reach it.
+    /// inputs that reach it; last each answer branch seen, with where it was asked from, the
+    /// argument classes (or the widgets named) it was seen with, and on the branch's first row the
+    /// callback's classes never tried.
     ///
     /// - Complexity: O(*c*) for the report's *c* callback rows (each row's few branches sorted).
     public static func coverage(_ report: CoverageReport, limits: Limits = .standard) -> String {
@@ -23,11 +25,13 @@ extension HTMLTimeline {
                 ? ["sessions " + report.sessions.map(String.init).joined(separator: ", ")] : [])
                 + [
                     "\(percent(total.calledPercent)) of the widgets' callbacks called, "
-                        + "\(percent(total.branchPercent)) of their answer branches seen"
+                        + "\(percent(total.branchPercent)) of their answer branches seen, "
+                        + "\(percent(total.argumentClassPercent)) of their argument classes tried"
                 ],
             figures: [
                 ("widget callbacks", total.callbacks), ("called", total.called), ("answer branches", total.branches),
-                ("branches seen", total.branchesSeen),
+                ("branches seen", total.branchesSeen), ("argument classes", total.argumentClasses),
+                ("classes tried", total.argumentClassesTried),
             ])
         page.section("By protocol")
         page.table(
@@ -67,6 +71,25 @@ extension HTMLTimeline {
                     .text(row.missingBranches.joined(separator: ", ")), .text(row.inputs.joined(separator: "; ")),
                 ]
             }, numeric: [3, 4, 5])
+        page.section("Answers by argument class and state")
+        page.table(
+            ["widget", "callback", "answer", "calls", "asked", "argument classes seen", "never tried"],
+            report.rows.filter { $0.calls > 0 }.flatMap { row -> [[HTMLPage.Cell]] in
+                let untried = CoverageReport.argumentText(row.untriedClasses).joined(separator: "; ")
+                return row.branches.filter { $0.value > 0 }.sorted { $0.key < $1.key }.enumerated().map {
+                    index, branch -> [HTMLPage.Cell] in
+                    let seen =
+                        CoverageReport.argumentText(row.argumentClasses[branch.key] ?? [])
+                        + (row.widgetArguments[branch.key] ?? [])
+                    return [
+                        .text(row.widget), .text("\(row.protocolName).\(row.callback)"), .text(branch.key),
+                        .text(HTMLPage.grouped(branch.value)),
+                        .text((row.states[branch.key] ?? []).map(\.rawValue).joined(separator: ", ")),
+                        .text(seen.isEmpty ? "no arguments" : seen.joined(separator: "; ")),
+                        .text(index == 0 ? untried : ""),
+                    ]
+                }
+            }, numeric: [3])
         return page.finished()
     }
 

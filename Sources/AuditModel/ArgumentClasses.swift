@@ -22,8 +22,8 @@ public enum ValueType: String, Sendable, CaseIterable, Comparable {
         case .double: [.negative, .zero, .positive, .fractional, .nonFinite]
         case .string:
             [
-                .empty, .oneCharacter, .longer, .whitespace, .lowercase, .uppercase, .digit, .otherASCII,
-                .nonASCII,
+                .empty, .oneCharacter, .longer, .whitespace, .lineBreak, .lowercase, .uppercase, .digit,
+                .otherASCII, .nonASCII,
             ]
         case .array: [.noElements, .elements]
         }
@@ -42,8 +42,8 @@ public enum ValueType: String, Sendable, CaseIterable, Comparable {
 ///   is not a whole number, and `non-finite` for NaN and ±infinity (NaN has no sign);
 /// - strings, by length in characters (grapheme clusters, as a user types them): `empty`,
 ///   `one character` or `longer`; and by what they contain, one class for each kind of Unicode
-///   scalar present: `whitespace` (space, tab, line feed, vertical tab, form feed, carriage
-///   return), `lowercase` (a–z), `uppercase` (A–Z), `digit` (0–9), `other ASCII` (punctuation,
+///   scalar present: `whitespace` (space, tab), `line break` (line feed, vertical tab, form feed,
+///   carriage return), `lowercase` (a–z), `uppercase` (A–Z), `digit` (0–9), `other ASCII` (punctuation,
 ///   symbols, the other control characters) and `non-ASCII` (every scalar above U+007F, letters
 ///   of other scripts and emoji alike). The content classes are ASCII on purpose: they do not
 ///   change with the Unicode tables of the toolchain, and an accented or foreign letter is the
@@ -66,6 +66,7 @@ public enum ValueClass: String, Sendable, CaseIterable, Comparable {
     case oneCharacter = "one character"
     case longer
     case whitespace
+    case lineBreak = "line break"
     case lowercase
     case uppercase
     case digit
@@ -185,19 +186,20 @@ extension ArgumentClass {
 
     /// The content classes of a string, by the bit `scalarKind` sets for each.
     private static let contentClasses: [ValueClass] = [
-        .whitespace, .lowercase, .uppercase, .digit, .otherASCII, .nonASCII,
+        .whitespace, .lineBreak, .lowercase, .uppercase, .digit, .otherASCII, .nonASCII,
     ]
 
     /// The bit of `contentClasses` one byte of UTF-8 stands for: every byte of a scalar above
     /// U+007F is 0x80 or more, so each sets the non-ASCII bit.
     private static func scalarKind(_ byte: UInt8) -> UInt8 {
         switch byte {
-        case 0x20, 0x09...0x0D: 1 << 0
-        case UInt8(ascii: "a")...UInt8(ascii: "z"): 1 << 1
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"): 1 << 2
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): 1 << 3
-        case 0x80...: 1 << 5
-        default: 1 << 4
+        case 0x20, 0x09: 1 << 0
+        case 0x0A...0x0D: 1 << 1
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): 1 << 2
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): 1 << 3
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): 1 << 4
+        case 0x80...: 1 << 6
+        default: 1 << 5
         }
     }
 }

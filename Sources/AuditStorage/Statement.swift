@@ -163,7 +163,7 @@ package final class Statement {
     func type(_ column: Int) -> Int32 { sqlite3_column_type(handle, Int32(column)) }
 
     /// The column's text bytes, valid only inside `body` (no Swift string is made).
-    func withBytes<T>(_ column: Int, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+    package func withBytes<T>(_ column: Int, _ body: (UnsafeRawBufferPointer) -> T) -> T {
         let index = Int32(column)
         let text = sqlite3_column_text(handle, index)
         return body(UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index))))

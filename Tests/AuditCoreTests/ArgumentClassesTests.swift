@@ -25,7 +25,8 @@ struct ArgumentClassesTests {
         (.string("a"), ["one character", "lowercase"]),
         (.string("e\u{301}"), ["one character", "lowercase", "non-ASCII"]),
         (.string(" Z7"), ["longer", "whitespace", "uppercase", "digit"]),
-        (.string("\t\n\r\u{0B}\u{0C}"), ["longer", "whitespace"]),
+        (.string("\t"), ["one character", "whitespace"]),
+        (.string("\n\r\u{0B}\u{0C}"), ["longer", "line break"]),
         (.string("-!~\u{7F}\u{01}"), ["longer", "other ASCII"]),
         (.string("Grüße 👍"), ["longer", "whitespace", "lowercase", "uppercase", "non-ASCII"]),
         (.array([]), ["no elements"]),
@@ -37,7 +38,7 @@ struct ArgumentClassesTests {
     @Test func everyClassIsReachable() {
         let values: [AuditValue] = [
             .null, .bool(false), .bool(true), .int(-1), .int(0), .int(1), .double(-2), .double(0), .double(0.5),
-            .double(.nan), .string(""), .string("x"), .string("aA0 -é"), .array([]), .array([.int(1)]),
+            .double(.nan), .string(""), .string("x"), .string("aA0 -é\n"), .array([]), .array([.int(1)]),
         ]
         var found = Set<ArgumentClass>()
         for value in values { ArgumentClass.insertClasses(of: value, into: &found) }
@@ -83,7 +84,7 @@ struct ArgumentClassesTests {
         #expect(
             ArgumentClass.untried(seen).map(\.description) == [
                 "index: negative", "index: positive", "text: empty", "text: one character", "text: whitespace",
-                "text: lowercase", "text: other ASCII", "text: non-ASCII",
+                "text: line break", "text: lowercase", "text: other ASCII", "text: non-ASCII",
             ])
         #expect(ArgumentClass.untried([]).isEmpty)
         // A field seen in every class of its type has nothing untried.

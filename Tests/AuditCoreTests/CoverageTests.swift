@@ -73,6 +73,94 @@ struct CoverageTests {
         #expect(both.total.branchesSeen > total.branchesSeen)
     }
 
+    /// The point of argument classes: a callback whose both answers were seen, yet whose arguments
+    /// were never tried in ways a change could hang on.
+    @Test func bothAnswersSeenButArgumentClassesNeverTried() throws {
+        let recorded = try ScenarioRunner.record(
+            try Examples.checkout(), delegate: "checkout.v1", registry: .examples, databasePath: database)
+        let store = try AuditStore(path: database, access: .read)
+        let report = try CoverageReport(sessions: [recorded.session], catalog: .builtIn, in: store)
+        func names(_ classes: [ArgumentClass]?) -> [String] { (classes ?? []).map(\.description) }
+
+        // The coupon: allowed ("SAVE10") and vetoed ("x") both seen, so `coverage` counted it
+        // covered; but no space, line break, punctuation or accented letter was ever typed, and
+        // lowercase only with the veto (checkout.v2 allows it).
+        let coupon = try row(report, "checkout/coupon", "textView(_:shouldChangeTextIn:replacementText:)")
+        #expect(coupon.missingBranches == [])
+        #expect(names(coupon.argumentClasses["allowed"]).contains("replacementText: uppercase"))
+        #expect(!names(coupon.argumentClasses["allowed"]).contains("replacementText: lowercase"))
+        #expect(names(coupon.argumentClasses["vetoed"]).contains("replacementText: lowercase"))
+        #expect(
+            names(coupon.untriedClasses).filter { $0.hasPrefix("replacementText") } == [
+                "replacementText: empty", "replacementText: whitespace", "replacementText: line break",
+                "replacementText: other ASCII", "replacementText: non-ASCII",
+            ])
+        #expect(coupon.states == ["allowed": [.input], "vetoed": [.input]])
+
+        // Selecting a row: kept and overridden both seen, but kept never with row 0 — the first row
+        // was never tapped, which is where a veto of the first row would show.
+        let willSelect = try row(report, "checkout/items", "tableView(_:willSelectRowAt:)")
+        #expect(willSelect.missingBranches == [])
+        #expect(names(willSelect.argumentClasses["kept"]) == ["indexPath.row: positive", "indexPath.section: zero"])
+        #expect(names(willSelect.untriedClasses) == ["indexPath.row: negative", "indexPath.section: negative"])
+
+        // A recognizer named in an argument is listed as the widget it is, not classified as text.
+        let simultaneous = try row(report, "checkout#back", "gestureRecognizer(_:shouldRecognizeSimultaneouslyWith:)")
+        #expect(simultaneous.widgetArguments == ["overridden": ["otherGestureRecognizer checkout/items#reorder"]])
+        #expect(simultaneous.argumentClasses.isEmpty && simultaneous.untriedClasses.isEmpty)
+        // A callback without arguments has no classes; a callback never called has nothing at all.
+        let begin = try row(report, "checkout/coupon", "textViewShouldBeginEditing(_:)")
+        #expect(begin.argumentClasses.isEmpty && begin.states == ["allowed": [.input]])
+        #expect(report.rows.filter { $0.calls == 0 }.allSatisfy { $0.states.isEmpty && $0.argumentClasses.isEmpty })
+        // The total counts each row's classes tried and untried.
+        #expect(
+            report.total.argumentClasses
+                == report.rows.map { $0.triedClasses.count + $0.untriedClasses.count }.reduce(0, +))
+        #expect(report.total.argumentClassesTried < report.total.argumentClasses)
+
+        let page = HTMLTimeline.coverage(report, limits: .init(textLength: 1_000))
+        #expect(page.contains("Answers by argument class and state"))
+        #expect(
+            page.contains(
+                "replacementText empty, whitespace, line break, other ASCII, non-ASCII"))
+        #expect(page.contains("otherGestureRecognizer checkout/items#reorder"))
+    }
+
+    /// A callback asked inside another callback (a selection made in code from a did-select) is
+    /// told apart from one asked by an input, and one asked outside any input from both.
+    @Test func statesTellWhereACallbackWasAskedFrom() throws {
+        /// Up to two, and once told of a change, asks again about ten more: from inside a callback.
+        final class AsksAgain: StepperDelegate {
+            var asked = false
+            func stepper(_ stepper: Stepper, shouldChangeTo value: Int) -> Bool { value <= 2 }
+            func stepper(_ stepper: Stepper, didChangeTo value: Int) {
+                guard !asked else { return }
+                asked = true
+                _ = Stepper.callbacks.shouldChange.ask(self, stepper, value + 10)
+            }
+        }
+        let delegate = AsksAgain()
+        let stepper = Stepper(identifier: "stepper")
+        stepper.delegate = delegate
+        let recorder = try Recorder(
+            databasePath: database, session: NewSession(recordedInCode: "steps", delegate: "AsksAgain"),
+            catalog: CustomWidgetTests.catalog)
+        try recorder.attach(to: stepper)
+        stepper.increment()
+        _ = Stepper.callbacks.shouldChange.ask(delegate, stepper, -1)  // by code, outside any input
+        let session = recorder.finish().session
+        let report = try CoverageReport(
+            sessions: [session], catalog: CustomWidgetTests.catalog, in: AuditStore(path: database, access: .read))
+        let shouldChange = try row(report, "stepper", "stepper(_:shouldChangeTo:)")
+        #expect(shouldChange.states == ["allowed": [.input, .outside], "vetoed": [.callback]])
+        #expect(
+            shouldChange.argumentClasses.mapValues { $0.map(\.description) } == [
+                "allowed": ["value: negative", "value: positive"], "vetoed": ["value: positive"],
+            ])
+        #expect(shouldChange.untriedClasses.map(\.description) == ["value: zero"])
+        #expect(try row(report, "stepper", "stepper(_:didChangeTo:)").states == ["called": [.input]])
+    }
+
     @Test func aUsersOwnWidgetKindIsCovered() throws {
         let delegate = UpToTwo()
         let stepper = Stepper(identifier: "stepper")
