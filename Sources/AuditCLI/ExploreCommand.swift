@@ -11,7 +11,7 @@ extension Command {
                 "the widget tree to explore (its steps are not used unless --start-with-steps)"),
             Options.delegate.withHelp("the reference delegate (default: the scenario's)"),
             Options.candidate, Options.seed, Options.steps, Options.runs, Options.time, Options.runsAtOnce,
-            Options.weight, Options.startWithSteps, Options.unguided, Options.saveCorpus,
+            Options.weight, Options.startWithSteps, Options.guided, Options.unguided, Options.saveCorpus,
             Options.scenarioOutput.withHelp("write the minimal reproducer scenario here (default: standard output)"),
         ],
         positionals: 0...0, formats: [.text, .json],
@@ -118,8 +118,18 @@ extension Command {
         return ExitStatus.differences
     }
 
-    private static func sessionList(_ sessions: [RecordingSummary]) -> String {
-        "\(counted(sessions.count, "session")) (\(sessions.map { String($0.session) }.joined(separator: ", ")))"
+    /// `3 sessions (4–6)`: runs of consecutive ids as ranges, so a large corpus is one short line.
+    static func sessionList(_ sessions: [RecordingSummary]) -> String {
+        var ranges: [ClosedRange<Int64>] = []
+        for id in sessions.map(\.session) {
+            if let last = ranges.last, last.upperBound + 1 == id {
+                ranges[ranges.count - 1] = last.lowerBound...id
+            } else {
+                ranges.append(id...id)
+            }
+        }
+        let text = ranges.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)" }
+        return "\(counted(sessions.count, "session")) (\(text.joined(separator: ", ")))"
     }
 }
 
@@ -148,7 +158,10 @@ struct ExploreRequest {
             }
             options.weights[input] = weight
         }
-        options.guided = !invocation[Options.unguided]
+        if invocation[Options.guided] && invocation[Options.unguided] {
+            throw UsageError(message: "\(Options.guided.name) and \(Options.unguided.name) exclude each other: give one")
+        }
+        options.guided = invocation[Options.guided]
         let scenario = try Scenario(contentsOf: path, catalog: invocation.catalog)
         if invocation[Options.startWithSteps] { options.start = scenario.steps }
         guard let delegate = try invocation[Options.delegate] ?? scenario.delegate else {
@@ -218,10 +231,13 @@ extension Options {
     }
     /// `explore --start-with-steps`.
     static let startWithSteps = Flag("--start-with-steps", "start every run with the scenario's own steps")
-    /// `explore --unguided`.
-    static let unguided = Flag(
-        "--unguided", "draw every run afresh instead of preferring runs that reached new answer branches")
+    /// `explore --guided`.
+    static let guided = Flag(
+        "--guided", "start half the runs from a corpus run (measured to find changes no sooner; see Performance)")
+    /// `explore --unguided`: the default, accepted as it says what it does.
+    static let unguided = Flag("--unguided", "draw every run afresh (the default)")
     /// `explore --save-corpus`.
     static let saveCorpus = Flag(
-        "--save-corpus", "store the runs that reached new answer branches as sessions (explore=corpus)")
+        "--save-corpus",
+        "store the runs that reached an answer with argument classes not seen before as sessions (explore=corpus)")
 }

@@ -224,13 +224,8 @@ extension CoverageReport {
                     let answer = AnswerOutcome(
                         row, implemented: columns.implemented, vetoed: columns.vetoed, overridden: columns.overridden)
                     if answer.implemented == true { found.implemented += 1 }
-                    let branch: String
-                    switch found.answer {
-                    case .none: branch = "called"
-                    case .veto: branch = answer.vetoed == true ? "vetoed" : "allowed"
-                    case .override: branch = answer.overridden == true ? "overridden" : "kept"
-                    case .value: branch = (row.string(columns.result) ?? "null") == "null" ? "nil" : "value"
-                    }
+                    let branch = CoverageReport.branch(
+                        of: found.answer, answer, resultIsNil: (row.string(columns.result) ?? "null") == "null")
                     found.branches[branch, default: 0] += 1
                     // An argument naming a widget of the trees is a reference, not text: listed, not classified.
                     if case .object(let arguments)? = row.withBytes(columns.arguments, { parsed.value(of: $0).value }) {

@@ -33,10 +33,10 @@ public struct Explorer: Sendable {
         public var weights: [String: Double] = [:]
         /// Steps every run starts with, such as a scenario's own (those that cannot run are left out).
         public var start: [ScenarioStep] = []
-        /// Prefer what reached callback answer branches not seen before: a run that reaches one
-        /// joins the corpus, and half the runs start with the beginning of a corpus run (at most
-        /// half their steps).
-        public var guided = true
+        /// Half the runs start with the beginning of a corpus run (at most half their steps) and
+        /// explore on from there. Off by default: on the mutant benchmark (`auditbench --only
+        /// mutants`) it finds no change sooner than drawing every run afresh.
+        public var guided = false
         /// The most tests the minimizer runs.
         public var maximumMinimizerTests = 500
         /// Runs checked at once, each on a thread of its own; the runs and what they find do not
@@ -68,7 +68,9 @@ public struct Explorer: Sendable {
         public var callbacks = 0
         /// Callback answer branches the delegate reached (a widget's callback allowed, vetoed, …).
         public var branches = 0
-        /// Runs that reached a branch no run before had: the corpus `--save-corpus` stores.
+        /// Runs in which a callback answered with argument classes no run before had (its answer
+        /// branch and the classes of its arguments, `ArgumentClass`): the corpus `--save-corpus`
+        /// stores.
         public var corpus: [[ScenarioStep]] = []
         /// Nil when no run diverged within the budget.
         public var finding: Finding?
@@ -95,7 +97,7 @@ public struct Explorer: Sendable {
     ///   of *e* events each: every run is generated, driven with both delegates and compared in
     ///   memory. A divergence adds its recording and a
     ///   `Minimizer/minimize(session:delegate:maximumTests:progress:)` of that run. Memory grows with
-    ///   the corpus of runs that reached new branches.
+    ///   the corpus of runs that reached new argument classes.
     public func explore(
         delegate delegateName: String, candidate candidateName: String,
         progress: (_ runs: Int, _ steps: Int) -> Void = { _, _ in }
@@ -202,7 +204,7 @@ extension Explorer.Finding {
 
 extension Explorer.Result {
     /// Records each run of `corpus` with `delegate` into the database at `databasePath`, labelled
-    /// `explore=corpus` and named SCENARIO-explored: the runs that reached new branches, as
+    /// `explore=corpus` and named SCENARIO-explored: the runs that reached new argument classes, as
     /// sessions a replay can check.
     ///
     /// - Complexity: O(*e*) for the *e* events recorded from all of `corpus`'s runs.

@@ -141,7 +141,7 @@ struct ExploreTests {
         #expect(run.stdout.hasPrefix("no divergence in 3 runs of up to 5 steps (15 steps in all, seed 1), "), "\(run)")
     }
 
-    @Test("--format json, and --save-corpus stores the runs that reached new branches")
+    @Test("--format json, and --save-corpus stores the runs that reached new argument classes")
     func jsonAndCorpus() throws {
         let sandbox = try Sandbox()
         try Self.copyCheckout(sandbox)
@@ -157,6 +157,15 @@ struct ExploreTests {
         #expect(!corpus.isEmpty && corpus.count <= 4)
         let stored = try sandbox.run(["sessions", "--label", "explore=corpus", "--format", "csv"])
         #expect(stored.stdoutLines.count == corpus.count + 2, "\(stored)")
+        // The same runs again, in text: the new sessions follow, listed as one range.
+        let again = try sandbox.run([
+            "explore", "--scenario", "checkout.json", "--candidate", "checkout.v1", "--runs", "4", "--save-corpus",
+        ])
+        let count = corpus.count
+        let expected = count == 1 ? "\(count + 1)" : "\(count + 1)–\(2 * count)"
+        #expect(
+            again.stdoutLines.contains(
+                "stored the corpus: \(count) session\(count == 1 ? "" : "s") (\(expected))"), "\(again)")
     }
 
     struct Mistake: Sendable, CustomStringConvertible {
@@ -168,6 +177,9 @@ struct ExploreTests {
     static let mistakes = [
         Mistake(arguments: [], message: "--scenario FILE is required"),
         Mistake(arguments: ["--scenario", "checkout.json"], message: "--candidate NAME is required"),
+        Mistake(
+            arguments: ["--scenario", "checkout.json", "--candidate", "checkout.v2", "--guided", "--unguided"],
+            message: "--guided and --unguided exclude each other: give one"),
         Mistake(
             arguments: ["--scenario", "missing.json", "--candidate", "checkout.v2"],
             message: "cannot read scenario missing.json: no such file"),
