@@ -159,7 +159,8 @@ struct ExploreRequest {
             options.weights[input] = weight
         }
         if invocation[Options.guided] && invocation[Options.unguided] {
-            throw UsageError(message: "\(Options.guided.name) and \(Options.unguided.name) exclude each other: give one")
+            throw UsageError(
+                message: "\(Options.guided.name) and \(Options.unguided.name) exclude each other: give one")
         }
         options.guided = invocation[Options.guided]
         let scenario = try Scenario(contentsOf: path, catalog: invocation.catalog)
