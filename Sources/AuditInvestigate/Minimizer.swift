@@ -76,7 +76,8 @@ public struct Minimizer: Sendable {
     ///   O(*u*²) tests in the worst case for *u* inputs (touch sequences count as one), O(log *u*)
     ///   when a single input reproduces; shrinking, for each number or text argument of the
     ///   minimal inputs, O(log *n*) tests per simpler value found for a number *n* (O(log² *n*)
-    ///   in all) and five for a text, of which at most one per character is kept; `maximumTests`
+    ///   in all) and five for a text, of which at most one per character is kept; then one test
+    ///   per touch sequence, its moves snapped to the recognizers' thresholds; `maximumTests`
     ///   bounds *t*. Memory holds the cache of tests.
     public func minimize(
         session id: Int64, delegate candidateName: String, maximumTests: Int = 500,
@@ -182,36 +183,49 @@ public struct Minimizer: Sendable {
         // divergence holds, with the same tests' budget. A simpler step must read back from the
         // scenario file, so the reproducer stays one that `record` takes.
         var shrunkValues = 0
+        /// `trial` read back from its scenario file, when it diverges as the session does.
+        func reproduces(_ trial: [ScenarioStep]) throws -> [ScenarioStep]? {
+            guard tests < maximumTests else {
+                stoppedAtBound = true
+                return nil
+            }
+            tests += 1
+            guard
+                let text = try? plan.scenario.text(name: name, delegate: recordingName, steps: trial),
+                let readBack = try? Scenario(data: Data(text.utf8), catalog: catalog).steps
+            else {
+                unresolved += 1
+                return nil
+            }
+            let (outcome, found) = try firstDivergence(readBack)
+            if outcome == .unresolved { unresolved += 1 }
+            return outcome == .diverges && found == signature ? readBack : nil
+        }
         for index in steps.indices where !Self.touchActions.contains(steps[index].action) {
             for argument in steps[index].arguments.indices {
                 var candidates = Self.simpler(steps[index].arguments[argument])
                 while let candidate = candidates.first, !stoppedAtBound {
                     candidates.removeFirst()
-                    guard tests < maximumTests else {
-                        stoppedAtBound = true
-                        break
-                    }
-                    tests += 1
                     var arguments = steps[index].arguments
                     arguments[argument] = candidate
                     var trial = steps
                     trial[index] = ScenarioStep(
                         definition: steps[index].definition, widget: steps[index].widget, arguments: arguments)
-                    guard
-                        let text = try? plan.scenario.text(name: name, delegate: recordingName, steps: trial),
-                        let readBack = try? Scenario(data: Data(text.utf8), catalog: catalog).steps
-                    else {
-                        unresolved += 1
-                        continue
-                    }
-                    let (outcome, found) = try firstDivergence(readBack)
-                    if outcome == .unresolved { unresolved += 1 }
-                    guard outcome == .diverges, found == signature else { continue }
+                    guard let readBack = try reproduces(trial) else { continue }
                     steps = readBack
                     shrunkValues += 1
                     candidates = Self.simpler(steps[index].arguments[argument])
                 }
             }
+        }
+        // And each touch sequence's moves, made to meet the thresholds of the tree's recognizers
+        // or to stay put (`snapped`), kept when the divergence holds.
+        let thresholds = GestureThresholds(tree: plan.scenario.root.build())
+        for unit in Self.units(steps) where !stoppedAtBound {
+            let snapped = Self.snapped(steps, unit, to: thresholds)
+            guard snapped != steps, let readBack = try reproduces(snapped) else { continue }
+            shrunkValues += unit.count { steps[$0] != readBack[$0] }
+            steps = readBack
         }
         return Result(
             steps: steps, originalCount: plan.steps.count,
@@ -263,6 +277,30 @@ public struct Minimizer: Sendable {
             break
         }
         return found
+    }
+
+    /// `steps` with the touches of `unit` moved by the nearest of 0 and `thresholds`' distances
+    /// either way, on each axis, to the move each made (each finger starting where it did): a pan's
+    /// random moves become moves of exactly a threshold, or none.
+    static func snapped(_ steps: [ScenarioStep], _ unit: [Int], to thresholds: GestureThresholds) -> [ScenarioStep] {
+        var steps = steps
+        var fingers: [Int: (original: Point, snapped: Point)] = [:]
+        for index in unit where steps[index].definition.performs(TouchDispatcher.Inputs.touch) {
+            guard var touch = steps[index].arguments.first.flatMap({ ValueCoding<Touch>.touch.decode($0) }) else {
+                continue
+            }
+            let original = touch.location
+            if touch.phase != .began, let last = fingers[touch.id] {
+                touch.location = Point(
+                    x: last.snapped.x + thresholds.nearestDistance(to: original.x - last.original.x),
+                    y: last.snapped.y + thresholds.nearestDistance(to: original.y - last.original.y))
+            }
+            fingers[touch.id] = (original, touch.location)
+            steps[index] = ScenarioStep(
+                definition: steps[index].definition, widget: steps[index].widget,
+                arguments: [ValueCoding<Touch>.touch.encode(touch)])
+        }
+        return steps
     }
 
     /// The inputs of `steps` in the units ddmin keeps or drops whole, by index: a touch sequence,

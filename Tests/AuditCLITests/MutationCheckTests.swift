@@ -1,5 +1,6 @@
 import AuditCore
 import AuditExamples
+import AuditKit
 import Foundation
 import Testing
 
@@ -72,5 +73,42 @@ struct MutationCheckTests {
         // line break in the note, or end a drag where snapping to 50 and to 100 differ.
         let missed = CheckoutMutant.Mutation.allCases.filter { !$0.isEquivalent && !caught.contains($0) }
         #expect(missed == [.pickupTreatedAsExpress, .firstRowVetoed, .noteRefusesNewlines, .snapToFifty])
+    }
+
+    /// A pan's moves, drawn at random, shrink toward the thresholds of the tree's recognizers (or
+    /// to none) once the inputs are minimal, while the divergence holds.
+    @Test func aPansMovesShrinkToThresholds() throws {
+        let directory = try Sandbox()
+        let database = directory.path("pan.sqlite")
+        let shipped = try Examples.checkout()
+        let pan = try Scenario(
+            data: Data(
+                try shipped.text(name: "pan", delegate: "checkout.v1", steps: []).replacingOccurrences(
+                    of: #""steps":[]"#,
+                    with: #"""
+                        "steps":[{"action":"touches","widget":"checkout","events":[
+                          {"id":1,"phase":"began","x":20,"y":700,"t":0},
+                          {"id":1,"phase":"moved","x":33,"y":702,"t":0.05},
+                          {"id":1,"phase":"moved","x":51,"y":703,"t":0.1},
+                          {"id":1,"phase":"moved","x":74,"y":701,"t":0.15},
+                          {"id":1,"phase":"ended","x":74,"y":701,"t":0.2}]}]
+                        """#
+                ).utf8), catalog: .builtIn)
+        #expect(pan.steps.count == 1)
+        let session = try ScenarioRunner.record(
+            pan, delegate: "checkout.v1", registry: CheckoutMutant.registry, databasePath: database
+        ).session
+        let result = try Minimizer(databasePath: database, registry: CheckoutMutant.registry, catalog: .builtIn)
+            .minimize(session: session, delegate: CheckoutMutant.Mutation.backPanDisabled.delegateName)
+        let touches = result.steps.compactMap { step in step.arguments.first.flatMap { ValueCoding<Touch>.touch.decode($0) } }
+        let thresholds = GestureThresholds(tree: pan.root.build())
+        let allowed = Set([0] + thresholds.distances.flatMap { [-$0, $0] })
+        for (before, after) in zip(touches, touches.dropFirst()) {
+            #expect(allowed.contains(after.location.x - before.location.x), "\(touches)")
+            #expect(allowed.contains(after.location.y - before.location.y), "\(touches)")
+        }
+        // Moves of 13, 18 and 23 points, and 2, 1 and -2 across, become the pan's 10 and none.
+        #expect(touches.map(\.location.x) == [20, 30, 40, 50, 50] && touches.allSatisfy { $0.location.y == 700 })
+        #expect(result.shrunkValues > 0, "\(result.scenario)")
     }
 }

@@ -22,3 +22,24 @@ public struct GestureThresholds: Sendable, Equatable {
         intervals = Set(intervals + other.intervals).sorted()
     }
 }
+
+extension GestureThresholds {
+    /// The thresholds of every recognizer in `root`'s tree that receives touches, together: what
+    /// the minimizer snaps a touch sequence's moves to.
+    package init(tree root: View) {
+        self.init()
+        root.visit { view in
+            for recognizer in view.touchRecognizers { formUnion(recognizer.thresholds) }
+        }
+    }
+
+    /// The value nearest `delta` among 0 and each distance either way (the smaller on a tie): a
+    /// move along one axis made to meet a threshold, or to stay put.
+    package func nearestDistance(to delta: Double) -> Double {
+        var best = 0.0
+        for distance in distances.flatMap({ [-$0, $0] }) where abs(distance - delta) < abs(best - delta) {
+            best = distance
+        }
+        return best
+    }
+}
