@@ -100,7 +100,9 @@ struct MutationCheckTests {
         ).session
         let result = try Minimizer(databasePath: database, registry: CheckoutMutant.registry, catalog: .builtIn)
             .minimize(session: session, delegate: CheckoutMutant.Mutation.backPanDisabled.delegateName)
-        let touches = result.steps.compactMap { step in step.arguments.first.flatMap { ValueCoding<Touch>.touch.decode($0) } }
+        let touches = result.steps.compactMap { step in
+            step.arguments.first.flatMap { ValueCoding<Touch>.touch.decode($0) }
+        }
         let thresholds = GestureThresholds(tree: pan.root.build())
         let allowed = Set([0] + thresholds.distances.flatMap { [-$0, $0] })
         for (before, after) in zip(touches, touches.dropFirst()) {
