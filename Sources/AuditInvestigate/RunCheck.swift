@@ -23,7 +23,7 @@ final class RunCheck: @unchecked Sendable {
     struct Outcome: Sendable {
         var steps: [ScenarioStep]
         var branches: Set<String>
-        /// What guided exploration calls new: `features(_:widgets:)`.
+        /// What makes a run join the corpus when one of them is new: `features(_:widgets:)`.
         var features: Set<Int>
         /// The callbacks both delegates were asked.
         var callbacks: Int

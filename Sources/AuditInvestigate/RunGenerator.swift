@@ -17,7 +17,7 @@ struct RunGenerator {
     }
 
     /// The steps of one run: `options.start`, then — guided, half the time — the beginning of a
-    /// corpus run that reached new branches, then random steps until `stepsPerRun` were added.
+    /// corpus run, then random steps until `stepsPerRun` were added.
     /// Each is performed on a tree driven by a delegate `makeDelegate` makes, so each is valid in
     /// the state the ones before left.
     func steps(delegate makeDelegate: () -> AnyObject, corpus: [[ScenarioStep]], _ random: inout ExplorationRandom)
