@@ -201,9 +201,29 @@ public struct Minimizer: Sendable {
             if outcome == .unresolved { unresolved += 1 }
             return outcome == .diverges && found == signature ? readBack : nil
         }
+        /// Simpler values for argument `argument` of step `index`. A value at one of its widget's
+        /// boundaries is simpler than one that is not, and a smaller one simpler than a larger:
+        /// off a boundary, zero, then the nearest boundary, then `simpler`'s; on one, zero and the
+        /// smaller boundaries. Each value kept is simpler, so shrinking ends.
+        func simplerValues(_ index: Int, _ argument: Int) -> [AuditValue] {
+            let value = steps[index].arguments[argument]
+            let boundaries = boundaryValues(
+                of: steps, at: index, argument: argument, in: plan.scenario, recording: recording.make)
+            guard boundaries.contains(value) else {
+                var found = Self.simpler(value)
+                if let nearest = boundaries.first {
+                    found.removeAll { $0 == nearest }
+                    found.insert(nearest, at: min(1, found.count))
+                }
+                return found
+            }
+            let smaller = boundaries.filter { Self.magnitude($0) < Self.magnitude(value) }
+            return (Self.simpler(value).prefix(1) + smaller.sorted { Self.magnitude($0) < Self.magnitude($1) })
+                .reduce(into: []) { unique, candidate in if !unique.contains(candidate) { unique.append(candidate) } }
+        }
         for index in steps.indices where !Self.touchActions.contains(steps[index].action) {
             for argument in steps[index].arguments.indices {
-                var candidates = Self.simpler(steps[index].arguments[argument])
+                var candidates = simplerValues(index, argument)
                 while let candidate = candidates.first, !stoppedAtBound {
                     candidates.removeFirst()
                     var arguments = steps[index].arguments
@@ -214,7 +234,7 @@ public struct Minimizer: Sendable {
                     guard let readBack = try reproduces(trial) else { continue }
                     steps = readBack
                     shrunkValues += 1
-                    candidates = Self.simpler(steps[index].arguments[argument])
+                    candidates = simplerValues(index, argument)
                 }
             }
         }
@@ -232,6 +252,56 @@ public struct Minimizer: Sendable {
             scenario: try plan.scenario.text(name: name, delegate: recordingName, steps: steps),
             divergence: signature, tests: tests, cached: cached, unresolved: unresolved, stoppedAtBound: stoppedAtBound,
             shrunkValues: shrunkValues)
+    }
+
+    /// The values argument `argument` of `steps[index]` takes at its widget's boundaries
+    /// (`InputGenerator.boundaries`), in the state the steps before it leave with a delegate
+    /// `recording` makes, the nearest to its value first.
+    private func boundaryValues(
+        of steps: [ScenarioStep], at index: Int, argument: Int, in scenario: Scenario, recording: () -> AnyObject
+    ) -> [AuditValue] {
+        let root = scenario.root.build()
+        let delegate = recording()
+        return withExtendedLifetime(delegate) {
+            ScenarioRunner.adopt(delegate, in: root, catalog: catalog)
+            guard (try? ScenarioRunner.drive(root, steps: Array(steps[..<index]), invalid: .skip)) != nil,
+                let object = try? steps[index].target(in: root, at: "")
+            else { return [] }
+            var values: [AuditValue] = []
+            for generator in catalog.kinds.flatMap(\.generators)
+            where generator.input == steps[index].action && generator.accepts(object) {
+                for arguments in generator.boundaries(object) where arguments.indices.contains(argument) {
+                    if !values.contains(arguments[argument]) { values.append(arguments[argument]) }
+                }
+            }
+            let value = steps[index].arguments[argument]
+            return values.sorted { Self.distance($0, value) < Self.distance($1, value) }
+        }
+    }
+
+    /// How far apart two values are: for numbers their difference, for objects the sum over
+    /// their numeric fields; 0 for anything else (which keeps its order).
+    static func distance(_ a: AuditValue, _ b: AuditValue) -> Double {
+        switch (a, b) {
+        case (.int(let x), .int(let y)): Double(abs(x - y))
+        case (.double(let x), .double(let y)): abs(x - y)
+        case (.int(let x), .double(let y)), (.double(let y), .int(let x)): abs(Double(x) - y)
+        case (.object(let x), .object(let y)):
+            x.reduce(0) { sum, field in sum + (y[field.key].map { distance(field.value, $0) } ?? 0) }
+        default: 0
+        }
+    }
+
+    /// How far a value is from the simplest of its kind: a number's size, an object's numeric
+    /// fields' sizes summed, a text's length in characters.
+    static func magnitude(_ value: AuditValue) -> Double {
+        switch value {
+        case .int(let number): Double(number.magnitude)
+        case .double(let number): abs(number)
+        case .string(let text): Double(text.count)
+        case .object(let fields): fields.values.reduce(0) { $0 + magnitude($1) }
+        default: 0
+        }
     }
 
     /// The inputs whose values do not shrink: touch sequences and their recorded forms, whose

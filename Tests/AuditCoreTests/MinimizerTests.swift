@@ -26,6 +26,13 @@ final class NoZ: TextViewDelegate {
     }
 }
 
+/// Vetoes the segments from the fourth on: the change a value shrunk toward a boundary must show.
+final class NoHighSegments: SegmentedControlDelegate {
+    func segmentedControl(_ segmentedControl: SegmentedControl, shouldSelectSegmentAt index: Int) -> Bool {
+        index < 3
+    }
+}
+
 @Suite("Minimizing a divergence (ddmin)")
 struct MinimizerTests {
     let folder = TemporaryDirectory()
@@ -36,6 +43,7 @@ struct MinimizerTests {
         registry.register("defaults", summary: "implements nothing") { DefaultsOnly() }
         registry.register("no-quick-pay", summary: "quick pay may not begin") { NoQuickPay() }
         registry.register("no-z", summary: "refuses a Z") { NoZ() }
+        registry.register("no-high-segments", summary: "vetoes segments 3 and on") { NoHighSegments() }
         return registry
     }
 
@@ -69,6 +77,26 @@ struct MinimizerTests {
         #expect(Minimizer.simpler(.int(100)) == [0, 50, 75, 88, 94, 97, 99].map { AuditValue.int($0) })
         #expect(Minimizer.simpler(.string("ab")) == [.string(""), .string("a"), .string("b")])
         #expect(Minimizer.simpler(.double(0)) == [] && Minimizer.simpler(.bool(true)) == [])
+    }
+
+    /// A value shrinks toward its widget's nearest boundary when zero does not show the change,
+    /// and stays there: segment 3 of five, which the candidate vetoes, ends as the last segment.
+    @Test func aValueShrinksToTheNearestBoundary() throws {
+        let scenario = try Scenario(
+            data: Data(
+                #"""
+                {"format": 1, "name": "segments",
+                 "root": {"kind": "SegmentedControl", "id": "s", "segments": ["a", "b", "c", "d", "e"]},
+                 "steps": [{"action": "tapSegment", "widget": "s", "segment": 3}]}
+                """#.utf8), catalog: .builtIn)
+        let session = try ScenarioRunner.record(
+            scenario, delegate: "defaults", registry: Self.registry, databasePath: database
+        ).session
+        let result = try Minimizer(databasePath: database, registry: Self.registry, catalog: .builtIn)
+            .minimize(session: session, delegate: "no-high-segments")
+        #expect(result.steps == [.tapSegment(widget: "s", segment: 4)])
+        #expect(result.shrunkValues == 1)
+        #expect(Minimizer.magnitude(.int(-4)) == 4 && Minimizer.magnitude(.string("ab")) == 2)
     }
 
     @Test func theV2RegressionShrinksToTheOneTapThatShowsIt() throws {

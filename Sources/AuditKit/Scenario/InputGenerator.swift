@@ -25,6 +25,9 @@ public struct InputGenerator: Sendable {
     public var weight: Double
     package let accepts: @Sendable (AnyObject) -> Bool
     package let generate: @Sendable (AnyObject, inout ExplorationRandom) -> [AuditValue]?
+    /// The input's arguments at the widget's boundaries in its current state, each as the
+    /// arguments' values: what the minimizer shrinks a value toward besides zero.
+    package let boundaries: @Sendable (AnyObject) -> [[AuditValue]]
 
     /// This generator chosen `weight` times as often as one of weight 1.
     public func weighted(_ weight: Double) -> InputGenerator {
@@ -36,14 +39,19 @@ public struct InputGenerator: Sendable {
 
 extension Input {
     /// A generator of this input: `make` returns random arguments for the widget in its current
-    /// state, or nil when the input makes no sense now.
+    /// state, or nil when the input makes no sense now. `boundaries` gives the arguments at the
+    /// widget's boundaries in its current state (the first and last segment, the ends of a range):
+    /// once `minimize` or `explore` has a minimal reproducer, a value of it is tried at the
+    /// nearest of these, after zero, while the divergence holds.
     public func generator(
-        weight: Double = 1, _ make: @escaping @Sendable (Widget, inout ExplorationRandom) -> Arguments?
+        weight: Double = 1, boundaries: @escaping @Sendable (Widget) -> [Arguments] = { _ in [] },
+        _ make: @escaping @Sendable (Widget, inout ExplorationRandom) -> Arguments?
     ) -> InputGenerator {
         let encode = arguments.encode
         return InputGenerator(
             input: descriptor.name, widgetKind: descriptor.protocolName, weight: weight, accepts: { $0 is Widget },
-            generate: { object, random in make(object as! Widget, &random).map { encode($0).values } })
+            generate: { object, random in make(object as! Widget, &random).map { encode($0).values } },
+            boundaries: { object in boundaries(object as! Widget).map { encode($0).values } })
     }
 }
 

@@ -9,11 +9,14 @@ import Foundation
 /// generated here, which begin on a view that can receive them and follow a plausible path.
 enum InputGenerators {
     static let segmentedControl: [InputGenerator] = [
-        SegmentedControl.Inputs.tap.generator(weight: 2) { control, random in
+        SegmentedControl.Inputs.tap.generator(weight: 2, boundaries: { [0, $0.numberOfSegments - 1] }) {
+            control, random in
             let last = control.numberOfSegments - 1
             return last < 0 ? nil : random.value(in: 0...last, orNear: [0, last])
         },
-        SegmentedControl.Inputs.select.generator(weight: 0.5) { control, random in
+        SegmentedControl.Inputs.select.generator(
+            weight: 0.5, boundaries: { [(-1, true), ($0.numberOfSegments - 1, true)] }
+        ) { control, random in
             let last = control.numberOfSegments - 1
             return (random.value(in: -1...last, orNear: [-1, last]), random.chance(0.75))
         },
@@ -73,15 +76,22 @@ enum InputGenerators {
             view.isDragging ? (random.chance(0.3) ? Point(x: 0, y: 0) : vector(&random, scale: 3)) : nil
         },
         ScrollView.Inputs.tapStatusBar.generator(weight: 0.3) { view, _ in view.isDragging ? nil : () },
-        ScrollView.Inputs.setContentOffset.generator(weight: 0.3) { view, random in
+        ScrollView.Inputs.setContentOffset.generator(
+            weight: 0.3, boundaries: { [Point(x: 0, y: 0), largestOffset(of: $0)] }
+        ) { view, random in
             // The ends of the content (0 and the largest offset) and a point either side, often.
-            let x = max(view.contentSize.width - view.frame.width, 0)
-            let y = max(view.contentSize.height - view.frame.height, 0)
+            let (x, y) = (largestOffset(of: view).x, largestOffset(of: view).y)
             return Point(
                 x: random.value(in: 0...x, orNear: [0, x], step: 1).rounded(),
                 y: random.value(in: 0...y, orNear: [0, y], step: 1).rounded())
         },
     ]
+
+    /// The largest content offset of `view` on each axis (0 when the content fits).
+    private static func largestOffset(of view: ScrollView) -> Point {
+        Point(
+            x: max(view.contentSize.width - view.frame.width, 0), y: max(view.contentSize.height - view.frame.height, 0))
+    }
 
     /// A random vector of whole coordinates (velocities in tenths) up to `scale` long on each axis.
     private static func vector(_ random: inout ExplorationRandom, scale: Double) -> Point {
