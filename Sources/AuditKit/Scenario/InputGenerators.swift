@@ -90,7 +90,8 @@ enum InputGenerators {
     /// The largest content offset of `view` on each axis (0 when the content fits).
     private static func largestOffset(of view: ScrollView) -> Point {
         Point(
-            x: max(view.contentSize.width - view.frame.width, 0), y: max(view.contentSize.height - view.frame.height, 0))
+            x: max(view.contentSize.width - view.frame.width, 0), y: max(view.contentSize.height - view.frame.height, 0)
+        )
     }
 
     /// A random vector of whole coordinates (velocities in tenths) up to `scale` long on each axis.
