@@ -105,10 +105,23 @@ enum InputGenerators {
     }
 
     static let tableView: [InputGenerator] = [
-        TableView.Inputs.tapRow.generator(weight: 2) { table, random in row(in: table, &random) },
-        TableView.Inputs.selectRow.generator(weight: 0.5) { table, random in row(in: table, &random) },
-        TableView.Inputs.deselectRow.generator(weight: 0.5) { table, random in row(in: table, &random) },
+        TableView.Inputs.tapRow.generator(weight: 2, boundaries: rowBoundaries) { table, random in
+            row(in: table, &random)
+        },
+        TableView.Inputs.selectRow.generator(weight: 0.5, boundaries: rowBoundaries) { table, random in
+            row(in: table, &random)
+        },
+        TableView.Inputs.deselectRow.generator(weight: 0.5, boundaries: rowBoundaries) { table, random in
+            row(in: table, &random)
+        },
     ]
+
+    /// The first and last row of each section that has rows: where `row(in:_:)` draws near.
+    @Sendable private static func rowBoundaries(_ table: TableView) -> [IndexPath] {
+        table.rowsPerSection.indices.filter { table.rowsPerSection[$0] > 0 }.flatMap { section in
+            [IndexPath(row: 0, section: section), IndexPath(row: table.rowsPerSection[section] - 1, section: section)]
+        }
+    }
 
     /// A row that exists; nil for a table without rows.
     private static func row(in table: TableView, _ random: inout ExplorationRandom) -> IndexPath? {
