@@ -39,12 +39,20 @@ public struct InputGenerator: Sendable {
 
 extension Input {
     /// A generator of this input: `make` returns random arguments for the widget in its current
-    /// state, or nil when the input makes no sense now. `boundaries` gives the arguments at the
-    /// widget's boundaries in its current state (the first and last segment, the ends of a range):
-    /// once `minimize` or `explore` has a minimal reproducer, a value of it is tried at the
+    /// state, or nil when the input makes no sense now. A value of a minimal reproducer shrinks
+    /// toward zero only (`generator(weight:boundaries:_:)` declares boundaries too).
+    public func generator(
+        weight: Double = 1, _ make: @escaping @Sendable (Widget, inout ExplorationRandom) -> Arguments?
+    ) -> InputGenerator {
+        generator(weight: weight, boundaries: { _ in [] }, make)
+    }
+
+    /// A generator of this input, as `generator(weight:_:)`, whose `boundaries` give the arguments
+    /// at the widget's boundaries in its current state (the first and last segment, the ends of a
+    /// range): once `minimize` or `explore` has a minimal reproducer, a value of it is tried at the
     /// nearest of these, after zero, while the divergence holds.
     public func generator(
-        weight: Double = 1, boundaries: @escaping @Sendable (Widget) -> [Arguments] = { _ in [] },
+        weight: Double = 1, boundaries: @escaping @Sendable (Widget) -> [Arguments],
         _ make: @escaping @Sendable (Widget, inout ExplorationRandom) -> Arguments?
     ) -> InputGenerator {
         let encode = arguments.encode
