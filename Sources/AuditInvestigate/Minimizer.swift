@@ -201,25 +201,14 @@ public struct Minimizer: Sendable {
             if outcome == .unresolved { unresolved += 1 }
             return outcome == .diverges && found == signature ? readBack : nil
         }
-        /// Simpler values for argument `argument` of step `index`. A value at one of its widget's
-        /// boundaries is simpler than one that is not, and a smaller one simpler than a larger:
-        /// off a boundary, zero, then the nearest boundary, then `simpler`'s; on one, zero and the
-        /// smaller boundaries. Each value kept is simpler, so shrinking ends.
+        /// Simpler values for argument `argument` of step `index` (`simpler(_:boundaries:)`).
         func simplerValues(_ index: Int, _ argument: Int) -> [AuditValue] {
             let value = steps[index].arguments[argument]
-            let boundaries = boundaryValues(
-                of: steps, at: index, argument: argument, in: plan.scenario, recording: recording.make)
-            guard boundaries.contains(value) else {
-                var found = Self.simpler(value)
-                if let nearest = boundaries.first {
-                    found.removeAll { $0 == nearest }
-                    found.insert(nearest, at: min(1, found.count))
-                }
-                return found
-            }
-            let smaller = boundaries.filter { Self.magnitude($0) < Self.magnitude(value) }
-            return (Self.simpler(value).prefix(1) + smaller.sorted { Self.magnitude($0) < Self.magnitude($1) })
-                .reduce(into: []) { unique, candidate in if !unique.contains(candidate) { unique.append(candidate) } }
+            guard Self.magnitude(value) > 0 else { return Self.simpler(value) }
+            return Self.simpler(
+                value,
+                boundaries: boundaryValues(
+                    of: steps, at: index, argument: argument, in: plan.scenario, recording: recording.make))
         }
         for index in steps.indices where !Self.touchActions.contains(steps[index].action) {
             for argument in steps[index].arguments.indices {
@@ -289,6 +278,27 @@ public struct Minimizer: Sendable {
         case (.object(let x), .object(let y)):
             x.reduce(0) { sum, field in sum + (y[field.key].map { distance(field.value, $0) } ?? 0) }
         default: 0
+        }
+    }
+
+    /// Simpler values than `value`, given the values its widget's `boundaries` (nearest first).
+    /// Zero (or the empty text) is the simplest; then a value at a boundary, the smaller the
+    /// simpler; then any other, the smaller the simpler. So off a boundary: zero, the nearest
+    /// boundary, then `simpler(_:)`'s; on one: zero and the smaller boundaries; at zero: none.
+    /// Each value kept is simpler than the one before, so shrinking ends.
+    static func simpler(_ value: AuditValue, boundaries: [AuditValue]) -> [AuditValue] {
+        guard magnitude(value) > 0 else { return simpler(value) }
+        guard boundaries.contains(value) else {
+            var found = simpler(value)
+            if let nearest = boundaries.first {
+                found.removeAll { $0 == nearest }
+                found.insert(nearest, at: min(1, found.count))
+            }
+            return found
+        }
+        let smaller = boundaries.filter { magnitude($0) < magnitude(value) }.sorted { magnitude($0) < magnitude($1) }
+        return (simpler(value).prefix(1) + smaller).reduce(into: []) { unique, candidate in
+            if !unique.contains(candidate) { unique.append(candidate) }
         }
     }
 

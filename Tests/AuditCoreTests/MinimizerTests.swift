@@ -97,6 +97,12 @@ struct MinimizerTests {
         #expect(result.steps == [.tapSegment(widget: "s", segment: 4)])
         #expect(result.shrunkValues == 1)
         #expect(Minimizer.magnitude(.int(-4)) == 4 && Minimizer.magnitude(.string("ab")) == 2)
+        // Zero, then boundaries (smaller first), then the rest: each step is simpler, so it ends.
+        let boundaries: [AuditValue] = [.int(4), .int(-1)]
+        #expect(Minimizer.simpler(.int(2), boundaries: boundaries) == [.int(0), .int(4), .int(1)])
+        #expect(Minimizer.simpler(.int(4), boundaries: boundaries) == [.int(0), .int(-1)])
+        #expect(Minimizer.simpler(.int(-1), boundaries: boundaries) == [.int(0)])
+        #expect(Minimizer.simpler(.int(0), boundaries: boundaries) == [])
     }
 
     @Test func theV2RegressionShrinksToTheOneTapThatShowsIt() throws {
