@@ -80,10 +80,10 @@ enum InputGenerators {
             weight: 0.3, boundaries: { [Point(x: 0, y: 0), largestOffset(of: $0)] }
         ) { view, random in
             // The ends of the content (0 and the largest offset) and a point either side, often.
-            let (x, y) = (largestOffset(of: view).x, largestOffset(of: view).y)
+            let largest = largestOffset(of: view)
             return Point(
-                x: random.value(in: 0...x, orNear: [0, x], step: 1).rounded(),
-                y: random.value(in: 0...y, orNear: [0, y], step: 1).rounded())
+                x: random.value(in: 0...largest.x, orNear: [0, largest.x], step: 1).rounded(),
+                y: random.value(in: 0...largest.y, orNear: [0, largest.y], step: 1).rounded())
         },
     ]
 
