@@ -4,7 +4,9 @@ import Foundation
 extension Command {
     /// `--arguments`: the argument classes and states each answer was seen with, in the text output.
     static let coverageArguments = Flag(
-        "--arguments", "also list, per callback and answer, the argument classes and states it was seen with")
+        "--arguments",
+        "also list, per callback and answer, the argument classes and states it was seen with (json and csv always carry them)"
+    )
 
     static let coverage = Command(
         name: "coverage", summary: "what the stored sessions cover of the delegates, and what they cannot catch",
@@ -170,11 +172,7 @@ extension Command {
             output.line("  \(row.widget.visiblyEscaped())  \(row.protocolName).\(row.callback)")
             for (branch, count) in row.branches.filter({ $0.value > 0 }).sorted(by: { $0.key < $1.key }) {
                 let states = (row.states[branch] ?? []).map(\.rawValue).joined(separator: ", ")
-                let arguments =
-                    CoverageReport.argumentText(row.argumentClasses[branch] ?? []) + (row.widgetArguments[branch] ?? [])
-                output.line(
-                    "    \(branch) (\(count), \(states)): "
-                        + (arguments.isEmpty ? "no arguments" : arguments.joined(separator: "; ")).visiblyEscaped())
+                output.line("    \(branch) (\(count), \(states)): " + row.seenWith(branch).visiblyEscaped())
             }
             if !row.untriedClasses.isEmpty {
                 output.line(

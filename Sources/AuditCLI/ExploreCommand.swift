@@ -49,6 +49,9 @@ extension Command {
             "\(counted(result.runs, "run")) of up to \(counted(request.options.stepsPerRun, "step")) "
             + "(\(counted(result.steps, "step")) in all, seed \(request.options.seed)), "
             + "\(counted(result.branches, "answer branch", "answer branches")) reached"
+            + (result.dropped > 0
+                ? "; \(counted(result.dropped, "run")) dropped: the delegate answered differently when driven again"
+                : "")
         // Printed last, on a terminal or not: how long exploring took, and how fast it ran.
         let perSecond = { (count: Int) in seconds > 0 ? Double(count) / seconds : 0 }
         let rate =
@@ -61,6 +64,7 @@ extension Command {
                     orderedJSON([
                         ("diverged", .bool(false)), ("runs", .int(result.runs)), ("steps", .int(result.steps)),
                         ("branches", .int(result.branches)), ("callbacks", .int(result.callbacks)),
+                        ("dropped", .int(result.dropped)),
                         ("seconds", .double(seconds)),
                         ("corpus", .array(corpus.map { .int(Int($0.session)) })),
                     ]))
@@ -217,9 +221,10 @@ extension Options {
         }
         throw UsageError(message: "\(name) takes a duration such as 30s, 2m or 500ms, not '\(text)'")
     }
-    /// `explore --jobs N`: runs recorded at once (`replay`'s `--jobs` is `Options.jobs`).
+    /// `explore --jobs N`: runs checked at once, at most a batch's (`replay`'s `--jobs` is `Options.jobs`).
     static let runsAtOnce = Option<Int>.count(
-        "--jobs", "N", "record N runs at once (default 1); the runs and what they find stay the same", most: 64)
+        "--jobs", "N", "check N runs of each batch of 4 at once (default 1); the runs and what they find stay the same",
+        most: Explorer.batchSize)
     /// `explore --weight INPUT=W`, each an input and its weight.
     static let weight = RepeatedOption<(input: String, weight: Double)>(
         "--weight", "INPUT=W", "generate input INPUT W times as often (0: never); repeatable"

@@ -112,7 +112,7 @@ public struct CoverageReport: Sendable {
     }
 
     /// `range.location zero, positive`: one entry per path, its classes in order, as the text
-    /// output and the HTML page print them.
+    /// output and the HTML page print them (`Row.seenWith(_:)`).
     package static func argumentText(_ classes: [ArgumentClass]) -> [String] {
         var entries: [(path: String, names: [String])] = []
         for found in classes {
@@ -135,6 +135,12 @@ public struct CoverageReport: Sendable {
         case .override: ["kept", "overridden"]
         case .value: ["nil", "value"]
         }
+    }
+
+    /// Whether `text` names a widget of `paths`, or a recognizer of one (`path#recognizer`): an
+    /// argument that refers to another widget, listed by name rather than classified as text.
+    static func names(_ paths: Set<String>, _ text: String) -> Bool {
+        paths.contains(text) || text.lastIndex(of: "#").map { paths.contains(String(text[..<$0])) } ?? false
     }
 
     /// The branch an answer of `kind` took: its `outcome`, and for a value whether it was nil.
@@ -166,9 +172,6 @@ extension CoverageReport {
         var widgetPaths = Set<String>()
         /// Whether `text` is the path of a widget of the trees, or of a recognizer a widget of them
         /// owns that is not recorded as a widget (a scroll view's own pan, `checkout/items#pan…`).
-        func names(_ paths: Set<String>, _ text: String) -> Bool {
-            paths.contains(text) || text.lastIndex(of: "#").map { paths.contains(String(text[..<$0])) } ?? false
-        }
         try storeOperation {
             let widgets = try store.connection.prepare("SELECT path, kind FROM widgets WHERE session = ? ORDER BY id")
             let (widgetPath, widgetKind) = (widgets.column("path"), widgets.column("kind"))
@@ -230,7 +233,7 @@ extension CoverageReport {
                     // An argument naming a widget of the trees is a reference, not text: listed, not classified.
                     if case .object(let arguments)? = row.withBytes(columns.arguments, { parsed.value(of: $0).value }) {
                         for (label, argument) in arguments {
-                            if case .string(let text) = argument, names(widgetPaths, text) {
+                            if case .string(let text) = argument, CoverageReport.names(widgetPaths, text) {
                                 references[rowKey, default: [:]][branch, default: []].insert("\(label) \(text)")
                             } else {
                                 ArgumentClass.insertClasses(
@@ -278,5 +281,15 @@ private struct CoveredEventColumns {
         overridden = statement.column("overridden")
         implemented = statement.column("implemented")
         parentSeq = statement.column("parent_seq")
+    }
+}
+
+extension CoverageReport.Row {
+    /// What answer `branch` was seen with, one entry per argument: its classes
+    /// (`CoverageReport.argumentText(_:)`), then the widgets a reference argument named; "no
+    /// arguments" when there are none. What the text output and the HTML page print.
+    package func seenWith(_ branch: String) -> String {
+        let entries = CoverageReport.argumentText(argumentClasses[branch] ?? []) + (widgetArguments[branch] ?? [])
+        return entries.isEmpty ? "no arguments" : entries.joined(separator: "; ")
     }
 }

@@ -68,6 +68,9 @@ public struct Explorer: Sendable {
         public var callbacks = 0
         /// Callback answer branches the delegate reached (a widget's callback allowed, vetoed, …).
         public var branches = 0
+        /// Runs left out because the delegate, driven again, answered differently from the run it
+        /// generated (a delegate that depends on something besides its inputs): not compared.
+        public var dropped = 0
         /// Runs in which a callback answered with argument classes no run before had (its answer
         /// branch and the classes of its arguments, `ArgumentClass`): the corpus `--save-corpus`
         /// stores.
@@ -104,6 +107,9 @@ public struct Explorer: Sendable {
     ) throws -> Result {
         let delegate = try registry.entry(named: delegateName)
         let candidate = try registry.entry(named: candidateName)
+        // A delegate the tree never asks would make every run "the same": refused before any run.
+        try ScenarioRunner.checkAdopted(delegate.make, named: delegate.name, by: scenario, at: "delegate")
+        try ScenarioRunner.checkAdopted(candidate.make, named: candidate.name, by: scenario, at: "candidate")
         let scratch = Self.scratchParent.appending(path: "auditctl-explore-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let started = ContinuousClock.now
@@ -112,7 +118,7 @@ public struct Explorer: Sendable {
         var features: Set<Int> = []
         let generator = RunGenerator(scenario: scenario, options: options)
         var next = 1
-        // Only a run that differs is stored, so the scratch databases hold at most that one.
+        // Only a run that differs is stored (with both delegates), so the scratch databases hold little.
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         let check = try RunCheck(
             scenario: scenario, delegate: delegate, candidate: candidate, lanes: options.jobs, in: scratch)
@@ -126,7 +132,10 @@ public struct Explorer: Sendable {
             }
             let outcomes = try check.check(planned)
             for (run, outcome) in zip(batch, outcomes) {
-                guard let outcome else { continue }  // the delegate answered differently from its dry run
+                guard let outcome else {
+                    result.dropped += 1  // the delegate answered differently from its dry run
+                    continue
+                }
                 result.runs += 1
                 result.steps += outcome.steps.count
                 result.callbacks += outcome.callbacks
@@ -142,6 +151,12 @@ public struct Explorer: Sendable {
                     run: run, steps: outcome.steps, divergence, delegate: delegate.name, candidate: candidate.name)
                 return result
             }
+        }
+        if result.runs == 0, result.dropped > 0 {
+            throw ScenarioError(
+                at: "delegate",
+                "\(delegate.name) answered differently each time a run was driven again (\(result.dropped) runs "
+                    + "dropped): explore needs a delegate whose answers depend only on its inputs")
         }
         return result
     }
@@ -165,8 +180,8 @@ public struct Explorer: Sendable {
         return Finding(run: run, steps: steps, signature: divergence.signature, minimized: minimized)
     }
 
-    /// Runs generated at once from the same corpus, and checked together.
-    static let batchSize = 4
+    /// Runs generated at once from the same corpus, and checked together: the most jobs that help.
+    public static let batchSize = 4
 
     /// Where scratch databases go: a memory file system when there is one (`/dev/shm` on Linux),
     /// since nothing in them outlives the exploration, else the temporary directory.

@@ -78,14 +78,11 @@ extension HTMLTimeline {
                 let untried = CoverageReport.argumentText(row.untriedClasses).joined(separator: "; ")
                 return row.branches.filter { $0.value > 0 }.sorted { $0.key < $1.key }.enumerated().map {
                     index, branch -> [HTMLPage.Cell] in
-                    let seen =
-                        CoverageReport.argumentText(row.argumentClasses[branch.key] ?? [])
-                        + (row.widgetArguments[branch.key] ?? [])
-                    return [
+                    [
                         .text(row.widget), .text("\(row.protocolName).\(row.callback)"), .text(branch.key),
                         .text(HTMLPage.grouped(branch.value)),
                         .text((row.states[branch.key] ?? []).map(\.rawValue).joined(separator: ", ")),
-                        .text(seen.isEmpty ? "no arguments" : seen.joined(separator: "; ")),
+                        .text(row.seenWith(branch.key)),
                         .text(index == 0 ? untried : ""),
                     ]
                 }

@@ -210,8 +210,8 @@ public struct Minimizer: Sendable {
                 boundaries: boundaryValues(
                     of: steps, at: index, argument: argument, in: plan.scenario, recording: recording.make))
         }
-        for index in steps.indices where !Self.touchActions.contains(steps[index].action) {
-            for argument in steps[index].arguments.indices {
+        for index in steps.indices where !Self.touchActions.contains(steps[index].action) && !stoppedAtBound {
+            for argument in steps[index].arguments.indices where !stoppedAtBound {
                 var candidates = simplerValues(index, argument)
                 while let candidate = candidates.first, !stoppedAtBound {
                     candidates.removeFirst()
@@ -272,7 +272,7 @@ public struct Minimizer: Sendable {
     /// their numeric fields; 0 for anything else (which keeps its order).
     static func distance(_ a: AuditValue, _ b: AuditValue) -> Double {
         switch (a, b) {
-        case (.int(let x), .int(let y)): Double(abs(x - y))
+        case (.int(let x), .int(let y)): abs(Double(x) - Double(y))
         case (.double(let x), .double(let y)): abs(x - y)
         case (.int(let x), .double(let y)), (.double(let y), .int(let x)): abs(Double(x) - y)
         case (.object(let x), .object(let y)):
@@ -290,7 +290,8 @@ public struct Minimizer: Sendable {
         guard magnitude(value) > 0 else { return simpler(value) }
         guard boundaries.contains(value) else {
             var found = simpler(value)
-            if let nearest = boundaries.first {
+            // Zero first (`simpler`'s first), then the nearest boundary, unless that is zero.
+            if let nearest = boundaries.first, magnitude(nearest) > 0 {
                 found.removeAll { $0 == nearest }
                 found.insert(nearest, at: min(1, found.count))
             }

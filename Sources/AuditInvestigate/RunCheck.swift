@@ -23,7 +23,7 @@ final class RunCheck: @unchecked Sendable {
     struct Outcome: Sendable {
         var steps: [ScenarioStep]
         var branches: Set<String>
-        /// What makes a run join the corpus when one of them is new: `features(_:widgets:)`.
+        /// What makes a run join the corpus when one of them is new: `reached(_:widgets:)`.
         var features: Set<Int>
         /// The callbacks both delegates were asked.
         var callbacks: Int
@@ -82,9 +82,9 @@ final class RunCheck: @unchecked Sendable {
         guard let a = try capture(run, delegate, invalid: .stop, on: lane),
             let b = try capture(run, candidate, invalid: .skip, on: lane)
         else { return nil }
+        let reached = Self.reached(a.events, widgets: a.widgets)
         var outcome = Outcome(
-            steps: steps, branches: Self.branches(a.events, widgets: a.widgets),
-            features: Self.features(a.events, widgets: a.widgets), callbacks: a.callbacks + b.callbacks)
+            steps: steps, branches: reached.branches, features: reached.features, callbacks: a.callbacks + b.callbacks)
         guard SessionDiffer.differ(a.fingerprints, b.fingerprints) else { return outcome }
         outcome.divergence = try store(run, on: lane)
         return outcome
@@ -141,47 +141,38 @@ final class RunCheck: @unchecked Sendable {
         return first.map { Divergence(session: a.session, database: database, signature: Minimizer.signature($0)) }
     }
 
-    /// What the delegate did in `events`, finer than answer branches, as hashes: each callback's
-    /// answer branch with the classes of its arguments (`ArgumentClass`), and each pair of
-    /// callbacks so described that came one after the other (the state a callback is asked in,
-    /// as far as the calls before it tell).
-    static func features(_ events: [CapturedEvent], widgets: [WidgetRecord]) -> Set<Int> {
+    /// What the delegate did in `events`: its answer branches, one string each (widget, callback,
+    /// branch, as `CoverageReport` names them), and, finer, each callback's branch with the classes
+    /// of its arguments (`ArgumentClass`), as hashes; an argument that names a widget of the tree
+    /// (another recognizer, say) counts by that name, as `coverage` lists it.
+    static func reached(_ events: [CapturedEvent], widgets: [WidgetRecord]) -> (
+        branches: Set<String>, features: Set<Int>
+    ) {
         var paths: [Int32: String] = [:]
         for widget in widgets { paths[widget.id] = widget.path }
-        var features: Set<Int> = []
+        let named = Set(paths.values)
+        var reached: (branches: Set<String>, features: Set<Int>) = ([], [])
         for index in events.indices where events[index].descriptor.kind == .callback {
             let descriptor = events[index].descriptor
-            var hasher = Hasher()
-            hasher.combine(paths[events[index].widget])
-            hasher.combine(descriptor.protocolName)
-            hasher.combine(descriptor.name)
-            hasher.combine(
-                CoverageReport.branch(
-                    of: descriptor.answer, events[index].answer, resultIsNil: (events[index].result ?? .null) == .null))
-            for (position, value) in events[index].arguments.values.enumerated() {
-                hasher.combine(position)
-                hasher.combine(ArgumentClass.classes(of: value))
-            }
-            let feature = hasher.finalize()
-            features.insert(feature)
-
-        }
-        return features
-    }
-
-    /// The answer branches of `events`, one string each (widget, callback, branch), as
-    /// `CoverageReport` names them.
-    static func branches(_ events: [CapturedEvent], widgets: [WidgetRecord]) -> Set<String> {
-        var paths: [Int32: String] = [:]
-        for widget in widgets { paths[widget.id] = widget.path }
-        var branches: Set<String> = []
-        for index in events.indices where events[index].descriptor.kind == .callback {
-            let descriptor = events[index].descriptor
+            let widget = paths[events[index].widget] ?? ""
             let branch = CoverageReport.branch(
                 of: descriptor.answer, events[index].answer, resultIsNil: (events[index].result ?? .null) == .null)
-            branches.insert(
-                "\(paths[events[index].widget] ?? "") \(descriptor.protocolName).\(descriptor.name) \(branch)")
+            reached.branches.insert("\(widget) \(descriptor.protocolName).\(descriptor.name) \(branch)")
+            var hasher = Hasher()
+            hasher.combine(widget)
+            hasher.combine(descriptor.protocolName)
+            hasher.combine(descriptor.name)
+            hasher.combine(branch)
+            for (position, value) in events[index].arguments.values.enumerated() {
+                hasher.combine(position)
+                if case .string(let text) = value, CoverageReport.names(named, text) {
+                    hasher.combine(text)
+                } else {
+                    hasher.combine(ArgumentClass.classes(of: value))
+                }
+            }
+            reached.features.insert(hasher.finalize())
         }
-        return branches
+        return reached
     }
 }

@@ -7,6 +7,9 @@ public enum ValueType: String, Sendable, CaseIterable, Comparable {
     case integer
     case double
     case string
+    /// A secure text view's text as stored: its keyed hash (`hmac-sha256:…`), whose characters
+    /// say nothing of the text's.
+    case secureText = "secure text"
     case array
 
     /// Every class a value of this type could fall in, in ``ValueClass``'s order: what "never
@@ -25,6 +28,7 @@ public enum ValueType: String, Sendable, CaseIterable, Comparable {
                 .empty, .oneCharacter, .longer, .whitespace, .lineBreak, .lowercase, .uppercase, .digit,
                 .otherASCII, .nonASCII,
             ]
+        case .secureText: [.hashed]
         case .array: [.noElements, .elements]
         }
     }
@@ -48,7 +52,9 @@ public enum ValueType: String, Sendable, CaseIterable, Comparable {
 ///   of other scripts and emoji alike). The content classes are ASCII on purpose: they do not
 ///   change with the Unicode tables of the toolchain, and an accented or foreign letter is the
 ///   `non-ASCII` case a text test should try anyway;
-/// - arrays: `no elements` or `elements` (and each element is classified at `path[]`).
+/// - arrays: `no elements` or `elements` (and each element is classified at `path[]`);
+/// - secure text, stored as its keyed hash: `hashed`, its type `secure text` (the hash's
+///   characters say nothing of the text's).
 ///
 /// The boundaries judged are those a value carries itself: zero, an empty string or array, one
 /// character, a whole or fractional double. A boundary against the widget's state (the last
@@ -74,6 +80,8 @@ public enum ValueClass: String, Sendable, CaseIterable, Comparable {
     case nonASCII = "non-ASCII"
     case noElements = "no elements"
     case elements
+    /// Secure text, hashed before it was stored: not classified further.
+    case hashed
 
     /// Declaration order, the order classes are listed in.
     public static func < (lhs: ValueClass, rhs: ValueClass) -> Bool { lhs.order < rhs.order }
@@ -167,6 +175,8 @@ extension ArgumentClass {
             } else if number != number.rounded(.towardZero) {
                 found(.double, .fractional)
             }
+        case .string(let text) where text.hasPrefix(SHA256.HMAC.storedPrefix):
+            found(.secureText, .hashed)
         case .string(let text):
             var characters = text.makeIterator()
             found(.string, characters.next() == nil ? .empty : characters.next() == nil ? .oneCharacter : .longer)

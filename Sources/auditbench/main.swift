@@ -29,7 +29,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
         mutants: the one-line mutants of checkout.v1 (18, and 2 equivalent ones), each replayed with
         the shipped session, replayed with the corpus explore grows in 200 runs of checkout.v1, and
         explored guided and unguided (at most 1,000 runs), seeds 1, 2, 3; seeded, so run once
-        whatever --runs; about a minute in a release build, where each mutant is caught on stderr.
+        whatever --runs; where each mutant is caught, on stderr.
         With --quick: 3 mutants and 1 equivalent, seed 1, at most 20 runs, a corpus of 8 runs.
         """)
     exit(0)

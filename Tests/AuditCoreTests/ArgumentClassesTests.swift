@@ -30,6 +30,7 @@ struct ArgumentClassesTests {
         (.string("-!~\u{7F}\u{01}"), ["longer", "other ASCII"]),
         (.string("Grüße 👍"), ["longer", "whitespace", "lowercase", "uppercase", "non-ASCII"]),
         (.array([]), ["no elements"]),
+        (.string("hmac-sha256:0f1e"), ["hashed"]),
     ])
     func eachValueFallsInItsClasses(value: AuditValue, expected: [String]) {
         #expect(classes(value) == expected)
@@ -39,6 +40,7 @@ struct ArgumentClassesTests {
         let values: [AuditValue] = [
             .null, .bool(false), .bool(true), .int(-1), .int(0), .int(1), .double(-2), .double(0), .double(0.5),
             .double(.nan), .string(""), .string("x"), .string("aA0 -é\n"), .array([]), .array([.int(1)]),
+            .string("hmac-sha256:0f1e"),
         ]
         var found = Set<ArgumentClass>()
         for value in values { ArgumentClass.insertClasses(of: value, into: &found) }

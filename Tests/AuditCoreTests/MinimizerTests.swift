@@ -103,6 +103,13 @@ struct MinimizerTests {
         #expect(Minimizer.simpler(.int(4), boundaries: boundaries) == [.int(0), .int(-1)])
         #expect(Minimizer.simpler(.int(-1), boundaries: boundaries) == [.int(0)])
         #expect(Minimizer.simpler(.int(0), boundaries: boundaries) == [])
+        // A boundary at zero is zero, tried first; one at the extremes of Int is no overflow.
+        #expect(Minimizer.simpler(.int(2), boundaries: [.int(0), .int(4)]) == [.int(0), .int(1)])
+        #expect(
+            Minimizer.simpler(.double(0.3), boundaries: [.double(0), .double(1)]).prefix(2) == [
+                .double(0), .double(0.15),
+            ])
+        #expect(Minimizer.distance(.int(.min), .int(.max)) > 0)
     }
 
     @Test func theV2RegressionShrinksToTheOneTapThatShowsIt() throws {

@@ -22,7 +22,8 @@ import Synchronization
 /// `interrupted` once the process is gone: the summary says `interrupted` then too.
 final class EventWriter: @unchecked Sendable {
     // @unchecked: every var is touched only by the writer thread inside `run` (and, for a writer
-    // run inline, in `prepare` on the same thread); `summary` reads `result` under its lock.
+    // run inline, in `prepare` and `prepared` on the same thread); `summary` reads `result` under
+    // its lock.
     // `store` moves to the writer thread in `run` and is closed there.
     private var store: AuditStore!
     /// The session written: 0 until it is made, for a writer that makes it (`creating`).

@@ -48,6 +48,22 @@ public enum ScenarioRunner {
         return (root, skipped)
     }
 
+    /// Throws when a delegate `make` makes would be asked nothing on `scenario`'s tree (it conforms
+    /// to no delegate protocol of its widgets), naming it `name` (what `explore` checks of both
+    /// delegates before any run, so one that adopts nothing is refused, not run without a word).
+    package static func checkAdopted(
+        _ make: () -> AnyObject, named name: String, by scenario: Scenario, at location: String
+    ) throws(ScenarioError) {
+        let root = scenario.root.build()
+        let delegate = make()
+        try withExtendedLifetime(delegate) { () throws(ScenarioError) in
+            guard adopt(delegate, in: root, catalog: scenario.catalog) == 0,
+                let error = ScenarioError(unadopted: delegate, in: root, catalog: scenario.catalog)
+            else { return }
+            throw ScenarioError(at: location, "\(name): \(error.message)")
+        }
+    }
+
     /// Gives every widget and recognizer under `root` `delegate`, where it conforms to the
     /// delegate property its kind registers; returns how many took it.
     @discardableResult
