@@ -8,5 +8,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # The suites tagged .slow, by type name (`swift test --skip` matches test identifiers, not tags);
 # Tests/AuditCLITests/ReadmeSampleTests.swift checks this list against the tags in the sources.
-slow='ConcurrentRecordingTests|FidelityPropertyTests|ShardTests|NestingLimitCLITests|FidelityPropertyCLITests|MutationCheckTests|HostileInputTests|TextGrowthTests|ReliabilityTests|CommandLineFaultTests|StreamedJSONTests|FaultTests|InvestigateAtScaleTests|ExploreTests|ConcurrencyTests|JSONTextTests'
+slow='ConcurrentRecordingTests|FidelityPropertyTests|ShardTests|NestingLimitCLITests|FidelityPropertyCLITests|MutationCheckTests|HostileInputTests|TextGrowthTests|ReliabilityTests|CommandLineFaultTests|StreamedJSONTests|FaultTests|InvestigateAtScaleTests|ExploreTests|ConcurrencyTests|JSONTextTests|ExploreVerdictTests'
 exec swift test --skip "$slow" "$@"

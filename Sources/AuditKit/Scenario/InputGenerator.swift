@@ -50,7 +50,8 @@ extension Input {
     /// A generator of this input, as `generator(weight:_:)`, whose `boundaries` give the arguments
     /// at the widget's boundaries in its current state (the first and last segment, the ends of a
     /// range): once `minimize` or `explore` has a minimal reproducer, a value of it is tried at the
-    /// nearest of these, after zero, while the divergence holds.
+    /// nearest of these, after zero, while the divergence holds. Exploring draws only from `make`:
+    /// draw near the same boundaries there (`ExplorationRandom.value(in:orNear:chance:)`).
     public func generator(
         weight: Double = 1, boundaries: @escaping @Sendable (Widget) -> [Arguments],
         _ make: @escaping @Sendable (Widget, inout ExplorationRandom) -> Arguments?
