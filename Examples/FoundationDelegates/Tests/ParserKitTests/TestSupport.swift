@@ -1,0 +1,2 @@
+import ParserKit
+import Testing
