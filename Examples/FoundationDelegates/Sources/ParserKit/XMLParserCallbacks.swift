@@ -32,7 +32,9 @@ public struct XMLParserCallbacks: CallbackTable {
         "parser(_:foundNotationDeclarationWithName:publicID:systemID:)",
         arguments: .three("name", .string, "publicID", .optional(.string), "systemID", .optional(.string)),
         answer: .void,
-        invoke: { $0.parser($1.parserForCallbacks, foundNotationDeclarationWithName: $2.0, publicID: $2.1, systemID: $2.2) }
+        invoke: {
+            $0.parser($1.parserForCallbacks, foundNotationDeclarationWithName: $2.0, publicID: $2.1, systemID: $2.2)
+        }
     )
     public let unparsedEntityDeclaration = Callback<
         any XMLParserDelegate, DocumentView, UnparsedEntityDeclaration, Void
@@ -67,7 +69,8 @@ public struct XMLParserCallbacks: CallbackTable {
         arguments: .three("name", .string, "publicID", .optional(.string), "systemID", .optional(.string)),
         answer: .void,
         invoke: {
-            $0.parser($1.parserForCallbacks, foundExternalEntityDeclarationWithName: $2.0, publicID: $2.1, systemID: $2.2)
+            $0.parser(
+                $1.parserForCallbacks, foundExternalEntityDeclarationWithName: $2.0, publicID: $2.1, systemID: $2.2)
         })
     /// A veto: `false` when the delegate called `abortParsing()` while it was asked.
     public let didStartElement = Callback<any XMLParserDelegate, DocumentView, (String, [String: String]), Bool>(
