@@ -125,8 +125,8 @@ final class ParserForwarder: NSObject, XMLParserDelegate {
         forward(\.foundComment, comment)
         view.parserForCallbacks.stopIfAsked()
     }
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        forward(\.foundCDATA, CDATABlock)
+    func parser(_ parser: XMLParser, foundCDATA block: Data) {
+        forward(\.foundCDATA, block)
         view.parserForCallbacks.stopIfAsked()
     }
     func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? {

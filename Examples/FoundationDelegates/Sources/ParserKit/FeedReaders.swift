@@ -39,8 +39,8 @@ public class FeedReader: NSObject, XMLParserDelegate {
         }
     }
     public func parser(_ parser: XMLParser, foundCharacters string: String) { title? += string }
-    public func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        title? += String(decoding: CDATABlock, as: UTF8.self)
+    public func parser(_ parser: XMLParser, foundCDATA block: Data) {
+        title? += String(decoding: block, as: UTF8.self)
     }
     public func parser(
         _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?

@@ -169,8 +169,8 @@ final class CallLog: NSObject, XMLParserDelegate {
         log("comment \(comment.debugDescription)")
         if abortAtComment { parser.abortParsing() }
     }
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        log("CDATA \(String(decoding: CDATABlock, as: UTF8.self).debugDescription)")
+    func parser(_ parser: XMLParser, foundCDATA block: Data) {
+        log("CDATA \(String(decoding: block, as: UTF8.self).debugDescription)")
     }
     func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? {
         log("resolve \(name) \(systemID ?? "nil")")
