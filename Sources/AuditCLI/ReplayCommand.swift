@@ -92,6 +92,7 @@ extension Command {
         if let refused = report.nestingRefused {
             output.line("REGRESSION: the candidate's run refused an input: \(refused)")
         }
+        if let left = report.leftCourse { output.line("note: \(left)") }
         if report.inputsSkipped > 0 {
             output.line(
                 "note: \(counted(report.inputsSkipped, "recorded input")) could not run in the candidate's state and "
@@ -148,6 +149,9 @@ extension Command {
             "summary": DifferenceOutput.summary(report.diff),
             "cut_short": report.cutShort.map { .string($0.description) } ?? .null,
             "nesting_refused": report.nestingRefused.map { .string($0.description) } ?? .null,
+            "left_course": report.leftCourse.map {
+                .object(["event": .int(Int($0.event)), "uncompared": .int($0.uncompared)])
+            } ?? .null,
             "inputs_replayed": .int(report.inputsReplayed), "inputs_skipped": .int(report.inputsSkipped),
             "seconds": .object([
                 "load": .double(report.timings.load), "run": .double(report.timings.run),

@@ -105,6 +105,38 @@ struct IsolatedReplayTests {
         #expect(interaction.diff.differences.contains { $0.kind == .onlyInB && $0.event.callback == "selectSegment" })
     }
 
+    /// A candidate that changes the tree by a side effect no widget answer carries (it removes a
+    /// control) takes the run off the recording's course: the report says where, and how many
+    /// recorded events after it went uncompared, rather than leaving them out without a word.
+    @Test func aRunThatLeavesTheRecordingsCourseSaysWhatWasNotCompared() throws {
+        let scenario = try Scenario(
+            data: Data(
+                #"""
+                {"format": 1, "name": "pair", "root": {"kind": "View", "id": "pair", "children": [
+                   {"kind": "SegmentedControl", "id": "a", "segments": ["x", "y"]},
+                   {"kind": "SegmentedControl", "id": "b", "segments": ["x", "y"]}]},
+                 "steps": [{"action": "tapSegment", "widget": "pair/a", "segment": 1},
+                           {"action": "tapSegment", "widget": "pair/b", "segment": 1},
+                           {"action": "tapSegment", "widget": "pair/a", "segment": 0},
+                           {"action": "tapSegment", "widget": "pair/b", "segment": 0}]}
+                """#.utf8), catalog: .builtIn)
+        var registry = ReplayTests.registry
+        registry.register("defaults", summary: "implements nothing") { DefaultsOnly() }
+        registry.register("remover", summary: "removes control b when asked about a") { RemovesB() }
+        let session = try ScenarioRunner.record(
+            scenario, delegate: "defaults", registry: registry, databasePath: database
+        ).session
+        let replayer = Replayer(databasePath: database, registry: registry, catalog: .builtIn)
+        let report = try replayer.replay(session: session, delegate: "remover", mode: .isolated)
+        let left = try #require(report.leftCourse)
+        let recorded = try rows(session).count
+        #expect(left.uncompared == recorded - Int(left.event))
+        #expect(left.uncompared > 0)
+        #expect(!report.identical)
+        // Following the recording to the end, nothing is left uncompared.
+        #expect(try replayer.replay(session: session, delegate: "defaults", mode: .isolated).leftCourse == nil)
+    }
+
     @Test func theCandidatesSessionStoresOnlyTheEventsItChanged() throws {
         let session = try record(try ReplayTests.randomCheckout(seed: 3, count: 2_000))
         let report = try replay(session, "checkout.v2")
@@ -186,5 +218,16 @@ extension IsolatedReplayTests {
         #expect(interaction.identical)
         let isolated = try replayer.replay(session: session, candidate: { MaxThree() }, named: "max3", mode: .isolated)
         #expect(isolated.identical, "\(isolated.diff.differences.map { "\($0.kind) \($0.event.callback)" })")
+    }
+}
+
+/// Removes control "b" from the tree when asked about control "a": a change to the widgets that no
+/// answer carries.
+final class RemovesB: SegmentedControlDelegate {
+    func segmentedControl(_ segmentedControl: SegmentedControl, shouldSelectSegmentAt index: Int) -> Bool {
+        if segmentedControl.identifier == "a" {
+            segmentedControl.superview?.subviews.first { $0.identifier == "b" }?.removeFromSuperview()
+        }
+        return true
     }
 }

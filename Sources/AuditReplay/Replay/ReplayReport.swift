@@ -16,6 +16,8 @@ public struct ReplayReport: Sendable {
     /// did nothing, with its step. The recording made no such input (recording refuses it), so the
     /// candidate behaves differently even where the events it left compare equal.
     public var nestingRefused: NestingRefusal?
+    /// Where an isolated replay's run left the recording's course; nil when it followed it to the end.
+    public var leftCourse: LeftCourse? = nil
     /// Writes of the candidate session that failed and lost events (0 when every failed write
     /// succeeded on a later try); the comparison is then not to be trusted.
     public var recordingFailures: Int
@@ -68,6 +70,23 @@ public struct ReplayReport: Sendable {
         public var description: String {
             "session \(session) is interrupted: its recording stops at event \(lastEvent); replayed the "
                 + "\(inputsReplayed) input\(inputsReplayed == 1 ? "" : "s") recorded completely (events 1–\(replayedThrough))"
+        }
+    }
+
+    /// Where an isolated replay's run left the recording's course (the live run asked another
+    /// callback, or another widget, than the recording's next event), and the recorded events
+    /// after it, which were not compared: `event 7: the 12 recorded events after it were not
+    /// compared`. An interaction replay aligns instead, and never leaves a course.
+    public struct LeftCourse: Sendable, Equatable, CustomStringConvertible {
+        /// The recorded event the run did not reach in order, listed as only in the recording.
+        public let event: Int64
+        /// Recorded events after it, not compared.
+        public let uncompared: Int
+
+        public var description: String {
+            "the candidate's run left the recording's course at event \(event): the \(uncompared) recorded "
+                + "event\(uncompared == 1 ? "" : "s") after it \(uncompared == 1 ? "was" : "were") not compared "
+                + "(replay in interaction mode to compare them)"
         }
     }
 

@@ -137,7 +137,7 @@ public struct Replayer: Sendable {
         let diff =
             try run.map { try differ.diff(recorded, stored.session, found: $0.found, events: plan.events.count) }
             ?? differ.diff(recorded, stored.session, upTo: plan.events.last?.seq, aligned: aligned)
-        return ReplayReport(
+        var report = ReplayReport(
             mode: mode, diff: diff, inputsReplayed: plan.steps.count - stored.skipped.count,
             inputsSkipped: stored.skipped.count, cutShort: plan.cutShort,
             nestingRefused: stored.refused.map { ReplayReport.NestingRefusal(step: $0.step, error: $0.error) },
@@ -147,6 +147,10 @@ public struct Replayer: Sendable {
                 load: seconds(clock.loaded - clock.started), run: seconds(stored.finishedRun - clock.loaded),
                 store: seconds(ran - stored.finishedRun), compare: seconds(monotonicNanoseconds() - ran),
                 callbacks: plan.callbacks))
+        report.leftCourse = run?.leftCourseAt.map { event in
+            ReplayReport.LeftCourse(event: event, uncompared: plan.events.count { $0.seq > event })
+        }
+        return report
     }
 
     /// When a replay started and when its plan was loaded, on the monotonic clock.
