@@ -15,6 +15,7 @@ enum DifferenceOutput {
         case .resultChanged: "result changed"
         case .implementedChanged: "implemented changed"
         case .argumentsChanged: "arguments changed"
+        case .mistake: "handler mistake"
         case .onlyInA: "only in \(sides.a)"
         case .onlyInB: "only in \(sides.b)"
         }
@@ -32,6 +33,7 @@ enum DifferenceOutput {
             + (event.result?.visiblyEscaped(json: true) ?? "()")
         if let effect = event.effect { text += "  \(effect.label)" }
         if event.implemented == false { text += "  (not implemented, default used)" }
+        if let note = event.laterNote { text += "  (\(note))" }
         return text
     }
 

@@ -140,6 +140,7 @@ public enum HTMLTimeline {
         case .resultChanged: "result changed"
         case .implementedChanged: "implemented changed"
         case .argumentsChanged: "arguments changed"
+        case .mistake: "handler mistake"
         case .onlyInA: "only in \(labels.a)"
         case .onlyInB: "only in \(labels.b)"
         }

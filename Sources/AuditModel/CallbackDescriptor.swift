@@ -30,10 +30,22 @@ public final class CallbackDescriptor: Sendable, CustomStringConvertible {
     public let answer: AnswerKind
     /// The answer a widget uses when the delegate does not implement the callback, in words.
     public let defaultAnswer: String
+    /// How the answer reaches the widget: returned, or later through a handler or an `async` method.
+    public let answered: AnswerTiming
 
-    public init(
+    public convenience init(
         kind: EventKind, protocolName: String, name: String, argumentLabels: [String], answer: AnswerKind,
         defaultAnswer: String
+    ) {
+        self.init(
+            kind: kind, protocolName: protocolName, name: name, argumentLabels: argumentLabels, answer: answer,
+            defaultAnswer: defaultAnswer, answered: .returned)
+    }
+
+    /// A callback whose answer reaches the widget as `answered` says.
+    public init(
+        kind: EventKind, protocolName: String, name: String, argumentLabels: [String], answer: AnswerKind,
+        defaultAnswer: String, answered: AnswerTiming
     ) {
         self.kind = kind
         self.protocolName = protocolName
@@ -41,6 +53,7 @@ public final class CallbackDescriptor: Sendable, CustomStringConvertible {
         self.argumentLabels = argumentLabels
         self.answer = answer
         self.defaultAnswer = defaultAnswer
+        self.answered = answered
     }
 
     public var description: String { kind == .input ? name : "\(protocolName).\(name)" }

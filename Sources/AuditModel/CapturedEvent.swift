@@ -16,10 +16,15 @@ package struct CapturedEvent: Sendable {
     package var duration: Int64
     /// 0 when the event did not happen inside another audited event.
     package var parent: Int64
+    /// nil unless the callback answers later; then which event of its ask this is.
+    package var later: LaterStep?
+    /// For an event after an ask (`later` other than `asked`): the ask's `seq`; 0 otherwise.
+    package var answers: Int64
 
     package init(
         seq: Int64, time: Int64, widget: Int32, descriptor: CallbackDescriptor, answer: AnswerOutcome,
-        arguments: CapturedArguments, result: AuditValue?, duration: Int64, parent: Int64
+        arguments: CapturedArguments, result: AuditValue?, duration: Int64, parent: Int64, later: LaterStep? = nil,
+        answers: Int64 = 0
     ) {
         self.seq = seq
         self.time = time
@@ -30,6 +35,8 @@ package struct CapturedEvent: Sendable {
         self.result = result
         self.duration = duration
         self.parent = parent
+        self.later = later
+        self.answers = answers
     }
 }
 

@@ -106,7 +106,8 @@ extension EventFingerprint {
         self = row.withBytes(columns.arguments) { arguments in
             EventFingerprint(
                 seq: row.int64(columns.seq), parent: row.isNull(columns.parentSeq) ? 0 : row.int64(columns.parentSeq),
-                name: callbacks[row.int64(columns.callback)] ?? 0, widget: widgets[row.int64(columns.widget)] ?? 0,
+                name: Self.nameHash(callbacks[row.int64(columns.callback)] ?? 0, later: row.laterStep(columns.later)),
+                widget: widgets[row.int64(columns.widget)] ?? 0,
                 arguments: arguments, result: result,
                 answer: AnswerOutcome(
                     row, implemented: columns.implemented, vetoed: columns.vetoed, overridden: columns.overridden))
@@ -120,6 +121,16 @@ extension EventFingerprint {
         hash.add(string: kind)
         hash.add(string: kind == EventKind.input.rawValue ? "" : protocolName)
         hash.add(string: name)
+        return hash.value
+    }
+
+    /// The name hash of an event of a callback answered later: its step mixed in, so an ask, its
+    /// answer and a mistake never align with one another; `name` itself for any other event.
+    package static func nameHash(_ name: UInt64, later: LaterStep?) -> UInt64 {
+        guard let later else { return name }
+        var hash = FNV1a()
+        hash.add(name)
+        hash.add(UInt64(later.rawValue))
         return hash.value
     }
 

@@ -68,6 +68,11 @@ public struct TimelineEvent: Sendable, Equatable {
     public var answer: AnswerOutcome
     public var durationMicroseconds: Double
     public var parentSeq: Int64?
+    /// nil unless the callback answers later; then which event of its ask this is (the
+    /// `timeline` view's `later`).
+    public var later: LaterStep? = nil
+    /// For an event after an ask: the ask's `seq` (the `timeline` view's `answers`).
+    public var answers: Int64? = nil
 
     /// nil unless the answer is a veto; then whether it vetoed (the `timeline` view's `vetoed`).
     public var vetoed: Bool? { answer.vetoed }
@@ -78,6 +83,19 @@ public struct TimelineEvent: Sendable, Equatable {
     public var overridden: Bool? { answer.overridden }
     /// What the answer did to the widget: nil when it let the widget go on as proposed.
     public var effect: AnswerEffect? { answer.effect }
+
+    /// For an event of a callback answered later, what it is in words: `answer comes later` for
+    /// the ask, `answers #12`, `gave up on #12`, `MISTAKE: answered twice (#12)`; nil otherwise.
+    public var laterNote: String? {
+        guard let later else { return nil }
+        let ask = answers.map { "#\($0)" } ?? "an ask"
+        switch later {
+        case .asked: return "answer comes later"
+        case .answered: return "answers \(ask)"
+        case .gaveUp: return "gave up on \(ask)"
+        case .neverAnswered, .answeredTwice, .answeredAfterGivingUp: return "MISTAKE: \(later.name) (\(ask))"
+        }
+    }
 }
 
 extension AuditStore {
@@ -182,8 +200,20 @@ extension AuditStore {
     /// an override's outcome too: told apart by the callback's `answer` (migration 0005) or, for a
     /// name without one, as 0008 tells them (a veto's `vetoed` is the negation of its boolean
     /// answer; any other answer with a `vetoed` is an override's).
-    package var timelineAnswers: String {
+    ///
+    /// With them, `later` and `answers` (NULL in a database from before migration 0009).
+    package var timelineAnswers: String { answerOutcomes(inTimeline: true) + ", " + laterColumns }
+
+    /// The `events` table's `vetoed`, `overridden`, `later` and `answers`, for a select list: as
+    /// `timelineAnswers` reads them from the view.
+    var eventAnswers: String { answerOutcomes(inTimeline: false) + ", " + laterColumns }
+
+    /// `later` and `answers`, in the `events` table and the `timeline` view alike.
+    private var laterColumns: String { hasLaterAnswers ? "later, answers" : "NULL AS later, NULL AS answers" }
+
+    private func answerOutcomes(inTimeline: Bool) -> String {
         if hasAnswerOutcomes { return "vetoed, overridden" }
+        guard inTimeline else { return eventOutcomesBefore0008 }
         let inferred = """
             vetoed IS NOT NULL AND (result IS NULL OR result NOT IN ('true', 'false') OR vetoed = (result = 'true'))
             """
@@ -196,10 +226,8 @@ extension AuditStore {
             isOverride: "(\(names("answer = 'override'"))) OR (\(names("answer IS NULL")) AND \(inferred))")
     }
 
-    /// The `events` table's `vetoed` and `overridden`, for a select list: as `timelineAnswers`
-    /// reads them from the view.
-    var eventAnswers: String {
-        if hasAnswerOutcomes { return "vetoed, overridden" }
+    /// The `events` table's `vetoed` and `overridden` in a database from before migration 0008.
+    private var eventOutcomesBefore0008: String {
         let inferred = "vetoed IS NOT NULL AND (typeof(result) <> 'integer' OR vetoed = result)"
         guard hasAnswerKinds else { return Self.answers(isOverride: inferred) }
         let names = { (answer: String) in "callback IN (SELECT id FROM callbacks WHERE \(answer))" }
@@ -285,9 +313,11 @@ extension TimelineEvent {
     /// of a session this way).
     package struct Columns {
         let seq, milliseconds, kind, widget, widgetKind, protocolName, callback, arguments, result: Int
-        let vetoed, overridden, implemented, duration, parentSeq: Int
+        let vetoed, overridden, implemented, duration, parentSeq, later, answers: Int
 
         package init(_ statement: Statement) {
+            later = statement.column("later")
+            answers = statement.column("answers")
             seq = statement.column("seq")
             milliseconds = statement.column("t_ms")
             kind = statement.column("kind")
@@ -317,7 +347,9 @@ extension TimelineEvent {
             answer: AnswerOutcome(
                 row, implemented: columns.implemented, vetoed: columns.vetoed, overridden: columns.overridden),
             durationMicroseconds: row.double(columns.duration),
-            parentSeq: row.isNull(columns.parentSeq) ? nil : row.int64(columns.parentSeq))
+            parentSeq: row.isNull(columns.parentSeq) ? nil : row.int64(columns.parentSeq),
+            later: row.laterStep(columns.later),
+            answers: row.isNull(columns.answers) ? nil : row.int64(columns.answers))
     }
 }
 

@@ -46,8 +46,8 @@ extension AuditStore {
             let insert = try connection.cached(
                 """
                 INSERT INTO events (session, seq, t_ns, widget, callback, args, result, vetoed, implemented, duration_ns,
-                                    parent_seq, overridden)
-                SELECT ?, seq, t_ns, widget, callback, args, ?, ?, ?, 0, parent_seq, ?
+                                    parent_seq, overridden, later, answers)
+                SELECT ?, seq, t_ns, widget, callback, args, ?, ?, ?, 0, parent_seq, ?, later, answers
                 FROM events WHERE session = ? AND seq = ?
                 """)
             for (seq, answer) in changed {

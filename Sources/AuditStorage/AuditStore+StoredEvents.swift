@@ -45,6 +45,10 @@ package struct StoredEvent: Sendable {
     package let parent: Int64?
     /// The answer as stored, for comparing a candidate's answer byte for byte.
     package let answer: StoredAnswer
+    /// nil unless the callback answers later; then which event of its ask this is.
+    package let later: LaterStep?
+    /// For an event after an ask: the ask's `seq`.
+    package let answers: Int64?
 
     package var kind: EventKind { name.kind }
     package var protocolName: String? { name.protocolName }
@@ -137,9 +141,11 @@ extension StoredEvent {
     /// Where a statement of `events` rows has each column an event is read from, found by name
     /// once per statement: reading a row then costs no look-up (replay reads every event this way).
     struct Columns {
-        let seq, callback, widget, arguments, result, parentSeq, vetoed, overridden, implemented: Int
+        let seq, callback, widget, arguments, result, parentSeq, vetoed, overridden, implemented, later, answers: Int
 
         package init(_ statement: Statement) {
+            later = statement.column("later")
+            answers = statement.column("answers")
             seq = statement.column("seq")
             callback = statement.column("callback")
             widget = statement.column("widget")
@@ -180,7 +186,8 @@ extension StoredEvent {
             answer: StoredAnswer(
                 result: stored,
                 outcome: AnswerOutcome(
-                    row, implemented: columns.implemented, vetoed: columns.vetoed, overridden: columns.overridden)))
+                    row, implemented: columns.implemented, vetoed: columns.vetoed, overridden: columns.overridden)),
+            later: row.laterStep(columns.later), answers: row.isNull(columns.answers) ? nil : row.int64(columns.answers))
     }
 }
 

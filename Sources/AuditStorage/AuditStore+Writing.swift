@@ -18,8 +18,10 @@ extension AuditStore {
     package func internCallback(_ descriptor: CallbackDescriptor) throws -> Int64 {
         try forgetCallbackNamesIfChanged()
         if let known = internedDescriptors[ObjectIdentifier(descriptor)] { return known.id }
-        let key = [descriptor.kind.rawValue, descriptor.protocolName, descriptor.name, descriptor.answer.rawValue]
-            .joined(separator: "\u{0}")
+        let key = [
+            descriptor.kind.rawValue, descriptor.protocolName, descriptor.name, descriptor.answer.rawValue,
+            descriptor.answered.rawValue,
+        ].joined(separator: "\u{0}")
         let id: Int64
         if let known = internedCallbacks[key] {
             id = known
@@ -40,13 +42,14 @@ extension AuditStore {
         ]
         let labels = AuditValue.array(descriptor.argumentLabels.map(AuditValue.string)).json
         let answer: SQLValue = descriptor.kind == .input ? .null : .text(descriptor.answer.rawValue)
+        let answered: SQLValue = descriptor.answered.isLater ? .text(descriptor.answered.rawValue) : .null
         try connection.cached(
             """
-            INSERT INTO callbacks (kind, protocol, name, labels, answer) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (kind, protocol, name) DO UPDATE SET answer = excluded.answer
-            WHERE answer IS NOT excluded.answer
+            INSERT INTO callbacks (kind, protocol, name, labels, answer, answered) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (kind, protocol, name) DO UPDATE SET answer = excluded.answer, answered = excluded.answered
+            WHERE answer IS NOT excluded.answer OR answered IS NOT excluded.answered
             """
-        ).execute(values + [.text(labels), answer])
+        ).execute(values + [.text(labels), answer, answered])
         guard
             let id = try connection.scalarInt(
                 "SELECT id FROM callbacks WHERE kind = ? AND protocol = ? AND name = ?", values)
@@ -73,10 +76,13 @@ extension AuditStore {
         var answer: StoredAnswer
         var duration: Int64
         var parent: Int64
+        var later: LaterStep?
+        /// The ask's seq for an event after it; 0 for none.
+        var answers: Int64
 
         package init(
             seq: Int64, time: Int64, widget: Int32, callback: Int64, answer: StoredAnswer, duration: Int64,
-            parent: Int64
+            parent: Int64, later: LaterStep? = nil, answers: Int64 = 0
         ) {
             self.seq = seq
             self.time = time
@@ -85,6 +91,8 @@ extension AuditStore {
             self.answer = answer
             self.duration = duration
             self.parent = parent
+            self.later = later
+            self.answers = answers
         }
     }
 
@@ -92,7 +100,7 @@ extension AuditStore {
     static let rowsPerInsert = 32
 
     /// How many values an event row of `eventInsert` takes.
-    static let eventColumns = 12
+    static let eventColumns = 14
 
     /// Inserts event rows of `session`, `rowsPerInsert` a statement, inside the caller's
     /// transaction. `arguments[i]` is row i's JSON array of argument values in label order.
@@ -122,6 +130,8 @@ extension AuditStore {
                 statement.bind(row.duration, at: at + 10)
                 statement.bind(row.parent == 0 ? nil : row.parent, at: at + 11)
                 statement.bind(outcome.overridden, at: at + 12)
+                statement.bind(row.later?.name, at: at + 13)
+                statement.bind(row.answers == 0 ? nil : row.answers, at: at + 14)
             }
             if StoreFaults.isArmed { StoreFaults.checkStall(lastSeq: rows[start + count - 1].seq) }
             while try statement.step() {}
@@ -136,8 +146,8 @@ extension AuditStore {
         let statement = try connection.prepare(
             """
             INSERT INTO events (session, seq, t_ns, widget, callback, args, result, vetoed, implemented, duration_ns,
-                                parent_seq, overridden)
-            VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", "))
+                                parent_seq, overridden, later, answers)
+            VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", "))
             """)
         eventInsertStatements[rows] = statement
         return statement

@@ -70,6 +70,12 @@ public final class AuditStore {
         ((try? connection.scalarInt(
             "SELECT count(*) FROM pragma_table_info('events') WHERE name = 'overridden'")) ?? 0) > 0
 
+    /// Whether events record answers that come later (migration 0009): a database written by an
+    /// older build and opened to read has no `later` and `answers` columns, and no such answer.
+    package private(set) lazy var hasLaterAnswers: Bool =
+        ((try? connection.scalarInt(
+            "SELECT count(*) FROM pragma_table_info('events') WHERE name = 'later'")) ?? 0) > 0
+
     public init(path: String, access: Access) throws(StoreError) {
         self.path = path
         self.access = access

@@ -171,6 +171,8 @@ struct ImportReader {
             for index in 3..<9 { bind(values[row.first + index], text, to: statement, at: at + index + 3) }
             statement.bindNull(at: Int32(at + (row.isOverride ? 8 : 12)))
             if row.isOverride { bind(values[row.first + 5], text, to: statement, at: at + 12) }
+            statement.bindNull(at: Int32(at + 13))
+            statement.bindNull(at: Int32(at + 14))
         }
         try statement.run()
     }
@@ -348,6 +350,8 @@ struct ImportReader {
         let isOverride = Self.isOverride(Array(values[3...7]))
         statement.bind(isOverride ? .null : values[10], at: 8)
         statement.bind(isOverride ? values[10] : .null, at: 12)
+        statement.bindNull(at: 13)
+        statement.bindNull(at: 14)
         try statement.run()
     }
 

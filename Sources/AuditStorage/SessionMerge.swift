@@ -157,8 +157,8 @@ extension AuditStore {
         // The callback names the copied events use, interned here, and what their ids became.
         try connection.execute(
             """
-            INSERT INTO callbacks (kind, protocol, name, labels, answer)
-            SELECT kind, protocol, name, labels, answer FROM merge_source.callbacks
+            INSERT INTO callbacks (kind, protocol, name, labels, answer, answered)
+            SELECT kind, protocol, name, labels, answer, answered FROM merge_source.callbacks
             WHERE id IN (SELECT DISTINCT callback FROM merge_source.events
                          WHERE session IN (SELECT old FROM merge_sessions))
             ORDER BY id
@@ -170,9 +170,9 @@ extension AuditStore {
             SELECT m.new, w.id, w.path, w.kind, w.parent
             FROM merge_source.widgets AS w JOIN merge_sessions AS m ON m.old = w.session;
             INSERT INTO events (session, seq, t_ns, widget, callback, args, result, vetoed, implemented, duration_ns,
-                                parent_seq, overridden)
+                                parent_seq, overridden, later, answers)
             SELECT m.new, e.seq, e.t_ns, e.widget, c.new, e.args, e.result, e.vetoed, e.implemented, e.duration_ns,
-                   e.parent_seq, e.overridden
+                   e.parent_seq, e.overridden, e.later, e.answers
             FROM merge_source.events AS e
             JOIN merge_sessions AS m ON m.old = e.session
             JOIN merge_callbacks AS c ON c.old = e.callback;

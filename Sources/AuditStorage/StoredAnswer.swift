@@ -55,3 +55,10 @@ package enum StoredResult: Sendable, Equatable {
         }
     }
 }
+
+extension Statement {
+    /// The `later` column at `column` of the current row: nil when NULL (or a name no build knows).
+    package func laterStep(_ column: Int) -> LaterStep? {
+        isNull(column) ? nil : string(column).flatMap(LaterStep.init(name:))
+    }
+}

@@ -95,6 +95,11 @@ package protocol AnswerPinning: AnyObject, Sendable {
         _ callback: Callback<Delegate, Widget, Arguments, Result>, to target: Delegate?, _ widget: Widget,
         _ arguments: Arguments, widgetID: Int32
     ) -> Result
+    /// Asks the candidate a callback answered later and compares its answer with the recorded
+    /// one; `ask` (the widget's) gets the recorded answer where the recording has it.
+    func answerLater<Delegate, Widget, Arguments, Result>(
+        _ callback: LaterCallback<Delegate, Widget, Arguments, Result>, to target: Delegate?, _ widget: Widget,
+        _ arguments: Arguments, _ ask: LaterAsk<Result>, widgetID: Int32)
 }
 
 extension AuditLink {

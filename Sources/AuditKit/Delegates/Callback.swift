@@ -150,7 +150,7 @@ public struct Answer<Arguments, Result>: Sendable {
     /// What answering `result` to `arguments` did, given by a delegate that `implemented` the
     /// callback or not: a veto or an override, and whether it took effect.
     @inlinable
-    func outcome(_ arguments: Arguments, _ result: Result, implemented: Bool) -> AnswerOutcome {
+    package func outcome(_ arguments: Arguments, _ result: Result, implemented: Bool) -> AnswerOutcome {
         let tookEffect = (kind == .veto || kind == .override) && takesEffect(arguments, result)
         return AnswerOutcome(answering: kind, tookEffect: tookEffect, implemented: implemented)
     }

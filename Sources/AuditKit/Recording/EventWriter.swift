@@ -177,7 +177,8 @@ final class EventWriter: @unchecked Sendable {
             var text = encoded.arguments[index]
             return text.withUTF8 {
                 EventFingerprint(
-                    seq: pending[index].seq, parent: pending[index].parent, name: name,
+                    seq: pending[index].seq, parent: pending[index].parent,
+                    name: EventFingerprint.nameHash(name, later: pending[index].later),
                     widget: paths[pending[index].widget] ?? 0,
                     arguments: UnsafeRawBufferPointer($0), result: EventFingerprint.resultHash(answer.result),
                     answer: answer.outcome)
@@ -256,7 +257,8 @@ final class EventWriter: @unchecked Sendable {
                     AuditStore.EventRow(
                         seq: pending[index].seq, time: pending[index].time, widget: pending[index].widget,
                         callback: try store.internCallback(pending[index].descriptor), answer: encoded.answers[index],
-                        duration: pending[index].duration, parent: pending[index].parent)
+                        duration: pending[index].duration, parent: pending[index].parent, later: pending[index].later,
+                        answers: pending[index].answers)
                 }
                 try store.insertEvents(session: session, rows, arguments: arguments)
                 if creating == nil || !completing {

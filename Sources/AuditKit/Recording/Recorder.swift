@@ -65,6 +65,8 @@ public final class Recorder: Sendable {
     /// Whether `finish()` writes the events on its caller's thread (`init(recordingInline:…)`).
     private let writesInline: Bool
     private let wroteInline = Atomic<Bool>(false)
+    /// Asks of callbacks answered later, for ending those still waiting in `finish()`.
+    let waitingAsks = Mutex<[WaitingAsk]>([])
 
     /// Opens (creating or migrating) the database at `databasePath`, creates the session and
     /// starts the writer thread.
@@ -245,6 +247,7 @@ public final class Recorder: Sendable {
     /// `finish()` has written it whole (`wroteWhole`); nil for any other recorder.
     package func prepareToFinish() -> [EventFingerprint]? {
         guard writesInline, summary.withLock({ $0 == nil }) else { return nil }
+        endWaitingAsks()
         queue.close()
         return writer.prepare(queue: queue)
     }
@@ -269,6 +272,7 @@ public final class Recorder: Sendable {
     @discardableResult
     public func finish() -> RecordingSummary {
         if let done = summary.withLock({ $0 }) { return done }
+        endWaitingAsks()
         queue.close()
         if writesInline
             && wroteInline.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
@@ -354,7 +358,7 @@ public final class Recorder: Sendable {
     @usableFromInline
     func endCall(
         _ frame: CallFrame, _ descriptor: CallbackDescriptor, widget: Int32, arguments: CapturedArguments,
-        result: AuditValue?, answer: AnswerOutcome
+        result: AuditValue?, answer: AnswerOutcome, later: LaterStep? = nil
     ) {
         let end = monotonicNanoseconds()
         let context = frame.context
@@ -365,7 +369,7 @@ public final class Recorder: Sendable {
             CapturedEvent(
                 seq: frame.seq, time: frame.start - clockOrigin, widget: widget, descriptor: descriptor,
                 answer: answer, arguments: arguments, result: result,
-                duration: end - frame.start, parent: frame.parent))
+                duration: end - frame.start, parent: frame.parent, later: later))
     }
 
     /// Runs `body` as one audited event: numbers it, nests it under the event in progress on this

@@ -18,6 +18,9 @@ public struct EventDifference: Sendable, Equatable {
         case implementedChanged = "implemented_changed"
         /// The same callback at the same place, called with other arguments.
         case argumentsChanged = "arguments_changed"
+        /// A delegate's mistake with a completion handler (never called, called twice, called after
+        /// the widget gave up) that one side made and the other did not.
+        case mistake = "mistake"
         case onlyInA = "only_in_a"
         case onlyInB = "only_in_b"
 

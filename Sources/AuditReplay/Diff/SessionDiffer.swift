@@ -137,8 +137,13 @@ public struct SessionDiffer {
         let timelineA = try store.timeline(of: a.id, seqs: found.compactMap(\.a))
         let timelineB = try store.timeline(of: b.id, seqs: found.compactMap(\.b))
         let differences = found.map { found in
-            EventDifference(
+            var difference = EventDifference(
                 kind: found.kind, a: found.a.flatMap { timelineA[$0] }, b: found.b.flatMap { timelineB[$0] })
+            // An event only one side has that is a handler mistake is a difference of its own kind.
+            if difference.a == nil || difference.b == nil, difference.event.later?.isMistake == true {
+                difference.kind = .mistake
+            }
+            return difference
         }
         return SessionDiff(a: a, b: b, differences: differences, eventsA: eventsA, eventsB: eventsB)
     }

@@ -29,6 +29,20 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
     private var derailed = false
     private(set) var run = Replayer.IsolatedRun()
     package let secrets = SecretHasher.ephemeral()
+    /// For each recorded ask the run has reached, by its seq: hands the widget the recorded answer.
+    private var recordedAnswers: [Int64: (AuditValue?) -> Void] = [:]
+    /// For each recorded ask the run has reached: the candidate's own ask, answered to no widget.
+    private var candidateAsks: [Int64: any LaterAskState] = [:]
+    /// The later steps the candidate took (answered, mistakes), by the recorded ask's seq.
+    private var candidateSteps: [Int64: [LaterStep]] = [:]
+    /// The recorded later steps of each ask, by its seq: indexes into `events`.
+    private lazy var recordedSteps: [Int64: [Int]] = {
+        var steps: [Int64: [Int]] = [:]
+        for (index, event) in events.enumerated() {
+            if let ask = event.answers, event.later != nil { steps[ask, default: []].append(index) }
+        }
+        return steps
+    }()
 
     init(_ plan: ReplayPlan, root: View) {
         events = plan.events
@@ -53,6 +67,9 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
 
     /// Ends the run: recorded events the live run never reached are missing from it.
     func finish() {
+        catchUp()
+        for ask in candidateAsks.values { ask.neverAnswered() }
+        compareLaterSteps()
         if !derailed && cursor < events.count { derail() }
         // An answer is compared when the call returns, so a callback's answer comes after those of
         // the calls nested in it: the run reports them in `seq` order, as the differ does.
@@ -63,10 +80,12 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
     /// Runs an input when it is the recording's next event; an input the recording does not have
     /// there (the candidate's own, from inside a callback) is not performed.
     package func input(_ descriptor: CallbackDescriptor, widget: Int32, _ body: () -> AuditValue?) {
+        catchUp()
         if derailed || matches(descriptor, widget) {
             if !derailed { cursor += 1 }
             _ = body()
         }
+        catchUp()
     }
 
     /// Asks the candidate, compares its answer with the recorded one, and returns the recorded one.
@@ -77,6 +96,7 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
         let index = follow(callback.descriptor, widgetID)
         let (result, outcome) = callback.ask(target, widget, arguments, on: .current)
         guard let index else { return result }
+        defer { catchUp() }
         let seq = events[index].seq
         performDelegateInputs(of: seq)
         let answer = StoredAnswer(result: callback.answer.coding?.encode(result), outcome: outcome)
@@ -93,6 +113,7 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
     /// The index of the recorded event that the live event now starting is, or nil once the run
     /// has left the recording's course.
     private func follow(_ declaration: CallbackDescriptor, _ widget: Int32) -> Int? {
+        catchUp()
         guard !derailed else { return nil }
         guard matches(declaration, widget) else {
             derail()
@@ -118,10 +139,145 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
         }
     }
 
+    // MARK: Answers that come later
+
+    package func answerLater<Delegate, Widget, Arguments, Result>(
+        _ callback: LaterCallback<Delegate, Widget, Arguments, Result>, to target: Delegate?, _ widget: Widget,
+        _ arguments: Arguments, _ ask: LaterAsk<Result>, widgetID: Int32
+    ) {
+        guard let index = follow(callback.descriptor, widgetID) else {
+            callback.call(target, widget, arguments, ask)  // off the recording's course: the candidate answers
+            return
+        }
+        let seq = events[index].seq
+        ask.observe(PinnedWidgetAsk<Result>(pin: self, ask: seq))
+        let root = self.root
+        recordedAnswers[seq] = { recorded in
+            if let coding = callback.answer.coding {
+                if let recorded, let value = coding.decode(recorded, in: root) { ask.answer(value) }
+            } else if let none = () as? Result {
+                ask.answer(none)
+            }
+        }
+        let candidate = LaterAsk<Result> { _ in }
+        let observer = CandidateAsk<Result>(pin: self, ask: seq, encode: { callback.answer.coding?.encode($0) }) {
+            callback.answer.outcome(arguments, $0, implemented: $1)
+        }
+        candidate.observe(observer)
+        candidateAsks[seq] = candidate
+        observer.implemented = callback.call(target, widget, arguments, candidate)
+        performDelegateInputs(of: seq)
+        catchUp()
+    }
+
+    /// Takes the recording's next events while they are later steps of an ask the run has
+    /// reached: hands the widget a recorded answer, and passes over a recorded mistake (the
+    /// recorded delegate's, which leaves the widget as it was). A recorded give-up is the widget's
+    /// own: followed when the live widget gives up (`gaveUp(_:)`).
+    private func catchUp() {
+        while !derailed, cursor < events.count, let step = events[cursor].later, step != .asked, step != .gaveUp,
+            let ask = events[cursor].answers
+        {
+            let recorded = events[cursor].result
+            cursor += 1
+            if step == .answered { recordedAnswers.removeValue(forKey: ask)?(recorded) }
+        }
+    }
+
+    /// The live widget gave up on ask `seq`: the recording's next event must be that give-up.
+    fileprivate func gaveUp(_ seq: Int64) {
+        catchUp()
+        candidateAsks[seq]?.giveUp()
+        guard !derailed else { return }
+        guard cursor < events.count, events[cursor].later == .gaveUp, events[cursor].answers == seq else {
+            return derail()
+        }
+        recordedAnswers[seq] = nil
+        cursor += 1
+    }
+
+    /// The candidate's first answer to ask `seq`, compared with the recorded one.
+    fileprivate func candidateAnswered(_ seq: Int64, _ answer: StoredAnswer) {
+        candidateSteps[seq, default: []].append(.answered)
+        if answer.outcome.vetoed == true { run.vetoes += 1 }
+        guard let index = recordedSteps[seq]?.first(where: { events[$0].later == .answered }) else { return }
+        guard let kind = answer.difference(from: events[index].answer) else { return }
+        run.changed.append((events[index].seq, answer))
+        run.found.append(TimelineAligner.Found(kind: kind, a: events[index].seq, b: events[index].seq))
+    }
+
+    fileprivate func candidateNoted(_ seq: Int64, _ step: LaterStep) {
+        if step.isMistake { candidateSteps[seq, default: []].append(step) }
+    }
+
+    /// Each reached ask's mistakes, the recording's against the candidate's: one the recording
+    /// has that the candidate did not make, or the other way round, is a `mistake` difference.
+    private func compareLaterSteps() {
+        for ask in candidateAsks.keys.sorted() {
+            var recorded = (recordedSteps[ask] ?? []).filter { events[$0].later?.isMistake == true }
+            for step in candidateSteps[ask] ?? [] where step.isMistake {
+                if let match = recorded.firstIndex(where: { events[$0].later == step }) {
+                    recorded.remove(at: match)
+                } else {
+                    run.found.append(TimelineAligner.Found(kind: .mistake, a: ask, b: ask))
+                }
+            }
+            for index in recorded {
+                run.found.append(TimelineAligner.Found(kind: .mistake, a: events[index].seq, b: nil))
+            }
+        }
+    }
+
     private func derail() {
         derailed = true
         guard cursor < events.count else { return }
         run.found.append(TimelineAligner.Found(kind: .onlyInA, a: events[cursor].seq, b: nil))
         run.leftCourseAt = events[cursor].seq
     }
+}
+
+/// The widget's side of an ask during an isolated replay: it gets the recorded answer from the
+/// pin, and its giving up is followed along the recording.
+private final class PinnedWidgetAsk<Result: Sendable>: LaterObserver, @unchecked Sendable {
+    // @unchecked: used on the replay's one thread, as the pin.
+    private let pin: AnswerPin
+    private let ask: Int64
+
+    init(pin: AnswerPin, ask: Int64) {
+        self.pin = pin
+        self.ask = ask
+    }
+
+    func answered(_ result: Result, deliver: () -> Void) { deliver() }
+
+    func noted(_ step: LaterStep, _ result: Result?) {
+        if step == .gaveUp { pin.gaveUp(ask) }
+    }
+}
+
+/// The candidate's side of an ask during an isolated replay: its answer is compared, never
+/// delivered; its mistakes are counted.
+private final class CandidateAsk<Result: Sendable>: LaterObserver, @unchecked Sendable {
+    // @unchecked: used on the replay's one thread, as the pin.
+    private let pin: AnswerPin
+    private let ask: Int64
+    private let encode: (Result) -> AuditValue?
+    private let outcome: (Result, Bool) -> AnswerOutcome
+    var implemented = true
+
+    init(
+        pin: AnswerPin, ask: Int64, encode: @escaping (Result) -> AuditValue?,
+        outcome: @escaping (Result, Bool) -> AnswerOutcome
+    ) {
+        self.pin = pin
+        self.ask = ask
+        self.encode = encode
+        self.outcome = outcome
+    }
+
+    func answered(_ result: Result, deliver: () -> Void) {
+        pin.candidateAnswered(ask, StoredAnswer(result: encode(result), outcome: outcome(result, implemented)))
+    }
+
+    func noted(_ step: LaterStep, _ result: Result?) { pin.candidateNoted(ask, step) }
 }

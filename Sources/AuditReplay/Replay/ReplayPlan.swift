@@ -165,7 +165,10 @@ package struct ReplayPlan {
                 callbacks += 1
                 // A callback asked outside any input (a property of the widget that asks its
                 // delegate, layout) is asked again at its place, as an `ask` step.
-                if event.parent == nil { steps.append(try askStep(event, invoker)) }
+                // The later steps of an ask are the delegate's, not asked again.
+                if event.parent == nil, event.later == nil || event.later == .asked {
+                    steps.append(try askStep(event, invoker))
+                }
                 return
             }
             // Input names belong to widget kinds (a slider's drag is not a scroll view's), so the
