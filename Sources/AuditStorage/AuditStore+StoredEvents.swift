@@ -187,7 +187,8 @@ extension StoredEvent {
                 result: stored,
                 outcome: AnswerOutcome(
                     row, implemented: columns.implemented, vetoed: columns.vetoed, overridden: columns.overridden)),
-            later: row.laterStep(columns.later), answers: row.isNull(columns.answers) ? nil : row.int64(columns.answers))
+            later: row.laterStep(columns.later), answers: row.isNull(columns.answers) ? nil : row.int64(columns.answers)
+        )
     }
 }
 

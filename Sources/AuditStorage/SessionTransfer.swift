@@ -28,6 +28,16 @@ public enum SessionTransfer {
         public let reason: String
         public var description: String { "line \(line): \(reason)" }
     }
+
+    /// A session whose answers come later (migration 0009): the export format has no field for an
+    /// answer's link to its ask, so it is refused rather than exported without it.
+    public struct LaterAnswersNotExported: Error, CustomStringConvertible, Sendable {
+        public let session: Int64
+        public var description: String {
+            "session \(session) records answers that come later, which export format \(SessionTransfer.format) "
+                + "cannot carry yet: copy the database file instead"
+        }
+    }
 }
 
 extension AuditStore {
@@ -54,6 +64,15 @@ extension AuditStore {
                 try wanted.map { id throws(StoreError) in try session(id) }
             } ?? all
         let uuids = Dictionary(all.map { ($0.id, $0.uuid ?? "") }, uniquingKeysWith: { first, _ in first })
+        // Export format 1 has no field for an answer's link to its ask: refused, not dropped.
+        if hasLaterAnswers {
+            for session in chosen
+            where try connection.scalarInt(
+                "SELECT count(*) FROM events WHERE session = ? AND later IS NOT NULL", [.integer(session.id)]) ?? 0 > 0
+            {
+                throw SessionTransfer.LaterAnswersNotExported(session: session.id)
+            }
+        }
         do {
             for session in chosen {
                 let source = try scenarioSource(of: session.id)

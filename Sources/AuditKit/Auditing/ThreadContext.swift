@@ -11,7 +11,7 @@ import Foundation
 package final class ThreadContext {
     /// Audited calls in progress on this thread, innermost last.
     var frames: [(owner: ObjectIdentifier, seq: Int64)] = []
-    var defaultUsed = false
+    package var defaultUsed = false
 
     init() { frames.reserveCapacity(16) }
 

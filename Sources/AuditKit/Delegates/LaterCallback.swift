@@ -118,7 +118,8 @@ public struct LaterCallback<Delegate, Widget: Auditable, Arguments, Result: Send
     /// Calls `delegate` (or answers the default) with a handler that reports to `ask`; returns
     /// whether the delegate implemented the callback, as far as this thread saw.
     @discardableResult
-    package func call(_ delegate: Delegate?, _ widget: Widget, _ arguments: Arguments, _ ask: LaterAsk<Result>) -> Bool {
+    package func call(_ delegate: Delegate?, _ widget: Widget, _ arguments: Arguments, _ ask: LaterAsk<Result>) -> Bool
+    {
         let handler = LaterHandler(ask)
         guard let delegate else {
             handler.call(answer.defaultResult(arguments))
@@ -146,7 +147,8 @@ public struct LaterCallback<Delegate, Widget: Auditable, Arguments, Result: Send
                 let implemented = call(candidate as? Delegate, widget, arguments, ask)
                 guard let result = answered.value else {
                     return InvocationOutcome(
-                        result: nil, answer: AnswerOutcome(answering: .none, tookEffect: false, implemented: implemented))
+                        result: nil,
+                        answer: AnswerOutcome(answering: .none, tookEffect: false, implemented: implemented))
                 }
                 return InvocationOutcome(
                     result: answer.coding?.encode(result),

@@ -83,7 +83,8 @@ final class RecordedAsk<Result: Sendable>: LaterObserver, Sendable {
 
     init(
         recorder: Recorder, seq: Int64, widget: Int32, descriptor: CallbackDescriptor,
-        encode: @escaping @Sendable (Result) -> AuditValue?, outcome: @escaping @Sendable (Result, Bool) -> AnswerOutcome
+        encode: @escaping @Sendable (Result) -> AuditValue?,
+        outcome: @escaping @Sendable (Result, Bool) -> AnswerOutcome
     ) {
         self.recorder = recorder
         self.seq = seq

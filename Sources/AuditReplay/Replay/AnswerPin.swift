@@ -263,7 +263,9 @@ private final class CandidateAsk<Result: Sendable>: LaterObserver, @unchecked Se
     private let ask: Int64
     private let encode: (Result) -> AuditValue?
     private let outcome: (Result, Bool) -> AnswerOutcome
-    var implemented = true
+    /// Whether the candidate implemented the callback; nil until the call that asked returns (an
+    /// answer given at once is judged by this thread's "default used" mark, as the recorder does).
+    var implemented: Bool?
 
     init(
         pin: AnswerPin, ask: Int64, encode: @escaping (Result) -> AuditValue?,
@@ -276,6 +278,7 @@ private final class CandidateAsk<Result: Sendable>: LaterObserver, @unchecked Se
     }
 
     func answered(_ result: Result, deliver: () -> Void) {
+        let implemented = implemented ?? !ThreadContext.current.defaultUsed
         pin.candidateAnswered(ask, StoredAnswer(result: encode(result), outcome: outcome(result, implemented)))
     }
 

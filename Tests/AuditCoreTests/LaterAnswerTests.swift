@@ -1,0 +1,313 @@
+import AuditCore  // public API only: an app's own widget whose delegate answers later
+import Foundation
+import Synchronization
+import Testing
+
+// A gate that asks its delegate whether to admit each visitor through a completion handler, and
+// what the visitor pays through an `async` method; a new knock stops waiting for the last one.
+
+protocol GateDelegate: AnyObject {
+    func gate(_ gate: Gate, shouldAdmit visitor: String, decisionHandler: @escaping @Sendable (Bool) -> Void)
+    func gate(_ gate: Gate, feeFor visitor: String) async -> Int
+    func gateDidRing(_ gate: Gate)
+}
+
+extension GateDelegate {
+    func gate(_ gate: Gate, shouldAdmit visitor: String, decisionHandler: @escaping @Sendable (Bool) -> Void) {
+        Gate.callbacks.shouldAdmit.unimplemented(visitor, decisionHandler)
+    }
+    func gate(_ gate: Gate, feeFor visitor: String) async -> Int { Gate.callbacks.fee.unimplemented(visitor) }
+    func gateDidRing(_ gate: Gate) { Gate.callbacks.didRing.unimplemented(()) }
+}
+
+struct GateCallbacks: CallbackTable {
+    let shouldAdmit = LaterCallback<any GateDelegate, Gate, String, Bool>(
+        "gate(_:shouldAdmit:decisionHandler:)", arguments: .one("visitor", .string), answer: .veto(),
+        invoke: { $0.gate($1, shouldAdmit: $2, decisionHandler: $3) })
+    let fee = LaterCallback<any GateDelegate, Gate, String, Int>(
+        "gate(_:feeFor:)", arguments: .one("visitor", .string), answer: .value(coding: .int, default: 0),
+        invokeAsync: { await $0.gate($1, feeFor: $2) })
+    let didRing = Callback<any GateDelegate, Gate, Void, Void>(
+        "gateDidRing(_:)", arguments: .none, answer: .void, invoke: { delegate, gate, _ in delegate.gateDidRing(gate) })
+}
+
+final class Gate: View {
+    static let callbacks = GateCallbacks()
+    weak var delegate: (any GateDelegate)?
+    private(set) var admitted: [String] = []
+    private(set) var paid = 0
+    private var waiting: PendingAnswer?
+
+    /// A visitor knocks: the gate stops waiting for the last decision and asks about this one.
+    func knock(_ visitor: String) {
+        performInput(Self.knockInput, visitor) {
+            waiting?.giveUp()
+            waiting = Self.callbacks.shouldAdmit.ask(delegate, self, visitor) { [weak self] admit in
+                guard let self, admit else { return }
+                admitted.append(visitor)
+                Self.callbacks.fee.ask(delegate, self, visitor) { [weak self] fee in self?.paid += fee }
+            }
+            return .int(admitted.count)
+        }
+    }
+
+    /// The bell rings: the delegate hears of it (and may answer what it holds).
+    func ring() {
+        performInput(Self.ringInput, ()) {
+            Self.callbacks.didRing.ask(delegate, self, ())
+            return .int(admitted.count)
+        }
+    }
+
+    static let knockInput = Input<Gate, String>(
+        "knock", of: "Gate", arguments: .one("visitor", .string), perform: { $0.knock($1) })
+    static let ringInput = Input<Gate, Void>("ring", of: "Gate", arguments: .none, perform: { gate, _ in gate.ring() })
+
+    struct Properties: Codable, Sendable {}
+
+    static let kind = WidgetKind(
+        "Gate", properties: Properties.self, make: { id, frame, _ in Gate(identifier: id, frame: frame) },
+        describe: { _ in Properties() }, delegate: \.delegate, callbacks: callbacks, inputs: [knockInput, ringInput])
+}
+
+/// Every call a delegate got, in order, for comparing runs with and without the recorder. Each
+/// method is the class's own, so a subclass's override is what the protocol calls.
+class LoggingGateDelegate: GateDelegate {
+    var log: [String] = []
+
+    func gate(_ gate: Gate, shouldAdmit visitor: String, decisionHandler: @escaping @Sendable (Bool) -> Void) {
+        Gate.callbacks.shouldAdmit.unimplemented(visitor, decisionHandler)
+    }
+    func gate(_ gate: Gate, feeFor visitor: String) async -> Int { Gate.callbacks.fee.unimplemented(visitor) }
+    func gateDidRing(_ gate: Gate) { Gate.callbacks.didRing.unimplemented(()) }
+}
+
+/// Decides at once: admits everyone but Mallory; the fee is the name's length.
+class PromptDoorman: LoggingGateDelegate {
+    override func gate(_ gate: Gate, shouldAdmit visitor: String, decisionHandler: @escaping @Sendable (Bool) -> Void) {
+        log.append("shouldAdmit \(visitor)")
+        decisionHandler(visitor != "mallory")
+    }
+    override func gate(_ gate: Gate, feeFor visitor: String) async -> Int {
+        await Task.yield()  // a suspension: the answer still comes before `ask` returns
+        return visitor.count
+    }
+}
+
+/// As `PromptDoorman`, but also refuses Bob.
+final class StrictDoorman: PromptDoorman {
+    override func gate(
+        _ gate: Gate, shouldAdmit visitor: String, decisionHandler: @escaping @Sendable (Bool) -> Void
+    ) {
+        log.append("shouldAdmit \(visitor)")
+        decisionHandler(visitor != "mallory" && visitor != "bob")
+    }
+}
+
+/// Holds each decision until the bell rings, then admits everyone it holds.
+final class BellDoorman: LoggingGateDelegate {
+    private var held: [@Sendable (Bool) -> Void] = []
+    override func gate(_ gate: Gate, shouldAdmit visitor: String, decisionHandler: @escaping @Sendable (Bool) -> Void) {
+        log.append("shouldAdmit \(visitor)")
+        held.append(decisionHandler)
+    }
+    override func gateDidRing(_ gate: Gate) {
+        log.append("didRing")
+        let answering = held
+        held = []
+        for handler in answering { handler(true) }
+    }
+}
+
+/// Lets go of the handler without calling it.
+final class ForgetfulDoorman: LoggingGateDelegate {
+    override func gate(_ gate: Gate, shouldAdmit visitor: String, decisionHandler: @escaping @Sendable (Bool) -> Void) {
+        log.append("shouldAdmit \(visitor)")
+    }
+}
+
+/// Calls the handler twice: yes, then no.
+final class StutteringDoorman: LoggingGateDelegate {
+    override func gate(_ gate: Gate, shouldAdmit visitor: String, decisionHandler: @escaping @Sendable (Bool) -> Void) {
+        log.append("shouldAdmit \(visitor)")
+        decisionHandler(true)
+        decisionHandler(false)
+    }
+}
+
+@Suite("Answers that come later: completion handlers and async methods")
+struct LaterAnswerTests {
+    static let catalog = WidgetCatalog.builtIn.adding(Gate.kind)
+    static let registry: DelegateRegistry = {
+        var registry = DelegateRegistry()
+        registry.register("prompt", summary: "decides at once") { PromptDoorman() }
+        registry.register("strict", summary: "decides at once, refuses Bob") { StrictDoorman() }
+        registry.register("bell", summary: "decides when the bell rings") { BellDoorman() }
+        registry.register("forgetful", summary: "never decides") { ForgetfulDoorman() }
+        registry.register("stuttering", summary: "decides twice") { StutteringDoorman() }
+        return registry
+    }()
+    let folder = TemporaryDirectory()
+    var database: String { folder.path("audit.sqlite") }
+
+    typealias Drive = (Gate) -> Void
+
+    /// Alice and Bob knock, the bell rings, Mallory knocks, the bell rings.
+    static func visitors(_ gate: Gate) {
+        gate.knock("alice")
+        gate.knock("bob")
+        gate.ring()
+        gate.knock("mallory")
+        gate.ring()
+    }
+
+    /// Drives a gate with `delegate`, recorded into `database` when `recorded`; returns what the
+    /// delegate heard and what the gate did, and the session.
+    func run(_ delegateName: String, recorded: Bool, _ drive: Drive = visitors) throws -> (
+        log: [String], admitted: [String], paid: Int, session: Int64
+    ) {
+        let delegate = try #require(try Self.registry.entry(named: delegateName).make() as? LoggingGateDelegate)
+        let gate = Gate(identifier: "gate")
+        gate.delegate = delegate
+        var session: Int64 = 0
+        if recorded {
+            let recorder = try Recorder(
+                databasePath: database, session: NewSession(recordedInCode: "gate", delegate: delegateName),
+                catalog: Self.catalog)
+            try recorder.attach(to: gate)
+            drive(gate)
+            session = recorder.finish().session
+        } else {
+            drive(gate)
+        }
+        return (delegate.log, gate.admitted, gate.paid, session)
+    }
+
+    func timeline(_ session: Int64) throws -> [TimelineEvent] {
+        try AuditStore(path: database, access: .read).timeline(of: session)
+    }
+
+    @Test(arguments: ["prompt", "strict", "bell", "forgetful", "stuttering"])
+    func auditingChangesNothing(delegate: String) throws {
+        let plain = try run(delegate, recorded: false)
+        let audited = try run(delegate, recorded: true)
+        #expect(plain.log == audited.log)
+        #expect(plain.admitted == audited.admitted)
+        #expect(plain.paid == audited.paid)
+        #expect(audited.session > 0)
+    }
+
+    @Test func anAnswerGivenAtOnceIsNestedUnderItsAskAndNamesIt() throws {
+        let (_, admitted, paid, session) = try run("prompt", recorded: true)
+        #expect(admitted == ["alice", "bob"] && paid == 8)
+        let events = try timeline(session)
+        let asks = events.filter { $0.callback == "gate(_:shouldAdmit:decisionHandler:)" && $0.later == .asked }
+        #expect(asks.map(\.arguments) == [#"{"visitor":"alice"}"#, #"{"visitor":"bob"}"#, #"{"visitor":"mallory"}"#])
+        #expect(asks.allSatisfy { $0.result == nil && $0.vetoed == nil && $0.implemented == true })
+        for ask in asks {
+            let answer = try #require(events.first { $0.answers == ask.seq })
+            #expect(answer.later == .answered)
+            #expect(answer.parentSeq == ask.seq)  // called inside the ask
+            #expect(answer.seq > ask.seq)
+        }
+        let answers = events.filter { $0.later == .answered && $0.callback.hasPrefix("gate(_:shouldAdmit") }
+        #expect(answers.map(\.result) == ["true", "true", "false"])
+        #expect(answers.map(\.vetoed) == [false, false, true])
+        // The async fee: asked, then answered with the value, before the ask returned.
+        let fees = events.filter { $0.callback == "gate(_:feeFor:)" }
+        #expect(fees.map(\.later) == [.asked, .answered, .asked, .answered])
+        #expect(fees.map(\.result) == [nil, "5", nil, "3"])
+        #expect(fees[1].answers == fees[0].seq && fees[1].parentSeq == fees[0].seq)
+        // The same through SQL: each answer joined to its ask.
+        let joined = try ReadOnlyQuery.run(
+            """
+            SELECT ask.args, answer.result FROM timeline AS ask
+            JOIN timeline AS answer ON answer.session = ask.session AND answer.answers = ask.seq
+            WHERE ask.session = \(session) AND ask.later = 'asked' AND ask.callback LIKE 'gate(_:shouldAdmit%'
+            ORDER BY ask.seq
+            """, databasePath: database)
+        #expect(
+            joined.rows == [
+                [.text(#"{"visitor":"alice"}"#), .text("true")], [.text(#"{"visitor":"bob"}"#), .text("true")],
+                [.text(#"{"visitor":"mallory"}"#), .text("false")],
+            ])
+    }
+
+    @Test func anAnswerGivenLaterComesWhereTheDelegateGaveItAndAGiveUpIsRecorded() throws {
+        let (_, admitted, _, session) = try run("bell", recorded: true)
+        // Alice's decision was given up on when Bob knocked; Bob's came with the bell.
+        #expect(admitted == ["bob", "mallory"])
+        let events = try timeline(session)
+        let steps = events.filter { $0.callback.hasPrefix("gate(_:shouldAdmit") }.map { ($0.later, $0.result) }
+        #expect(
+            steps.map(\.0) == [
+                .asked, .gaveUp, .asked, .answeredAfterGivingUp, .answered, .asked, .answered,
+            ])
+        let ring = try #require(events.first { $0.callback == "gateDidRing(_:)" })
+        let bobsAnswer = try #require(events.first { $0.later == .answered })
+        #expect(bobsAnswer.parentSeq == ring.seq)  // given while the delegate heard the bell
+        let aliceAsk = try #require(events.first { $0.later == .asked })
+        #expect(events.filter { $0.answers == aliceAsk.seq }.map(\.later) == [.gaveUp, .answeredAfterGivingUp])
+    }
+
+    @Test func eachMistakeIsRecorded() throws {
+        let forgetful = try timeline(try run("forgetful", recorded: true).session)
+        #expect(forgetful.filter { $0.later == .neverAnswered }.count == 3)
+        // Dropped at once, inside the ask.
+        for mistake in forgetful where mistake.later == .neverAnswered {
+            #expect(mistake.parentSeq == mistake.answers)
+        }
+        let stuttering = try timeline(try run("stuttering", recorded: true).session)
+        #expect(stuttering.filter { $0.later == .answeredTwice }.map(\.result) == ["false", "false", "false"])
+        // Still waiting when the recording ends: never answered, recorded at the end.
+        let session = try run("bell", recorded: true) { $0.knock("carol") }.session
+        let held = try timeline(session).filter { $0.callback.hasPrefix("gate(_:shouldAdmit") }
+        #expect(held.map(\.later) == [.asked, .neverAnswered])
+        #expect(held[1].parentSeq == nil)
+        #expect(held[1].laterNote == "MISTAKE: never answered (#\(held[0].seq))")
+    }
+
+    @Test func replayCatchesAChangedLaterAnswerInBothModes() throws {
+        let session = try run("prompt", recorded: true).session
+        let replayer = Replayer(databasePath: database, registry: Self.registry, catalog: Self.catalog)
+        for mode in [ReplayMode.interaction, .isolated] {
+            let same = try replayer.replay(session: session, delegate: "prompt", mode: mode)
+            #expect(same.identical, "\(mode): \(same.diff.differences.prefix(2))")
+            let strict = try replayer.replay(session: session, delegate: "strict", mode: mode)
+            let vetoes = strict.diff.differences.filter { $0.kind == .vetoChanged }
+            #expect(vetoes.count == 1, "\(mode): \(strict.diff.differences)")
+            #expect(vetoes.first?.a?.later == .answered && vetoes.first?.a?.result == "true")
+        }
+    }
+
+    @Test func aLaterAnswerReplaysIdenticallyAgainstItself() throws {
+        let session = try run("bell", recorded: true).session
+        let replayer = Replayer(databasePath: database, registry: Self.registry, catalog: Self.catalog)
+        for mode in [ReplayMode.interaction, .isolated] {
+            let report = try replayer.replay(session: session, delegate: "bell", mode: mode)
+            #expect(report.identical, "\(mode): \(report.diff.differences.prefix(3))")
+        }
+    }
+
+    @Test func aMistakeIsADifferenceOfItsOwnKind() throws {
+        let session = try run("prompt", recorded: true).session
+        let replayer = Replayer(databasePath: database, registry: Self.registry, catalog: Self.catalog)
+        for mode in [ReplayMode.interaction, .isolated] {
+            for candidate in ["stuttering", "forgetful"] {
+                let report = try replayer.replay(session: session, delegate: candidate, mode: mode)
+                #expect(
+                    report.diff.differences.contains { $0.kind == .mistake }, "\(mode) \(candidate)")
+            }
+        }
+    }
+
+    @Test func aSessionWithLaterAnswersIsRefusedByExportNotCutShort() throws {
+        let session = try run("prompt", recorded: true).session
+        let store = try AuditStore(path: database, access: .read)
+        var lines = 0
+        #expect(throws: SessionTransfer.LaterAnswersNotExported.self) {
+            try store.export(sessions: [session]) { _ in lines += 1 }
+        }
+        #expect(lines == 0)
+    }
+}
