@@ -93,7 +93,7 @@ struct QueryTests {
             columns.stdout.split(separator: "\n").map(String.init) == [
                 "name", "session", "seq", "t_ms", "kind", "widget", "widget_kind", "protocol", "callback", "args",
                 "result",
-                "vetoed", "implemented", "duration_us", "parent_seq", "answer_kind", "overridden",
+                "vetoed", "implemented", "duration_us", "parent_seq", "answer_kind", "overridden", "later", "answers",
             ], "\(columns)")
     }
 

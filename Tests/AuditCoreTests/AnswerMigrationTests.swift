@@ -46,7 +46,8 @@ struct AnswerMigrationTests {
     /// What else the file holds, which the migration leaves as it was.
     static let unchanged = [
         "SELECT * FROM sessions ORDER BY id", "SELECT * FROM widgets ORDER BY session, id",
-        "SELECT * FROM session_labels ORDER BY session, key", "SELECT * FROM callbacks ORDER BY id",
+        "SELECT * FROM session_labels ORDER BY session, key",
+        "SELECT id, kind, protocol, name, labels, answer FROM callbacks ORDER BY id",
         "SELECT version, name, sha256, applied_at FROM schema_migrations WHERE version < 8 ORDER BY version",
     ]
 
@@ -69,7 +70,7 @@ struct AnswerMigrationTests {
         let others = try Self.unchanged.map(rows)
         _ = try AuditStore(path: database, access: .write)
         let after = try rows(Self.eventsAfter)
-        #expect(try rows("SELECT max(version) FROM schema_migrations") == [[.integer(8)]])
+        #expect(try rows("SELECT max(version) FROM schema_migrations") == [[.integer(9)]])
         #expect(try Self.unchanged.map(rows) == others)
         try #require(after.count == before.count)
         #expect(before.count == 640)
