@@ -64,7 +64,7 @@ func measureCopy(session: Int64, database: String) throws -> Double {
         """
         BEGIN IMMEDIATE;
         INSERT INTO events SELECT (SELECT max(session) + 1 FROM events), seq, t_ns, widget, callback, args, result,
-                                  vetoed, implemented, 0, parent_seq, overridden
+                                  vetoed, implemented, 0, parent_seq, overridden, later, answers
         FROM events WHERE session = \(session) ORDER BY seq;
         COMMIT;
         """, nil, nil, nil)
