@@ -381,6 +381,42 @@ struct LaterAnswerTests {
         }
     }
 
+    /// The report and coverage count a callback answered later once per ask, its branch from its
+    /// answer; search, the report, coverage and both HTML pages list the handler mistakes.
+    @Test func mistakesAreFoundBySearchAndCountedByReportCoverageAndThePages() throws {
+        let forgetful = try run("forgetful", recorded: true).session
+        let stuttering = try run("stuttering", recorded: true).session
+        let store = try AuditStore(path: database, access: .read)
+        var search = EventSearch(session: stuttering)
+        search.mistakes = true
+        let found = try search.matches(in: store)
+        #expect(found.map(\.event.later) == [.answeredTwice, .answeredTwice, .answeredTwice])
+        search.mistakes = false
+        let others = try search.matches(in: store)
+        #expect(others.count == (try timeline(stuttering)).count - 3)
+
+        let report = try SessionReport(session: forgetful, in: store)
+        let admit = try #require(report.rows.first { $0.callback.hasPrefix("gate(_:shouldAdmit") })
+        #expect((admit.calls, admit.mistakes, admit.vetoable) == (3, 3, 0))
+        #expect(report.withMistakes.map(\.callback) == [admit.callback] && report.mistakes == 3)
+        let prompt = try SessionReport(session: try run("prompt", recorded: true).session, in: store)
+        let decided = try #require(prompt.rows.first { $0.callback.hasPrefix("gate(_:shouldAdmit") })
+        #expect((decided.calls, decided.vetoable, decided.vetoes, decided.defaulted) == (3, 3, 1, 0))
+        #expect(prompt.mistakes == 0)
+
+        let coverage = try CoverageReport(sessions: [stuttering], catalog: Self.catalog, in: store)
+        let covered = try #require(coverage.rows.first { $0.callback.hasPrefix("gate(_:shouldAdmit") })
+        // Each ask answered yes first: the widget took that; the second answers are mistakes.
+        #expect((covered.calls, covered.mistakes) == (3, 3))
+        #expect(covered.branches == ["allowed": 3, "vetoed": 0])
+        #expect(covered.argumentClasses["allowed"]?.isEmpty == false)
+
+        let session = try store.session(forgetful)
+        let page = HTMLTimeline.report(session: session, events: try timeline(forgetful))
+        #expect(page.contains("Handler mistakes") && page.contains("handler mistakes"))
+        #expect(HTMLTimeline.coverage(coverage).contains("Handler mistakes"))
+    }
+
     @Test func aSessionWithLaterAnswersIsRefusedByExportNotCutShort() throws {
         let session = try run("prompt", recorded: true).session
         let store = try AuditStore(path: database, access: .read)
