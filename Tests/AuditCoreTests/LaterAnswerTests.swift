@@ -78,13 +78,13 @@ final class Gate: View {
     static let ringInput = Input<Gate, Void>("ring", of: "Gate", arguments: .none, perform: { gate, _ in gate.ring() })
 
     struct Properties: Codable, Sendable {
-        var waitsForDecision = false
+        var waitsForDecision: Bool?
     }
 
     static let kind = WidgetKind(
         "Gate", properties: Properties.self,
         make: { id, frame, properties in
-            Gate(identifier: id, frame: frame, waitsForDecision: properties.waitsForDecision)
+            Gate(identifier: id, frame: frame, waitsForDecision: properties.waitsForDecision ?? false)
         },
         describe: { Properties(waitsForDecision: $0.waitsForDecision) }, delegate: \.delegate, callbacks: callbacks,
         inputs: [knockInput, ringInput])
@@ -415,6 +415,34 @@ struct LaterAnswerTests {
         let page = HTMLTimeline.report(session: session, events: try timeline(forgetful))
         #expect(page.contains("Handler mistakes") && page.contains("handler mistakes"))
         #expect(HTMLTimeline.coverage(coverage).contains("Handler mistakes"))
+    }
+
+    /// `minimize` and `explore` drive a widget that asks later as any other: the changed decision
+    /// is found, and its reproducer is Bob's knock alone.
+    @Test func minimizeAndExploreFindAChangedLaterDecision() throws {
+        let session = try run("prompt", recorded: true).session
+        let minimal = try Minimizer(databasePath: database, registry: Self.registry, catalog: Self.catalog)
+            .minimize(session: session, delegate: "strict")
+        #expect(minimal.steps.map(\.action) == ["knock"] && minimal.steps.count < minimal.originalCount)
+        #expect(minimal.steps.first?.arguments == [.string("bob")], "\(minimal.steps)")
+
+        let visitors = ["alice", "bob", "mallory"]
+        let catalog = WidgetCatalog.builtIn.adding(
+            Gate.kind.exploring(
+                Gate.knockInput.generator { _, random in visitors[random.value(in: 0...2, orNear: [])] },
+                Gate.ringInput.generator(weight: 0.3) { _, _ in () }))
+        let scenario = try Scenario(
+            data: Data(#"{"name": "gate", "root": {"kind": "Gate", "id": "gate"}, "steps": []}"#.utf8),
+            catalog: catalog)
+        var options = Explorer.Options()
+        options.seed = 1
+        options.runs = 20
+        options.stepsPerRun = 6
+        let found = try #require(
+            try Explorer(scenario: scenario, registry: Self.registry, options: options)
+                .explore(delegate: "prompt", candidate: "strict").finding)
+        #expect(found.minimized.steps.map(\.action) == ["knock"], "\(found.minimized.steps)")
+        #expect(found.signature.contains("shouldAdmit"), "\(found.signature)")
     }
 
     @Test func aSessionWithLaterAnswersIsRefusedByExportNotCutShort() throws {
