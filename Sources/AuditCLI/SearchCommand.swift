@@ -20,9 +20,8 @@ extension Command {
         examples: { _ in
             [
                 "search --vetoed yes",
-                "search --mistakes yes",
                 "search --overridden yes --widget screen --callback '*will*'",
-                "search --session 1 --kind input --since 0.5 --format csv",
+                "search --session 1 --kind input --mistakes no --format csv",
             ]
         }
     ) { invocation in

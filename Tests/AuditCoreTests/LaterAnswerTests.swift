@@ -236,6 +236,21 @@ struct LaterAnswerTests {
         }
     }
 
+    /// A gate that waits for each decision: a delegate that lets go of the handler uncalled ends
+    /// the wait, recorded and in both replay modes (isolated replay tells the widget where the
+    /// recording has the mistake). The time limit only keeps a regression from hanging the suite.
+    @Test(.timeLimit(.minutes(1))) func aWaitingWidgetHearsOfADroppedHandlerInEveryMode() throws {
+        let forgetful = try run("forgetful", recorded: true, waitsForDecision: true)
+        #expect(forgetful.forgotten == ["alice", "bob", "mallory"])
+        let replayer = Replayer(databasePath: database, registry: Self.registry, catalog: Self.catalog)
+        for mode in [ReplayMode.interaction, .isolated] {
+            let same = try replayer.replay(session: forgetful.session, delegate: "forgetful", mode: mode)
+            #expect(same.identical, "\(mode): \(same.diff.differences)")
+            let prompt = try replayer.replay(session: forgetful.session, delegate: "prompt", mode: mode)
+            #expect(prompt.diff.differences.contains { $0.kind == .mistake }, "\(mode): \(prompt.diff.differences)")
+        }
+    }
+
     @Test func withNoDelegateTheDefaultAnswerIsRecordedAsTheDefault() throws {
         let recorder = try Recorder(
             databasePath: database, session: NewSession(recordedInCode: "gate", delegate: "none"), catalog: Self.catalog

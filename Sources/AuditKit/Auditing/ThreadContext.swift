@@ -11,7 +11,7 @@ import Foundation
 package final class ThreadContext {
     /// Audited calls in progress on this thread, innermost last.
     var frames: [(owner: ObjectIdentifier, seq: Int64)] = []
-    package var defaultUsed = false
+    @usableFromInline package var defaultUsed = false
 
     init() { frames.reserveCapacity(16) }
 
@@ -20,7 +20,7 @@ package final class ThreadContext {
         frames.last(where: { $0.owner == owner })?.seq
     }
 
-    package static var current: ThreadContext {
+    @usableFromInline package static var current: ThreadContext {
         if let pointer = pthread_getspecific(key) {
             return Unmanaged<ThreadContext>.fromOpaque(pointer).takeUnretainedValue()
         }

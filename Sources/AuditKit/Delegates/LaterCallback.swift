@@ -97,8 +97,9 @@ public struct LaterCallback<Delegate, Widget: Auditable, Arguments, Result: Send
     /// without calling it, `ifNeverAnswered` runs instead, on the thread that let go of it (a
     /// widget that waits for the answer stops waiting there). While the widget is audited the ask,
     /// the answer and any such mistake are recorded; during an isolated replay the recorded answer
-    /// is delivered where the recording had it.
-    @discardableResult
+    /// is delivered where the recording had it. Inlinable so that a callback declared outside
+    /// this module is specialized for its types.
+    @inlinable @inline(__always) @discardableResult
     public func ask(
         _ delegate: Delegate?, _ widget: Widget, _ arguments: Arguments, then deliver: @escaping (Result) -> Void,
         ifNeverAnswered: @escaping () -> Void = {}
@@ -112,15 +113,15 @@ public struct LaterCallback<Delegate, Widget: Auditable, Arguments, Result: Send
         case nil:
             let context = ThreadContext.current
             let outer = context.defaultUsed
-            defer { context.defaultUsed = outer }
             call(delegate, widget, arguments, ask)
+            context.defaultUsed = outer
         }
         return PendingAnswer(ask)
     }
 
     /// Calls `delegate` (or answers the default) with a handler that reports to `ask`; returns
     /// whether the delegate implemented the callback, as far as this thread saw.
-    @discardableResult
+    @inlinable @discardableResult
     package func call(_ delegate: Delegate?, _ widget: Widget, _ arguments: Arguments, _ ask: LaterAsk<Result>) -> Bool
     {
         let handler = LaterHandler(ask)
@@ -171,7 +172,7 @@ public struct LaterCallback<Delegate, Widget: Auditable, Arguments, Result: Send
 public final class PendingAnswer: Sendable {
     private let ask: any LaterAskState
 
-    init(_ ask: any LaterAskState) { self.ask = ask }
+    @usableFromInline init(_ ask: any LaterAskState) { self.ask = ask }
 
     /// Whether the answer has not come yet and the widget still waits for it.
     public var isWaiting: Bool { ask.isWaiting }
@@ -190,6 +191,7 @@ public final class PendingAnswer: Sendable {
 
 /// Whoever hears of an ask's steps: the recorder, or an isolated replay's pin. Each method is
 /// called at most once per step, outside the ask's lock.
+@usableFromInline
 package protocol LaterObserver<Result>: AnyObject, Sendable {
     associatedtype Result: Sendable
     /// The first answer: `deliver` hands it to the widget, and is called exactly once.
@@ -200,6 +202,7 @@ package protocol LaterObserver<Result>: AnyObject, Sendable {
 }
 
 /// What `PendingAnswer`, the recorder and the pin need of an ask, whatever its result type.
+@usableFromInline
 package protocol LaterAskState: AnyObject, Sendable {
     var isWaiting: Bool { get }
     func giveUp()
@@ -236,15 +239,17 @@ package final class LaterAsk<Result: Sendable>: LaterAskState, @unchecked Sendab
     /// Signalled once, when the ask stops waiting.
     private let settled = DispatchSemaphore(value: 0)
 
+    @usableFromInline
     package init(_ deliver: @escaping (Result) -> Void, ifNeverAnswered: @escaping () -> Void = {}) {
         self.deliver = deliver
         self.ifNeverAnswered = ifNeverAnswered
     }
 
     /// Sets who hears of the steps, before the delegate is asked.
+    @usableFromInline
     package func observe(_ observer: any LaterObserver<Result>) { state.withLock { $0.observer = observer } }
 
-    package var isWaiting: Bool { state.withLock { $0.stage == .waiting } }
+    @usableFromInline package var isWaiting: Bool { state.withLock { $0.stage == .waiting } }
 
     /// The delegate called the handler.
     package func answer(_ result: Result) {
@@ -261,19 +266,19 @@ package final class LaterAsk<Result: Sendable>: LaterAskState, @unchecked Sendab
         }
     }
 
-    package func giveUp() {
+    @usableFromInline package func giveUp() {
         if let observer = leaveWaiting(for: .gaveUp) { observer?.noted(.gaveUp, nil) }
     }
 
     /// The delegate let go of the handler without calling it: the mistake "never answered", and
-    /// the widget hears of it.
+    /// the widget hears of it. (Also how an isolated replay replays a recorded "never answered".)
     package func handlerReleased() {
         guard let observer = leaveWaiting(for: .neverAnswered) else { return }
         observer?.noted(.neverAnswered, nil)
         ifNeverAnswered()
     }
 
-    package func observationEnded() {
+    @usableFromInline package func observationEnded() {
         let observer = state.withLock { state in
             defer { state.observer = nil }
             return state.stage == .waiting ? state.observer : nil
@@ -281,7 +286,7 @@ package final class LaterAsk<Result: Sendable>: LaterAskState, @unchecked Sendab
         observer?.noted(.neverAnswered, nil)
     }
 
-    package func settle(before deadline: DispatchTime) -> Bool {
+    @usableFromInline package func settle(before deadline: DispatchTime) -> Bool {
         guard settled.wait(timeout: deadline) == .success else { return false }
         settled.signal()  // for whoever waits next
         return true
@@ -302,12 +307,13 @@ package final class LaterAsk<Result: Sendable>: LaterAskState, @unchecked Sendab
 
 /// The completion handler a delegate holds: calling it answers the ask; letting go of it
 /// uncalled is the mistake "never answered".
+@usableFromInline
 final class LaterHandler<Result: Sendable>: Sendable {
     private let ask: LaterAsk<Result>
 
-    init(_ ask: LaterAsk<Result>) { self.ask = ask }
+    @usableFromInline init(_ ask: LaterAsk<Result>) { self.ask = ask }
 
-    func call(_ result: Result) { ask.answer(result) }
+    @usableFromInline func call(_ result: Result) { ask.answer(result) }
 
     deinit { ask.handlerReleased() }
 }
@@ -356,8 +362,9 @@ package final class FirstAnswer<Value: Sendable>: Sendable {
 
 /// A value handed to another executor while its owner waits for it there, so never used by two
 /// threads at once.
+@usableFromInline
 struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
+    @usableFromInline let value: Value
 
-    init(_ value: Value) { self.value = value }
+    @usableFromInline init(_ value: Value) { self.value = value }
 }

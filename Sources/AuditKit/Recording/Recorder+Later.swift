@@ -6,7 +6,9 @@ extension Recorder {
     /// Records one ask of a callback answered later: the ask now, as an event with no result
     /// (`LaterStep.asked`), then each step of its answer as an event of its own that names the
     /// ask, nested under whatever event is in progress on the thread that takes it. The widget gets
-    /// what the delegate answered, exactly as unaudited.
+    /// what the delegate answered, exactly as unaudited. Inlinable so that a callback declared
+    /// outside this module is specialized for its types.
+    @inlinable
     func recordLater<Delegate, Widget, Arguments, Result>(
         _ callback: LaterCallback<Delegate, Widget, Arguments, Result>, to target: Delegate?, _ widget: Widget,
         _ arguments: Arguments, _ ask: LaterAsk<Result>, widget widgetID: Int32
@@ -19,16 +21,22 @@ extension Recorder {
                 callback.answer.outcome(arguments.value, $0, implemented: $1)
             })
         ask.observe(recorded)
-        waitingAsks.withLock { asks in
-            if asks.count >= 1_024 { asks.removeAll { $0.ask == nil || $0.ask?.isWaiting == false } }
-            asks.append(WaitingAsk(ask))
-        }
+        awaitAnswer(to: ask)
         let implemented = callback.call(target, widget, arguments, ask)
         recorded.implemented.store(implemented ? 1 : 0, ordering: .releasing)
         endCall(
             frame, callback.descriptor, widget: widgetID, arguments: callback.arguments.encode(arguments),
             result: nil, answer: AnswerOutcome(answering: .none, tookEffect: false, implemented: implemented),
             later: .asked)
+    }
+
+    /// Keeps `ask` to end at `finish()` should it still wait then.
+    @usableFromInline
+    func awaitAnswer(to ask: any LaterAskState) {
+        waitingAsks.withLock { asks in
+            if asks.count >= 1_024 { asks.removeAll { $0.ask == nil || $0.ask?.isWaiting == false } }
+            asks.append(WaitingAsk(ask))
+        }
     }
 
     /// Ends the observation of every ask still waiting when the recording ends: the mistake
@@ -72,6 +80,7 @@ struct WaitingAsk: Sendable {
 }
 
 /// What the recorder hears of one ask: each step becomes an event naming the ask.
+@usableFromInline
 final class RecordedAsk<Result: Sendable>: LaterObserver, Sendable {
     private let recorder: Recorder
     private let seq: Int64
@@ -80,8 +89,9 @@ final class RecordedAsk<Result: Sendable>: LaterObserver, Sendable {
     private let encode: @Sendable (Result) -> AuditValue?
     private let outcome: @Sendable (Result, Bool) -> AnswerOutcome
     /// Whether the delegate implemented the callback: -1 until the call that asked returns.
-    let implemented = Atomic<Int8>(-1)
+    @usableFromInline let implemented = Atomic<Int8>(-1)
 
+    @usableFromInline
     init(
         recorder: Recorder, seq: Int64, widget: Int32, descriptor: CallbackDescriptor,
         encode: @escaping @Sendable (Result) -> AuditValue?,
@@ -104,13 +114,13 @@ final class RecordedAsk<Result: Sendable>: LaterObserver, Sendable {
         }
     }
 
-    func answered(_ result: Result, deliver: () -> Void) {
+    @usableFromInline func answered(_ result: Result, deliver: () -> Void) {
         recorder.captureStep(
             .answered, answering: seq, descriptor, widget: widget, result: encode(result),
             answer: outcome(result, isImplemented), deliver)
     }
 
-    func noted(_ step: LaterStep, _ result: Result?) {
+    @usableFromInline func noted(_ step: LaterStep, _ result: Result?) {
         let answer = result.map { outcome($0, isImplemented) } ?? .input.implemented(isImplemented)
         recorder.captureStep(
             step, answering: seq, descriptor, widget: widget, result: result.flatMap(encode), answer: answer)

@@ -331,7 +331,7 @@ public final class Recorder: Sendable {
     /// thread's "default used" mark as it was before (restored by `endCall`).
     @usableFromInline
     struct CallFrame {
-        let seq: Int64
+        @usableFromInline let seq: Int64
         let parent: Int64
         let start: Int64
         let outerDefaultUsed: Bool

@@ -37,7 +37,7 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
     private(set) var run = Replayer.IsolatedRun()
     package let secrets = SecretHasher.ephemeral()
     /// For each recorded ask the run has reached, by its seq: hands the widget the recorded answer.
-    private var recordedAnswers: [Int64: (AuditValue?) -> Void] = [:]
+    private var recordedAnswers: [Int64: (LaterStep, AuditValue?) -> Void] = [:]
     /// For each recorded ask the run has reached: the candidate's own ask, answered to no widget.
     private var candidateAsks: [Int64: any LaterAskState] = [:]
     /// The later steps the candidate took (answered, mistakes), by the recorded ask's seq.
@@ -203,8 +203,10 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
         candidate.observe(observer)
         locked {
             candidateAsks[seq] = candidate
-            recordedAnswers[seq] = { recorded in
-                if let coding = callback.answer.coding {
+            recordedAnswers[seq] = { step, recorded in
+                if step == .neverAnswered {
+                    ask.handlerReleased()  // the widget hears of it, as it did
+                } else if let coding = callback.answer.coding {
                     if let recorded, let value = coding.decode(recorded, in: root) { ask.answer(value) }
                 } else if let none = () as? Result {
                     ask.answer(none)
@@ -217,9 +219,10 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
     }
 
     /// Takes the recording's next events while they are later steps of an ask the run has
-    /// reached: hands the widget a recorded answer, and passes over a recorded mistake (the
-    /// recorded delegate's, which leaves the widget as it was). A recorded give-up is the widget's
-    /// own: followed when the live widget gives up (`gaveUp(_:)`).
+    /// reached: hands the widget a recorded answer, or tells it that the handler was let go of
+    /// uncalled (a widget that waits for its answer stops waiting, as it did), and passes over the
+    /// other recorded mistakes (the recorded delegate's, which leave the widget as it was). A
+    /// recorded give-up is the widget's own: followed when the live widget gives up (`gaveUp(_:)`).
     private func catchUp() {
         let deliveries = locked {
             var deliveries: [() -> Void] = []
@@ -228,8 +231,8 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
             {
                 let recorded = events[cursor].result
                 cursor += 1
-                if step == .answered, let deliver = recordedAnswers.removeValue(forKey: ask) {
-                    deliveries.append { deliver(recorded) }
+                if step == .answered || step == .neverAnswered, let deliver = recordedAnswers.removeValue(forKey: ask) {
+                    deliveries.append { deliver(step, recorded) }
                 }
             }
             return deliveries
