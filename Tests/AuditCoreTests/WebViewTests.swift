@@ -1,0 +1,418 @@
+import AuditCore  // public API only, as an app would audit its own web view's delegate
+import AuditExamples
+import Foundation
+import Testing
+
+// A web view's navigation delegate decides later: through a decision handler, or as an `async`
+// method's return. These delegates log every call they hear, one line each, so a run with the
+// recorder can be compared with one without, and WebKit's order of notifications checked.
+
+/// Logs every call; decides through the handler: a URL on `blocked.example` is cancelled, a
+/// response the web view cannot show is cancelled, everything else allowed. Each method is the
+/// class's own, so a subclass's override is what the protocol calls.
+class LoggingNavigationDelegate: NavigationDelegate {
+    var log: [String] = []
+
+    func webView(
+        _ webView: WebView, decidePolicyFor navigationAction: WebView.NavigationAction,
+        decisionHandler: @escaping @Sendable (WebView.Policy) -> Void
+    ) {
+        log.append("action \(navigationAction.url) \(navigationAction.navigationType.rawValue)")
+        decideAction(navigationAction, decisionHandler)
+    }
+
+    func webView(
+        _ webView: WebView, decidePolicyFor navigationResponse: WebView.NavigationResponse,
+        decisionHandler: @escaping @Sendable (WebView.Policy) -> Void
+    ) {
+        log.append("response \(navigationResponse.statusCode) \(navigationResponse.mimeType)")
+        decisionHandler(Self.policy(for: navigationResponse))
+    }
+
+    func decideAction(
+        _ action: WebView.NavigationAction, _ decisionHandler: @escaping @Sendable (WebView.Policy) -> Void
+    ) {
+        decisionHandler(Self.policy(for: action))
+    }
+
+    static func policy(for action: WebView.NavigationAction) -> WebView.Policy {
+        action.url.contains("://blocked.example") ? .cancel : .allow
+    }
+
+    static func policy(for response: WebView.NavigationResponse) -> WebView.Policy {
+        response.canShowMIMEType ? .allow : .cancel
+    }
+
+    func webView(_ webView: WebView, didStartProvisionalNavigation navigation: WebView.Navigation) {
+        log.append("start \(navigation.id)")
+    }
+    func webView(_ webView: WebView, didCommit navigation: WebView.Navigation) { log.append("commit \(navigation.id)") }
+    func webView(_ webView: WebView, didFinish navigation: WebView.Navigation) { log.append("finish \(navigation.id)") }
+    func webView(
+        _ webView: WebView, didFailProvisionalNavigation navigation: WebView.Navigation,
+        withError error: WebView.NavigationError
+    ) {
+        log.append("failProvisional \(navigation.id) \(error.code)")
+    }
+    func webView(_ webView: WebView, didFail navigation: WebView.Navigation, withError error: WebView.NavigationError) {
+        log.append("fail \(navigation.id) \(error.code)")
+    }
+}
+
+/// The same policies in the `async` form: each decision is the method's return, after a
+/// suspension. The notifications are the class's above.
+final class AsyncLoggingNavigationDelegate: LoggingNavigationDelegate, AsyncNavigationDelegate {
+    func webView(_ webView: WebView, decidePolicyFor navigationAction: WebView.NavigationAction) async
+        -> WebView.Policy
+    {
+        log.append("action \(navigationAction.url) \(navigationAction.navigationType.rawValue)")
+        await Task.yield()  // a suspension: the answer still comes before the input ends
+        return Self.policy(for: navigationAction)
+    }
+
+    func webView(_ webView: WebView, decidePolicyFor navigationResponse: WebView.NavigationResponse) async
+        -> WebView.Policy
+    {
+        log.append("response \(navigationResponse.statusCode) \(navigationResponse.mimeType)")
+        return Self.policy(for: navigationResponse)
+    }
+}
+
+/// Holds each action decision until the test answers it.
+final class HoldingNavigationDelegate: LoggingNavigationDelegate {
+    var held: [@Sendable (WebView.Policy) -> Void] = []
+
+    override func decideAction(
+        _ action: WebView.NavigationAction, _ decisionHandler: @escaping @Sendable (WebView.Policy) -> Void
+    ) {
+        held.append(decisionHandler)
+    }
+}
+
+/// Lets go of each action decision's handler without calling it.
+final class ForgetfulNavigationDelegate: LoggingNavigationDelegate {
+    override func decideAction(
+        _ action: WebView.NavigationAction, _ decisionHandler: @escaping @Sendable (WebView.Policy) -> Void
+    ) {}
+}
+
+/// Calls each action decision's handler twice: allow, then cancel.
+final class StutteringNavigationDelegate: LoggingNavigationDelegate {
+    override func decideAction(
+        _ action: WebView.NavigationAction, _ decisionHandler: @escaping @Sendable (WebView.Policy) -> Void
+    ) {
+        decisionHandler(.allow)
+        decisionHandler(.cancel)
+    }
+}
+
+@Suite("Web view: a navigation delegate that decides later, in WebKit's order")
+struct WebViewTests {
+    enum Form: String, CaseIterable, Sendable {
+        case handler
+        case async
+
+        func delegate() -> LoggingNavigationDelegate {
+            switch self {
+            case .handler: LoggingNavigationDelegate()
+            case .async: AsyncLoggingNavigationDelegate()
+            }
+        }
+    }
+
+    let folder = TemporaryDirectory()
+    var database: String { folder.path("audit.sqlite") }
+
+    /// What a run left: what the delegate heard, and where the web view stands.
+    struct Outcome: Equatable {
+        var log: [String]
+        var phase: WebView.Phase
+        var url: String?
+        var isLoading: Bool
+    }
+
+    /// Drives a web view with `delegate`, recorded when `recorded`; returns what happened and the
+    /// session (0 when not recorded).
+    func run(
+        _ delegate: LoggingNavigationDelegate, recorded: Bool, _ drive: (WebView, LoggingNavigationDelegate) -> Void
+    ) throws -> (outcome: Outcome, session: Int64) {
+        let webView = WebView(identifier: "page")
+        webView.navigationDelegate = delegate
+        var session: Int64 = 0
+        if recorded {
+            let recorder = try Recorder(
+                databasePath: database, session: NewSession(recordedInCode: "web", delegate: "logging"),
+                catalog: .builtIn)
+            try recorder.attach(to: webView)
+            drive(webView, delegate)
+            session = recorder.finish().session
+        } else {
+            drive(webView, delegate)
+        }
+        return (Outcome(log: delegate.log, phase: webView.phase, url: webView.url, isLoading: webView.isLoading), session)
+    }
+
+    func timeline(_ session: Int64) throws -> [TimelineEvent] {
+        try AuditStore(path: database, access: .read).timeline(of: session)
+    }
+
+    // MARK: WebKit's order
+
+    /// The named courses a navigation can take, each with the calls the delegate hears, in
+    /// WebKit's order, and where the web view ends.
+    static let courses: [(name: String, drive: @Sendable (WebView) -> Void, log: [String], phase: WebView.Phase)] = [
+        (
+            "allowed", { $0.load("https://a.example/"); $0.respond(statusCode: 200, mimeType: "text/html"); $0.finishLoading() },
+            ["action https://a.example/ other", "start 1", "response 200 text/html", "commit 1", "finish 1"], .idle
+        ),
+        (
+            "action cancelled", { $0.click("https://blocked.example/x"); $0.respond(statusCode: 200, mimeType: "text/html"); $0.finishLoading() },
+            ["action https://blocked.example/x linkActivated"], .idle
+        ),
+        (
+            "response cancelled", { $0.load("https://a.example/f.zip"); $0.respond(statusCode: 200, mimeType: "application/zip"); $0.finishLoading() },
+            ["action https://a.example/f.zip other", "start 1", "response 200 application/zip", "failProvisional 1 102"], .idle
+        ),
+        (
+            "failed before commit", { $0.load("https://a.example/"); $0.failLoading(code: -1009); $0.finishLoading() },
+            ["action https://a.example/ other", "start 1", "failProvisional 1 -1009"], .idle
+        ),
+        (
+            "failed after commit", { $0.load("https://a.example/"); $0.respond(statusCode: 200, mimeType: "text/html"); $0.failLoading(code: -1005) },
+            ["action https://a.example/ other", "start 1", "response 200 text/html", "commit 1", "fail 1 -1005"], .idle
+        ),
+        (
+            "replaced after it started", { $0.load("https://a.example/"); $0.load("https://b.example/"); $0.respond(statusCode: 404, mimeType: "text/html") },
+            [
+                "action https://a.example/ other", "start 1", "failProvisional 1 -999", "action https://b.example/ other",
+                "start 2", "response 404 text/html", "commit 2",
+            ], .committed
+        ),
+        (
+            "a loading page replaced", { $0.load("https://a.example/"); $0.respond(statusCode: 200, mimeType: "text/html"); $0.click("https://b.example/") },
+            [
+                "action https://a.example/ other", "start 1", "response 200 text/html", "commit 1",
+                "action https://b.example/ linkActivated", "fail 1 -999", "start 2",
+            ], .provisional
+        ),
+        (
+            "a loading page kept when the new navigation is cancelled", { $0.load("https://a.example/"); $0.respond(statusCode: 200, mimeType: "text/html"); $0.click("https://blocked.example/"); $0.finishLoading() },
+            [
+                "action https://a.example/ other", "start 1", "response 200 text/html", "commit 1",
+                "action https://blocked.example/ linkActivated", "finish 1",
+            ], .idle
+        ),
+    ]
+
+    @Test(arguments: Form.allCases, courses.indices)
+    func notificationsComeInWebKitsOrder(form: Form, course: Int) throws {
+        let course = Self.courses[course]
+        let (outcome, _) = try run(form.delegate(), recorded: false) { webView, _ in course.drive(webView) }
+        #expect(outcome.log == course.log, "\(course.name)")
+        #expect(outcome.phase == course.phase, "\(course.name)")
+    }
+
+    @Test func theCommittedURLIsTheLastPageAllowedToShow() throws {
+        let webView = WebView(identifier: "page", url: "https://start.example/")
+        let delegate = LoggingNavigationDelegate()
+        webView.navigationDelegate = delegate
+        webView.load("https://a.example/f.zip")
+        webView.respond(statusCode: 200, mimeType: "application/zip")
+        #expect(webView.url == "https://start.example/")
+        webView.load("https://a.example/")
+        #expect(webView.phase == .provisional && webView.isLoading)
+        #expect(webView.url == "https://start.example/")  // not before the commit
+        webView.respond(statusCode: 200, mimeType: "text/html")
+        #expect(webView.url == "https://a.example/" && webView.phase == .committed)
+    }
+
+    @Test func withNoDelegateEveryNavigationIsAllowed() throws {
+        let webView = WebView(identifier: "page")
+        webView.load("https://a.example/d.zip")
+        #expect(webView.phase == .provisional)
+        webView.respond(statusCode: 200, mimeType: "application/zip")
+        #expect(webView.phase == .committed && webView.url == "https://a.example/d.zip")
+    }
+
+    /// A new load while the delegate holds the decision gives up the earlier ask: the earlier
+    /// handler, called afterwards, changes nothing, and no notification names it (it never started).
+    @Test func aNewLoadGivesUpTheDecisionItWaitsFor() throws {
+        let (outcome, session) = try run(HoldingNavigationDelegate(), recorded: true) { webView, delegate in
+            let holding = delegate as! HoldingNavigationDelegate
+            webView.load("https://a.example/")
+            #expect(webView.phase == .decidingAction && webView.isWaitingForDecision && !webView.isLoading)
+            webView.load("https://b.example/")
+            holding.held[0](.allow)  // too late: given up
+            #expect(webView.phase == .decidingAction)
+            holding.held[1](.allow)
+            webView.respond(statusCode: 200, mimeType: "text/html")
+        }
+        #expect(
+            outcome.log == [
+                "action https://a.example/ other", "action https://b.example/ other", "start 2", "response 200 text/html",
+                "commit 2",
+            ])
+        #expect(outcome.url == "https://b.example/")
+        let events = try timeline(session)
+        let asks = events.filter { $0.later == .asked }
+        let decisions = asks.filter { $0.callback == "webView(_:decidePolicyForNavigationAction:decisionHandler:)" }
+        #expect(decisions.count == 2)
+        #expect(events.filter { $0.answers == decisions[0].seq }.map(\.later) == [.gaveUp, .answeredAfterGivingUp])
+        let answer = try #require(events.first { $0.answers == decisions[1].seq })
+        #expect(answer.later == .answered && answer.parentSeq == nil)  // given between inputs
+        // What the web view did on taking the answer is nested under it.
+        let start = try #require(events.first { $0.callback == "webView(_:didStartProvisionalNavigation:)" })
+        #expect(start.parentSeq == answer.seq)
+    }
+
+    @Test func aResponseWaitsForItsDecisionAndANewLoadCancelsIt() throws {
+        // Holds the response decision: the navigation has started, so it fails with -999.
+        final class HoldingResponses: LoggingNavigationDelegate {
+            var held: [@Sendable (WebView.Policy) -> Void] = []
+            override func webView(
+                _ webView: WebView, decidePolicyFor navigationResponse: WebView.NavigationResponse,
+                decisionHandler: @escaping @Sendable (WebView.Policy) -> Void
+            ) {
+                log.append("response \(navigationResponse.statusCode)")
+                held.append(decisionHandler)
+            }
+        }
+        let delegate = HoldingResponses()
+        let (outcome, _) = try run(delegate, recorded: false) { webView, _ in
+            webView.load("https://a.example/")
+            webView.respond(statusCode: 200, mimeType: "text/html")
+            #expect(webView.phase == .decidingResponse && webView.isWaitingForDecision)
+            webView.load("https://b.example/")
+            delegate.held[0](.allow)  // too late
+        }
+        #expect(
+            outcome.log == [
+                "action https://a.example/ other", "start 1", "response 200", "failProvisional 1 -999",
+                "action https://b.example/ other", "start 2",
+            ])
+        #expect(outcome.url == nil)
+    }
+
+    // MARK: Auditing
+
+    static let drives: [@Sendable (WebView, LoggingNavigationDelegate) -> Void] = [
+        { webView, _ in for course in courses { course.drive(webView) } },
+        { webView, delegate in
+            webView.load("https://a.example/")
+            webView.click("https://b.example/")
+            (delegate as? HoldingNavigationDelegate)?.held.last?(.allow)
+            webView.respond(statusCode: 200, mimeType: "text/html")
+            webView.finishLoading()
+        },
+    ]
+
+    @Test(arguments: ["handler", "async", "holding", "forgetful", "stuttering"], drives.indices)
+    func auditingChangesNothing(delegate name: String, drive: Int) throws {
+        func make() -> LoggingNavigationDelegate {
+            switch name {
+            case "async": AsyncLoggingNavigationDelegate()
+            case "holding": HoldingNavigationDelegate()
+            case "forgetful": ForgetfulNavigationDelegate()
+            case "stuttering": StutteringNavigationDelegate()
+            default: LoggingNavigationDelegate()
+            }
+        }
+        let plain = try run(make(), recorded: false, Self.drives[drive])
+        let audited = try run(make(), recorded: true, Self.drives[drive])
+        #expect(plain.outcome == audited.outcome)
+        #expect(!plain.outcome.log.isEmpty && audited.session > 0)
+    }
+
+    @Test(arguments: Form.allCases)
+    func bothFormsAreRecordedAsAsksAndAnswersUnderTheirOwnProtocol(form: Form) throws {
+        let (_, session) = try run(form.delegate(), recorded: true) { webView, _ in
+            webView.click("https://blocked.example/")
+            webView.load("https://a.example/f.zip")
+            webView.respond(statusCode: 200, mimeType: "application/zip")
+        }
+        let events = try timeline(session)
+        let protocolName = form == .handler ? "NavigationDelegate" : "AsyncNavigationDelegate"
+        let decisions = events.filter { $0.callback.hasPrefix("webView(_:decidePolicyFor") }
+        #expect(decisions.allSatisfy { $0.protocolName == protocolName }, "\(decisions.map(\.protocolName))")
+        #expect(decisions.map(\.later) == [.asked, .answered, .asked, .answered, .asked, .answered])
+        #expect(decisions.map(\.vetoed) == [nil, true, nil, false, nil, true])
+        #expect(decisions.filter { $0.later == .answered }.map(\.result) == ["false", "true", "false"])
+        for answer in decisions where answer.later == .answered {
+            #expect(answer.parentSeq == answer.answers)  // given at once, inside the ask
+        }
+        #expect(decisions[0].arguments.contains(#""navigationType":"linkActivated""#), "\(decisions[0].arguments)")
+        let failure = try #require(events.first { $0.callback == "webView(_:didFailProvisionalNavigation:withError:)" })
+        #expect(failure.arguments.contains(#""code":102"#) && failure.arguments.contains("WebKitErrorDomain"))
+        #expect(failure.protocolName == "NavigationDelegate")
+    }
+
+    @Test func aHandlerNeverCalledOrCalledTwiceIsRecordedAsAMistake() throws {
+        let forgetful = try timeline(
+            try run(ForgetfulNavigationDelegate(), recorded: true) { webView, _ in
+                webView.load("https://a.example/")
+                webView.load("https://b.example/")
+            }.session)
+        #expect(forgetful.filter { $0.later == .neverAnswered }.count == 2)
+        let stuttering = try timeline(
+            try run(StutteringNavigationDelegate(), recorded: true) { webView, _ in
+                webView.load("https://a.example/")
+            }.session)
+        let twice = stuttering.filter { $0.later == .answeredTwice }
+        #expect(twice.map(\.result) == ["false"])
+        // The web view took the first answer: the navigation started.
+        #expect(stuttering.contains { $0.callback == "webView(_:didStartProvisionalNavigation:)" })
+        // Still held when the recording ends: never answered, recorded at the end.
+        let held = try timeline(
+            try run(HoldingNavigationDelegate(), recorded: true) { webView, _ in webView.load("https://a.example/") }
+                .session)
+        #expect(held.filter { $0.callback.hasPrefix("webView(_:decidePolicyFor") }.map(\.later) == [.asked, .neverAnswered])
+    }
+
+    // MARK: The browser example, replayed
+
+    func recordBrowser(_ delegate: String = "browser.v1") throws -> Int64 {
+        try ScenarioRunner.record(
+            try Examples.browser(), delegate: delegate, registry: .examples, databasePath: database
+        ).session
+    }
+
+    @Test func theBrowserExampleRunsEveryCourse() throws {
+        let session = try recordBrowser()
+        let events = try timeline(session)
+        let names = Set(events.filter { $0.kind == .callback }.map(\.callback))
+        #expect(names == Set(WebView.callbacks.descriptors.map(\.name)))
+        #expect(events.filter { $0.vetoed == true }.count == 2)  // the ad host and the download
+        #expect(events.filter { $0.kind == .input }.count == 18)
+    }
+
+    @Test func replayingV1AgainstItselfFindsNothingInEitherMode() throws {
+        let session = try recordBrowser()
+        let replayer = Replayer(databasePath: database, registry: .examples, catalog: .builtIn)
+        for mode in [ReplayMode.interaction, .isolated] {
+            let report = try replayer.replay(session: session, delegate: "browser.v1", mode: mode)
+            #expect(report.identical, "\(mode): \(report.diff.differences.prefix(3))")
+        }
+    }
+
+    @Test func isolatedReplayAgainstV2FindsExactlyThePlantedDifference() throws {
+        let session = try recordBrowser()
+        let replayer = Replayer(databasePath: database, registry: .examples, catalog: .builtIn)
+        let report = try replayer.replay(session: session, delegate: "browser.v2", mode: .isolated)
+        let differences = report.diff.differences
+        #expect(differences.count == 1, "\(differences)")
+        let planted = try #require(differences.first)
+        #expect(planted.kind == .vetoChanged)
+        #expect(planted.event.callback == "webView(_:decidePolicyForNavigationAction:decisionHandler:)")
+        #expect(planted.event.arguments.contains("http:\\/\\/example.com\\/archive"))
+        #expect(planted.a?.later == .answered && planted.a?.result == "true" && planted.b?.result == "false")
+    }
+
+    @Test func interactionReplayAgainstV2FindsThePlantedDifferenceAndWhatFollows() throws {
+        let session = try recordBrowser()
+        let replayer = Replayer(databasePath: database, registry: .examples, catalog: .builtIn)
+        let report = try replayer.replay(session: session, delegate: "browser.v2", mode: .interaction)
+        let differences = report.diff.differences
+        let kinds = Dictionary(grouping: differences, by: \.kind).mapValues(\.count)
+        #expect(differences.count == -1, "\(kinds) \(differences.map { "\($0.kind) \($0.event.callback)" })")
+    }
+}
