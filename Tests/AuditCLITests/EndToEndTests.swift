@@ -288,7 +288,9 @@ struct EndToEndTests {
             #expect(parseCSV(run.stdout) == [["name", "summary"]] + entries)
         default:
             let lines = run.stdoutLines
-            #expect(lines.count == entries.count + 2 && lines[0].hasPrefix("name ") && lines[0].hasSuffix(" summary"), "\(run)")
+            #expect(
+                lines.count == entries.count + 2 && lines[0].hasPrefix("name ") && lines[0].hasSuffix(" summary"),
+                "\(run)")
             for (line, entry) in zip(lines.dropFirst(), entries) {
                 #expect(line.hasPrefix(entry[0] + "  ") && line.hasSuffix("  " + entry[1]), "\(line)")
             }

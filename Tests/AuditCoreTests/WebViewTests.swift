@@ -149,7 +149,9 @@ struct WebViewTests {
         } else {
             drive(webView, delegate)
         }
-        return (Outcome(log: delegate.log, phase: webView.phase, url: webView.url, isLoading: webView.isLoading), session)
+        return (
+            Outcome(log: delegate.log, phase: webView.phase, url: webView.url, isLoading: webView.isLoading), session
+        )
     }
 
     func timeline(_ session: Int64) throws -> [TimelineEvent] {
@@ -158,55 +160,83 @@ struct WebViewTests {
 
     // MARK: WebKit's order
 
-    /// The named courses a navigation can take, each with the calls the delegate hears, in
-    /// WebKit's order, and where the web view ends.
-    static let courses: [(name: String, drive: @Sendable (WebView) -> Void, log: [String], phase: WebView.Phase)] = [
-        (
-            "allowed", { $0.load("https://a.example/"); $0.respond(statusCode: 200, mimeType: "text/html"); $0.finishLoading() },
-            ["action https://a.example/ other", "start 1", "response 200 text/html", "commit 1", "finish 1"], .idle
-        ),
-        (
-            "action cancelled", { $0.click("https://blocked.example/x"); $0.respond(statusCode: 200, mimeType: "text/html"); $0.finishLoading() },
-            ["action https://blocked.example/x linkActivated"], .idle
-        ),
-        (
-            "response cancelled", { $0.load("https://a.example/f.zip"); $0.respond(statusCode: 200, mimeType: "application/zip"); $0.finishLoading() },
-            ["action https://a.example/f.zip other", "start 1", "response 200 application/zip", "failProvisional 1 102"], .idle
-        ),
-        (
-            "failed before commit", { $0.load("https://a.example/"); $0.failLoading(code: -1009); $0.finishLoading() },
-            ["action https://a.example/ other", "start 1", "failProvisional 1 -1009"], .idle
-        ),
-        (
-            "failed after commit", { $0.load("https://a.example/"); $0.respond(statusCode: 200, mimeType: "text/html"); $0.failLoading(code: -1005) },
-            ["action https://a.example/ other", "start 1", "response 200 text/html", "commit 1", "fail 1 -1005"], .idle
-        ),
-        (
-            "replaced after it started", { $0.load("https://a.example/"); $0.load("https://b.example/"); $0.respond(statusCode: 404, mimeType: "text/html") },
-            [
-                "action https://a.example/ other", "start 1", "failProvisional 1 -999", "action https://b.example/ other",
-                "start 2", "response 404 text/html", "commit 2",
-            ], .committed
-        ),
-        (
-            "a loading page replaced", { $0.load("https://a.example/"); $0.respond(statusCode: 200, mimeType: "text/html"); $0.click("https://b.example/") },
-            [
-                "action https://a.example/ other", "start 1", "response 200 text/html", "commit 1",
-                "action https://b.example/ linkActivated", "fail 1 -999", "start 2",
-            ], .provisional
-        ),
-        (
-            "a loading page kept when the new navigation is cancelled", { $0.load("https://a.example/"); $0.respond(statusCode: 200, mimeType: "text/html"); $0.click("https://blocked.example/"); $0.finishLoading() },
-            [
-                "action https://a.example/ other", "start 1", "response 200 text/html", "commit 1",
-                "action https://blocked.example/ linkActivated", "finish 1",
-            ], .idle
-        ),
+    /// One input, as a test writes it.
+    enum Step: Sendable {
+        case load(String)
+        case click(String)
+        case respond(Int, String = "text/html")
+        case finish
+        case fail(Int)
+
+        func perform(on webView: WebView) {
+            switch self {
+            case .load(let url): webView.load(url)
+            case .click(let url): webView.click(url)
+            case .respond(let status, let type): webView.respond(statusCode: status, mimeType: type)
+            case .finish: webView.finishLoading()
+            case .fail(let code): webView.failLoading(code: code)
+            }
+        }
+    }
+
+    /// A course a navigation can take: its inputs, the calls the delegate hears, in WebKit's
+    /// order, and where the web view ends.
+    struct Course: Sendable, CustomTestStringConvertible {
+        var name: String
+        var steps: [Step]
+        var log: [String]
+        var phase: WebView.Phase
+
+        var testDescription: String { name }
+
+        func drive(_ webView: WebView) { for step in steps { step.perform(on: webView) } }
+    }
+
+    static let a = "https://a.example/"
+    static let b = "https://b.example/"
+    static let blocked = "https://blocked.example/"
+
+    static let courses: [Course] = [
+        Course(
+            name: "allowed", steps: [.load(a), .respond(200), .finish],
+            log: ["action \(a) other", "start 1", "response 200 text/html", "commit 1", "finish 1"], phase: .idle),
+        Course(
+            name: "action cancelled", steps: [.click(blocked), .respond(200), .finish],
+            log: ["action \(blocked) linkActivated"], phase: .idle),
+        Course(
+            name: "response cancelled", steps: [.load(a), .respond(200, "application/zip"), .finish],
+            log: ["action \(a) other", "start 1", "response 200 application/zip", "failProvisional 1 102"],
+            phase: .idle),
+        Course(
+            name: "failed before commit", steps: [.load(a), .fail(-1009), .finish],
+            log: ["action \(a) other", "start 1", "failProvisional 1 -1009"], phase: .idle),
+        Course(
+            name: "failed after commit", steps: [.load(a), .respond(200), .fail(-1005)],
+            log: ["action \(a) other", "start 1", "response 200 text/html", "commit 1", "fail 1 -1005"],
+            phase: .idle),
+        Course(
+            name: "replaced after it started", steps: [.load(a), .load(b), .respond(404)],
+            log: [
+                "action \(a) other", "start 1", "failProvisional 1 -999", "action \(b) other", "start 2",
+                "response 404 text/html", "commit 2",
+            ], phase: .committed),
+        Course(
+            name: "a loading page replaced", steps: [.load(a), .respond(200), .click(b)],
+            log: [
+                "action \(a) other", "start 1", "response 200 text/html", "commit 1", "action \(b) linkActivated",
+                "fail 1 -999", "start 2",
+            ], phase: .provisional),
+        Course(
+            name: "a loading page kept when the new navigation is cancelled",
+            steps: [.load(a), .respond(200), .click(blocked), .finish],
+            log: [
+                "action \(a) other", "start 1", "response 200 text/html", "commit 1",
+                "action \(blocked) linkActivated", "finish 1",
+            ], phase: .idle),
     ]
 
-    @Test(arguments: Form.allCases, courses.indices)
-    func notificationsComeInWebKitsOrder(form: Form, course: Int) throws {
-        let course = Self.courses[course]
+    @Test(arguments: Form.allCases, courses)
+    func notificationsComeInWebKitsOrder(form: Form, course: Course) throws {
         let (outcome, _) = try run(form.delegate(), recorded: false) { webView, _ in course.drive(webView) }
         #expect(outcome.log == course.log, "\(course.name)")
         #expect(outcome.phase == course.phase, "\(course.name)")
@@ -249,7 +279,8 @@ struct WebViewTests {
         }
         #expect(
             outcome.log == [
-                "action https://a.example/ other", "action https://b.example/ other", "start 2", "response 200 text/html",
+                "action https://a.example/ other", "action https://b.example/ other", "start 2",
+                "response 200 text/html",
                 "commit 2",
             ])
         #expect(outcome.url == "https://b.example/")
@@ -365,7 +396,8 @@ struct WebViewTests {
         let held = try timeline(
             try run(HoldingNavigationDelegate(), recorded: true) { webView, _ in webView.load("https://a.example/") }
                 .session)
-        #expect(held.filter { $0.callback.hasPrefix("webView(_:decidePolicyFor") }.map(\.later) == [.asked, .neverAnswered])
+        #expect(
+            held.filter { $0.callback.hasPrefix("webView(_:decidePolicyFor") }.map(\.later) == [.asked, .neverAnswered])
     }
 
     // MARK: The browser example, replayed
@@ -394,6 +426,8 @@ struct WebViewTests {
         }
     }
 
+    /// Isolated mode asks v2 each recorded question and gives the web view the recorded answer:
+    /// the run keeps the recording's course, and the one answer that differs is the one found.
     @Test func isolatedReplayAgainstV2FindsExactlyThePlantedDifference() throws {
         let session = try recordBrowser()
         let replayer = Replayer(databasePath: database, registry: .examples, catalog: .builtIn)
@@ -403,16 +437,38 @@ struct WebViewTests {
         let planted = try #require(differences.first)
         #expect(planted.kind == .vetoChanged)
         #expect(planted.event.callback == "webView(_:decidePolicyForNavigationAction:decisionHandler:)")
-        #expect(planted.event.arguments.contains("http:\\/\\/example.com\\/archive"))
         #expect(planted.a?.later == .answered && planted.a?.result == "true" && planted.b?.result == "false")
+        let ask = try #require(try timeline(session).first { $0.seq == planted.a?.answers })
+        #expect(ask.later == .asked && ask.arguments.contains(#"http://example.com/archive"#), "\(ask.arguments)")
     }
 
+    /// Interaction mode lets v2's cancel take effect: the planted veto (1), then what the
+    /// navigation to the plain-http page no longer does, only in the recording (5: its
+    /// didStartProvisionalNavigation, the response decision's ask and answer, didCommit,
+    /// didFinish), and the result of every input until another page commits (7: the click itself,
+    /// its respond and finish, then the download's click and respond and both loads, whose results
+    /// still name the page v1 had shown and v2 never did). 13 in all.
     @Test func interactionReplayAgainstV2FindsThePlantedDifferenceAndWhatFollows() throws {
         let session = try recordBrowser()
         let replayer = Replayer(databasePath: database, registry: .examples, catalog: .builtIn)
         let report = try replayer.replay(session: session, delegate: "browser.v2", mode: .interaction)
         let differences = report.diff.differences
         let kinds = Dictionary(grouping: differences, by: \.kind).mapValues(\.count)
-        #expect(differences.count == -1, "\(kinds) \(differences.map { "\($0.kind) \($0.event.callback)" })")
+        #expect(kinds == [.vetoChanged: 1, .onlyInA: 5, .resultChanged: 7], "\(kinds)")
+        #expect(differences.count == 13)
+        #expect(
+            differences.filter { $0.kind == .onlyInA }.map(\.event.callback) == [
+                "webView(_:didStartProvisionalNavigation:)",
+                "webView(_:decidePolicyForNavigationResponse:decisionHandler:)",
+                "webView(_:decidePolicyForNavigationResponse:decisionHandler:)", "webView(_:didCommit:)",
+                "webView(_:didFinish:)",
+            ])
+        #expect(
+            differences.filter { $0.kind == .resultChanged }.map(\.event.callback) == [
+                "click", "respond", "finish", "click", "respond", "load", "load",
+            ])
+        let first = try #require(report.firstDivergence)
+        #expect(first.difference.kind == .vetoChanged)
+        #expect(first.input?.callback == "click" && first.input?.arguments == #"{"url":"http://example.com/archive"}"#)
     }
 }

@@ -90,7 +90,9 @@ extension WebView {
 
         /// A network failure with `NSURLErrorDomain`'s `code` (`-1009`: not connected to the
         /// internet; `-1001`: timed out), as the `fail` input reports it.
-        public static func network(_ code: Int) -> NavigationError { NavigationError(domain: urlErrorDomain, code: code) }
+        public static func network(_ code: Int) -> NavigationError {
+            NavigationError(domain: urlErrorDomain, code: code)
+        }
     }
 
     /// Where the web view's navigations stand, as each input's result records it.
