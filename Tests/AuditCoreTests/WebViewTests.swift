@@ -333,6 +333,26 @@ struct WebViewTests {
         #expect(start.parentSeq == answer.seq)
     }
 
+    /// A committed page goes on loading while the next navigation waits for its decision.
+    @Test func aLoadingPageStillLoadsWhileTheNextNavigationWaits() throws {
+        let (outcome, _) = try run(HoldingNavigationDelegate(), recorded: false) { webView, delegate in
+            let holding = delegate as! HoldingNavigationDelegate
+            webView.load(Self.a)
+            holding.held[0](.allow)
+            webView.respond(statusCode: 200, mimeType: "text/html")
+            webView.click(Self.b)
+            #expect(webView.phase == .decidingAction && webView.isLoading && webView.url == Self.a)
+            holding.held[1](.allow)
+            #expect(webView.phase == .provisional && webView.isLoading)
+        }
+        #expect(
+            outcome.log == [
+                "action \(Self.a) other", "start 1", "response 200 text/html", "commit 1",
+                "action \(Self.b) linkActivated",
+                "fail 1 -999", "start 2",
+            ])
+    }
+
     @Test func aResponseWaitsForItsDecisionAndANewLoadCancelsIt() throws {
         // Holds the response decision: the navigation has started, so it fails with -999.
         final class HoldingResponses: LoggingNavigationDelegate {

@@ -73,8 +73,9 @@ open class WebView: View {
         }
     }
 
-    /// Whether a navigation has started and not ended (`WKWebView.isLoading`).
-    public var isLoading: Bool { phase == .provisional || phase == .decidingResponse || phase == .committed }
+    /// Whether a navigation has started and not ended, or a committed page still loads
+    /// (`WKWebView.isLoading`).
+    public var isLoading: Bool { loadingNavigation != nil || phase == .provisional || phase == .decidingResponse }
 
     /// Whether the web view waits for a decision of its delegate.
     public var isWaitingForDecision: Bool { pendingAnswer?.isWaiting ?? false }
