@@ -529,6 +529,37 @@ struct WebViewTests {
         #expect(first.input?.callback == "click" && first.input?.arguments == #"{"url":"http://example.com/archive"}"#)
     }
 
+    /// The two forms are two protocols: a delegate moved from the handler form to the `async` form,
+    /// with the same policies, replays against a recording of the other form as other callbacks.
+    /// Interaction mode: each of the 13 decisions' ask and answer only in the recording (26) and
+    /// the async ones only in the candidate (26). Isolated mode: the web view asks a callback the
+    /// recording does not have, so the run leaves the recording's course at the first decision
+    /// (1 difference, the rest not compared, as the report says).
+    @Test func aDelegateMovedToTheOtherFormReplaysAsOtherCallbacks() throws {
+        var registry = DelegateRegistry()
+        registry.register("handler", summary: "handler form") { LoggingNavigationDelegate() }
+        registry.register("async", summary: "async form, same policies") { AsyncLoggingNavigationDelegate() }
+        let session = try ScenarioRunner.record(
+            try Examples.browser(), delegate: "handler", registry: registry, databasePath: database
+        ).session
+        let replayer = Replayer(databasePath: database, registry: registry, catalog: .builtIn)
+        let interaction = try replayer.replay(session: session, delegate: "async", mode: .interaction)
+        #expect(
+            Dictionary(grouping: interaction.diff.differences, by: \.kind).mapValues(\.count) == [
+                .onlyInA: 26, .onlyInB: 26,
+            ])
+        #expect(
+            Set(interaction.diff.differences.map { $0.event.protocolName ?? "" }) == [
+                "NavigationDelegate", "AsyncNavigationDelegate",
+            ])
+        let isolated = try replayer.replay(session: session, delegate: "async", mode: .isolated)
+        #expect(isolated.diff.differences.map(\.kind) == [.onlyInA])
+        #expect(isolated.diff.differences.first?.event.later == .asked)
+        #expect(isolated.leftCourse != nil)
+        let same = try replayer.replay(session: session, delegate: "handler", mode: .isolated)
+        #expect(same.identical && same.leftCourse == nil)
+    }
+
     // MARK: Answers given later in a scenario
 
     static let promptScenario = #"""
