@@ -560,6 +560,23 @@ struct WebViewTests {
         #expect(same.identical && same.leftCourse == nil)
     }
 
+    /// `explore` drives the web view too: random navigations and network answers on the browser
+    /// example find v2's change, and the same seed finds it again.
+    @Test func exploringTheBrowserFindsThePlantedDifference() throws {
+        var options = Explorer.Options()
+        options.runs = 50
+        options.stepsPerRun = 12
+        let explorer = Explorer(scenario: try Examples.browser(), registry: .examples, options: options)
+        let result = try explorer.explore(delegate: "browser.v1", candidate: "browser.v2")
+        let finding = try #require(result.finding)
+        #expect(finding.steps.contains { $0.action == "load" || $0.action == "click" })
+        #expect(finding.minimized.steps.count <= finding.steps.count)
+        let again = try explorer.explore(delegate: "browser.v1", candidate: "browser.v2")
+        #expect(again.finding?.run == finding.run)
+        let same = try explorer.explore(delegate: "browser.v1", candidate: "browser.v1")
+        #expect(same.finding == nil)
+    }
+
     // MARK: Answers given later in a scenario
 
     static let promptScenario = #"""

@@ -121,7 +121,8 @@ extension WidgetKind {
         check: { properties in
             properties.url.flatMap(WebView.urlProblem).map { PropertyProblem("url", $0.message) }
         }, delegate: \WebView.navigationDelegate, callbacks: WebView.callbacks, WebView.asyncCallbacks,
-        inputs: WebView.Inputs.all)
+        inputs: WebView.Inputs.all
+    ).exploring(InputGenerators.webView)
 
     /// Bounds on sizes, so that no scenario can make a widget's geometry overflow.
     static let limits = (sections: 10_000, rowsPerSection: 1_000_000, rowHeight: 10_000.0)
