@@ -11,4 +11,9 @@ public enum Examples {
     public static func checkout() throws(ScenarioError) -> Scenario {
         try Scenario(data: scenarios["checkout"] ?? Data(), catalog: .builtIn)
     }
+
+    /// The browser example (a web view and its navigation delegate), parsed.
+    public static func browser() throws(ScenarioError) -> Scenario {
+        try Scenario(data: scenarios["browser"] ?? Data(), catalog: .builtIn)
+    }
 }

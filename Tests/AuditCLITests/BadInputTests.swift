@@ -74,10 +74,11 @@ struct BadInputTests {
         BadScenario("not an object", "[1, 2]", "s.json: top level: expected an object"),
         BadScenario(
             "unknown delegate", example(), arguments: ["--delegate", "nope"],
-            "unknown delegate 'nope' (registered: checkout.v1, checkout.v2)"),
+            "unknown delegate 'nope' (registered: checkout.v1, checkout.v2, browser.v1, browser.v2)"),
         BadScenario(
             "unknown delegate named in the file", example(replacing: "\"checkout.v1\"", with: "\"checkout.v9\""),
-            "s.json: delegate: unknown delegate 'checkout.v9' (registered: checkout.v1, checkout.v2)"),
+            "s.json: delegate: unknown delegate 'checkout.v9' "
+                + "(registered: checkout.v1, checkout.v2, browser.v1, browser.v2)"),
     ]
 
     @Test("a bad scenario records nothing and creates no database", arguments: scenarios)

@@ -278,7 +278,7 @@ struct EndToEndTests {
         let run = try sandbox.run(["delegates", "--format", format])
         #expect(run.status == 0 && run.stderr == "", "\(run)")
         let entries = DelegateRegistry.examples.entries.map { [$0.name, $0.summary] }
-        #expect(entries.map { $0[0] } == ["checkout.v1", "checkout.v2"])
+        #expect(entries.map { $0[0] } == ["checkout.v1", "checkout.v2", "browser.v1", "browser.v2"])
         switch format {
         case "json":
             #expect(
@@ -288,7 +288,9 @@ struct EndToEndTests {
             #expect(parseCSV(run.stdout) == [["name", "summary"]] + entries)
         default:
             let lines = run.stdoutLines
-            #expect(lines.count == 4 && lines[0].hasPrefix("name ") && lines[0].hasSuffix(" summary"), "\(run)")
+            #expect(
+                lines.count == entries.count + 2 && lines[0].hasPrefix("name ") && lines[0].hasSuffix(" summary"),
+                "\(run)")
             for (line, entry) in zip(lines.dropFirst(), entries) {
                 #expect(line.hasPrefix(entry[0] + "  ") && line.hasSuffix("  " + entry[1]), "\(line)")
             }

@@ -185,7 +185,7 @@ struct ExploreTests {
             message: "cannot read scenario missing.json: no such file"),
         Mistake(
             arguments: ["--scenario", "checkout.json", "--candidate", "nope"],
-            message: "unknown delegate 'nope' (registered: checkout.v1, checkout.v2)"),
+            message: "unknown delegate 'nope' (registered: checkout.v1, checkout.v2, browser.v1, browser.v2)"),
         Mistake(
             arguments: ["--scenario", "checkout.json", "--candidate", "checkout.v2", "--runs", "0"],
             message: "--runs takes an integer from 1 to 10000000, not '0'"),

@@ -113,7 +113,7 @@ struct HostileInputTests {
         HostileScenario(
             "an unknown widget kind", scenario(children: #"{"kind": "Slider", "id": "volume"}"#),
             "root.children[0].kind: unknown widget kind 'Slider' (registered: NoteTextView, ScrollView, SegmentedControl, "
-                + "TableView, TextView, View)"),
+                + "TableView, TextView, View, WebView)"),
         HostileScenario(
             "an unknown gesture kind",
             scenario(children: #"{"kind": "View", "id": "pay", "gestures": [{"kind": "Swipe", "id": "s"}]}"#),

@@ -93,7 +93,7 @@ struct MinimizeCommandTests {
             "checkout.v1 behaves like the recording on session 1: there is nothing to minimize")
         expectError(
             try sandbox.run(["minimize", "--session", "1", "--delegate", "nope"]),
-            "unknown delegate 'nope' (registered: checkout.v1, checkout.v2)")
+            "unknown delegate 'nope' (registered: checkout.v1, checkout.v2, browser.v1, browser.v2)")
         expectError(
             try sandbox.run(["minimize", "--session", "1", "--delegate", "checkout.v2", "--max-tests", "0"]),
             "--max-tests takes a positive integer, not '0'")

@@ -63,7 +63,8 @@ struct NestedValidationCLITests {
         Case(
             name: "an unknown delegate named by the file",
             text: signup(replacing: #""delegate": "checkout.v1""#, with: #""delegate": "checkout.v7""#),
-            message: "s.json: delegate: unknown delegate 'checkout.v7' (registered: checkout.v1, checkout.v2)"),
+            message: "s.json: delegate: unknown delegate 'checkout.v7' "
+                + "(registered: checkout.v1, checkout.v2, browser.v1, browser.v2)"),
     ]
 
     @Test("refused in one line naming the field, no database created", arguments: cases)

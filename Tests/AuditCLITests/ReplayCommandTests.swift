@@ -119,7 +119,7 @@ struct ReplayCommandTests {
                 message: "no session 9 in the database (auditctl sessions lists them)"),
             Mistake(
                 arguments: ["replay", "--session", "1", "--delegate", "nope"],
-                message: "unknown delegate 'nope' (registered: checkout.v1, checkout.v2)"),
+                message: "unknown delegate 'nope' (registered: checkout.v1, checkout.v2, browser.v1, browser.v2)"),
             Mistake(arguments: ["replay", "--session", "1"], message: "--delegate NAME is required"),
             Mistake(arguments: ["replay", "--delegate", "checkout.v1"], message: "--session N is required"),
             Mistake(

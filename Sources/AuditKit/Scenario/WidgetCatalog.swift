@@ -40,10 +40,10 @@ public struct WidgetCatalog: Sendable {
     }
 
     /// The package's widget kinds: `View` (which carries touches and gesture recognizers),
-    /// `SegmentedControl`, `TextView`, `NoteTextView`, `ScrollView` and `TableView`; and its
-    /// recognizer kinds: tap, long press and pan.
+    /// `SegmentedControl`, `TextView`, `NoteTextView`, `ScrollView`, `TableView` and `WebView`; and
+    /// its recognizer kinds: tap, long press and pan.
     public static let builtIn = WidgetCatalog(
-        [.view, .segmentedControl, .textView, .noteTextView, .scrollView, .tableView],
+        [.view, .segmentedControl, .textView, .noteTextView, .scrollView, .tableView, .webView],
         gestures: [.tap, .longPress, .pan])
 
     /// This catalog with more widget kinds (a kind of a name already registered replaces it).

@@ -112,6 +112,18 @@ extension WidgetKind {
         inputs: TableView.Inputs.all
     ).exploring(InputGenerators.tableView)
 
+    /// A headless web view whose `NavigationDelegate` (or `AsyncNavigationDelegate`) decides each
+    /// navigation later.
+    public static let webView = WidgetKind(
+        "WebView", properties: WebViewProperties.self,
+        make: { id, frame, properties in WebView(identifier: id, frame: frame, url: properties.url) },
+        describe: { WebViewProperties(url: $0.url) },
+        check: { properties in
+            properties.url.flatMap(WebView.urlProblem).map { PropertyProblem("url", $0.message) }
+        }, delegate: \WebView.navigationDelegate, callbacks: WebView.callbacks, WebView.asyncCallbacks,
+        inputs: WebView.Inputs.all
+    ).exploring(InputGenerators.webView)
+
     /// Bounds on sizes, so that no scenario can make a widget's geometry overflow.
     static let limits = (sections: 10_000, rowsPerSection: 1_000_000, rowHeight: 10_000.0)
 
@@ -186,6 +198,11 @@ struct ScrollProperties: Codable, Sendable {
     var scrollsToTop: Bool?
 
     var offset: Point { contentOffset.map { Point(x: $0[0], y: $0[1]) } ?? Point(x: 0, y: 0) }
+}
+
+/// `url`: the page the web view shows when made (absent for none), committed with no navigation.
+struct WebViewProperties: Codable, Sendable {
+    var url: String?
 }
 
 /// `rows` per section, `rowHeight`, `contentOffset` `[x, y]` and `scrollsToTop`.

@@ -1,0 +1,56 @@
+import AuditCore
+import Foundation
+import Testing
+
+/// The browser example end to end: the built `auditctl` records a web view whose delegate decides
+/// later, and replay finds the planted difference.
+@Suite("auditctl and the browser example")
+struct WebViewCLITests {
+    @Test func isolatedReplayAgainstV2FindsThePlantedDifferenceAndExitsOne() throws {
+        let sandbox = try Sandbox()
+        try FileManager.default.copyItem(
+            at: Sandbox.packageRoot.appendingPathComponent("Examples/browser.json"),
+            to: sandbox.directory.appendingPathComponent("browser.json"))
+        let record = try sandbox.run(["record", "--scenario", "browser.json", "--delegate", "browser.v1"])
+        #expect(record.status == 0, "\(record)")
+        #expect(
+            record.stderr.hasPrefix("recorded session 1: 62 events (18 inputs, 44 callbacks, 2 vetoes)"), "\(record)")
+
+        let same = try sandbox.run(["replay", "--session", "1", "--delegate", "browser.v1", "--isolated"])
+        #expect(same.status == 0, "\(same)")
+
+        let run = try sandbox.run(["replay", "--session", "1", "--delegate", "browser.v2", "--isolated"])
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stderr == "")
+        #expect(run.stdoutLines.first?.hasSuffix("against browser.v2, isolated mode; stored as session 3") == true)
+        #expect(
+            run.stdoutLines.dropFirst().first
+                == "REGRESSION: 1 difference between the recorded session (62 events) and the candidate (62 events)")
+        #expect(run.stdout.contains("first divergence: veto changed\n"), "\(run)")
+        #expect(run.stdout.contains(#"browser/page click {"url":"http://example.com/archive"}"#), "\(run)")
+
+        // The divergence is an answer event, whose own arguments are empty: the report names the
+        // ask (`answers #25`) but shows `{}` where the ask's arguments (the URL) would say which
+        // navigation was vetoed.
+        withKnownIssue("core: a later answer's divergence shows {} instead of its ask's arguments") {
+            #expect(
+                run.stdoutLines.contains {
+                    $0.hasPrefix("  callback   NavigationDelegate.") && $0.contains("example.com/archive")
+                }, "\(run)")
+        }
+
+        let json = try sandbox.run([
+            "replay", "--session", "1", "--delegate", "browser.v2", "--isolated", "--format", "json",
+        ])
+        #expect(json.status == 1)
+        let report = try decodeJSON(json.stdout)
+        #expect(report["summary"]?["differences"] == .int(1))
+        #expect(report["summary"]?["veto_changed"] == .int(1))
+
+        let callbacks = try sandbox.run(["callbacks", "--format", "csv"])
+        #expect(
+            callbacks.stdout.contains(
+                "AsyncNavigationDelegate,webView(_:decidePolicyForNavigationAction:),action,veto,true"))
+        #expect(callbacks.stdout.contains("input,WebView,respond,\"statusCode, mimeType\""), "\(callbacks)")
+    }
+}
