@@ -58,6 +58,43 @@ public final class SiteReaderV2: SiteReader {
     override func reads(_ mimeType: String?) -> Bool { !(mimeType ?? "").hasPrefix("audio/") }
 }
 
+/// The first version's policy, answering every handler later, from a queue of its own, as a
+/// delegate that looks something up first would: the same answers at another time.
+public final class LateSiteReader: SiteReader {
+    private static let answering = DispatchQueue(label: "fetch.later")
+
+    public override func fetchView(
+        _ view: FetchView, willRedirect response: FetchResponse, to request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        super.fetchView(view, willRedirect: response, to: request) { answer in
+            Self.answering.async { completionHandler(answer) }
+        }
+    }
+    public override func fetchView(
+        _ view: FetchView, didReceive challenge: FetchChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        super.fetchView(view, didReceive: challenge) { disposition, credential in
+            let user = credential?.user
+            let password = credential?.password
+            Self.answering.async {
+                completionHandler(
+                    disposition,
+                    user.map { URLCredential(user: $0, password: password ?? "", persistence: .forSession) })
+            }
+        }
+    }
+    public override func fetchView(
+        _ view: FetchView, didReceive response: FetchResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        super.fetchView(view, didReceive: response) { disposition in
+            Self.answering.async { completionHandler(disposition) }
+        }
+    }
+}
+
 extension DelegateRegistry {
     /// The site readers, by name: what `fetch-audit --delegate` and the replayer look up.
     public static let fetchers: DelegateRegistry = {
@@ -65,6 +102,9 @@ extension DelegateRegistry {
         registry.register("fetch.v1", summary: "follows redirects, signs in, reads every response") { SiteReader() }
         registry.register("fetch.v2", summary: "refuses redirects, cancels audio responses (a regression)") {
             SiteReaderV2()
+        }
+        registry.register("fetch.later", summary: "fetch.v1's answers, each given later from another queue") {
+            LateSiteReader()
         }
         return registry
     }()
