@@ -67,6 +67,12 @@ public struct FetchOutcome: Codable, Sendable, Equatable {
     public var bytes: Int
     public var errorCode: Int?
     public var cancelled: Bool
+
+    public init(status: Int?, path: String?, bytes: Int, errorCode: Int?, cancelled: Bool) {
+        (self.status, self.path, self.bytes, self.errorCode, self.cancelled) = (
+            status, path, bytes, errorCode, cancelled
+        )
+    }
 }
 
 extension FetchView {
