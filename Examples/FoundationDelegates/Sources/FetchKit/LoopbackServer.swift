@@ -1,10 +1,6 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Glibc
 
 /// A tiny HTTP/1.1 server on the loopback interface, for auditing real `URLSession` traffic: it
 /// listens on 127.0.0.1 on a port the system picks, answers one request per connection, and
@@ -20,7 +16,7 @@ import Foundation
 /// - anything else: 404.
 ///
 /// One thread accepts and serves the connections one after another; requests from one client
-/// come one at a time. The server stops when released or `stop()` is called.
+/// come one at a time. The server stops when released or `stop()` is called. Linux only (Glibc).
 public final class LoopbackServer: Sendable {
     /// The user and password `/private` accepts.
     public static let user = "reader"

@@ -54,4 +54,30 @@ struct FetchSameCallsTests {
             #expect(!plain.lines.contains("body 41"))
         }
     }
+
+    /// The view forwards what the session sends, in the order it sends it: the app's delegate
+    /// (answering as `fetch.v1`) sees the calls a session's own delegate sees, one body per
+    /// response.
+    @Test(arguments: sitePaths)
+    func theViewsDelegateSeesWhatTheSessionSends(path: String) throws {
+        let direct = SessionLog()
+        direct.load(path)
+        let root = buildBrowser()
+        let view = try require(root.view(atPath: "screen/browser") as? FetchView, "fetch view")
+        let reader = LoggingSiteReader(SiteReader())
+        view.delegate = reader
+        view.fetch(path)
+        func shape(_ line: String) -> String? {
+            let words = line.split(separator: " ")
+            switch words.first {
+            case "redirect": return "redirect \(words[1])"
+            case "response": return "response \(words[1]) \(words[2])"
+            case "data", "body": return "body \(words[1])"
+            case "challenge": return "challenge"
+            case "complete": return line
+            default: return nil  // the view's delegate's answers
+            }
+        }
+        #expect(reader.lines.compactMap(shape) == direct.lines.compactMap(shape))
+    }
 }
