@@ -66,6 +66,10 @@ extension FetchViewDelegate {
 ///   as the path it leads to (`"/page.html"`, or null).
 /// - `challenge` is a **value**: the disposition and the credential's user and password.
 /// - `response` is a **veto**: `false` (VETOED) when the delegate answers `.cancel`.
+///
+/// The two `fetchView(_:didReceive:completionHandler:)` overloads are recorded under names of
+/// their own, `didReceiveChallenge:` and `didReceiveResponse:`, as Foundation tells its own apart
+/// by `task:` and `dataTask:`.
 public struct FetchCallbacks: CallbackTable {
     public let willRedirect = LaterCallback<any FetchViewDelegate, FetchView, (FetchResponse, URLRequest), URLRequest?>(
         "fetchView(_:willRedirect:to:completionHandler:)",
@@ -75,7 +79,7 @@ public struct FetchCallbacks: CallbackTable {
             delegate.fetchView(view, willRedirect: arguments.0, to: arguments.1, completionHandler: handler)
         })
     public let challenge = LaterCallback<any FetchViewDelegate, FetchView, FetchChallenge, ChallengeAnswer>(
-        "fetchView(_:didReceive:completionHandler:)", arguments: .one("challenge", .codable),
+        "fetchView(_:didReceiveChallenge:completionHandler:)", arguments: .one("challenge", .codable),
         answer: .value(coding: .codable, default: ChallengeAnswer(.performDefaultHandling)),
         invoke: { delegate, view, challenge, handler in
             delegate.fetchView(view, didReceive: challenge) { disposition, credential in

@@ -1,5 +1,4 @@
 import Foundation
-
 import Glibc
 
 /// A tiny HTTP/1.1 server on the loopback interface, for auditing real `URLSession` traffic: it

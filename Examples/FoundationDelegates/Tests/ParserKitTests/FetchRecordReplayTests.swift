@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 private let redirect = "fetchView(_:willRedirect:to:completionHandler:)"
-private let challenge = "fetchView(_:didReceive:completionHandler:)"
+private let challenge = "fetchView(_:didReceiveChallenge:completionHandler:)"
 private let response = "fetchView(_:didReceiveResponse:completionHandler:)"
 private let didLoad = "fetchView(_:didLoad:)"
 private let didComplete = "fetchView(_:didCompleteWithError:)"

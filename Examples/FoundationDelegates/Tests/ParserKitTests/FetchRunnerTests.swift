@@ -24,7 +24,7 @@ struct FetchRunnerTests {
         #expect(show.lines.first == "session 1 · scenario site · delegate fetch.v1 · complete · 27 events, 0 vetoes")
         #expect(
             show.lines.contains {
-                $0.contains("fetchView(_:didReceive:completionHandler:)")
+                $0.contains("fetchView(_:didReceiveChallenge:completionHandler:)")
                     && $0.hasSuffix(#"→ {"disposition":"useCredential","password":"opensesame","user":"reader"}"#)
             }, "\(show)")
 

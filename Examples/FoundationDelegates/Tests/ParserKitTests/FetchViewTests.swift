@@ -29,7 +29,9 @@ struct FetchViewTests {
             view.outcome == FetchOutcome(status: 401, path: "/private", bytes: 13, errorCode: -999, cancelled: false))
         let events = try AuditStore(path: folder.path("audit.sqlite"), access: .read).timeline(of: session)
         let answer = try #require(
-            events.first { $0.callback == "fetchView(_:didReceive:completionHandler:)" && $0.later == .answered })
+            events.first {
+                $0.callback == "fetchView(_:didReceiveChallenge:completionHandler:)" && $0.later == .answered
+            })
         #expect(answer.result == #"{"disposition":"performDefaultHandling"}"#)
         #expect(answer.implemented == false)
     }
