@@ -60,6 +60,7 @@ extension Command {
             columns: [
                 "widget", "widget_kind", "protocol", "callback", "answer", "calls", "implemented", "defaulted",
                 "branches_seen", "branches_missing", "inputs", "argument_classes_tried", "argument_classes_untried",
+                "mistakes",
             ],
             rows: report.rows.map { row in
                 [
@@ -69,7 +70,7 @@ extension Command {
                     .string(row.missingBranches.joined(separator: " ")),
                     .string(row.inputs.joined(separator: "; ")),
                     .string(row.triedClasses.map(\.description).joined(separator: "; ")),
-                    .string(row.untriedClasses.map(\.description).joined(separator: "; ")),
+                    .string(row.untriedClasses.map(\.description).joined(separator: "; ")), .int(row.mistakes),
                 ]
             })
     }
@@ -100,6 +101,7 @@ extension Command {
                         "inputs": .array(row.inputs.map(AuditValue.string)),
                         "arguments": argumentsJSON(row),
                         "states": .object(row.states.mapValues { .array($0.map { .string($0.rawValue) }) }),
+                        "mistakes": .int(row.mistakes),
                     ])
                 }),
         ])
@@ -156,6 +158,16 @@ extension Command {
                     "  \(row.widget.visiblyEscaped())  \(row.protocolName).\(row.callback): never "
                         + "\(row.missingBranches.joined(separator: ", ")) (\(counted(row.calls, "call")), "
                         + "\(row.defaulted) answered by the default)")
+            }
+        }
+        let mistaken = report.rows.filter { $0.mistakes > 0 }
+        if !mistaken.isEmpty {
+            output.line()
+            output.line("handler mistakes (answers that come later; 'search --mistakes yes' lists them):")
+            for row in mistaken {
+                output.line(
+                    "  \(row.widget.visiblyEscaped())  \(row.protocolName).\(row.callback): "
+                        + counted(row.mistakes, "mistake"))
             }
         }
     }

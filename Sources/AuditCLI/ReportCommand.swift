@@ -45,7 +45,7 @@ extension Command {
             columns: [
                 "protocol", "widget", "callback", "calls", "vetoable", "vetoes", "veto_rate", "defaulted", "p50_us",
                 "p99_us", "max_us", "first", "slowest", "vetoed_events", "defaulted_events", "overridable", "overrides",
-                "override_rate", "overridden_events",
+                "override_rate", "overridden_events", "mistakes", "mistake_events",
             ],
             rows: rows.map { row in
                 [
@@ -57,7 +57,8 @@ extension Command {
                     .string(row.vetoedEvents.map(refer).joined(separator: " ")),
                     .string(row.defaultedEvents.map(refer).joined(separator: " ")), .int(row.overridable),
                     .int(row.overrides), row.overrideRate.map { .double(($0 * 1000).rounded() / 1000) } ?? .null,
-                    .string(row.overriddenEvents.map(refer).joined(separator: " ")),
+                    .string(row.overriddenEvents.map(refer).joined(separator: " ")), .int(row.mistakes),
+                    .string(row.mistakeEvents.map(refer).joined(separator: " ")),
                 ]
             })
     }
@@ -121,6 +122,18 @@ extension Command {
                             + (row.defaulted > row.defaultedEvents.count ? " …" : "")),
                 ]
             })
+        if report.mistakes > 0 {
+            section(
+                "handler mistakes (answers that come later)", ["protocol", "widget", "callback", "mistakes", "events"],
+                report.withMistakes.map { row in
+                    name(row) + [
+                        .int(row.mistakes),
+                        .string(
+                            row.mistakeEvents.map(refer).joined(separator: " ")
+                                + (row.mistakes > row.mistakeEvents.count ? " …" : "")),
+                    ]
+                })
+        }
         section(
             "slowest delegate calls (microseconds)",
             ["protocol", "widget", "callback", "calls", "p50", "p99", "max", "slowest"],
@@ -155,6 +168,7 @@ extension Command {
                         "overridable": .int(row.overridable), "overrides": .int(row.overrides),
                         "override_rate": row.overrideRate.map(AuditValue.double) ?? .null,
                         "overridden_events": .array(row.overriddenEvents.map(reference)),
+                        "mistakes": .int(row.mistakes), "mistake_events": .array(row.mistakeEvents.map(reference)),
                     ])
                 }),
         ])

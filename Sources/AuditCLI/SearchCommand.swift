@@ -7,17 +7,20 @@ extension Command {
         arguments: "",
         options: [
             Options.session, Options.widget, Options.callback, Options.vetoed, Options.overridden, Options.kind,
-            Options.since, Options.until, Options.label,
+            Options.mistakes, Options.since, Options.until, Options.label,
         ],
         positionals: 0...0, formats: [.text, .json, .csv],
         discussion: """
             Finds events across sessions by widget path, callback name (a glob), veto or override, kind
             and time, one line each. A veto (a should… answer) is never an override (an answer that
             replaces a proposed value): --vetoed finds vetoes only, --overridden overrides only.
+            --mistakes yes finds the handler mistakes of callbacks answered later (never answered,
+            answered twice, answered after giving up).
             """,
         examples: { _ in
             [
                 "search --vetoed yes",
+                "search --mistakes yes",
                 "search --overridden yes --widget screen --callback '*will*'",
                 "search --session 1 --kind input --since 0.5 --format csv",
             ]
@@ -28,7 +31,7 @@ extension Command {
         var writer = TableWriter(
             columns: [
                 "session", "seq", "started_at", "t_ms", "kind", "widget", "protocol", "callback", "args", "result",
-                "vetoed", "overridden", "implemented", "duration_us", "parent_seq",
+                "vetoed", "overridden", "implemented", "duration_us", "parent_seq", "later", "answers",
             ], format: invocation.format, output: invocation.output)
         var found = 0
         try search.forEachMatch(in: store) { match in
@@ -41,7 +44,8 @@ extension Command {
                 event.result.map(AuditValue.string) ?? .null, event.vetoed.map(AuditValue.bool) ?? .null,
                 event.overridden.map(AuditValue.bool) ?? .null, event.implemented.map(AuditValue.bool) ?? .null,
                 .double(event.durationMicroseconds),
-                event.parentSeq.map { .int(Int($0)) } ?? .null,
+                event.parentSeq.map { .int(Int($0)) } ?? .null, event.later.map { .string($0.name) } ?? .null,
+                event.answers.map { .int(Int($0)) } ?? .null,
             ])
         }
         if found == 0 && invocation.format == .text {
@@ -61,6 +65,7 @@ extension Command {
         search.callback = try invocation[Options.callback]
         search.vetoed = try invocation[Options.vetoed]
         search.overridden = try invocation[Options.overridden]
+        search.mistakes = try invocation[Options.mistakes]
         search.kind = try invocation[Options.kind]
         search.since = try invocation[Options.since]
         search.until = try invocation[Options.until]
@@ -88,6 +93,10 @@ extension Options {
     /// `search --overridden yes|no`.
     static let overridden = Option<Bool>.choice(
         "--overridden", "only overrides that replaced the proposed value, or only overrides that kept it",
+        ["yes": true, "no": false])
+    /// `search --mistakes yes|no`.
+    static let mistakes = Option<Bool>.choice(
+        "--mistakes", "only handler mistakes of callbacks answered later, or only events that are none",
         ["yes": true, "no": false])
     /// `search --kind input|callback`.
     static let kind = Option<EventKind>.choice(

@@ -59,6 +59,9 @@ public struct CoverageReport: Sendable {
         /// text is the path of a widget of the sessions' trees is such a reference: its text is not
         /// classified (its letters say nothing of what was tried).
         public var widgetArguments: [String: [String]] = [:]
+        /// For a callback answered later: the delegate's handler mistakes (never answered,
+        /// answered twice, answered after the widget gave up).
+        public var mistakes = 0
 
         public var defaulted: Int { calls - implemented }
         public var missingBranches: [String] { branches.filter { $0.value == 0 }.map(\.key).sorted() }
@@ -187,7 +190,11 @@ extension CoverageReport {
             var states: [String: [String: Set<CoverageReport.CallState>]] = [:]
             var references: [String: [String: Set<String>]] = [:]
             var parsed = ParsedJSONCache()
+            /// Each ask of a callback answered later, until its answer comes: its arguments, where
+            /// it was asked from, and its input.
+            var asks: [Int64: (arguments: AuditValue?, state: CoverageReport.CallState, origin: String)] = [:]
             for id in ids {
+                asks.removeAll()
                 _ = try store.session(id)
                 for (path, kind) in try widgets.rows(
                     [.integer(id)], { ($0.string(widgetPath) ?? "", $0.string(widgetKind) ?? "") })
@@ -223,15 +230,39 @@ extension CoverageReport {
                     let protocolName = row.string(columns.protocolName) ?? ""
                     let rowKey = key(widget, protocolName, callback)
                     guard isCallback, var found = rows[rowKey] else { return }
-                    found.calls += 1
                     let answer = AnswerOutcome(
                         row, implemented: columns.implemented, vetoed: columns.vetoed, overridden: columns.overridden)
-                    if answer.implemented == true { found.implemented += 1 }
+                    // A parent not read (before the session's first event) counts as an input's.
+                    var state: CoverageReport.CallState =
+                        parent == nil ? .outside : enclosing?.isInput == false ? .callback : .input
+                    var arguments = row.withBytes(columns.arguments, { parsed.value(of: $0).value })
+                    var input = origin
+                    // A callback answered later is a call at its ask; its branch comes with its
+                    // answer, seen with the ask's arguments, state and input. A mistake is counted.
+                    switch row.laterStep(columns.later) {
+                    case .asked?:
+                        found.calls += 1
+                        if answer.implemented == true { found.implemented += 1 }
+                        asks[seq] = (arguments, state, input)
+                        rows[rowKey] = found
+                        return
+                    case .answered?:
+                        guard let ask = asks.removeValue(forKey: row.int64(columns.answers)) else { return }
+                        (arguments, state, input) = ask
+                    case let step? where step.isMistake:
+                        found.mistakes += 1
+                        rows[rowKey] = found
+                        return
+                    case _?: return  // gave up
+                    case nil:
+                        found.calls += 1
+                        if answer.implemented == true { found.implemented += 1 }
+                    }
                     let branch = CoverageReport.branch(
                         of: found.answer, answer, resultIsNil: (row.string(columns.result) ?? "null") == "null")
                     found.branches[branch, default: 0] += 1
                     // An argument naming a widget of the trees is a reference, not text: listed, not classified.
-                    if case .object(let arguments)? = row.withBytes(columns.arguments, { parsed.value(of: $0).value }) {
+                    if case .object(let arguments)? = arguments {
                         for (label, argument) in arguments {
                             if case .string(let text) = argument, CoverageReport.names(widgetPaths, text) {
                                 references[rowKey, default: [:]][branch, default: []].insert("\(label) \(text)")
@@ -242,12 +273,9 @@ extension CoverageReport {
                             }
                         }
                     }
-                    // A parent not read (before the session's first event) counts as an input's.
-                    let state: CoverageReport.CallState =
-                        parent == nil ? .outside : enclosing?.isInput == false ? .callback : .input
                     states[rowKey, default: [:]][branch, default: []].insert(state)
-                    if parent != nil, !found.inputs.contains(origin) {
-                        found.inputs.append(origin)
+                    if state != .outside, !found.inputs.contains(input) {
+                        found.inputs.append(input)
                         found.inputs.sort()
                     }
                     rows[rowKey] = found
@@ -268,6 +296,7 @@ extension CoverageReport {
 /// Where the coverage query has each `timeline` column it reads, found by name once per statement.
 private struct CoveredEventColumns {
     let seq, kind, widget, protocolName, callback, arguments, result, vetoed, overridden, implemented, parentSeq: Int
+    let later, answers: Int
 
     init(_ statement: Statement) {
         seq = statement.column("seq")
@@ -281,6 +310,8 @@ private struct CoveredEventColumns {
         overridden = statement.column("overridden")
         implemented = statement.column("implemented")
         parentSeq = statement.column("parent_seq")
+        later = statement.column("later")
+        answers = statement.column("answers")
     }
 }
 

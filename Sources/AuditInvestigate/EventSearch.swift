@@ -20,6 +20,9 @@ public struct EventSearch: Sendable, Equatable {
     public var vetoed: Bool?
     /// Only overrides: those that replaced the proposed value (true) or those that kept it (false).
     public var overridden: Bool?
+    /// Only handler mistakes of callbacks answered later (`LaterStep.isMistake`): those events
+    /// (true) or every other event (false).
+    public var mistakes: Bool?
     public var kind: EventKind?
     /// Sessions that started at or after this instant.
     public var since: Date?
@@ -176,6 +179,7 @@ extension EventSearch {
                 let event = TimelineEvent(row: statement, columns)
                 if let vetoed = self.vetoed, event.vetoed != vetoed { continue }
                 if let overridden = self.overridden, event.overridden != overridden { continue }
+                if let mistakes = self.mistakes, (event.later?.isMistake ?? false) != mistakes { continue }
                 body(
                     EventMatch(
                         session: statement.int64(session), sessionStartedAt: statement.string(startedAt) ?? "",

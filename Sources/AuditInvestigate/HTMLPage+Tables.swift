@@ -44,6 +44,15 @@ extension HTMLPage {
                 name($0) + [.text(Self.grouped($0.defaulted)), events($0.defaultedEvents, $0.defaulted)]
             },
             numeric: [3])
+        if report.mistakes > 0 {
+            section("Handler mistakes (answers that come later)")
+            table(
+                ["protocol", "widget", "callback", "mistakes", "events"],
+                report.withMistakes.map {
+                    name($0) + [.text(Self.grouped($0.mistakes)), events($0.mistakeEvents, $0.mistakes)]
+                },
+                numeric: [3])
+        }
         section("Slowest delegate calls (microseconds)")
         table(
             ["protocol", "widget", "callback", "calls", "p50", "p99", "max", "slowest"],

@@ -59,6 +59,18 @@ extension HTMLTimeline {
                     .text(HTMLPage.grouped(row.defaulted)),
                 ]
             }, numeric: [3, 4])
+        let mistaken = report.rows.filter { $0.mistakes > 0 }
+        if !mistaken.isEmpty {
+            page.section("Handler mistakes (answers that come later)")
+            page.table(
+                ["widget", "callback", "mistakes", "calls"],
+                mistaken.map { row in
+                    [
+                        .text(row.widget), .text("\(row.protocolName).\(row.callback)"),
+                        .text(HTMLPage.grouped(row.mistakes)), .text(HTMLPage.grouped(row.calls)),
+                    ]
+                }, numeric: [2, 3])
+        }
         page.section("Every callback")
         page.table(
             ["widget", "callback", "answer", "calls", "implemented", "default", "branches seen", "missing", "inputs"],

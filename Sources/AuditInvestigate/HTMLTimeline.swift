@@ -65,7 +65,7 @@ public enum HTMLTimeline {
                 ("events", events.count), ("inputs", report.inputs), ("callbacks", report.callbacks),
                 ("vetoes", report.rows.reduce(0) { $0 + $1.vetoes }),
                 ("answered by a default", report.rows.reduce(0) { $0 + $1.defaulted }),
-            ])
+            ] + (report.mistakes > 0 ? [("handler mistakes", report.mistakes)] : []))
         page.timeline(layout, differenceKinds: [])
         page.reportTables(report)
         return page.finished()

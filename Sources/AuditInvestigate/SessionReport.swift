@@ -41,6 +41,14 @@ public struct SessionReport: Sendable {
     /// Rows with calls the app did not implement, so the protocol's default answered.
     public var defaulted: [CallbackStatistics] { rows.filter { $0.defaulted > 0 } }
 
+    /// Rows of callbacks answered later whose delegate misused the handler, most mistakes first.
+    public var withMistakes: [CallbackStatistics] {
+        rows.filter { $0.mistakes > 0 }.sorted { ($0.mistakes, $1.first) > ($1.mistakes, $0.first) }
+    }
+
+    /// Handler mistakes in all rows.
+    public var mistakes: Int { rows.reduce(0) { $0 + $1.mistakes } }
+
     /// The `limit` rows with the slowest single call, slowest first.
     ///
     /// - Complexity: O(*c* log *c*) for the report's *c* rows.
@@ -99,7 +107,19 @@ public struct SessionReport: Sendable {
                         first: reference, slowest: reference))
                 durations.append([])
             }
-            rows[row].calls += 1
+            // A callback answered later counts once, at its ask; its answer says what it did, and
+            // a mistake is counted apart.
+            switch event.later {
+            case .answered?, .gaveUp?: break
+            case let step? where step.isMistake:
+                rows[row].mistakes += 1
+                if rows[row].mistakeEvents.count < CallbackStatistics.examples {
+                    rows[row].mistakeEvents.append(reference)
+                }
+                return
+            default: rows[row].calls += 1
+            }
+            if event.later == .gaveUp { return }
             if let overridden = event.overridden {
                 rows[row].overridable += 1
                 if overridden {
@@ -117,12 +137,13 @@ public struct SessionReport: Sendable {
                     }
                 }
             }
-            if event.implemented == false {
+            if event.implemented == false && event.later != .answered {
                 rows[row].defaulted += 1
                 if rows[row].defaultedEvents.count < CallbackStatistics.examples {
                     rows[row].defaultedEvents.append(reference)
                 }
             }
+            if event.later == .answered { return }  // its time is the widget's, taking the answer
             if event.durationMicroseconds > rows[row].maxMicroseconds || rows[row].calls == 1 {
                 rows[row].maxMicroseconds = event.durationMicroseconds
                 rows[row].slowest = reference
@@ -188,6 +209,11 @@ public struct CallbackStatistics: Sendable, Equatable {
     public var overriddenEvents: [EventReference] = []
     /// The first few calls answered by a default.
     public var defaultedEvents: [EventReference] = []
+    /// For a callback answered later: the delegate's handler mistakes (never answered, answered
+    /// twice, answered after the widget gave up).
+    public var mistakes = 0
+    /// The first few mistakes.
+    public var mistakeEvents: [EventReference] = []
 
     /// Vetoes per call that could veto; nil when none could.
     public var vetoRate: Double? { vetoable == 0 ? nil : Double(vetoes) / Double(vetoable) }

@@ -13,15 +13,28 @@ package struct EventFingerprint: Sendable, Equatable {
     package let shape: UInt64
     package let result: UInt64
     package let answer: AnswerOutcome
+    /// For a callback answered later: which event of its ask this is (nil otherwise).
+    package let later: LaterStep?
+    /// For a later step other than the ask itself: the ask's `seq` (0 otherwise).
+    package let answers: Int64
 
-    package init(seq: Int64, parent: Int64, identity: UInt64, shape: UInt64, result: UInt64, answer: AnswerOutcome) {
+    package init(
+        seq: Int64, parent: Int64, identity: UInt64, shape: UInt64, result: UInt64, answer: AnswerOutcome,
+        later: LaterStep? = nil, answers: Int64 = 0
+    ) {
         self.seq = seq
         self.parent = parent
         self.identity = identity
         self.shape = shape
         self.result = result
         self.answer = answer
+        self.later = later
+        self.answers = answers
     }
+
+    /// Whether this event is a step of an ask other than the ask itself (an answer, a give-up, a
+    /// mistake): compared with its ask's steps, not by its place in the timeline.
+    package var isLaterStep: Bool { later != nil && later != .asked }
 }
 
 extension AuditStore {
@@ -82,7 +95,7 @@ extension EventFingerprint {
     /// (0 for none), its arguments' stored bytes, and its result's hash (`resultHash`).
     package init(
         seq: Int64, parent: Int64, name: UInt64, widget: UInt64, arguments: UnsafeRawBufferPointer, result: UInt64,
-        answer: AnswerOutcome
+        answer: AnswerOutcome, later: LaterStep? = nil, answers: Int64 = 0
     ) {
         var shape = FNV1a()
         shape.add(name)
@@ -90,7 +103,8 @@ extension EventFingerprint {
         var identity = shape
         identity.add(arguments)
         self.init(
-            seq: seq, parent: parent, identity: identity.value, shape: shape.value, result: result, answer: answer)
+            seq: seq, parent: parent, identity: identity.value, shape: shape.value, result: result, answer: answer,
+            later: later, answers: answers)
     }
 
     /// The fingerprint of the event on `row`, a row of `events` (whose columns are found by name
@@ -103,14 +117,16 @@ extension EventFingerprint {
             case SQLITE_INTEGER: Self.resultHash(.flag(row.int64(columns.result) != 0))
             default: row.withBytes(columns.result) { Self.resultHash(text: $0) }
             }
+        let later = row.laterStep(columns.later)
         self = row.withBytes(columns.arguments) { arguments in
             EventFingerprint(
                 seq: row.int64(columns.seq), parent: row.isNull(columns.parentSeq) ? 0 : row.int64(columns.parentSeq),
-                name: Self.nameHash(callbacks[row.int64(columns.callback)] ?? 0, later: row.laterStep(columns.later)),
+                name: Self.nameHash(callbacks[row.int64(columns.callback)] ?? 0, later: later),
                 widget: widgets[row.int64(columns.widget)] ?? 0,
                 arguments: arguments, result: result,
                 answer: AnswerOutcome(
-                    row, implemented: columns.implemented, vetoed: columns.vetoed, overridden: columns.overridden))
+                    row, implemented: columns.implemented, vetoed: columns.vetoed, overridden: columns.overridden),
+                later: later, answers: later == nil || row.isNull(columns.answers) ? 0 : row.int64(columns.answers))
         }
     }
 

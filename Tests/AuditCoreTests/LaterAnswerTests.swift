@@ -36,17 +36,31 @@ final class Gate: View {
     weak var delegate: (any GateDelegate)?
     private(set) var admitted: [String] = []
     private(set) var paid = 0
+    /// The visitors whose decision the delegate let go of without giving it.
+    private(set) var forgotten: [String] = []
     private var waiting: PendingAnswer?
+    /// Whether a knock waits for the decision before it returns (a gate whose delegate decides on
+    /// a thread of its own).
+    let waitsForDecision: Bool
+
+    init(identifier: String, frame: Rect = .zero, waitsForDecision: Bool = false) {
+        self.waitsForDecision = waitsForDecision
+        super.init(identifier: identifier, frame: frame)
+    }
 
     /// A visitor knocks: the gate stops waiting for the last decision and asks about this one.
     func knock(_ visitor: String) {
         performInput(Self.knockInput, visitor) {
             waiting?.giveUp()
-            waiting = Self.callbacks.shouldAdmit.ask(delegate, self, visitor) { [weak self] admit in
-                guard let self, admit else { return }
-                admitted.append(visitor)
-                Self.callbacks.fee.ask(delegate, self, visitor) { [weak self] fee in self?.paid += fee }
-            }
+            waiting = Self.callbacks.shouldAdmit.ask(
+                delegate, self, visitor,
+                then: { [weak self] admit in
+                    guard let self, admit else { return }
+                    admitted.append(visitor)
+                    Self.callbacks.fee.ask(delegate, self, visitor) { [weak self] fee in self?.paid += fee }
+                },
+                ifNeverAnswered: { [weak self] in self?.forgotten.append(visitor) })
+            if waitsForDecision { waiting?.wait() }
             return .int(admitted.count)
         }
     }
@@ -63,11 +77,17 @@ final class Gate: View {
         "knock", of: "Gate", arguments: .one("visitor", .string), perform: { $0.knock($1) })
     static let ringInput = Input<Gate, Void>("ring", of: "Gate", arguments: .none, perform: { gate, _ in gate.ring() })
 
-    struct Properties: Codable, Sendable {}
+    struct Properties: Codable, Sendable {
+        var waitsForDecision = false
+    }
 
     static let kind = WidgetKind(
-        "Gate", properties: Properties.self, make: { id, frame, _ in Gate(identifier: id, frame: frame) },
-        describe: { _ in Properties() }, delegate: \.delegate, callbacks: callbacks, inputs: [knockInput, ringInput])
+        "Gate", properties: Properties.self,
+        make: { id, frame, properties in
+            Gate(identifier: id, frame: frame, waitsForDecision: properties.waitsForDecision)
+        },
+        describe: { Properties(waitsForDecision: $0.waitsForDecision) }, delegate: \.delegate, callbacks: callbacks,
+        inputs: [knockInput, ringInput])
 }
 
 /// Every call a delegate got, in order, for comparing runs with and without the recorder. Each
@@ -119,6 +139,14 @@ final class BellDoorman: LoggingGateDelegate {
     }
 }
 
+/// As `PromptDoorman`, but decides on a thread of its own.
+final class ThreadedDoorman: PromptDoorman {
+    override func gate(_ gate: Gate, shouldAdmit visitor: String, decisionHandler: @escaping @Sendable (Bool) -> Void) {
+        log.append("shouldAdmit \(visitor)")
+        Thread { decisionHandler(visitor != "mallory") }.start()
+    }
+}
+
 /// Lets go of the handler without calling it.
 final class ForgetfulDoorman: LoggingGateDelegate {
     override func gate(_ gate: Gate, shouldAdmit visitor: String, decisionHandler: @escaping @Sendable (Bool) -> Void) {
@@ -145,6 +173,7 @@ struct LaterAnswerTests {
         registry.register("bell", summary: "decides when the bell rings") { BellDoorman() }
         registry.register("forgetful", summary: "never decides") { ForgetfulDoorman() }
         registry.register("stuttering", summary: "decides twice") { StutteringDoorman() }
+        registry.register("threaded", summary: "decides at once, on a thread of its own") { ThreadedDoorman() }
         return registry
     }()
     let folder = TemporaryDirectory()
@@ -163,11 +192,11 @@ struct LaterAnswerTests {
 
     /// Drives a gate with `delegate`, recorded into `database` when `recorded`; returns what the
     /// delegate heard and what the gate did, and the session.
-    func run(_ delegateName: String, recorded: Bool, _ drive: Drive = visitors) throws -> (
-        log: [String], admitted: [String], paid: Int, session: Int64
-    ) {
+    func run(
+        _ delegateName: String, recorded: Bool, waitsForDecision: Bool = false, _ drive: Drive = visitors
+    ) throws -> (log: [String], admitted: [String], paid: Int, forgotten: [String], session: Int64) {
         let delegate = try #require(try Self.registry.entry(named: delegateName).make() as? LoggingGateDelegate)
-        let gate = Gate(identifier: "gate")
+        let gate = Gate(identifier: "gate", waitsForDecision: waitsForDecision)
         gate.delegate = delegate
         var session: Int64 = 0
         if recorded {
@@ -180,7 +209,7 @@ struct LaterAnswerTests {
         } else {
             drive(gate)
         }
-        return (delegate.log, gate.admitted, gate.paid, session)
+        return (delegate.log, gate.admitted, gate.paid, gate.forgotten, session)
     }
 
     func timeline(_ session: Int64) throws -> [TimelineEvent] {
@@ -194,11 +223,62 @@ struct LaterAnswerTests {
         #expect(plain.log == audited.log)
         #expect(plain.admitted == audited.admitted)
         #expect(plain.paid == audited.paid)
+        #expect(plain.forgotten == audited.forgotten)
         #expect(audited.session > 0)
     }
 
+    @Test func theWidgetHearsOfAHandlerLetGoOfUncalled() throws {
+        for recorded in [false, true] {
+            #expect(try run("forgetful", recorded: recorded).forgotten == ["alice", "bob", "mallory"])
+            #expect(try run("prompt", recorded: recorded).forgotten == [])
+            // Given up on, then answered with the bell: never forgotten.
+            #expect(try run("bell", recorded: recorded).forgotten == [])
+        }
+    }
+
+    @Test func withNoDelegateTheDefaultAnswerIsRecordedAsTheDefault() throws {
+        let recorder = try Recorder(
+            databasePath: database, session: NewSession(recordedInCode: "gate", delegate: "none"), catalog: Self.catalog
+        )
+        let gate = Gate(identifier: "gate")
+        try recorder.attach(to: gate)
+        gate.knock("alice")
+        let events = try timeline(recorder.finish().session).filter { $0.later != nil }
+        #expect(events.map(\.later) == [.asked, .answered, .asked, .answered])
+        #expect(events.allSatisfy { $0.implemented == false }, "\(events)")
+        #expect(gate.admitted == ["alice"] && gate.paid == 0)
+    }
+
+    /// A decision given on another thread is compared with the decision of the same ask, wherever
+    /// it comes in the timeline: against one given at once it is no difference, in `diff` and in
+    /// both replay modes, whichever of the two recorded.
+    @Test func anAnswerFromAnotherThreadIsComparedWithItsAskNotByItsPlace() throws {
+        let threaded = try run("threaded", recorded: true, waitsForDecision: true)
+        let prompt = try run("prompt", recorded: true, waitsForDecision: true)
+        #expect(threaded.admitted == prompt.admitted && threaded.paid == prompt.paid)
+        let answers = try timeline(threaded.session).filter { $0.later == .answered && $0.answers != nil }
+        #expect(answers.filter { $0.callback.hasPrefix("gate(_:shouldAdmit") }.allSatisfy { $0.parentSeq == nil })
+        let diff = try SessionDiffer(AuditStore(path: database, access: .read)).diff(prompt.session, threaded.session)
+        #expect(diff.differences.isEmpty, "\(diff.differences)")
+        let replayer = Replayer(databasePath: database, registry: Self.registry, catalog: Self.catalog)
+        for mode in [ReplayMode.interaction, .isolated] {
+            for (session, candidate) in [(prompt.session, "threaded"), (threaded.session, "prompt")] {
+                let report = try replayer.replay(session: session, delegate: candidate, mode: mode)
+                #expect(report.identical, "\(mode) \(candidate): \(report.diff.differences)")
+            }
+            // Bob refused: his decision changes; driven again, he pays no fee, and the three knocks
+            // and rings from his on count one visitor fewer.
+            let strict = try replayer.replay(session: threaded.session, delegate: "strict", mode: mode)
+            let kinds = strict.diff.differences.map(\.kind)
+            let driven: [EventDifference.Kind] = [
+                .resultChanged, .vetoChanged, .onlyInA, .onlyInA, .resultChanged, .resultChanged, .resultChanged,
+            ]
+            #expect(kinds == (mode == .isolated ? [.vetoChanged] : driven), "\(mode): \(strict.diff.differences)")
+        }
+    }
+
     @Test func anAnswerGivenAtOnceIsNestedUnderItsAskAndNamesIt() throws {
-        let (_, admitted, paid, session) = try run("prompt", recorded: true)
+        let (_, admitted, paid, _, session) = try run("prompt", recorded: true)
         #expect(admitted == ["alice", "bob"] && paid == 8)
         let events = try timeline(session)
         let asks = events.filter { $0.callback == "gate(_:shouldAdmit:decisionHandler:)" && $0.later == .asked }
@@ -234,7 +314,7 @@ struct LaterAnswerTests {
     }
 
     @Test func anAnswerGivenLaterComesWhereTheDelegateGaveItAndAGiveUpIsRecorded() throws {
-        let (_, admitted, _, session) = try run("bell", recorded: true)
+        let (_, admitted, _, _, session) = try run("bell", recorded: true)
         // Alice's decision was given up on when Bob knocked; Bob's came with the bell.
         #expect(admitted == ["bob", "mallory"])
         let events = try timeline(session)

@@ -93,14 +93,17 @@ public struct LaterCallback<Delegate, Widget: Auditable, Arguments, Result: Send
     /// and hands the answer to `deliver` when it comes: during this call when the delegate answers
     /// at once (and always for an `async` method), later otherwise, on the thread that calls the
     /// handler. `deliver` runs once at most; a handler called again, or after the widget gave up
-    /// (`PendingAnswer.giveUp()`), is not passed on. While the widget is audited the ask, the
-    /// answer and any such mistake are recorded; during an isolated replay the recorded answer is
-    /// delivered where the recording had it.
+    /// (`PendingAnswer.giveUp()`), is not passed on. When the delegate lets go of the handler
+    /// without calling it, `ifNeverAnswered` runs instead, on the thread that let go of it (a
+    /// widget that waits for the answer stops waiting there). While the widget is audited the ask,
+    /// the answer and any such mistake are recorded; during an isolated replay the recorded answer
+    /// is delivered where the recording had it.
     @discardableResult
     public func ask(
-        _ delegate: Delegate?, _ widget: Widget, _ arguments: Arguments, then deliver: @escaping (Result) -> Void
+        _ delegate: Delegate?, _ widget: Widget, _ arguments: Arguments, then deliver: @escaping (Result) -> Void,
+        ifNeverAnswered: @escaping () -> Void = {}
     ) -> PendingAnswer {
-        let ask = LaterAsk<Result>(deliver)
+        let ask = LaterAsk<Result>(deliver, ifNeverAnswered: ifNeverAnswered)
         switch widget.auditLink?.sink {
         case .recorder(let recorder)?:
             recorder.recordLater(self, to: delegate, widget, arguments, ask, widget: widget.auditLink!.widget)
@@ -121,11 +124,13 @@ public struct LaterCallback<Delegate, Widget: Auditable, Arguments, Result: Send
     package func call(_ delegate: Delegate?, _ widget: Widget, _ arguments: Arguments, _ ask: LaterAsk<Result>) -> Bool
     {
         let handler = LaterHandler(ask)
+        let context = ThreadContext.current
         guard let delegate else {
+            // No delegate: the default, marked as one, as the recorder reads it while it is given.
+            context.defaultUsed = true
             handler.call(answer.defaultResult(arguments))
             return false
         }
-        let context = ThreadContext.current
         context.defaultUsed = false
         start(delegate, widget, arguments) { handler.call($0) }
         return !context.defaultUsed
@@ -175,6 +180,12 @@ public final class PendingAnswer: Sendable {
     /// should it come, is not delivered, and a delegate that still calls the handler makes the
     /// mistake "answered after giving up". Nothing happens once the answer has come.
     public func giveUp() { ask.giveUp() }
+
+    /// Blocks the calling thread until the ask no longer waits: the answer has come (and the
+    /// widget's closure has run), the widget gave up, or the delegate let go of the handler
+    /// uncalled (and `ifNeverAnswered` has run). For a widget that must answer its own caller
+    /// before it returns; never call it on the thread the delegate answers on.
+    public func wait() { _ = ask.settle(before: .distantFuture) }
 }
 
 /// Whoever hears of an ask's steps: the recorder, or an isolated replay's pin. Each method is
@@ -192,14 +203,21 @@ package protocol LaterObserver<Result>: AnyObject, Sendable {
 package protocol LaterAskState: AnyObject, Sendable {
     var isWaiting: Bool { get }
     func giveUp()
-    func neverAnswered()
+    /// The recording (or replay) that observes the ask ends while it still waits: its observer
+    /// hears "never answered" and hears nothing more; the ask itself goes on unobserved, as it
+    /// would have unaudited.
+    func observationEnded()
+    /// Waits until the ask no longer waits (answered, given up, or its handler let go of
+    /// uncalled), or until `deadline`; returns whether it came to that.
+    func settle(before deadline: DispatchTime) -> Bool
 }
 
 /// One ask of a `LaterCallback`: where its answer stands, and what the widget does with it.
 @usableFromInline
 package final class LaterAsk<Result: Sendable>: LaterAskState, @unchecked Sendable {
-    // @unchecked: `deliver` is the widget's closure, called once, on the thread that answers, as
-    // the widget's own code would be; everything else is under `stage`.
+    // @unchecked: `deliver` and `ifNeverAnswered` are the widget's closures, one of them called
+    // once, on the thread that answers or lets go of the handler, as the widget's own code would
+    // be; everything else is under `state`.
     private enum Stage {
         case waiting
         case answered
@@ -207,49 +225,78 @@ package final class LaterAsk<Result: Sendable>: LaterAskState, @unchecked Sendab
         case neverAnswered
     }
 
-    private let stage = Mutex(Stage.waiting)
-    private let deliver: (Result) -> Void
-    private let observer = Mutex<(any LaterObserver<Result>)?>(nil)
+    private struct State {
+        var stage = Stage.waiting
+        var observer: (any LaterObserver<Result>)?
+    }
 
-    package init(_ deliver: @escaping (Result) -> Void) { self.deliver = deliver }
+    private let state = Mutex(State())
+    private let deliver: (Result) -> Void
+    private let ifNeverAnswered: () -> Void
+    /// Signalled once, when the ask stops waiting.
+    private let settled = DispatchSemaphore(value: 0)
+
+    package init(_ deliver: @escaping (Result) -> Void, ifNeverAnswered: @escaping () -> Void = {}) {
+        self.deliver = deliver
+        self.ifNeverAnswered = ifNeverAnswered
+    }
 
     /// Sets who hears of the steps, before the delegate is asked.
-    package func observe(_ observer: any LaterObserver<Result>) { self.observer.withLock { $0 = observer } }
+    package func observe(_ observer: any LaterObserver<Result>) { state.withLock { $0.observer = observer } }
 
-    package var isWaiting: Bool { stage.withLock { $0 == .waiting } }
+    package var isWaiting: Bool { state.withLock { $0.stage == .waiting } }
 
     /// The delegate called the handler.
     package func answer(_ result: Result) {
-        let before = stage.withLock { stage in
-            defer { if stage == .waiting { stage = .answered } }
-            return stage
+        let (before, observer) = state.withLock { state in
+            defer { if state.stage == .waiting { state.stage = .answered } }
+            return (state.stage, state.observer)
         }
-        let observer = self.observer.withLock { $0 }
         switch before {
         case .waiting:
             if let observer { observer.answered(result) { deliver(result) } } else { deliver(result) }
+            settled.signal()
         case .answered, .neverAnswered: observer?.noted(.answeredTwice, result)
         case .gaveUp: observer?.noted(.answeredAfterGivingUp, result)
         }
     }
 
     package func giveUp() {
-        if leaveWaiting(for: .gaveUp) { observer.withLock { $0 }?.noted(.gaveUp, nil) }
+        if let observer = leaveWaiting(for: .gaveUp) { observer?.noted(.gaveUp, nil) }
     }
 
-    /// The handler can no longer be called (the delegate let go of it), or the recording ends
-    /// while the widget still waits: the mistake "never answered".
-    package func neverAnswered() {
-        if leaveWaiting(for: .neverAnswered) { observer.withLock { $0 }?.noted(.neverAnswered, nil) }
+    /// The delegate let go of the handler without calling it: the mistake "never answered", and
+    /// the widget hears of it.
+    package func handlerReleased() {
+        guard let observer = leaveWaiting(for: .neverAnswered) else { return }
+        observer?.noted(.neverAnswered, nil)
+        ifNeverAnswered()
     }
 
-    /// Moves from waiting to `next`; false when the ask was no longer waiting.
-    private func leaveWaiting(for next: Stage) -> Bool {
-        stage.withLock { stage in
-            guard stage == .waiting else { return false }
-            stage = next
-            return true
+    package func observationEnded() {
+        let observer = state.withLock { state in
+            defer { state.observer = nil }
+            return state.stage == .waiting ? state.observer : nil
         }
+        observer?.noted(.neverAnswered, nil)
+    }
+
+    package func settle(before deadline: DispatchTime) -> Bool {
+        guard settled.wait(timeout: deadline) == .success else { return false }
+        settled.signal()  // for whoever waits next
+        return true
+    }
+
+    /// Moves from waiting to `next`, returning the observer to tell (itself optional); nil when
+    /// the ask was no longer waiting.
+    private func leaveWaiting(for next: Stage) -> (any LaterObserver<Result>)?? {
+        let left: (any LaterObserver<Result>)?? = state.withLock { state in
+            guard state.stage == .waiting else { return .none }
+            state.stage = next
+            return .some(state.observer)
+        }
+        if left != nil { settled.signal() }
+        return left
     }
 }
 
@@ -262,7 +309,7 @@ final class LaterHandler<Result: Sendable>: Sendable {
 
     func call(_ result: Result) { ask.answer(result) }
 
-    deinit { ask.neverAnswered() }
+    deinit { ask.handlerReleased() }
 }
 
 /// Runs an `async` delegate method to its end on the thread that asks: its jobs run here, in

@@ -181,7 +181,7 @@ final class EventWriter: @unchecked Sendable {
                     name: EventFingerprint.nameHash(name, later: pending[index].later),
                     widget: paths[pending[index].widget] ?? 0,
                     arguments: UnsafeRawBufferPointer($0), result: EventFingerprint.resultHash(answer.result),
-                    answer: answer.outcome)
+                    answer: answer.outcome, later: pending[index].later, answers: pending[index].answers)
             }
         }
     }

@@ -31,13 +31,14 @@ extension Recorder {
             later: .asked)
     }
 
-    /// Ends every ask still waiting when the recording ends: the mistake "never answered".
+    /// Ends the observation of every ask still waiting when the recording ends: the mistake
+    /// "never answered". The asks go on unobserved, as they would have unaudited.
     func endWaitingAsks() {
         let asks = waitingAsks.withLock { asks in
             defer { asks.removeAll() }
             return asks
         }
-        for waiting in asks { waiting.ask?.neverAnswered() }
+        for waiting in asks { waiting.ask?.observationEnded() }
     }
 
     /// Queues one step of an ask (`answers` its seq) as an event: nested under the event in

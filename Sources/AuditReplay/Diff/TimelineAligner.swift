@@ -30,7 +30,28 @@ enum TimelineAligner {
     /// Sessions whose inputs differ by more than `maximumBlockEdits` (other inputs altogether, not
     /// a changed delegate) are not aligned: their blocks are compared in order, the first with the
     /// first, and `Alignment.inOrder` says so.
+    ///
+    /// The later steps of an ask (its answer, a give-up, a mistake) are not aligned by their
+    /// place: a delegate may answer at once or from another thread at any time. They are compared
+    /// with the steps of the ask their ask is aligned with (`stepDifferences`), answer with answer,
+    /// mistake with mistake of the same kind, and what one ask has that the other does not is only
+    /// on that side.
     static func differences(_ a: [EventFingerprint], _ b: [EventFingerprint]) -> Alignment {
+        var asks: [Int64: Int64] = [:]
+        guard a.contains(where: \.isLaterStep) || b.contains(where: \.isLaterStep) else {
+            return placed(a, b, asks: &asks)
+        }
+        var alignment = placed(a.filter { !$0.isLaterStep }, b.filter { !$0.isLaterStep }, asks: &asks)
+        alignment.found = merged(
+            alignment.found, stepDifferences(a.filter(\.isLaterStep), b.filter(\.isLaterStep), asks: asks))
+        return alignment
+    }
+
+    /// Aligns events by their place, as `differences` describes, noting in `asks` each pair of
+    /// aligned asks (A's seq to B's).
+    private static func placed(_ a: [EventFingerprint], _ b: [EventFingerprint], asks: inout [Int64: Int64])
+        -> Alignment
+    {
         let blocksA = blocks(a)
         let blocksB = blocks(b)
         let identitiesA = blocksA.map { a[$0.lowerBound].identity }
@@ -40,7 +61,7 @@ enum TimelineAligner {
             for index in 0..<max(blocksA.count, blocksB.count) {
                 align(
                     a, blocksA.indices.contains(index) ? blocksA[index] : 0..<0, b,
-                    blocksB.indices.contains(index) ? blocksB[index] : 0..<0, into: &result)
+                    blocksB.indices.contains(index) ? blocksB[index] : 0..<0, into: &result, asks: &asks)
             }
             return Alignment(found: result, inOrder: true)
         }
@@ -57,7 +78,7 @@ enum TimelineAligner {
         var pendingB: Range<Int>?
         func flushPending() {
             if pendingA != nil || pendingB != nil {
-                align(a, pendingA ?? 0..<0, b, pendingB ?? 0..<0, into: &result)
+                align(a, pendingA ?? 0..<0, b, pendingB ?? 0..<0, into: &result, asks: &asks)
             }
             pendingA = nil
             pendingB = nil
@@ -73,7 +94,7 @@ enum TimelineAligner {
                 j += 1
             } else {
                 flushPending()
-                align(a, blocksA[i], b, blocksB[j], into: &result)
+                align(a, blocksA[i], b, blocksB[j], into: &result, asks: &asks)
                 i += 1
                 j += 1
             }
@@ -141,12 +162,12 @@ enum TimelineAligner {
     /// Aligns `a[rangeA]` with `b[rangeB]` event by event and appends what differs.
     private static func align(
         _ a: [EventFingerprint], _ rangeA: Range<Int>, _ b: [EventFingerprint], _ rangeB: Range<Int>,
-        into result: inout [Found]
+        into result: inout [Found], asks: inout [Int64: Int64]
     ) {
         // The common case, a block of one event on each side, needs no alignment.
         if rangeA.count == 1 && rangeB.count == 1 && a[rangeA.lowerBound].identity == b[rangeB.lowerBound].identity {
             let (x, y) = (a[rangeA.lowerBound], b[rangeB.lowerBound])
-            if let kind = answerDifference(x, y) { result.append(Found(kind: kind, a: x.seq, b: y.seq)) }
+            aligned(x, y, into: &result, asks: &asks)
             return
         }
         var removed: [Int] = []
@@ -175,17 +196,23 @@ enum TimelineAligner {
                 j += 1
                 nextInserted += 1
             } else {
-                pair(pendingA, pendingB, a, b, into: &result)
+                pair(pendingA, pendingB, a, b, into: &result, asks: &asks)
                 pendingA.removeAll(keepingCapacity: true)
                 pendingB.removeAll(keepingCapacity: true)
-                if let kind = answerDifference(a[i], b[j]) {
-                    result.append(Found(kind: kind, a: a[i].seq, b: b[j].seq))
-                }
+                aligned(a[i], b[j], into: &result, asks: &asks)
                 i += 1
                 j += 1
             }
         }
-        pair(pendingA, pendingB, a, b, into: &result)
+        pair(pendingA, pendingB, a, b, into: &result, asks: &asks)
+    }
+
+    /// Compares two aligned events (same identity) by their answers, and notes two asks.
+    private static func aligned(
+        _ x: EventFingerprint, _ y: EventFingerprint, into result: inout [Found], asks: inout [Int64: Int64]
+    ) {
+        if let kind = answerDifference(x, y) { result.append(Found(kind: kind, a: x.seq, b: y.seq)) }
+        if x.later == .asked { asks[x.seq] = y.seq }
     }
 
     /// Classifies two aligned events (same identity) by their answers.
@@ -197,7 +224,7 @@ enum TimelineAligner {
     /// with other arguments is one change; the rest are only on one side.
     private static func pair(
         _ pendingA: [Int], _ pendingB: [Int], _ a: [EventFingerprint], _ b: [EventFingerprint],
-        into result: inout [Found]
+        into result: inout [Found], asks: inout [Int64: Int64]
     ) {
         // Candidates on B's side by shape, each list in order, consumed from the front.
         var candidates: [UInt64: (indexes: [Int], next: Int)] = [:]
@@ -210,6 +237,7 @@ enum TimelineAligner {
                 candidates[shape]!.next += 1
                 paired.insert(other)
                 result.append(Found(kind: .argumentsChanged, a: a[index].seq, b: b[other].seq))
+                if a[index].later == .asked { asks[a[index].seq] = b[other].seq }
             } else {
                 result.append(Found(kind: .onlyInA, a: a[index].seq, b: nil))
             }
@@ -217,6 +245,58 @@ enum TimelineAligner {
         for index in pendingB where !paired.contains(index) {
             result.append(Found(kind: .onlyInB, a: nil, b: b[index].seq))
         }
+    }
+}
+
+extension TimelineAligner {
+    /// The later steps of each pair of asks `asks` aligned, compared: an answer with the answer, a
+    /// give-up with the give-up, a mistake with a mistake of the same kind, each with its result
+    /// and answer. A step without its match, or of an ask aligned with none, is only on its side.
+    /// Each difference comes with its place in A: its own seq, or its ask's (`.max` for none).
+    private static func stepDifferences(_ a: [EventFingerprint], _ b: [EventFingerprint], asks: [Int64: Int64])
+        -> [(place: Int64, found: Found)]
+    {
+        var stepsB = Dictionary(grouping: b, by: \.answers)
+        var found: [(place: Int64, found: Found)] = []
+        for (ask, steps) in Dictionary(grouping: a, by: \.answers).sorted(by: { $0.key < $1.key }) {
+            var others = asks[ask].flatMap { stepsB.removeValue(forKey: $0) } ?? []
+            for step in steps {
+                guard let match = others.firstIndex(where: { $0.later == step.later }) else {
+                    found.append((step.seq, Found(kind: .onlyInA, a: step.seq, b: nil)))
+                    continue
+                }
+                let other = others.remove(at: match)
+                if let kind = answerDifference(step, other) {
+                    found.append((step.seq, Found(kind: kind, a: step.seq, b: other.seq)))
+                }
+            }
+            found += others.map { (ask, Found(kind: .onlyInB, a: nil, b: $0.seq)) }
+        }
+        for (_, others) in stepsB.sorted(by: { $0.key < $1.key }) {
+            found += others.map { (.max, Found(kind: .onlyInB, a: nil, b: $0.seq)) }
+        }
+        return found
+    }
+
+    /// The differences found by place with those of the later steps, each step's difference
+    /// after the differences found before its place in A.
+    private static func merged(_ placed: [Found], _ steps: [(place: Int64, found: Found)]) -> [Found] {
+        guard !steps.isEmpty else { return placed }
+        let steps = steps.sorted { $0.place < $1.place }
+        var result: [Found] = []
+        result.reserveCapacity(placed.count + steps.count)
+        var next = 0
+        for found in placed {
+            if let seq = found.a {
+                while next < steps.count && steps[next].place < seq {
+                    result.append(steps[next].found)
+                    next += 1
+                }
+            }
+            result.append(found)
+        }
+        result += steps[next...].map(\.found)
+        return result
     }
 }
 
@@ -234,8 +314,12 @@ extension EventFingerprint {
         arguments.withUTF8 { identity.add(UnsafeRawBufferPointer($0)) }
         var result = FNV1a()
         if var text = event.result { text.withUTF8 { result.add(UnsafeRawBufferPointer($0)) } } else { result.add(0) }
+        if let later = event.later {
+            shape.add(UInt64(later.rawValue))
+            identity.add(UInt64(later.rawValue))
+        }
         self.init(
             seq: event.seq, parent: event.parentSeq ?? 0, identity: identity.value, shape: shape.value,
-            result: result.value, answer: event.answer)
+            result: result.value, answer: event.answer, later: event.later, answers: event.answers ?? 0)
     }
 }

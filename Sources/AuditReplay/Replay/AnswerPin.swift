@@ -1,6 +1,9 @@
 import AuditKit
 import AuditModel
 import AuditStorage
+import Dispatch
+import Foundation
+import Synchronization
 
 /// What an isolated replay puts in the widgets' audit links instead of a recorder: it follows the
 /// recording event by event, asks the candidate each callback, keeps the candidate's answer where
@@ -16,9 +19,13 @@ import AuditStorage
 /// widget. Should a callback still not match (a widget that behaves differently from one run to
 /// the next), the course has left the recording: the pin reports the recorded event there as
 /// missing and stops comparing.
+///
+/// Widgets may ask from other threads than the one that drives the inputs (a widget whose
+/// delegate calls come on a queue of its own), and a candidate may answer later from any thread:
+/// the pin's state is under a lock, which it never holds while it calls a widget or a delegate.
 final class AnswerPin: AnswerPinning, @unchecked Sendable {
-    // @unchecked: a pin is made, driven and read on the one thread that runs the replay's widgets,
-    // like the widgets themselves; it crosses no thread.
+    // @unchecked: every `var` below is read and written under `lock` only.
+    private let lock = NSLock()
     private let events: [StoredEvent]
     private let delegateInputs: [Int: ScenarioStep]
     private let widgetIDs: [String: Int32]
@@ -65,10 +72,26 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
         recognizer.auditLink = AuditLink(pin: self, widget: widgetIDs[recognizer.path] ?? 0)
     }
 
-    /// Ends the run: recorded events the live run never reached are missing from it.
+    /// How long `finish()` waits, in all, for the candidate's answers still on their way to asks
+    /// the recording has an answer for.
+    static let answerWait = DispatchTimeInterval.seconds(10)
+
+    /// Ends the run: recorded events the live run never reached are missing from it. A candidate's
+    /// answer still on its way (given on another thread) to an ask the recording has an answer
+    /// for is waited for, up to `answerWait` in all; an ask still waiting after that, or one the
+    /// recording never answered, is the candidate's "never answered".
     func finish() {
         catchUp()
-        for ask in candidateAsks.values { ask.neverAnswered() }
+        let waiting = locked {
+            candidateAsks.filter { seq, ask in
+                ask.isWaiting && recordedSteps[seq]?.contains { events[$0].later == .answered } == true
+            }.map(\.value)
+        }
+        let deadline = DispatchTime.now() + Self.answerWait
+        for ask in waiting where !ask.settle(before: deadline) { break }
+        for ask in locked({ Array(candidateAsks.values) }) { ask.observationEnded() }
+        lock.lock()
+        defer { lock.unlock() }
         compareLaterSteps()
         if !derailed && cursor < events.count { derail() }
         // An answer is compared when the call returns, so a callback's answer comes after those of
@@ -81,10 +104,12 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
     /// there (the candidate's own, from inside a callback) is not performed.
     package func input(_ descriptor: CallbackDescriptor, widget: Int32, _ body: () -> AuditValue?) {
         catchUp()
-        if derailed || matches(descriptor, widget) {
+        let performed = locked {
+            guard derailed || matches(descriptor, widget) else { return false }
             if !derailed { cursor += 1 }
-            _ = body()
+            return true
         }
+        if performed { _ = body() }
         catchUp()
     }
 
@@ -100,11 +125,14 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
         let seq = events[index].seq
         performDelegateInputs(of: seq)
         let answer = StoredAnswer(result: callback.answer.coding?.encode(result), outcome: outcome)
-        if outcome.vetoed == true { run.vetoes += 1 }
-        guard let kind = answer.difference(from: events[index].answer) else { return result }
-        run.changed.append((seq, answer))
-        run.found.append(TimelineAligner.Found(kind: kind, a: seq, b: seq))
-        guard let coding = callback.answer.coding, let recorded = events[index].result,
+        let changed = locked {
+            if outcome.vetoed == true { run.vetoes += 1 }
+            guard let kind = answer.difference(from: events[index].answer) else { return false }
+            run.changed.append((seq, answer))
+            run.found.append(TimelineAligner.Found(kind: kind, a: seq, b: seq))
+            return true
+        }
+        guard changed, let coding = callback.answer.coding, let recorded = events[index].result,
             let value = coding.decode(recorded, in: root)
         else { return result }
         return value
@@ -114,13 +142,22 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
     /// has left the recording's course.
     private func follow(_ declaration: CallbackDescriptor, _ widget: Int32) -> Int? {
         catchUp()
-        guard !derailed else { return nil }
-        guard matches(declaration, widget) else {
-            derail()
-            return nil
+        return locked {
+            guard !derailed else { return nil }
+            guard matches(declaration, widget) else {
+                derail()
+                return nil
+            }
+            cursor += 1
+            return cursor - 1
         }
-        cursor += 1
-        return cursor - 1
+    }
+
+    /// `body`'s result, run under the lock.
+    private func locked<Value>(_ body: () throws -> Value) rethrows -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
     }
 
     private func matches(_ declaration: CallbackDescriptor, _ widget: Int32) -> Bool {
@@ -130,12 +167,19 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
     /// Performs the inputs the recording's delegate made inside callback `seq` that the candidate
     /// did not make: they are next in the recording once the candidate has answered.
     private func performDelegateInputs(of seq: Int64) {
-        while !derailed, cursor < events.count, events[cursor].parent == seq, let step = delegateInputs[cursor],
-            let root
-        {
-            let before = cursor
-            step.perform(in: root)
-            if cursor == before { derail() }
+        while let root, let next = nextDelegateInput(of: seq) {
+            next.step.perform(in: root)
+            locked { if cursor == next.index { derail() } }
+        }
+    }
+
+    /// The next recorded input the recording's delegate made inside callback `seq`, if the run
+    /// is there.
+    private func nextDelegateInput(of seq: Int64) -> (step: ScenarioStep, index: Int)? {
+        locked {
+            guard !derailed, cursor < events.count, events[cursor].parent == seq, let step = delegateInputs[cursor]
+            else { return nil }
+            return (step, cursor)
         }
     }
 
@@ -152,20 +196,22 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
         let seq = events[index].seq
         ask.observe(PinnedWidgetAsk<Result>(pin: self, ask: seq))
         let root = self.root
-        recordedAnswers[seq] = { recorded in
-            if let coding = callback.answer.coding {
-                if let recorded, let value = coding.decode(recorded, in: root) { ask.answer(value) }
-            } else if let none = () as? Result {
-                ask.answer(none)
-            }
-        }
         let candidate = LaterAsk<Result> { _ in }
         let observer = CandidateAsk<Result>(pin: self, ask: seq, encode: { callback.answer.coding?.encode($0) }) {
             callback.answer.outcome(arguments, $0, implemented: $1)
         }
         candidate.observe(observer)
-        candidateAsks[seq] = candidate
-        observer.implemented = callback.call(target, widget, arguments, candidate)
+        locked {
+            candidateAsks[seq] = candidate
+            recordedAnswers[seq] = { recorded in
+                if let coding = callback.answer.coding {
+                    if let recorded, let value = coding.decode(recorded, in: root) { ask.answer(value) }
+                } else if let none = () as? Result {
+                    ask.answer(none)
+                }
+            }
+        }
+        observer.implemented(callback.call(target, widget, arguments, candidate))
         performDelegateInputs(of: seq)
         catchUp()
     }
@@ -175,29 +221,40 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
     /// recorded delegate's, which leaves the widget as it was). A recorded give-up is the widget's
     /// own: followed when the live widget gives up (`gaveUp(_:)`).
     private func catchUp() {
-        while !derailed, cursor < events.count, let step = events[cursor].later, step != .asked, step != .gaveUp,
-            let ask = events[cursor].answers
-        {
-            let recorded = events[cursor].result
-            cursor += 1
-            if step == .answered { recordedAnswers.removeValue(forKey: ask)?(recorded) }
+        let deliveries = locked {
+            var deliveries: [() -> Void] = []
+            while !derailed, cursor < events.count, let step = events[cursor].later, step != .asked, step != .gaveUp,
+                let ask = events[cursor].answers
+            {
+                let recorded = events[cursor].result
+                cursor += 1
+                if step == .answered, let deliver = recordedAnswers.removeValue(forKey: ask) {
+                    deliveries.append { deliver(recorded) }
+                }
+            }
+            return deliveries
         }
+        for deliver in deliveries { deliver() }
     }
 
     /// The live widget gave up on ask `seq`: the recording's next event must be that give-up.
     fileprivate func gaveUp(_ seq: Int64) {
         catchUp()
-        candidateAsks[seq]?.giveUp()
-        guard !derailed else { return }
-        guard cursor < events.count, events[cursor].later == .gaveUp, events[cursor].answers == seq else {
-            return derail()
+        locked { candidateAsks[seq] }?.giveUp()
+        locked {
+            guard !derailed else { return }
+            guard cursor < events.count, events[cursor].later == .gaveUp, events[cursor].answers == seq else {
+                return derail()
+            }
+            recordedAnswers[seq] = nil
+            cursor += 1
         }
-        recordedAnswers[seq] = nil
-        cursor += 1
     }
 
     /// The candidate's first answer to ask `seq`, compared with the recorded one.
     fileprivate func candidateAnswered(_ seq: Int64, _ answer: StoredAnswer) {
+        lock.lock()
+        defer { lock.unlock() }
         candidateSteps[seq, default: []].append(.answered)
         if answer.outcome.vetoed == true { run.vetoes += 1 }
         guard let index = recordedSteps[seq]?.first(where: { events[$0].later == .answered }) else { return }
@@ -207,7 +264,8 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
     }
 
     fileprivate func candidateNoted(_ seq: Int64, _ step: LaterStep) {
-        if step.isMistake { candidateSteps[seq, default: []].append(step) }
+        guard step.isMistake else { return }
+        locked { candidateSteps[seq, default: []].append(step) }
     }
 
     /// Each reached ask's mistakes, the recording's against the candidate's: one the recording
@@ -238,8 +296,7 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
 
 /// The widget's side of an ask during an isolated replay: it gets the recorded answer from the
 /// pin, and its giving up is followed along the recording.
-private final class PinnedWidgetAsk<Result: Sendable>: LaterObserver, @unchecked Sendable {
-    // @unchecked: used on the replay's one thread, as the pin.
+private final class PinnedWidgetAsk<Result: Sendable>: LaterObserver, Sendable {
     private let pin: AnswerPin
     private let ask: Int64
 
@@ -258,14 +315,16 @@ private final class PinnedWidgetAsk<Result: Sendable>: LaterObserver, @unchecked
 /// The candidate's side of an ask during an isolated replay: its answer is compared, never
 /// delivered; its mistakes are counted.
 private final class CandidateAsk<Result: Sendable>: LaterObserver, @unchecked Sendable {
-    // @unchecked: used on the replay's one thread, as the pin.
+    // @unchecked: `encode` and `outcome` are the callback's declared codings, which hold the
+    // arguments the widget asked with; they are called on the thread that answers, as the
+    // recorder calls them.
     private let pin: AnswerPin
     private let ask: Int64
     private let encode: (Result) -> AuditValue?
     private let outcome: (Result, Bool) -> AnswerOutcome
-    /// Whether the candidate implemented the callback; nil until the call that asked returns (an
+    /// Whether the candidate implemented the callback: -1 until the call that asked returns (an
     /// answer given at once is judged by this thread's "default used" mark, as the recorder does).
-    var implemented: Bool?
+    private let implemented = Atomic<Int8>(-1)
 
     init(
         pin: AnswerPin, ask: Int64, encode: @escaping (Result) -> AuditValue?,
@@ -277,8 +336,15 @@ private final class CandidateAsk<Result: Sendable>: LaterObserver, @unchecked Se
         self.outcome = outcome
     }
 
+    /// The call that asked returned: whether the candidate implemented the callback.
+    func implemented(_ implemented: Bool) { self.implemented.store(implemented ? 1 : 0, ordering: .releasing) }
+
     func answered(_ result: Result, deliver: () -> Void) {
-        let implemented = implemented ?? !ThreadContext.current.defaultUsed
+        let implemented =
+            switch self.implemented.load(ordering: .acquiring) {
+            case -1: !ThreadContext.current.defaultUsed
+            case let known: known == 1
+            }
         pin.candidateAnswered(ask, StoredAnswer(result: encode(result), outcome: outcome(result, implemented)))
     }
 
