@@ -26,9 +26,12 @@ final class Load: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private var backlog: [Step] = []
     /// How many asks await their answer.
     private var awaited = 0
+    /// The asks made since the last answer was acted on.
+    private var asked: [PendingAnswer] = []
     private var body = Data()
-    /// Whether the view's delegate cancelled the current response.
-    private var vetoed = false
+    /// Whether the view stopped the load: its delegate cancelled the response, or let go of a
+    /// handler without calling it. The rest of the body is dropped and the load ends cancelled.
+    private var stopped = false
     private var outcome = FetchOutcome(status: nil, path: nil, bytes: 0, errorCode: nil, cancelled: false)
     private var ended = false
 
@@ -44,7 +47,10 @@ final class Load: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     ///
     /// Bounded by construction: the session calls `didCompleteWithError` once the server closed the
     /// connection or the view cancelled the task, provided every completion handler it gave was
-    /// called. A delegate that never calls one leaves this waiting (see the README's root gaps).
+    /// called, which the view sees to: a delegate's answer answers it, and a handler the delegate
+    /// lets go of uncalled makes the view refuse and cancel. Not bounded: an isolated replay of a
+    /// recorded "never answered" (the README's root gap (d)), or a delegate that holds a handler
+    /// for ever.
     func run(_ request: URLRequest) -> FetchOutcome {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
@@ -66,6 +72,11 @@ final class Load: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             return
         }
         awaited -= 1
+        // The answering thread may still be recording the answer (the recorder queues its event
+        // once the widget's closure returns): let it finish first, so that the fetch, and the
+        // recording, cannot end before the answer is in it. Bounded: the ask is settled.
+        for pending in asked { pending.wait() }
+        asked.removeAll()
         step.run()
         while awaited == 0, !backlog.isEmpty { backlog.removeFirst().run() }
     }
@@ -78,17 +89,40 @@ final class Load: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
     /// Asks through `callback` (on the input's thread): `reply` answers the session from the thread
     /// that answers, `apply` then acts on the answer on the input's thread.
+    ///
+    /// When the delegate lets go of the handler without calling it (a mistake, recorded "never
+    /// answered"), the view stops the load: it cancels `task`, answers the session with `refuse`
+    /// (so the session's handler is not lost either), and the load ends cancelled, with
+    /// `FetchOutcome.unanswered` set.
     private func ask<Arguments, Result>(
         _ callback: KeyPath<FetchCallbacks, LaterCallback<any FetchViewDelegate, FetchView, Arguments, Result>>,
-        _ arguments: Arguments, reply: @escaping @Sendable (Result) -> Void,
-        apply: @escaping @Sendable (Result) -> Void = { _ in }
+        _ arguments: Arguments, task: Handed<URLSessionTask>, reply: @escaping @Sendable (Result) -> Void,
+        refuse: @escaping @Sendable () -> Void, apply: @escaping @Sendable (Result) -> Void = { _ in }
     ) {
         awaited += 1
-        FetchView.callbacks[keyPath: callback].ask(view.delegate, view, arguments) { [self] result in
-            reply(result)
-            mailbox.withLock { $0.append(Step(isAnswer: true, run: { apply(result) })) }
-            arrived.signal()
-        }
+        let pending = FetchView.callbacks[keyPath: callback].ask(
+            view.delegate, view, arguments,
+            then: { [self] result in
+                reply(result)
+                answered { apply(result) }
+            },
+            ifNeverAnswered: { [self] in
+                task.value.cancel()
+                refuse()
+                answered { [self] in
+                    stopped = true
+                    outcome.unanswered = true
+                    outcome.bytes = 0
+                    body = Data()
+                }
+            })
+        asked.append(pending)
+    }
+
+    /// Hands the input's thread what to do now that an ask is settled (from any thread).
+    private func answered(_ run: @escaping @Sendable () -> Void) {
+        mailbox.withLock { $0.append(Step(isAnswer: true, run: run)) }
+        arrived.signal()
     }
 
     /// Tells the delegate the body of the response before, if any.
@@ -108,9 +142,12 @@ final class Load: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         let reply = UncheckedReply(completionHandler)
         let head = FetchResponse(response)
         let proposed = Handed(request)
+        let task = Handed(task)
         post { [self] in
             flushBody()
-            ask(\.willRedirect, (head, proposed.value), reply: { reply.call($0) })
+            ask(
+                \.willRedirect, (head, proposed.value), task: task, reply: { reply.call($0) },
+                refuse: { reply.call(nil) })
         }
     }
 
@@ -122,10 +159,11 @@ final class Load: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             completionHandler($0.0, $0.1)
         }
         let asked = FetchChallenge(challenge)
+        let task = Handed(task)
         post { [self] in
             flushBody()
             ask(
-                \.challenge, asked,
+                \.challenge, asked, task: task,
                 reply: { answer in
                     let credential = answer.credential
                     // Linux: default handling without a credential never completes; cancel instead.
@@ -133,7 +171,8 @@ final class Load: NSObject, URLSessionDataDelegate, @unchecked Sendable {
                         answer.foundationDisposition == .performDefaultHandling && credential == nil
                         ? .cancelAuthenticationChallenge : answer.foundationDisposition
                     reply.call((disposition, credential))
-                })
+                },
+                refuse: { reply.call((.cancelAuthenticationChallenge, nil)) })
         }
     }
 
@@ -142,7 +181,7 @@ final class Load: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
         let reply = UncheckedReply(completionHandler)
-        let task = Handed(dataTask)
+        let task = Handed<URLSessionTask>(dataTask)
         let head = FetchResponse(response)
         post { [self] in
             flushBody()
@@ -150,15 +189,16 @@ final class Load: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             outcome.path = head.path
             outcome.bytes = 0
             ask(
-                \.response, head,
+                \.response, head, task: task,
                 reply: { allow in
                     // Linux ignores `.cancel` (and does not wait for it): the view cancels the task.
                     if !allow { task.value.cancel() }
                     reply.call(allow ? .allow : .cancel)
                 },
+                refuse: { reply.call(.cancel) },
                 apply: { [self] allow in
                     guard !allow else { return }
-                    vetoed = true
+                    stopped = true
                     outcome.cancelled = true
                     outcome.bytes = 0
                     body = Data()
@@ -168,7 +208,7 @@ final class Load: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         post { [self] in
-            guard !vetoed else { return }
+            guard !stopped else { return }
             body += data
             outcome.bytes += data.count
         }
@@ -178,9 +218,10 @@ final class Load: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         let failure = error.map { Handed($0 as NSError) }
         post { [self] in
             flushBody()
-            // A vetoed response ends cancelled, as at Apple, whether or not the task had already
-            // finished when the view cancelled it (Linux does not wait for the disposition).
-            let error = vetoed ? NSError(domain: NSURLErrorDomain, code: NSURLErrorCancelled) : failure?.value
+            // A stopped load ends cancelled, as a vetoed response does at Apple, whether or not the
+            // task had already finished when the view cancelled it (Linux does not wait for the
+            // disposition).
+            let error = stopped ? NSError(domain: NSURLErrorDomain, code: NSURLErrorCancelled) : failure?.value
             outcome.errorCode = error?.code
             FetchView.callbacks.didComplete.ask(view.delegate, view, error)
             ended = true

@@ -16,7 +16,8 @@ import Synchronization
 /// so they nest under the input and nothing else happens meanwhile. The view answers the session
 /// with the answer its delegate gives (or, in isolated replay, the recorded one), with these
 /// exceptions for Linux Foundation (see the README): a response answered `.cancel` is cancelled by
-/// the view itself, and `.performDefaultHandling` without a credential cancels the challenge.
+/// the view itself, and `.performDefaultHandling` without a credential cancels the challenge. A
+/// delegate that lets go of a handler without calling it stops the load (see `FetchOutcome`).
 public final class FetchView: View {
     public static let callbacks = FetchCallbacks()
     public weak var delegate: (any FetchViewDelegate)?
@@ -59,7 +60,8 @@ public final class FetchView: View {
 }
 
 /// How one fetch ended: the last response's status and path, the bytes of its body the view got,
-/// the session's error code, and whether the view cancelled the load (a vetoed response).
+/// the session's error code, whether the view cancelled the load (a vetoed response), and whether
+/// it stopped it because the delegate let go of a handler uncalled (recorded only then).
 /// Recorded as the `fetch` input's result.
 public struct FetchOutcome: Codable, Sendable, Equatable {
     public var status: Int?
@@ -67,11 +69,16 @@ public struct FetchOutcome: Codable, Sendable, Equatable {
     public var bytes: Int
     public var errorCode: Int?
     public var cancelled: Bool
+    /// True when the delegate let go of a handler without calling it; nil otherwise.
+    public var unanswered: Bool?
 
-    public init(status: Int?, path: String?, bytes: Int, errorCode: Int?, cancelled: Bool) {
+    public init(
+        status: Int?, path: String?, bytes: Int, errorCode: Int?, cancelled: Bool, unanswered: Bool? = nil
+    ) {
         (self.status, self.path, self.bytes, self.errorCode, self.cancelled) = (
             status, path, bytes, errorCode, cancelled
         )
+        self.unanswered = unanswered
     }
 }
 
