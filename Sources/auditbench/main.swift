@@ -140,6 +140,12 @@ if wanted("hot") {
         "hot path: added p99", "ns", hot.map(\.p99), baseline: rowCost, baselineName: "raw C insert of one row",
         paired: true, goal: "≤ \(hotP99) × baseline", met: atMost(hotP99))
     add("hot path: direct call p50", "ns", hot.map(\.directP50), goal: "reported (the clock's floor)")
+    var later: [(synchronous: Double, later: Double)] = []
+    for _ in 0..<runs { later.append(try measureLaterHotPath(calls: sized(100_000), database: freshDatabase())) }
+    add(
+        "hot path: handler callback added p50", "ns", later.map(\.later), baseline: later.map(\.synchronous),
+        baselineName: "a synchronous callback's added p50, same run", paired: true, goal: "≤ 2 × baseline",
+        met: atMost(2))
 }
 
 // 2. Throughput against the raw C API, 3. the naive peer, 4. size

@@ -103,6 +103,9 @@ struct AnswerOutputTests {
         #expect(row["overridable"] == .int(3) && row["overrides"] == .int(1))
         #expect(row["overridden_events"] == .array([.object(["session": .int(1), "seq": .int(30)])]))
         let csv = parseCSV(try sandbox.run(["report", "--session", "1", "--format", "csv"]).stdout)
-        #expect(csv.first?.suffix(4) == ["overridable", "overrides", "override_rate", "overridden_events"])
+        #expect(
+            csv.first?.suffix(6) == [
+                "overridable", "overrides", "override_rate", "overridden_events", "mistakes", "mistake_events",
+            ])
     }
 }

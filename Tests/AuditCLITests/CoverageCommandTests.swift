@@ -112,7 +112,7 @@ struct CoverageCommandTests {
         #expect(lines[0].contains(", \(tried) of \(classes) argument classes tried"))
 
         let csv = try sandbox.run(["coverage", "--format", "csv"]).stdoutLines
-        #expect(csv[0].hasSuffix(",inputs,argument_classes_tried,argument_classes_untried"))
+        #expect(csv[0].hasSuffix(",inputs,argument_classes_tried,argument_classes_untried,mistakes"))
     }
 
     /// What replay of the shipped session misses, `coverage --arguments` shows: the first row is

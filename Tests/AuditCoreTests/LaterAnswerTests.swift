@@ -78,13 +78,13 @@ final class Gate: View {
     static let ringInput = Input<Gate, Void>("ring", of: "Gate", arguments: .none, perform: { gate, _ in gate.ring() })
 
     struct Properties: Codable, Sendable {
-        var waitsForDecision = false
+        var waitsForDecision: Bool?
     }
 
     static let kind = WidgetKind(
         "Gate", properties: Properties.self,
         make: { id, frame, properties in
-            Gate(identifier: id, frame: frame, waitsForDecision: properties.waitsForDecision)
+            Gate(identifier: id, frame: frame, waitsForDecision: properties.waitsForDecision ?? false)
         },
         describe: { Properties(waitsForDecision: $0.waitsForDecision) }, delegate: \.delegate, callbacks: callbacks,
         inputs: [knockInput, ringInput])
@@ -379,6 +379,70 @@ struct LaterAnswerTests {
                     report.diff.differences.contains { $0.kind == .mistake }, "\(mode) \(candidate)")
             }
         }
+    }
+
+    /// The report and coverage count a callback answered later once per ask, its branch from its
+    /// answer; search, the report, coverage and both HTML pages list the handler mistakes.
+    @Test func mistakesAreFoundBySearchAndCountedByReportCoverageAndThePages() throws {
+        let forgetful = try run("forgetful", recorded: true).session
+        let stuttering = try run("stuttering", recorded: true).session
+        let store = try AuditStore(path: database, access: .read)
+        var search = EventSearch(session: stuttering)
+        search.mistakes = true
+        let found = try search.matches(in: store)
+        #expect(found.map(\.event.later) == [.answeredTwice, .answeredTwice, .answeredTwice])
+        search.mistakes = false
+        let others = try search.matches(in: store)
+        #expect(others.count == (try timeline(stuttering)).count - 3)
+
+        let report = try SessionReport(session: forgetful, in: store)
+        let admit = try #require(report.rows.first { $0.callback.hasPrefix("gate(_:shouldAdmit") })
+        #expect((admit.calls, admit.mistakes, admit.vetoable) == (3, 3, 0))
+        #expect(report.withMistakes.map(\.callback) == [admit.callback] && report.mistakes == 3)
+        let prompt = try SessionReport(session: try run("prompt", recorded: true).session, in: store)
+        let decided = try #require(prompt.rows.first { $0.callback.hasPrefix("gate(_:shouldAdmit") })
+        #expect((decided.calls, decided.vetoable, decided.vetoes, decided.defaulted) == (3, 3, 1, 0))
+        #expect(prompt.mistakes == 0)
+
+        let coverage = try CoverageReport(sessions: [stuttering], catalog: Self.catalog, in: store)
+        let covered = try #require(coverage.rows.first { $0.callback.hasPrefix("gate(_:shouldAdmit") })
+        // Each ask answered yes first: the widget took that; the second answers are mistakes.
+        #expect((covered.calls, covered.mistakes) == (3, 3))
+        #expect(covered.branches == ["allowed": 3, "vetoed": 0])
+        #expect(covered.argumentClasses["allowed"]?.isEmpty == false)
+
+        let session = try store.session(forgetful)
+        let page = HTMLTimeline.report(session: session, events: try timeline(forgetful))
+        #expect(page.contains("Handler mistakes") && page.contains("handler mistakes"))
+        #expect(HTMLTimeline.coverage(coverage).contains("Handler mistakes"))
+    }
+
+    /// `minimize` and `explore` drive a widget that asks later as any other: the changed decision
+    /// is found, and its reproducer is Bob's knock alone.
+    @Test func minimizeAndExploreFindAChangedLaterDecision() throws {
+        let session = try run("prompt", recorded: true).session
+        let minimal = try Minimizer(databasePath: database, registry: Self.registry, catalog: Self.catalog)
+            .minimize(session: session, delegate: "strict")
+        #expect(minimal.steps.map(\.action) == ["knock"] && minimal.steps.count < minimal.originalCount)
+        #expect(minimal.steps.first?.arguments == [.string("bob")], "\(minimal.steps)")
+
+        let visitors = ["alice", "bob", "mallory"]
+        let catalog = WidgetCatalog.builtIn.adding(
+            Gate.kind.exploring(
+                Gate.knockInput.generator { _, random in visitors[random.value(in: 0...2, orNear: [])] },
+                Gate.ringInput.generator(weight: 0.3) { _, _ in () }))
+        let scenario = try Scenario(
+            data: Data(#"{"name": "gate", "root": {"kind": "Gate", "id": "gate"}, "steps": []}"#.utf8),
+            catalog: catalog)
+        var options = Explorer.Options()
+        options.seed = 1
+        options.runs = 20
+        options.stepsPerRun = 6
+        let found = try #require(
+            try Explorer(scenario: scenario, registry: Self.registry, options: options)
+                .explore(delegate: "prompt", candidate: "strict").finding)
+        #expect(found.minimized.steps.map(\.action) == ["knock"], "\(found.minimized.steps)")
+        #expect(found.signature.contains("shouldAdmit"), "\(found.signature)")
     }
 
     @Test func aSessionWithLaterAnswersIsRefusedByExportNotCutShort() throws {
