@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// What one run of the built `parser-audit` printed and returned.
+/// What one run of a built runner (`parser-audit`, `fetch-audit`) printed and returned.
 struct Run: CustomStringConvertible {
     var status: Int32
     var stdout: String
@@ -11,25 +11,25 @@ struct Run: CustomStringConvertible {
     var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)---" }
 }
 
-/// The `parser-audit` executable SwiftPM built beside the test bundle: on Linux the bundle is the
-/// test executable itself (`.build/debug/NAME.xctest`), on macOS a directory
+/// The runner `name` SwiftPM built beside the test bundle: on Linux the bundle is the test
+/// executable itself (`.build/debug/NAME.xctest`), on macOS a directory
 /// (`.build/debug/NAME.xctest/Contents/MacOS/NAME`). `swift test` builds it too.
-func parserAudit() throws -> URL {
+func builtExecutable(_ name: String) throws -> URL {
     let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
     var bundle = executable
     while bundle.pathExtension != "xctest", bundle.pathComponents.count > 1 {
         bundle = bundle.deletingLastPathComponent()
     }
     let directory = (bundle.pathExtension == "xctest" ? bundle : executable).deletingLastPathComponent()
-    let binary = directory.appending(path: "parser-audit")
+    let binary = directory.appending(path: name)
     guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-        throw Missing(description: "parser-audit is not built next to the tests (no \(binary.path)); run `swift build`")
+        throw Missing(description: "\(name) is not built next to the tests (no \(binary.path)); run `swift build`")
     }
     return binary
 }
 
-/// Runs `parser-audit arguments` in `directory` and waits for it to exit; its output goes through files.
-func run(_ arguments: [String], in directory: TemporaryDirectory) throws -> Run {
+/// Runs `executable arguments` in `directory` and waits for it to exit; its output goes through files.
+func run(_ arguments: [String], in directory: TemporaryDirectory, executable: String = "parser-audit") throws -> Run {
     let id = UUID().uuidString
     let outURL = directory.url.appending(path: "stdout-\(id)")
     let errURL = directory.url.appending(path: "stderr-\(id)")
@@ -38,7 +38,7 @@ func run(_ arguments: [String], in directory: TemporaryDirectory) throws -> Run 
     let out = try FileHandle(forWritingTo: outURL)
     let err = try FileHandle(forWritingTo: errURL)
     let process = Process()
-    process.executableURL = try parserAudit()
+    process.executableURL = try builtExecutable(executable)
     process.arguments = arguments
     process.currentDirectoryURL = directory.url
     var environment = ProcessInfo.processInfo.environment
