@@ -29,15 +29,12 @@ struct WebViewCLITests {
         #expect(run.stdout.contains("first divergence: veto changed\n"), "\(run)")
         #expect(run.stdout.contains(#"browser/page click {"url":"http://example.com/archive"}"#), "\(run)")
 
-        // The divergence is an answer event, whose own arguments are empty: the report names the
-        // ask (`answers #25`) but shows `{}` where the ask's arguments (the URL) would say which
-        // navigation was vetoed.
-        withKnownIssue("core: a later answer's divergence shows {} instead of its ask's arguments") {
-            #expect(
-                run.stdoutLines.contains {
-                    $0.hasPrefix("  callback   NavigationDelegate.") && $0.contains("example.com/archive")
-                }, "\(run)")
-        }
+        // The divergence is an answer event, whose own row has no arguments: the report shows its
+        // ask's (the URL), which say which navigation was vetoed.
+        #expect(
+            run.stdoutLines.contains {
+                $0.hasPrefix("  callback   NavigationDelegate.") && $0.contains("example.com/archive")
+            }, "\(run)")
 
         let json = try sandbox.run([
             "replay", "--session", "1", "--delegate", "browser.v2", "--isolated", "--format", "json",

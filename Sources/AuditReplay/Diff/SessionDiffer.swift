@@ -134,8 +134,8 @@ public struct SessionDiffer {
     private func diff(
         _ a: SessionSummary, _ b: SessionSummary, found: [TimelineAligner.Found], eventsA: Int, eventsB: Int
     ) throws(StoreError) -> SessionDiff {
-        let timelineA = try store.timeline(of: a.id, seqs: found.compactMap(\.a))
-        let timelineB = try store.timeline(of: b.id, seqs: found.compactMap(\.b))
+        let timelineA = try withAskArguments(try store.timeline(of: a.id, seqs: found.compactMap(\.a)), in: a.id)
+        let timelineB = try withAskArguments(try store.timeline(of: b.id, seqs: found.compactMap(\.b)), in: b.id)
         let differences = found.map { found in
             var difference = EventDifference(
                 kind: found.kind, a: found.a.flatMap { timelineA[$0] }, b: found.b.flatMap { timelineB[$0] })
@@ -146,6 +146,21 @@ public struct SessionDiffer {
             return difference
         }
         return SessionDiff(a: a, b: b, differences: differences, eventsA: eventsA, eventsB: eventsB)
+    }
+
+    /// `events` with each later step of an ask (an answer, a give-up, a mistake), whose own row
+    /// has no arguments, showing its ask's: what a difference there is about.
+    private func withAskArguments(_ events: [Int64: TimelineEvent], in id: Int64) throws(StoreError)
+        -> [Int64: TimelineEvent]
+    {
+        let steps = events.values.filter { $0.later != nil && $0.later != .asked && $0.answers != nil }
+        guard !steps.isEmpty else { return events }
+        let asks = try store.timeline(of: id, seqs: steps.compactMap(\.answers))
+        var events = events
+        for step in steps {
+            if let ask = step.answers.flatMap({ asks[$0] }) { events[step.seq]?.arguments = ask.arguments }
+        }
+        return events
     }
 
     /// The top-level input that led to `event` in session `id`: its `parent_seq` chain followed
