@@ -38,6 +38,8 @@ final class Gate: View {
     private(set) var paid = 0
     /// The visitors whose decision the delegate let go of without giving it.
     private(set) var forgotten: [String] = []
+    /// Called first when a decision comes, before the gate acts on it.
+    var heard: (() -> Void)?
     private var waiting: PendingAnswer?
     /// Whether a knock waits for the decision before it returns (a gate whose delegate decides on
     /// a thread of its own).
@@ -55,6 +57,7 @@ final class Gate: View {
             waiting = Self.callbacks.shouldAdmit.ask(
                 delegate, self, visitor,
                 then: { [weak self] admit in
+                    self?.heard?()
                     guard let self, admit else { return }
                     admitted.append(visitor)
                     Self.callbacks.fee.ask(delegate, self, visitor) { [weak self] fee in self?.paid += fee }
@@ -248,6 +251,27 @@ struct LaterAnswerTests {
             #expect(same.identical, "\(mode): \(same.diff.differences)")
             let prompt = try replayer.replay(session: forgetful.session, delegate: "prompt", mode: mode)
             #expect(prompt.diff.differences.contains { $0.kind == .mistake }, "\(mode): \(prompt.diff.differences)")
+        }
+    }
+
+    /// A decision from another thread whose widget lets the app go on from inside its closure,
+    /// before the answer's event is queued: `finish()` waits for the step, so the answer and what
+    /// the gate did on taking it (the fee) are recorded, every time.
+    @Test func finishWaitsForAnAnswerBeingRecordedOnAnotherThread() throws {
+        for _ in 0..<20 {
+            let delegate = ThreadedDoorman()
+            let gate = Gate(identifier: "gate")
+            gate.delegate = delegate
+            let decided = DispatchSemaphore(value: 0)
+            gate.heard = { decided.signal() }
+            let recorder = try Recorder(
+                databasePath: database, session: NewSession(recordedInCode: "gate", delegate: "threaded"),
+                catalog: Self.catalog)
+            try recorder.attach(to: gate)
+            gate.knock("alice")
+            decided.wait()
+            let events = try timeline(recorder.finish().session).filter { $0.later != nil }
+            #expect(events.map(\.later) == [.asked, .answered, .asked, .answered], "\(events)")
         }
     }
 

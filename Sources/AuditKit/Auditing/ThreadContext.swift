@@ -12,6 +12,9 @@ package final class ThreadContext {
     /// Audited calls in progress on this thread, innermost last.
     var frames: [(owner: ObjectIdentifier, seq: Int64)] = []
     @usableFromInline package var defaultUsed = false
+    /// Steps of asks this thread is capturing now (`Recorder.captureStep`), which a `finish()`
+    /// called from inside one must not wait for.
+    var stepsInProgress = 0
 
     init() { frames.reserveCapacity(16) }
 

@@ -1,5 +1,6 @@
 import AuditModel
 import AuditStorage
+import Foundation
 import Synchronization
 
 extension Recorder {
@@ -42,6 +43,9 @@ extension Recorder {
     /// Ends the observation of every ask still waiting when the recording ends: the mistake
     /// "never answered". The asks go on unobserved, as they would have unaudited.
     func endWaitingAsks() {
+        // The steps other threads are capturing now: queued once the widget's closure returns.
+        let own = ThreadContext.current.stepsInProgress
+        while stepsInFlight.load(ordering: .acquiring) > own { sched_yield() }
         let asks = waitingAsks.withLock { asks in
             defer { asks.removeAll() }
             return asks
@@ -57,6 +61,12 @@ extension Recorder {
         answer: AnswerOutcome, _ body: () -> Void = {}
     ) {
         let context = ThreadContext.current
+        stepsInFlight.add(1, ordering: .relaxed)
+        context.stepsInProgress += 1
+        defer {
+            context.stepsInProgress -= 1
+            stepsInFlight.subtract(1, ordering: .releasing)
+        }
         let owner = ObjectIdentifier(self)
         let seq = nextSeq.add(1, ordering: .relaxed).oldValue
         let parent = context.parent(of: owner) ?? 0
