@@ -4,7 +4,8 @@
 # Builds the documentation catalogs — Sources/AuditCore/AuditCore.docc (the articles and the
 # landing page) and Sources/AuditTesting/AuditTesting.docc — with `docc convert` into OUTPUT
 # (default .build/docs, one folder per module), against the modules' symbol graphs (`swift build
-# -Xswiftc -emit-symbol-graph`, in a build folder of its own so the usual build is not redone), and
+# -Xswiftc -emit-symbol-graph`, in a build folder of its own so the usual build is not redone, or
+# those in AUDITCTL_SYMBOL_GRAPHS when set), and
 # fails on any warning: a broken symbol link, a parameter left undocumented, a missing article.
 #
 # Exit status: 0 built without a warning, 1 a warning or an error, 2 bad setup (no docc).
@@ -26,11 +27,14 @@ if [ -z "$docc" ]; then
 fi
 
 # Kept with the build folder: an incremental build writes the graphs of the modules it compiles
-# again, and leaves the others as they are.
-symbols="$root/.build/docs-build/symbol-graphs"
-mkdir -p "$symbols"
-swift build --package-path "$root" --scratch-path "$root/.build/docs-build" --target AuditTesting \
-    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$symbols" >/dev/null
+# again, and leaves the others as they are. .ci/run's one build writes them already
+# (AUDITCTL_SYMBOL_GRAPHS names where): then nothing is built here.
+symbols="${AUDITCTL_SYMBOL_GRAPHS:-$root/.build/docs-build/symbol-graphs}"
+if [ -z "${AUDITCTL_SYMBOL_GRAPHS:-}" ]; then
+    mkdir -p "$symbols"
+    swift build --package-path "$root" --scratch-path "$root/.build/docs-build" --target AuditTesting \
+        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$symbols" >/dev/null
+fi
 
 rm -rf "$output"
 mkdir -p "$output"

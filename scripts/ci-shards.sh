@@ -11,8 +11,9 @@ cd "$(dirname "$0")/.."
 sessions=${1:-12}
 shards=4
 
-swift build --product auditctl >/dev/null
-auditctl="$(swift build --show-bin-path)/auditctl"
+source scripts/lib/swift-flags.sh
+swift build "${swift_flags[@]}" --product auditctl >/dev/null
+auditctl="$(swift build "${swift_flags[@]}" --show-bin-path)/auditctl"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

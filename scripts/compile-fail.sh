@@ -6,7 +6,8 @@
 #   scripts/compile-fail.sh        (after `swift build`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-modules="$(swift build --show-bin-path)/Modules"
+source scripts/lib/swift-flags.sh
+modules="$(swift build "${swift_flags[@]}" --show-bin-path)/Modules"
 [ -f "$modules/AuditCore.swiftmodule" ] || { echo "compile-fail: build first (no $modules/AuditCore.swiftmodule)" >&2; exit 2; }
 failed=0
 count=0

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite with line coverage: runs the README's `swift test` with
 # `--enable-code-coverage`, in a build folder of its own (.build/coverage, so the instrumented
-# build leaves the usual one alone and nothing else builds twice), prints the test run's summary,
+# build leaves the usual one alone; under .ci/run, the run's one build: scripts/lib/swift-flags.sh),
+# prints the test run's summary,
 # merges the profiles (the test process's, the `auditctl` processes' it ran, and those of the runs
 # as another user, written to /tmp), and prints the total of the toolchain's `llvm-cov report`
 # over Sources/ (the benchmark and the build plugin left out). Fails when the tests fail or the
@@ -11,7 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 floor=${1:-93.5}
-scratch=.build/coverage
+source scripts/lib/swift-flags.sh
+[ "${#swift_flags[@]}" -gt 0 ] || swift_flags=(--scratch-path .build/coverage)
 bin="$(dirname "$(readlink -f "$(command -v swift)")")"
 rm -f /tmp/auditctl-unprivileged-*.profraw
 log=$(mktemp)
@@ -26,11 +28,11 @@ failed() {
     echo "coverage: the tests failed" >&2
     exit 1
 }
-swift test --enable-code-coverage --scratch-path "$scratch" >"$log" 2>&1 || failed
+swift test --enable-code-coverage "${swift_flags[@]}" >"$log" 2>&1 || failed
 # The two runs' summaries: XCTest's tests, then Swift Testing's.
 grep -a -E "^[[:space:]]*Executed [0-9]+ tests?" "$log" | tail -1 | sed 's/^[[:space:]]*/coverage: XCTest: /'
 grep -a -E "Test run with [0-9]+ tests?" "$log" | tail -1 | sed 's/^[^T]*/coverage: Swift Testing: /'
-debug="$(swift build --scratch-path "$scratch" --show-bin-path)"
+debug="$(swift build --enable-code-coverage "${swift_flags[@]}" --show-bin-path)"
 profiles=("$debug"/codecov/*.profraw)
 for file in /tmp/auditctl-unprivileged-*.profraw; do [ -e "$file" ] && profiles+=("$file"); done
 "$bin/llvm-profdata" merge -sparse "${profiles[@]}" -o "$debug/codecov/merged.profdata"

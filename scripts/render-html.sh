@@ -56,8 +56,9 @@ scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 if [ -z "$page" ]; then
     echo "render-html: building auditctl and recording the checkout example" >&2
-    (cd "$root" && swift build --product auditctl >&2)
-    auditctl="$(cd "$root" && swift build --show-bin-path)/auditctl"
+    source "$root/scripts/lib/swift-flags.sh"
+    (cd "$root" && swift build "${swift_flags[@]}" --product auditctl >&2)
+    auditctl="$(cd "$root" && swift build "${swift_flags[@]}" --show-bin-path)/auditctl"
     "$auditctl" record --scenario "$root/Examples/checkout.json" --db "$scratch/audit.sqlite" >/dev/null
     page="$scratch/checkout-replay.html"
     status=0

@@ -27,6 +27,8 @@ extension String {
     /// names escapes such as `\u`) backslashes stay as they are.
     package func visiblyEscaped(json: Bool = false, doublingBackslashes: Bool = true) -> String {
         let doubling = !json && doublingBackslashes
+        // Printable ASCII (a blob's hex, most names and values) is shown as itself.
+        if (doubling ? Self.printableButBackslash : Self.printable).containsEveryByte(of: self) { return self }
         guard unicodeScalars.contains(where: { (doubling && $0 == "\\") || Self.isHidden($0) }) else { return self }
         let scalars = Array(unicodeScalars)
         var text = ""
@@ -64,6 +66,10 @@ extension String {
         }
         return text
     }
+
+    private static let printable = ByteSet { (0x20...0x7E).contains($0) }
+    private static let printableButBackslash = ByteSet { (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "\\") }
+    private static let ascii = ByteSet { $0 < 0x80 }
 
     /// Whether a terminal would not show `scalar` as itself: a control character, a line or
     /// paragraph separator, a format character, a code point that is unassigned or a surrogate, or
@@ -104,7 +110,7 @@ extension String {
     /// emoji, 0 for combining marks and other characters that join the one before, 1 otherwise.
     /// Meant for text already `visiblyEscaped()` (a control character has no width to measure).
     package var displayWidth: Int {
-        if utf8.allSatisfy({ $0 < 0x80 }) { return utf8.count }  // ASCII, escaped: one column each
+        if Self.ascii.containsEveryByte(of: self) { return utf8.count }  // ASCII, escaped: one column each
         var width = 0
         for character in self { width += Self.width(of: character) }
         return width

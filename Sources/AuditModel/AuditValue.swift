@@ -119,12 +119,9 @@ extension AuditValue {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         // Most strings need no escape: they go across whole.
-        let whole = value.withUTF8 { utf8 in
-            guard !utf8.contains(where: needsEscape) else { return false }
-            bytes.append(contentsOf: utf8)
-            return true
-        }
-        if !whole {
+        if plainInJSON.containsEveryByte(of: value) {
+            value.withUTF8 { bytes.append(contentsOf: $0) }
+        } else {
             for scalar in value.unicodeScalars {
                 switch scalar {
                 case "\"": bytes.append(#"\""#)
@@ -149,6 +146,9 @@ extension AuditValue {
     private static func needsEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0xE2
     }
+
+    /// The bytes of a string `appendQuoted` writes as they are.
+    private static let plainInJSON = ByteSet { !needsEscape($0) }
 
     /// The key of the object that stands for a double JSON cannot write.
     static let nonFiniteTag = "$double"

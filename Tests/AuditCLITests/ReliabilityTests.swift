@@ -27,7 +27,7 @@ struct ReliabilityTests {
 
     /// How many events `auditctl record` stores for `longScenario(steps:)` alone, into a fresh
     /// database: what each of several recordings of it at once must store too. Recorded once per
-    /// test process for each `steps` (`ConcurrentRecordingTests` asks for the same 20,000 steps as
+    /// test process for each `steps` (`ConcurrentRecordingTests` asks for the same 5,000 steps as
     /// `twoProcessesRecordIntoOneDatabaseAtOnceAndBothComplete`).
     static func referenceEvents(steps: Int) throws -> Int {
         try SharedFixtures.once("the events of longScenario(steps: \(steps))") {
@@ -138,8 +138,8 @@ struct ReliabilityTests {
 
     @Test func twoProcessesRecordIntoOneDatabaseAtOnceAndBothComplete() throws {
         let sandbox = try Sandbox()
-        try sandbox.write("long.json", Self.longScenario(steps: 20_000))
-        let expected = try Self.referenceEvents(steps: 20_000)
+        try sandbox.write("long.json", Self.longScenario(steps: 5_000))
+        let expected = try Self.referenceEvents(steps: 5_000)
 
         let runs = try sandbox.runConcurrently(
             Array(repeating: ["record", "--scenario", "long.json"], count: 2), timeout: .seconds(600))
