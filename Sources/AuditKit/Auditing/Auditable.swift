@@ -96,10 +96,13 @@ package protocol AnswerPinning: AnyObject, Sendable {
         _ arguments: Arguments, widgetID: Int32
     ) -> Result
     /// Asks the candidate a callback answered later and compares its answer with the recorded
-    /// one; `ask` (the widget's) gets the recorded answer where the recording has it.
+    /// one; returns the widget's ask, which gets the recorded answer where the recording has it
+    /// (`deliver`, or `ifNeverAnswered` for a recorded "never answered").
     func answerLater<Delegate, Widget, Arguments, Result>(
         _ callback: LaterCallback<Delegate, Widget, Arguments, Result>, to target: Delegate?, _ widget: Widget,
-        _ arguments: Arguments, _ ask: LaterAsk<Result>, widgetID: Int32)
+        _ arguments: Arguments, then deliver: @escaping (Result) -> Void, ifNeverAnswered: @escaping () -> Void,
+        widgetID: Int32
+    ) -> LaterAskState
 }
 
 extension AuditLink {

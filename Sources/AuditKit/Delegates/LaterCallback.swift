@@ -104,19 +104,26 @@ public struct LaterCallback<Delegate, Widget: Auditable, Arguments, Result: Send
         _ delegate: Delegate?, _ widget: Widget, _ arguments: Arguments, then deliver: @escaping (Result) -> Void,
         ifNeverAnswered: @escaping () -> Void = {}
     ) -> PendingAnswer {
-        let ask = LaterAsk<Result>(deliver, ifNeverAnswered: ifNeverAnswered)
-        switch widget.auditLink?.sink {
-        case .recorder(let recorder)?:
-            recorder.recordLater(self, to: delegate, widget, arguments, ask, widget: widget.auditLink!.widget)
-        case .pin(let pin)?:
-            pin.answerLater(self, to: delegate, widget, arguments, ask, widgetID: widget.auditLink!.widget)
-        case nil:
+        guard let link = widget.auditLink else {
+            let ask = LaterAsk<Result>(deliver, ifNeverAnswered: ifNeverAnswered)
             let context = ThreadContext.current
             let outer = context.defaultUsed
             call(delegate, widget, arguments, ask)
             context.defaultUsed = outer
+            return PendingAnswer(ask)
         }
-        return PendingAnswer(ask)
+        switch link.sink {
+        case .recorder(let recorder):
+            return PendingAnswer(
+                recorder.recordLater(
+                    self, to: delegate, widget, arguments, then: deliver, ifNeverAnswered: ifNeverAnswered,
+                    widget: link.widget))
+        case .pin(let pin):
+            return PendingAnswer(
+                pin.answerLater(
+                    self, to: delegate, widget, arguments, then: deliver, ifNeverAnswered: ifNeverAnswered,
+                    widgetID: link.widget))
+        }
     }
 
     /// Calls `delegate` (or answers the default) with a handler that reports to `ask`; returns
@@ -124,16 +131,17 @@ public struct LaterCallback<Delegate, Widget: Auditable, Arguments, Result: Send
     @inlinable @discardableResult
     package func call(_ delegate: Delegate?, _ widget: Widget, _ arguments: Arguments, _ ask: LaterAsk<Result>) -> Bool
     {
-        let handler = LaterHandler(ask)
         let context = ThreadContext.current
         guard let delegate else {
             // No delegate: the default, marked as one, as the recorder reads it while it is given.
             context.defaultUsed = true
-            handler.call(answer.defaultResult(arguments))
+            ask.answer(answer.defaultResult(arguments))
             return false
         }
         context.defaultUsed = false
-        start(delegate, widget, arguments) { handler.call($0) }
+        // The handler's closure holds the handler, whose end without an answer is a mistake.
+        let handler = LaterHandler(ask)
+        start(delegate, widget, arguments) { result in withExtendedLifetime(handler) { ask.answer(result) } }
         return !context.defaultUsed
     }
 
@@ -166,156 +174,6 @@ public struct LaterCallback<Delegate, Widget: Auditable, Arguments, Result: Send
                 ask(delegate as? Delegate, widget, arguments) { _ in }
             })
     }
-}
-
-/// The widget's hold on an answer that comes later: what `LaterCallback.ask` returns.
-public final class PendingAnswer: Sendable {
-    private let ask: any LaterAskState
-
-    @usableFromInline init(_ ask: any LaterAskState) { self.ask = ask }
-
-    /// Whether the answer has not come yet and the widget still waits for it.
-    public var isWaiting: Bool { ask.isWaiting }
-
-    /// Stops waiting (a navigation cancelled by another one, a widget going away): the answer,
-    /// should it come, is not delivered, and a delegate that still calls the handler makes the
-    /// mistake "answered after giving up". Nothing happens once the answer has come.
-    public func giveUp() { ask.giveUp() }
-
-    /// Blocks the calling thread until the ask no longer waits: the answer has come (and the
-    /// widget's closure has run), the widget gave up, or the delegate let go of the handler
-    /// uncalled (and `ifNeverAnswered` has run). For a widget that must answer its own caller
-    /// before it returns; never call it on the thread the delegate answers on.
-    public func wait() { _ = ask.settle(before: .distantFuture) }
-}
-
-/// Whoever hears of an ask's steps: the recorder, or an isolated replay's pin. Each method is
-/// called at most once per step, outside the ask's lock.
-@usableFromInline
-package protocol LaterObserver<Result>: AnyObject, Sendable {
-    associatedtype Result: Sendable
-    /// The first answer: `deliver` hands it to the widget, and is called exactly once.
-    func answered(_ result: Result, deliver: () -> Void)
-    /// A step the widget takes no answer from: `gaveUp`, or a mistake (with its answer, for a
-    /// handler called again).
-    func noted(_ step: LaterStep, _ result: Result?)
-}
-
-/// What `PendingAnswer`, the recorder and the pin need of an ask, whatever its result type.
-@usableFromInline
-package protocol LaterAskState: AnyObject, Sendable {
-    var isWaiting: Bool { get }
-    func giveUp()
-    /// The recording (or replay) that observes the ask ends while it still waits: its observer
-    /// hears "never answered" and hears nothing more; the ask itself goes on unobserved, as it
-    /// would have unaudited.
-    func observationEnded()
-    /// Waits until the ask no longer waits (answered, given up, or its handler let go of
-    /// uncalled), or until `deadline`; returns whether it came to that.
-    func settle(before deadline: DispatchTime) -> Bool
-}
-
-/// One ask of a `LaterCallback`: where its answer stands, and what the widget does with it.
-@usableFromInline
-package final class LaterAsk<Result: Sendable>: LaterAskState, @unchecked Sendable {
-    // @unchecked: `deliver` and `ifNeverAnswered` are the widget's closures, one of them called
-    // once, on the thread that answers or lets go of the handler, as the widget's own code would
-    // be; everything else is under `state`.
-    private enum Stage {
-        case waiting
-        case answered
-        case gaveUp
-        case neverAnswered
-    }
-
-    private struct State {
-        var stage = Stage.waiting
-        var observer: (any LaterObserver<Result>)?
-    }
-
-    private let state = Mutex(State())
-    private let deliver: (Result) -> Void
-    private let ifNeverAnswered: () -> Void
-    /// Signalled once, when the ask stops waiting.
-    private let settled = DispatchSemaphore(value: 0)
-
-    @usableFromInline
-    package init(_ deliver: @escaping (Result) -> Void, ifNeverAnswered: @escaping () -> Void = {}) {
-        self.deliver = deliver
-        self.ifNeverAnswered = ifNeverAnswered
-    }
-
-    /// Sets who hears of the steps, before the delegate is asked.
-    @usableFromInline
-    package func observe(_ observer: any LaterObserver<Result>) { state.withLock { $0.observer = observer } }
-
-    @usableFromInline package var isWaiting: Bool { state.withLock { $0.stage == .waiting } }
-
-    /// The delegate called the handler.
-    package func answer(_ result: Result) {
-        let (before, observer) = state.withLock { state in
-            defer { if state.stage == .waiting { state.stage = .answered } }
-            return (state.stage, state.observer)
-        }
-        switch before {
-        case .waiting:
-            if let observer { observer.answered(result) { deliver(result) } } else { deliver(result) }
-            settled.signal()
-        case .answered, .neverAnswered: observer?.noted(.answeredTwice, result)
-        case .gaveUp: observer?.noted(.answeredAfterGivingUp, result)
-        }
-    }
-
-    @usableFromInline package func giveUp() {
-        if let observer = leaveWaiting(for: .gaveUp) { observer?.noted(.gaveUp, nil) }
-    }
-
-    /// The delegate let go of the handler without calling it: the mistake "never answered", and
-    /// the widget hears of it. (Also how an isolated replay replays a recorded "never answered".)
-    package func handlerReleased() {
-        guard let observer = leaveWaiting(for: .neverAnswered) else { return }
-        observer?.noted(.neverAnswered, nil)
-        ifNeverAnswered()
-    }
-
-    @usableFromInline package func observationEnded() {
-        let observer = state.withLock { state in
-            defer { state.observer = nil }
-            return state.stage == .waiting ? state.observer : nil
-        }
-        observer?.noted(.neverAnswered, nil)
-    }
-
-    @usableFromInline package func settle(before deadline: DispatchTime) -> Bool {
-        guard settled.wait(timeout: deadline) == .success else { return false }
-        settled.signal()  // for whoever waits next
-        return true
-    }
-
-    /// Moves from waiting to `next`, returning the observer to tell (itself optional); nil when
-    /// the ask was no longer waiting.
-    private func leaveWaiting(for next: Stage) -> (any LaterObserver<Result>)?? {
-        let left: (any LaterObserver<Result>)?? = state.withLock { state in
-            guard state.stage == .waiting else { return .none }
-            state.stage = next
-            return .some(state.observer)
-        }
-        if left != nil { settled.signal() }
-        return left
-    }
-}
-
-/// The completion handler a delegate holds: calling it answers the ask; letting go of it
-/// uncalled is the mistake "never answered".
-@usableFromInline
-final class LaterHandler<Result: Sendable>: Sendable {
-    private let ask: LaterAsk<Result>
-
-    @usableFromInline init(_ ask: LaterAsk<Result>) { self.ask = ask }
-
-    @usableFromInline func call(_ result: Result) { ask.answer(result) }
-
-    deinit { ask.handlerReleased() }
 }
 
 /// Runs an `async` delegate method to its end on the thread that asks: its jobs run here, in
@@ -361,10 +219,11 @@ package final class FirstAnswer<Value: Sendable>: Sendable {
 }
 
 /// A value handed to another executor while its owner waits for it there, so never used by two
-/// threads at once.
+/// threads at once; or a callback's arguments, read by its answer's observer on the thread that
+/// answers, as the widget's own code would read them.
 @usableFromInline
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    @usableFromInline let value: Value
+package struct UncheckedSendable<Value>: @unchecked Sendable {
+    @usableFromInline package let value: Value
 
-    @usableFromInline init(_ value: Value) { self.value = value }
+    @inlinable package init(_ value: Value) { self.value = value }
 }

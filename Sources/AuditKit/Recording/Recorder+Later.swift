@@ -7,33 +7,61 @@ extension Recorder {
     /// Records one ask of a callback answered later: the ask now, as an event with no result
     /// (`LaterStep.asked`), then each step of its answer as an event of its own that names the
     /// ask, nested under whatever event is in progress on the thread that takes it. The widget gets
-    /// what the delegate answered, exactly as unaudited. Inlinable so that a callback declared
-    /// outside this module is specialized for its types.
+    /// what the delegate answered, exactly as unaudited. Returns the ask, for the widget to hold.
+    ///
+    /// Inlinable so that a callback declared outside this module is specialized for its types,
+    /// and with it the observer made here, which the answer's way back runs through.
     @inlinable
     func recordLater<Delegate, Widget, Arguments, Result>(
         _ callback: LaterCallback<Delegate, Widget, Arguments, Result>, to target: Delegate?, _ widget: Widget,
-        _ arguments: Arguments, _ ask: LaterAsk<Result>, widget widgetID: Int32
-    ) {
+        _ arguments: Arguments, then deliver: @escaping (Result) -> Void, ifNeverAnswered: @escaping () -> Void,
+        widget widgetID: Int32
+    ) -> LaterAskState {
         let frame = beginCall()
-        let recorded = RecordedAsk<Result>(
-            recorder: self, seq: frame.seq, widget: widgetID, descriptor: callback.descriptor,
-            encode: { callback.answer.coding?.encode($0) },
-            outcome: { [arguments = UncheckedSendable(arguments)] in
-                callback.answer.outcome(arguments.value, $0, implemented: $1)
-            })
-        ask.observe(recorded)
-        awaitAnswer(to: ask)
+        let ask = LaterAsk(
+            deliver, ifNeverAnswered: ifNeverAnswered,
+            observer: stepRecorder(callback, arguments, answering: frame.seq, widget: widgetID))
         let implemented = callback.call(target, widget, arguments, ask)
-        recorded.implemented.store(implemented ? 1 : 0, ordering: .releasing)
+        ask.called(implemented: implemented)
+        // An ask answered during the call (most are) has nothing left for `finish()` to end.
+        if ask.isWaiting { awaitAnswer(to: ask) }
         endCall(
             frame, callback.descriptor, widget: widgetID, arguments: callback.arguments.encode(arguments),
             result: nil, answer: AnswerOutcome(answering: .none, tookEffect: false, implemented: implemented),
             later: .asked)
+        return ask
     }
 
-    /// Keeps `ask` to end at `finish()` should it still wait then.
+    /// The observer of ask `seq`: each step it hears of becomes an event naming the ask. It holds
+    /// only what the events need of the callback: its descriptor, answer coding and judgement.
+    @inlinable
+    func stepRecorder<Delegate, Widget, Arguments, Result>(
+        _ callback: LaterCallback<Delegate, Widget, Arguments, Result>, _ arguments: Arguments,
+        answering seq: Int64, widget widgetID: Int32
+    ) -> LaterObserver<Result> {
+        let descriptor = callback.descriptor
+        let kind = callback.answer.kind
+        let takesEffect = callback.answer.takesEffect
+        let encode = callback.answer.coding?.encode
+        let arguments = UncheckedSendable(arguments)
+        return { [self] step, result, implemented, deliver in
+            let answer: AnswerOutcome
+            if let result {
+                let tookEffect = (kind == .veto || kind == .override) && takesEffect(arguments.value, result)
+                answer = AnswerOutcome(answering: kind, tookEffect: tookEffect, implemented: implemented)
+            } else {
+                answer = .input.implemented(implemented)
+            }
+            captureStep(
+                step, answering: seq, descriptor, widget: widgetID, result: result.flatMap { encode?($0) },
+                answer: answer, deliver)
+        }
+    }
+
+    /// Keeps `ask`, which still waits once the call that asked returned, to end at `finish()`
+    /// should it still wait then.
     @usableFromInline
-    func awaitAnswer(to ask: any LaterAskState) {
+    func awaitAnswer(to ask: LaterAskState) {
         waitingAsks.withLock { asks in
             if asks.count >= 1_024 { asks.removeAll { $0.ask == nil || $0.ask?.isWaiting == false } }
             asks.append(WaitingAsk(ask))
@@ -56,6 +84,7 @@ extension Recorder {
     /// Queues one step of an ask (`answers` its seq) as an event: nested under the event in
     /// progress on this thread, and holding whatever `body` makes happen (the widget taking the
     /// answer), which nests under it.
+    @usableFromInline
     func captureStep(
         _ step: LaterStep, answering ask: Int64, _ descriptor: CallbackDescriptor, widget: Int32, result: AuditValue?,
         answer: AnswerOutcome, _ body: () -> Void = {}
@@ -82,57 +111,10 @@ extension Recorder {
     }
 }
 
-/// An ask the recorder ends as "never answered" if it still waits when the recording ends.
+/// An ask the recorder ends as "never answered" if it still waits when the recording ends. Weak:
+/// the recording does not keep an ask alive, whose handler's end is what tells "never answered".
 struct WaitingAsk: Sendable {
-    weak var ask: (any LaterAskState)?
+    weak var ask: LaterAskState?
 
-    init(_ ask: any LaterAskState) { self.ask = ask }
-}
-
-/// What the recorder hears of one ask: each step becomes an event naming the ask.
-@usableFromInline
-final class RecordedAsk<Result: Sendable>: LaterObserver, Sendable {
-    private let recorder: Recorder
-    private let seq: Int64
-    private let widget: Int32
-    private let descriptor: CallbackDescriptor
-    private let encode: @Sendable (Result) -> AuditValue?
-    private let outcome: @Sendable (Result, Bool) -> AnswerOutcome
-    /// Whether the delegate implemented the callback: -1 until the call that asked returns.
-    @usableFromInline let implemented = Atomic<Int8>(-1)
-
-    @usableFromInline
-    init(
-        recorder: Recorder, seq: Int64, widget: Int32, descriptor: CallbackDescriptor,
-        encode: @escaping @Sendable (Result) -> AuditValue?,
-        outcome: @escaping @Sendable (Result, Bool) -> AnswerOutcome
-    ) {
-        self.recorder = recorder
-        self.seq = seq
-        self.widget = widget
-        self.descriptor = descriptor
-        self.encode = encode
-        self.outcome = outcome
-    }
-
-    /// Whether the delegate implemented the callback; while the call that asked is still running
-    /// (an answer given at once), as this thread has seen so far.
-    private var isImplemented: Bool {
-        switch implemented.load(ordering: .acquiring) {
-        case -1: !ThreadContext.current.defaultUsed
-        case let known: known == 1
-        }
-    }
-
-    @usableFromInline func answered(_ result: Result, deliver: () -> Void) {
-        recorder.captureStep(
-            .answered, answering: seq, descriptor, widget: widget, result: encode(result),
-            answer: outcome(result, isImplemented), deliver)
-    }
-
-    @usableFromInline func noted(_ step: LaterStep, _ result: Result?) {
-        let answer = result.map { outcome($0, isImplemented) } ?? .input.implemented(isImplemented)
-        recorder.captureStep(
-            step, answering: seq, descriptor, widget: widget, result: result.flatMap(encode), answer: answer)
-    }
+    init(_ ask: LaterAskState) { self.ask = ask }
 }

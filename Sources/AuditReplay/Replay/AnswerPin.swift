@@ -39,7 +39,7 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
     /// For each recorded ask the run has reached, by its seq: hands the widget the recorded answer.
     private var recordedAnswers: [Int64: (LaterStep, AuditValue?) -> Void] = [:]
     /// For each recorded ask the run has reached: the candidate's own ask, answered to no widget.
-    private var candidateAsks: [Int64: any LaterAskState] = [:]
+    private var candidateAsks: [Int64: LaterAskState] = [:]
     /// The later steps the candidate took (answered, mistakes), by the recorded ask's seq.
     private var candidateSteps: [Int64: [LaterStep]] = [:]
     /// The recorded later steps of each ask, by its seq: indexes into `events`.
@@ -187,20 +187,35 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
 
     package func answerLater<Delegate, Widget, Arguments, Result>(
         _ callback: LaterCallback<Delegate, Widget, Arguments, Result>, to target: Delegate?, _ widget: Widget,
-        _ arguments: Arguments, _ ask: LaterAsk<Result>, widgetID: Int32
-    ) {
+        _ arguments: Arguments, then deliver: @escaping (Result) -> Void, ifNeverAnswered: @escaping () -> Void,
+        widgetID: Int32
+    ) -> LaterAskState {
         guard let index = follow(callback.descriptor, widgetID) else {
-            callback.call(target, widget, arguments, ask)  // off the recording's course: the candidate answers
-            return
+            // Off the recording's course: the candidate answers.
+            let ask = LaterAsk(deliver, ifNeverAnswered: ifNeverAnswered)
+            callback.call(target, widget, arguments, ask)
+            return ask
         }
         let seq = events[index].seq
-        ask.observe(PinnedWidgetAsk<Result>(pin: self, ask: seq))
+        // The widget's side: it gets the recorded answer from the pin, and its giving up is
+        // followed along the recording.
+        let ask = LaterAsk(
+            deliver, ifNeverAnswered: ifNeverAnswered,
+            observer: { [self] step, _, _, deliver in
+                if step == .answered { deliver() } else if step == .gaveUp { gaveUp(seq) }
+            })
         let root = self.root
-        let candidate = LaterAsk<Result> { _ in }
-        let observer = CandidateAsk<Result>(pin: self, ask: seq, encode: { callback.answer.coding?.encode($0) }) {
-            callback.answer.outcome(arguments, $0, implemented: $1)
-        }
-        candidate.observe(observer)
+        // The candidate's side: its answer is compared, never delivered; its mistakes are counted.
+        let encode = callback.answer.coding?.encode
+        let answer = callback.answer
+        let asked = UncheckedSendable(arguments)
+        let candidate = LaterAsk<Result>(
+            { _ in },
+            observer: { [self] step, result, implemented, _ in
+                guard step == .answered, let result else { return candidateNoted(seq, step) }
+                let outcome = answer.outcome(asked.value, result, implemented: implemented)
+                candidateAnswered(seq, StoredAnswer(result: encode?(result), outcome: outcome))
+            })
         locked {
             candidateAsks[seq] = candidate
             recordedAnswers[seq] = { step, recorded in
@@ -213,9 +228,10 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
                 }
             }
         }
-        observer.implemented(callback.call(target, widget, arguments, candidate))
+        candidate.called(implemented: callback.call(target, widget, arguments, candidate))
         performDelegateInputs(of: seq)
         catchUp()
+        return ask
     }
 
     /// Takes the recording's next events while they are later steps of an ask the run has
@@ -295,61 +311,4 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
         run.found.append(TimelineAligner.Found(kind: .onlyInA, a: events[cursor].seq, b: nil))
         run.leftCourseAt = events[cursor].seq
     }
-}
-
-/// The widget's side of an ask during an isolated replay: it gets the recorded answer from the
-/// pin, and its giving up is followed along the recording.
-private final class PinnedWidgetAsk<Result: Sendable>: LaterObserver, Sendable {
-    private let pin: AnswerPin
-    private let ask: Int64
-
-    init(pin: AnswerPin, ask: Int64) {
-        self.pin = pin
-        self.ask = ask
-    }
-
-    func answered(_ result: Result, deliver: () -> Void) { deliver() }
-
-    func noted(_ step: LaterStep, _ result: Result?) {
-        if step == .gaveUp { pin.gaveUp(ask) }
-    }
-}
-
-/// The candidate's side of an ask during an isolated replay: its answer is compared, never
-/// delivered; its mistakes are counted.
-private final class CandidateAsk<Result: Sendable>: LaterObserver, @unchecked Sendable {
-    // @unchecked: `encode` and `outcome` are the callback's declared codings, which hold the
-    // arguments the widget asked with; they are called on the thread that answers, as the
-    // recorder calls them.
-    private let pin: AnswerPin
-    private let ask: Int64
-    private let encode: (Result) -> AuditValue?
-    private let outcome: (Result, Bool) -> AnswerOutcome
-    /// Whether the candidate implemented the callback: -1 until the call that asked returns (an
-    /// answer given at once is judged by this thread's "default used" mark, as the recorder does).
-    private let implemented = Atomic<Int8>(-1)
-
-    init(
-        pin: AnswerPin, ask: Int64, encode: @escaping (Result) -> AuditValue?,
-        outcome: @escaping (Result, Bool) -> AnswerOutcome
-    ) {
-        self.pin = pin
-        self.ask = ask
-        self.encode = encode
-        self.outcome = outcome
-    }
-
-    /// The call that asked returned: whether the candidate implemented the callback.
-    func implemented(_ implemented: Bool) { self.implemented.store(implemented ? 1 : 0, ordering: .releasing) }
-
-    func answered(_ result: Result, deliver: () -> Void) {
-        let implemented =
-            switch self.implemented.load(ordering: .acquiring) {
-            case -1: !ThreadContext.current.defaultUsed
-            case let known: known == 1
-            }
-        pin.candidateAnswered(ask, StoredAnswer(result: encode(result), outcome: outcome(result, implemented)))
-    }
-
-    func noted(_ step: LaterStep, _ result: Result?) { pin.candidateNoted(ask, step) }
 }
