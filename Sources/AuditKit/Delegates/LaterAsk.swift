@@ -54,6 +54,10 @@ package class LaterAskState: @unchecked Sendable {
     /// The call that asked returned, and whether the delegate implemented the callback.
     @inlinable static var implementationKnown: UInt8 { 1 << 4 }
     @inlinable static var implemented: UInt8 { 1 << 5 }
+    /// The step that left waiting is over: the widget's closure (or `ifNeverAnswered`) and the
+    /// observer have run. What `settle(before:)` waits for, not the stage alone, which a step sets
+    /// before it runs them.
+    @inlinable static var over: UInt8 { 1 << 6 }
 
     /// Whether the answer has not come yet and the widget still waits for it.
     @usableFromInline package final var isWaiting: Bool {
@@ -86,9 +90,10 @@ package class LaterAskState: @unchecked Sendable {
         _ = word.bitwiseOr(known, ordering: .releasing)
     }
 
-    /// The ask left waiting (`old` is the word before): wakes the threads that wait for it.
-    @inlinable final func settled(_ old: UInt8) {
-        if old & Self.sleeping != 0 { wake() }
+    /// The step that left waiting is over: wakes the threads that wait for it (one may have
+    /// begun to wait after the step left waiting).
+    @inlinable final func settled() {
+        if word.bitwiseOr(Self.over, ordering: .acquiringAndReleasing).oldValue & Self.sleeping != 0 { wake() }
     }
 
     @usableFromInline final func wake() { sleepers.withLock { _ = $0?.signal() } }
@@ -104,7 +109,7 @@ package class LaterAskState: @unchecked Sendable {
         let old = leave(for: Self.gaveUp)
         guard old & Self.stageBits == Self.waiting else { return }
         if old & Self.unobserved == 0 { noted(.gaveUp, old) }
-        settled(old)
+        settled()
     }
 
     /// The delegate let go of the handler: when it never called it, the mistake "never
@@ -115,7 +120,7 @@ package class LaterAskState: @unchecked Sendable {
         guard old & Self.stageBits == Self.waiting else { return }
         if old & Self.unobserved == 0 { noted(.neverAnswered, old) }
         ifNeverAnswered()
-        settled(old)
+        settled()
     }
 
     /// The recording (or replay) that observes the ask ends while it still waits: its observer
@@ -127,18 +132,19 @@ package class LaterAskState: @unchecked Sendable {
     }
 
     /// Waits until the ask no longer waits (answered, given up, or its handler let go of
-    /// uncalled), or until `deadline`; returns whether it came to that.
+    /// uncalled) and the step that ended it is over, or until `deadline`; returns whether it came
+    /// to that.
     package final func settle(before deadline: DispatchTime) -> Bool {
-        guard isWaiting else { return true }
+        guard word.load(ordering: .acquiring) & Self.over == 0 else { return true }
         let semaphore = sleepers.withLock { sleepers in
             if let made = sleepers { return made }
             let made = DispatchSemaphore(value: 0)
             sleepers = made
             return made
         }
-        // Set after the semaphore exists: whoever leaves waiting from now on wakes it.
+        // Set after the semaphore exists: whoever ends a step from now on wakes it.
         let old = word.bitwiseOr(Self.sleeping, ordering: .acquiringAndReleasing).oldValue
-        guard old & Self.stageBits == Self.waiting else { return true }
+        guard old & Self.over == 0 else { return true }
         guard semaphore.wait(timeout: deadline) == .success else { return false }
         semaphore.signal()  // for whoever waits next
         return true
@@ -177,7 +183,7 @@ package final class LaterAsk<Result: Sendable>: LaterAskState, @unchecked Sendab
             } else {
                 deliver(result)
             }
-            settled(old)
+            settled()
         case Self.gaveUp: observer?(.answeredAfterGivingUp, result, isImplemented(old), {})
         default: observer?(.answeredTwice, result, isImplemented(old), {})
         }
