@@ -202,29 +202,7 @@ extension String {
 extension SQLValue {
     /// The value as it appears in output: text stays text, blobs become hex strings.
     /// Lowercase hex digits of `bytes`, two per byte.
-    /// Pointers and arithmetic, not a sequence's iterator and an array of digits: an unoptimized
-    /// build (the tests' `auditctl`) calls the generic iterator once a byte, and a query may print
-    /// a hundred megabytes of blobs.
-    static func hex(_ bytes: [UInt8]) -> String {
-        String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
-            bytes.withUnsafeBufferPointer { source in
-                guard var input = source.baseAddress, var output = buffer.baseAddress else { return 0 }
-                let end = input + source.count
-                while input < end {
-                    output[0] = digit(input.pointee >> 4)
-                    output[1] = digit(input.pointee & 0x0f)
-                    input += 1
-                    output += 2
-                }
-                return source.count * 2
-            }
-        }
-    }
-
-    /// The lowercase hex digit of `nibble`: 0x30 is "0", 0x61 is "a".
-    private static func digit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? 0x30 + nibble : 0x61 - 10 + nibble
-    }
+    static func hex(_ bytes: [UInt8]) -> String { SHA256.hexadecimal(bytes) }
 
     var auditValue: AuditValue {
         switch self {

@@ -156,15 +156,27 @@ package enum SHA256 {
         }
     }
 
-    /// `bytes` in lowercase hexadecimal.
+    /// `bytes` in lowercase hexadecimal. Pointers and arithmetic, not a sequence's iterator and an
+    /// array of digits: an unoptimized build (the tests' `auditctl`) calls the generic iterator
+    /// once a byte, and a query may print a hundred megabytes of blobs through here.
     package static func hexadecimal(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        var text = ""
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0xf)])
+        String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
+            bytes.withUnsafeBufferPointer { source in
+                guard var input = source.baseAddress, var output = buffer.baseAddress else { return 0 }
+                let end = input + source.count
+                while input < end {
+                    output[0] = digit(input.pointee >> 4)
+                    output[1] = digit(input.pointee & 0x0f)
+                    input += 1
+                    output += 2
+                }
+                return source.count * 2
+            }
         }
-        return text
+    }
+
+    /// The lowercase hex digit of `nibble`: 0x30 is "0", 0x61 is "a".
+    private static func digit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? 0x30 + nibble : 0x61 - 10 + nibble
     }
 }
