@@ -15,13 +15,7 @@ struct GestureRecordingTests {
     var database: String { folder.path("audit.sqlite") }
 
     func timelineLines(_ session: Int64) throws -> [String] {
-        try AuditStore(path: database, access: .read).timeline(of: session).map { event in
-            [
-                String(event.seq), event.parentSeq.map(String.init) ?? "-", event.kind.rawValue, event.widget ?? "-",
-                event.callback, event.arguments, event.result ?? "void", answerEffect(event),
-                event.implemented.map(String.init) ?? "-",
-            ].joined(separator: " ")
-        }
+        AuditCoreTests.timelineLines(try AuditStore(path: database, access: .read).timeline(of: session), overrides: true)
     }
 
     @Test func allSevenCallbacksAreRecordedWithArgumentsResultAndVeto() throws {

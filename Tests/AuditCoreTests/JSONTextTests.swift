@@ -244,10 +244,11 @@ struct NonFiniteAnswerTests {
         let session = try record(NonFiniteGauge())
         let store = try AuditStore(path: database, access: .read)
         let answers = try store.storedEvents(of: session).filter { $0.callback == "gauge(_:levelFor:)" }
-        #expect(answers.map(\.result) == [.double(.nan), .double(.infinity), .double(-.infinity), .double(0.5)])
+        let stored: [AuditValue?] = [.double(.nan), .double(.infinity), .double(-.infinity), .double(0.5)]
+        #expect(answers.map(\.result) == stored)
         let results = try store.timeline(of: session).filter { $0.callback == "gauge(_:levelFor:)" }.map(\.result)
-        #expect(
-            results == [#"{"$double":"NaN"}"#, #"{"$double":"Infinity"}"#, #"{"$double":"-Infinity"}"#, "0.5"])
+        let shown: [String?] = [#"{"$double":"NaN"}"#, #"{"$double":"Infinity"}"#, #"{"$double":"-Infinity"}"#, "0.5"]
+        #expect(results == shown)
         #expect(
             try store.connection.scalarInt(
                 "SELECT count(*) FROM timeline WHERE json_valid(coalesce(result, 'null')) = 0") == 0)

@@ -41,13 +41,7 @@ struct RecorderTests {
         #expect(summary.vetoes == 1)
 
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
-        let lines = events.map { event in
-            [
-                String(event.seq), event.parentSeq.map(String.init) ?? "-", event.kind.rawValue, event.widget ?? "-",
-                event.callback, event.arguments, event.result ?? "void", event.vetoed.map(String.init) ?? "-",
-                event.implemented.map(String.init) ?? "-",
-            ].joined(separator: " ")
-        }
+        let lines = timelineLines(events)
         #expect(
             lines == [
                 #"1 - input root/shipping tapSegment {"segment":2} {"selected":0} - -"#,

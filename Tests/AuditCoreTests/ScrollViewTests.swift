@@ -79,17 +79,6 @@ func answerEffect(_ event: TimelineEvent) -> String {
     return "-"
 }
 
-/// One line per event: seq, parent, kind, widget, protocol, callback, arguments, result, vetoed
-/// (for an override: overridden or kept), implemented.
-func protocolTimelineLines(_ events: [TimelineEvent]) -> [String] {
-    events.map { event in
-        [
-            String(event.seq), event.parentSeq.map(String.init) ?? "-", event.kind.rawValue, event.widget ?? "-",
-            event.protocolName ?? "-", event.callback, event.arguments, event.result ?? "void",
-            answerEffect(event), event.implemented.map(String.init) ?? "-",
-        ].joined(separator: " ")
-    }
-}
 
 @Suite("Scroll view: UIKit semantics and audit")
 struct ScrollViewTests {
@@ -252,34 +241,34 @@ struct ScrollViewTests {
             #"{"contentOffset":{"x":0.0,"y":\#(y)},"dragging":\#(dragging)}"#
         }
         let scroll = "root/s ScrollViewDelegate"
-        #expect(
-            protocolTimelineLines(events) == [
-                "1 - input root/s - beginDrag {} \(after("0.0", dragging: true)) - -",
-                "2 1 callback \(scroll) scrollViewWillBeginDragging(_:) {} void - true",
-                #"3 - input root/s - drag {"translation":{"x":0.0,"y":-30.0}} "# + after("30.0", dragging: true)
-                    + " - -",
-                "4 3 callback \(scroll) scrollViewDidScroll(_:) {} void - true",
-                #"5 - input root/s - endDrag {"velocity":{"x":0.0,"y":0.1}} "# + after("100.0") + " - -",
-                "6 5 callback \(scroll) scrollViewWillEndDragging(_:withVelocity:targetContentOffset:) "
-                    + #"{"velocity":{"x":0.0,"y":0.1},"targetContentOffset":{"x":0.0,"y":80.0}} "#
-                    + #"{"x":0.0,"y":100.0} overridden true"#,
-                #"7 5 callback \#(scroll) scrollViewDidEndDragging(_:willDecelerate:) {"willDecelerate":true} void - true"#,
-                "8 5 callback \(scroll) scrollViewWillBeginDecelerating(_:) {} void - true",
-                "9 5 callback \(scroll) scrollViewDidScroll(_:) {} void - true",
-                "10 5 callback \(scroll) scrollViewDidScroll(_:) {} void - true",
-                "11 5 callback \(scroll) scrollViewDidScroll(_:) {} void - true",
-                "12 5 callback \(scroll) scrollViewDidScroll(_:) {} void - true",
-                "13 5 callback \(scroll) scrollViewDidEndDecelerating(_:) {} void - true",
-                "14 - input root/s - tapStatusBar {} \(after("100.0")) - -",
-                "15 14 callback \(scroll) scrollViewShouldScrollToTop(_:) {} false true true",
-                "16 - input root/s - tapStatusBar {} \(after("0.0")) - -",
-                "17 16 callback \(scroll) scrollViewShouldScrollToTop(_:) {} true false true",
-                "18 16 callback \(scroll) scrollViewDidScroll(_:) {} void - true",
-                "19 16 callback \(scroll) scrollViewDidScrollToTop(_:) {} void - true",
-                #"20 - input root/s - setContentOffset {"contentOffset":{"x":0.0,"y":12.5}} "# + after("12.5")
-                    + " - -",
-                "21 20 callback \(scroll) scrollViewDidScroll(_:) {} void - true",
-            ])
+        let expected: [String] = [
+            "1 - input root/s - beginDrag {} \(after("0.0", dragging: true)) - -",
+            "2 1 callback \(scroll) scrollViewWillBeginDragging(_:) {} void - true",
+            #"3 - input root/s - drag {"translation":{"x":0.0,"y":-30.0}} "# + after("30.0", dragging: true)
+                + " - -",
+            "4 3 callback \(scroll) scrollViewDidScroll(_:) {} void - true",
+            #"5 - input root/s - endDrag {"velocity":{"x":0.0,"y":0.1}} "# + after("100.0") + " - -",
+            "6 5 callback \(scroll) scrollViewWillEndDragging(_:withVelocity:targetContentOffset:) "
+                + #"{"velocity":{"x":0.0,"y":0.1},"targetContentOffset":{"x":0.0,"y":80.0}} "#
+                + #"{"x":0.0,"y":100.0} overridden true"#,
+            #"7 5 callback \#(scroll) scrollViewDidEndDragging(_:willDecelerate:) {"willDecelerate":true} void - true"#,
+            "8 5 callback \(scroll) scrollViewWillBeginDecelerating(_:) {} void - true",
+            "9 5 callback \(scroll) scrollViewDidScroll(_:) {} void - true",
+            "10 5 callback \(scroll) scrollViewDidScroll(_:) {} void - true",
+            "11 5 callback \(scroll) scrollViewDidScroll(_:) {} void - true",
+            "12 5 callback \(scroll) scrollViewDidScroll(_:) {} void - true",
+            "13 5 callback \(scroll) scrollViewDidEndDecelerating(_:) {} void - true",
+            "14 - input root/s - tapStatusBar {} \(after("100.0")) - -",
+            "15 14 callback \(scroll) scrollViewShouldScrollToTop(_:) {} false true true",
+            "16 - input root/s - tapStatusBar {} \(after("0.0")) - -",
+            "17 16 callback \(scroll) scrollViewShouldScrollToTop(_:) {} true false true",
+            "18 16 callback \(scroll) scrollViewDidScroll(_:) {} void - true",
+            "19 16 callback \(scroll) scrollViewDidScrollToTop(_:) {} void - true",
+            #"20 - input root/s - setContentOffset {"contentOffset":{"x":0.0,"y":12.5}} "# + after("12.5")
+                + " - -",
+            "21 20 callback \(scroll) scrollViewDidScroll(_:) {} void - true",
+        ]
+        #expect(timelineLines(events, protocols: true, overrides: true) == expected)
         #expect(events.allSatisfy { $0.widgetKind == "ScrollView" })
     }
 

@@ -321,30 +321,30 @@ struct TableViewTests {
         // (1, 0) refused to be deselected: both rows are selected, the first is "selected".
         let afterBoth =
             #"{"contentOffset":{"x":0.0,"y":0.0},"dragging":false,"selected":\#(ip(0, 0)),"selectedRows":[\#(ip(0, 0)),\#(ip(1, 0))]}"#
-        #expect(
-            protocolTimelineLines(events) == [
-                "1 - input root/t - tapRow \(arg(0, 0)) \(after(ip(0, 0))) - -",
-                "2 1 callback \(callback)(_:shouldHighlightRowAt:) \(arg(0, 0)) true false true",
-                "3 1 callback \(callback)(_:willSelectRowAt:) \(arg(0, 0)) \(ip(0, 0)) kept true",
-                "4 1 callback \(callback)(_:didSelectRowAt:) \(arg(0, 0)) void - true",
-                "5 - input root/t - tapRow \(arg(0, 2)) \(after(ip(0, 0))) - -",
-                "6 5 callback \(callback)(_:shouldHighlightRowAt:) \(arg(0, 2)) false true true",
-                "7 - input root/t - tapRow \(arg(1, 1)) \(after(ip(0, 0))) - -",
-                "8 7 callback \(callback)(_:shouldHighlightRowAt:) \(arg(1, 1)) true false true",
-                "9 7 callback \(callback)(_:willSelectRowAt:) \(arg(1, 1)) null overridden true",
-                "10 - input root/t - tapRow \(arg(0, 1)) \(after(ip(1, 0))) - -",
-                "11 10 callback \(callback)(_:shouldHighlightRowAt:) \(arg(0, 1)) true false true",
-                "12 10 callback \(callback)(_:willSelectRowAt:) \(arg(0, 1)) \(ip(1, 0)) overridden true",
-                "13 10 callback \(callback)(_:willDeselectRowAt:) \(arg(0, 0)) \(ip(0, 0)) kept true",
-                "14 10 callback \(callback)(_:didDeselectRowAt:) \(arg(0, 0)) void - true",
-                "15 10 callback \(callback)(_:didSelectRowAt:) \(arg(1, 0)) void - true",
-                "16 - input root/t - tapRow \(arg(0, 0)) \(afterBoth) - -",
-                "17 16 callback \(callback)(_:shouldHighlightRowAt:) \(arg(0, 0)) true false true",
-                "18 16 callback \(callback)(_:willSelectRowAt:) \(arg(0, 0)) \(ip(0, 0)) kept true",
-                "19 16 callback \(callback)(_:willDeselectRowAt:) \(arg(1, 0)) null overridden true",
-                "20 16 callback \(callback)(_:didSelectRowAt:) \(arg(0, 0)) void - true",
-                "21 - input root/t - deselectRow \(arg(1, 0)) \(after(ip(0, 0))) - -",
-            ])
+        let expected: [String] = [
+            "1 - input root/t - tapRow \(arg(0, 0)) \(after(ip(0, 0))) - -",
+            "2 1 callback \(callback)(_:shouldHighlightRowAt:) \(arg(0, 0)) true false true",
+            "3 1 callback \(callback)(_:willSelectRowAt:) \(arg(0, 0)) \(ip(0, 0)) kept true",
+            "4 1 callback \(callback)(_:didSelectRowAt:) \(arg(0, 0)) void - true",
+            "5 - input root/t - tapRow \(arg(0, 2)) \(after(ip(0, 0))) - -",
+            "6 5 callback \(callback)(_:shouldHighlightRowAt:) \(arg(0, 2)) false true true",
+            "7 - input root/t - tapRow \(arg(1, 1)) \(after(ip(0, 0))) - -",
+            "8 7 callback \(callback)(_:shouldHighlightRowAt:) \(arg(1, 1)) true false true",
+            "9 7 callback \(callback)(_:willSelectRowAt:) \(arg(1, 1)) null overridden true",
+            "10 - input root/t - tapRow \(arg(0, 1)) \(after(ip(1, 0))) - -",
+            "11 10 callback \(callback)(_:shouldHighlightRowAt:) \(arg(0, 1)) true false true",
+            "12 10 callback \(callback)(_:willSelectRowAt:) \(arg(0, 1)) \(ip(1, 0)) overridden true",
+            "13 10 callback \(callback)(_:willDeselectRowAt:) \(arg(0, 0)) \(ip(0, 0)) kept true",
+            "14 10 callback \(callback)(_:didDeselectRowAt:) \(arg(0, 0)) void - true",
+            "15 10 callback \(callback)(_:didSelectRowAt:) \(arg(1, 0)) void - true",
+            "16 - input root/t - tapRow \(arg(0, 0)) \(afterBoth) - -",
+            "17 16 callback \(callback)(_:shouldHighlightRowAt:) \(arg(0, 0)) true false true",
+            "18 16 callback \(callback)(_:willSelectRowAt:) \(arg(0, 0)) \(ip(0, 0)) kept true",
+            "19 16 callback \(callback)(_:willDeselectRowAt:) \(arg(1, 0)) null overridden true",
+            "20 16 callback \(callback)(_:didSelectRowAt:) \(arg(0, 0)) void - true",
+            "21 - input root/t - deselectRow \(arg(1, 0)) \(after(ip(0, 0))) - -",
+        ]
+        #expect(timelineLines(events, protocols: true, overrides: true) == expected)
         #expect(events.allSatisfy { $0.widgetKind == "TableView" })
     }
 

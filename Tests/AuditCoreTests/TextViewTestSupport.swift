@@ -73,15 +73,20 @@ final class DidChangeOnlyTextDelegate: TextViewDelegate {
     func textViewDidChange(_ textView: TextView) { texts.append(textView.text) }
 }
 
-/// The timeline as one line per event: seq, parent, kind, widget, callback, arguments, result,
-/// vetoed, implemented.
-func timelineLines(_ events: [TimelineEvent]) -> [String] {
+/// The timeline as one line per event: seq, parent, kind, widget, (with `protocols`, the protocol,)
+/// callback, arguments, result, vetoed (with `overrides`, for an override: overridden or kept),
+/// implemented. Built field by field: an array literal of these optionals took the type checker
+/// seconds.
+func timelineLines(_ events: [TimelineEvent], protocols: Bool = false, overrides: Bool = false) -> [String] {
     events.map { event in
-        [
-            String(event.seq), event.parentSeq.map(String.init) ?? "-", event.kind.rawValue, event.widget ?? "-",
-            event.callback, event.arguments, event.result ?? "void", event.vetoed.map(String.init) ?? "-",
-            event.implemented.map(String.init) ?? "-",
-        ].joined(separator: " ")
+        var fields: [String] = [String(event.seq), event.parentSeq.map { String($0) } ?? "-"]
+        fields.append(event.kind.rawValue)
+        fields.append(event.widget ?? "-")
+        if protocols { fields.append(event.protocolName ?? "-") }
+        fields += [event.callback, event.arguments, event.result ?? "void"]
+        fields.append(overrides ? answerEffect(event) : event.vetoed.map { String($0) } ?? "-")
+        fields.append(event.implemented.map { String($0) } ?? "-")
+        return fields.joined(separator: " ")
     }
 }
 
