@@ -15,7 +15,8 @@ struct GestureRecordingTests {
     var database: String { folder.path("audit.sqlite") }
 
     func timelineLines(_ session: Int64) throws -> [String] {
-        AuditCoreTests.timelineLines(try AuditStore(path: database, access: .read).timeline(of: session), overrides: true)
+        AuditCoreTests.timelineLines(
+            try AuditStore(path: database, access: .read).timeline(of: session), overrides: true)
     }
 
     @Test func allSevenCallbacksAreRecordedWithArgumentsResultAndVeto() throws {

@@ -79,7 +79,6 @@ func answerEffect(_ event: TimelineEvent) -> String {
     return "-"
 }
 
-
 @Suite("Scroll view: UIKit semantics and audit")
 struct ScrollViewTests {
     let folder = TemporaryDirectory()
