@@ -18,6 +18,13 @@ struct ScannedValue {
     /// digits, `null`.
     var bytes: Range<Int>
 
+    var isNullOrInteger: Bool {
+        switch kind {
+        case .null, .integer: true
+        case .text, .labels: false
+        }
+    }
+
     /// The value, a string's escapes decoded.
     func value(in line: UnsafeRawBufferPointer) -> AuditValue {
         switch kind {

@@ -15,7 +15,8 @@ struct ImportChunk: Sendable {
     var values: [FormValue] = []
     var text: [UInt8] = []
     /// The callback names met for the first time in this chunk (kind, protocol, name, and the
-    /// labels and answer of the line that met it), numbered on from those of the chunks before.
+    /// labels, answer and answered of the line that met it), numbered on from those of the chunks
+    /// before.
     var newNames: [[SQLValue]] = []
 
     /// Empties the chunk, keeping its memory, to hold the lines from `firstLine` on.
@@ -43,9 +44,10 @@ struct ImportChunk: Sendable {
         /// A widget line with an integer id and a string path and kind: its id, path, kind and
         /// parent from `values[first]`, and its id.
         case widget(first: Int, id: Int64)
-        /// An event line with an integer `seq`, times and widget and a string `args`: its `seq`,
-        /// `t_ns`, `widget`, `args`, `result`, `vetoed`, `implemented`, `duration_ns` and
-        /// `parent_seq` from `values[first]`, and the number of its callback name.
+        /// An event line with an integer `seq`, times and widget, a string `args`, and `answered`
+        /// and `later` null or one of their names: its `seq`, `t_ns`, `widget`, `args`, `result`,
+        /// `vetoed`, `implemented`, `duration_ns`, `parent_seq`, `later` and `answers` from
+        /// `values[first]`, and the number of its callback name.
         case event(first: Int, seq: Int64, name: Int)
     }
 
@@ -148,11 +150,13 @@ struct ImportScanner {
     private mutating func form(of line: UnsafeRawBufferPointer) -> ImportChunk.Form {
         if Self.eventForm.scan(line, into: &scanned), case .integer(let seq) = scanned[0].kind,
             case .integer = scanned[1].kind, case .integer = scanned[2].kind, case .text = scanned[8].kind,
-            case .integer = scanned[12].kind
+            case .integer = scanned[12].kind, Self.isNullOrName(scanned[14], in: line, among: Self.answeredNames),
+            Self.isNullOrName(scanned[15], in: line, among: Self.laterNames), scanned[16].isNullOrInteger
         {
             let first = chunk.values.count
             for index in 0...2 { add(scanned[index], of: line) }
             for index in 8...13 { add(scanned[index], of: line) }
+            for index in 15...16 { add(scanned[index], of: line) }
             return .event(first: first, seq: seq, name: nameNumber(in: line))
         }
         if Self.widgetForm.scan(line, into: &scanned), case .integer(let id) = scanned[0].kind,
@@ -168,6 +172,21 @@ struct ImportScanner {
             return .fields(fields)
         }
         return .none
+    }
+
+    /// The names `callbacks.answered` and `events.later` may hold (their columns' CHECK): a line
+    /// with another goes to the full reading, where storing it fails at that line.
+    static let answeredNames = [AnswerTiming.handler, .async].map { Array($0.rawValue.utf8) }
+    static let laterNames = LaterStep.allCases.map { Array($0.name.utf8) }
+
+    private static func isNullOrName(_ value: ScannedValue, in line: UnsafeRawBufferPointer, among names: [[UInt8]])
+        -> Bool
+    {
+        switch value.kind {
+        case .null: true
+        case .text(escaped: false): names.contains { $0.elementsEqual(line[value.bytes]) }
+        default: false
+        }
     }
 
     /// Adds a scanned value to the chunk, a string's bytes copied to its text, escapes decoded.
@@ -203,7 +222,7 @@ struct ImportScanner {
         let number = nameCount
         nameCount += 1
         chunk.newNames.append(
-            (3...7).map { index in
+            [3, 4, 5, 6, 7, 14].map { index in
                 SQLValue(exported: scanned[index].value(in: line)) ?? .null
             })
         names[hash] = (Array(name), number)

@@ -16,6 +16,8 @@ struct ImportReader {
     /// The session being read: its new id (nil while skipping one the database holds), and how
     /// many events its `session` line announced and have come.
     private var current: (id: Int64?, expected: Int, seen: Int)?
+    /// The export format of the current session's line: which fields its event lines have.
+    private var format = SessionTransfer.format
     /// The `seq` of the current session's last event and the id of its last widget, or `.max`
     /// once one was not an integer.
     private var lastSeq = Int64.min
@@ -25,8 +27,8 @@ struct ImportReader {
     private var failure: String?
     /// The ids of the callback names read in full lines, by kind, protocol and name.
     private var callbackIDs: [[SQLValue]: Int64] = [:]
-    /// The callback names the scanner numbered (kind, protocol, name, labels and answer), and
-    /// their ids once stored.
+    /// The callback names the scanner numbered (kind, protocol, name, labels, answer and
+    /// answered), and their ids once stored.
     private var names: [[SQLValue]] = []
     private var nameIDs: [Int64?] = []
     /// Event rows scanned and not yet inserted: their first value in the chunk, their session and
@@ -121,14 +123,16 @@ struct ImportReader {
         if !ended { throw SessionTransfer.ImportError(line: line, reason: "the export ends before its end line") }
     }
 
-    /// Whether an event scanned in its form can be stored as it is: it belongs to a session, is
-    /// within its count, and comes after the last one. Its row then cannot fail a constraint,
+    /// Whether an event scanned in its form can be stored as it is: it belongs to a session of
+    /// this build's format (the form's fields), is within its count, and comes after the last one. Its row then cannot fail a constraint,
     /// so it waits in a batch; only a failure of the disk can strike a batch, and it is reported
     /// at the line that sent it. Any other event goes through the full reading, which judges it.
     /// A widget waits in a batch of its own on the same terms: in a session, its id above the
     /// last one's.
     private func takesEvent(seq: Int64) -> Bool {
-        guard !ended, let current, current.seen < current.expected else { return false }
+        guard !ended, format == SessionTransfer.format, let current, current.seen < current.expected else {
+            return false
+        }
         return seq > lastSeq
     }
 
@@ -161,8 +165,8 @@ struct ImportReader {
         defer { rows.removeAll(keepingCapacity: true) }
         let statement = try store.eventInsert(rows: rows.count)
         // Each row: session, seq, t_ns, widget, callback, args, result, vetoed, implemented,
-        // duration_ns, parent_seq, overridden; the scan took all but the session, the callback and
-        // `overridden`, which is an override's `vetoed` (see `isOverride`).
+        // duration_ns, parent_seq, overridden, later, answers; the scan took all but the session,
+        // the callback and `overridden`, which is an override's `vetoed` (see `isOverride`).
         for (number, row) in rows.enumerated() {
             let at = number * AuditStore.eventColumns
             statement.bind(row.session, at: Int32(at + 1))
@@ -171,8 +175,8 @@ struct ImportReader {
             for index in 3..<9 { bind(values[row.first + index], text, to: statement, at: at + index + 3) }
             statement.bindNull(at: Int32(at + (row.isOverride ? 8 : 12)))
             if row.isOverride { bind(values[row.first + 5], text, to: statement, at: at + 12) }
-            statement.bindNull(at: Int32(at + 13))
-            statement.bindNull(at: Int32(at + 14))
+            bind(values[row.first + 9], text, to: statement, at: at + 13)
+            bind(values[row.first + 10], text, to: statement, at: at + 14)
         }
         try statement.run()
     }
@@ -226,7 +230,8 @@ struct ImportReader {
             }
         case "event":
             guard current != nil else { return fail("an event before any session line") }
-            let values = try AuditStore.eventFields.map { try reader.sql($0) }
+            let fields = format == 1 ? AuditStore.formatOneEventFields : AuditStore.eventFields.count
+            let values = try AuditStore.eventFields.prefix(fields).map { try reader.sql($0) }
             current!.seen += 1
             guard current!.seen <= current!.expected else {
                 return fail("more events than the session line's \(current!.expected)")
@@ -235,7 +240,7 @@ struct ImportReader {
             if case .integer(let seq) = values[0] { lastSeq = max(lastSeq, seq) } else { lastSeq = .max }
             if let id = current!.id {
                 let name = Array(values[3...5])
-                let callback = try callbackIDs[name] ?? internCallback(Array(values[3...7]))
+                let callback = try callbackIDs[name] ?? internCallback(Array(values[3...7]) + [values[safe: 14]])
                 callbackIDs[name] = callback
                 try storeEvent(values, session: id, callback: callback)
             }
@@ -269,9 +274,11 @@ struct ImportReader {
 
     private mutating func startSession(_ reader: inout LineFields) throws {
         sessions += 1
-        let format = try reader.integer("format")
-        guard format == SessionTransfer.format else {
-            return fail("format \(format); this build reads format \(SessionTransfer.format)")
+        format = try reader.integer("format")
+        guard (SessionTransfer.oldestFormat...SessionTransfer.format).contains(format) else {
+            return fail(
+                "format \(format); this build reads formats \(SessionTransfer.oldestFormat) to \(SessionTransfer.format)"
+            )
         }
         let uuid = try reader.string("uuid")
         guard UUID(uuidString: uuid) != nil else { return fail("uuid: not a UUID: '\(uuid)'") }
@@ -313,14 +320,14 @@ struct ImportReader {
         current = (id, expected, 0)
     }
 
-    /// The id of a callback name (its kind, protocol, name, labels and answer), inserting it
-    /// when new.
+    /// The id of a callback name (its kind, protocol, name, labels, answer and answered),
+    /// inserting it when new.
     private func internCallback(_ name: [SQLValue]) throws -> Int64 {
         let connection = store.connection
         store.forgetCallbackNames()
         try connection.cached(
             """
-            INSERT INTO callbacks (kind, protocol, name, labels, answer) VALUES (?, ?, ?, ?, ?)
+            INSERT INTO callbacks (kind, protocol, name, labels, answer, answered) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (kind, protocol, name) DO NOTHING
             """
         ).execute(name)
@@ -340,8 +347,8 @@ struct ImportReader {
 
     private mutating func storeEvent(_ values: [SQLValue], session: Int64, callback: Int64) throws {
         // seq, t_ns, widget, kind, protocol, name, labels, answer, args, result, vetoed, implemented,
-        // duration_ns, parent_seq; stored in `eventInsert`'s order, an override's `vetoed` as its
-        // `overridden`.
+        // duration_ns, parent_seq, (format 2) answered, later, answers; stored in `eventInsert`'s
+        // order, an override's `vetoed` as its `overridden`.
         let statement = try store.eventInsert(rows: 1)
         statement.bind(session, at: 1)
         for index in 0...2 { statement.bind(values[index], at: Int32(index + 2)) }
@@ -350,16 +357,16 @@ struct ImportReader {
         let isOverride = Self.isOverride(Array(values[3...7]))
         statement.bind(isOverride ? .null : values[10], at: 8)
         statement.bind(isOverride ? values[10] : .null, at: 12)
-        statement.bindNull(at: 13)
-        statement.bindNull(at: 14)
+        statement.bind(values[safe: 15], at: 13)
+        statement.bind(values[safe: 16], at: 14)
         try statement.run()
     }
 
-    /// Whether a callback name (kind, protocol, name, labels and answer) overrides a proposal: an
+    /// Whether a callback name (kind, protocol, name, labels, answer…) overrides a proposal: an
     /// export's `vetoed` then says whether it overrode (see `SessionTransfer`), which the
     /// `events` table keeps in `overridden`.
     private static func isOverride(_ name: [SQLValue]) -> Bool {
-        name.count == 5 && name[4] == .text(AnswerKind.override.rawValue)
+        name.count >= 5 && name[4] == .text(AnswerKind.override.rawValue)
     }
 }
 
@@ -421,6 +428,11 @@ private struct LineFields {
         if problem == nil { problem = "\(name): expected \(expected)" }
         return placeholder
     }
+}
+
+extension [SQLValue] {
+    /// The value at `index`, or null past the end: a field format 1 does not have.
+    fileprivate subscript(safe index: Int) -> SQLValue { index < count ? self[index] : .null }
 }
 
 extension SQLValue {

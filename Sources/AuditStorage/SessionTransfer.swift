@@ -5,14 +5,19 @@ import Foundation
 ///
 /// The form is JSON Lines, one object a line, in this order for each session: a `session` line
 /// (its UUID, names, status, times, labels, counts, scenario), its `widget` lines, its `event` lines
-/// in `seq` order; and an `end` line closing the file with the number of sessions. Every stored
+/// in `seq` order; and an `end` line closing the file with the number of sessions. Format 2 adds an
+/// answer that comes later to event lines: its callback's `answered` (`handler` or `async`), the
+/// event's `later` (`asked`, `answered`, a mistake…) and `answers`, the `seq` of the ask it
+/// belongs to; import reads both formats. Every stored
 /// value is written with its SQL type (an integer, a real, a string; a blob as `{"blob": HEX}`), so
 /// export → import → export gives the same bytes. A session that shares the events of the one it
 /// replayed is written whole, so a file stands alone. Sessions are named by UUID, never by id:
 /// `replay_of` is the original's UUID, and importing renumbers.
 public enum SessionTransfer {
-    /// The form's version, in every `session` line.
-    public static let format = 1
+    /// The form's version, in every `session` line: 2 since answers that come later.
+    public static let format = 2
+    /// The oldest version import reads.
+    static let oldestFormat = 1
 
     /// What an import did.
     public struct Imported: Sendable, Equatable {
@@ -27,16 +32,6 @@ public enum SessionTransfer {
         public let line: Int
         public let reason: String
         public var description: String { "line \(line): \(reason)" }
-    }
-
-    /// A session whose answers come later (migration 0009): the export format has no field for an
-    /// answer's link to its ask, so it is refused rather than exported without it.
-    public struct LaterAnswersNotExported: Error, CustomStringConvertible, Sendable {
-        public let session: Int64
-        public var description: String {
-            "session \(session) records answers that come later, which export format \(SessionTransfer.format) "
-                + "cannot carry yet: copy the database file instead"
-        }
     }
 }
 
@@ -64,15 +59,6 @@ extension AuditStore {
                 try wanted.map { id throws(StoreError) in try session(id) }
             } ?? all
         let uuids = Dictionary(all.map { ($0.id, $0.uuid ?? "") }, uniquingKeysWith: { first, _ in first })
-        // Export format 1 has no field for an answer's link to its ask: refused, not dropped.
-        if hasLaterAnswers {
-            for session in chosen
-            where try connection.scalarInt(
-                "SELECT count(*) FROM events WHERE session = ? AND later IS NOT NULL", [.integer(session.id)]) ?? 0 > 0
-            {
-                throw SessionTransfer.LaterAnswersNotExported(session: session.id)
-            }
-        }
         do {
             for session in chosen {
                 let source = try scenarioSource(of: session.id)
@@ -103,7 +89,8 @@ extension AuditStore {
                                 )
                                 .map { ($0, $1) }))
                     }
-                let events = Self.exportedEvents(answers: hasAnswerKinds, outcomes: hasAnswerOutcomes)
+                let events = Self.exportedEvents(
+                    answers: hasAnswerKinds, outcomes: hasAnswerOutcomes, later: hasLaterAnswers)
                 try connection.cached(events).forEachRow([.integer(session.id)]) {
                     row in
                     try emit(
@@ -143,7 +130,6 @@ extension AuditStore {
         ].joined(separator: "-")
     }
 
-    /// The event fields of an export, in the order of `exportedEvents`.
     /// The fields of a `session` line after its type, in order.
     static let sessionFields = [
         "format", "uuid", "name", "scenario", "delegate", "status", "started_at", "ended_at", "replay_of",
@@ -151,22 +137,27 @@ extension AuditStore {
         "labels", "events", "inputs", "callbacks", "vetoes", "failures", "scenario_source",
     ]
 
+    /// The fields of an `event` line after its type, in the order of `exportedEvents`: format 1's,
+    /// then format 2's three.
     static let eventFields = [
         "seq", "t_ns", "widget", "kind", "protocol", "name", "labels", "answer", "args", "result", "vetoed",
-        "implemented", "duration_ns", "parent_seq",
+        "implemented", "duration_ns", "parent_seq", "answered", "later", "answers",
     ]
+    /// How many of `eventFields` a line of format 1 has.
+    static let formatOneEventFields = 14
 
     /// A session's events with their names, its own and those it shares, in `seq` order.
     ///
     /// An event's `vetoed` is, as in every export since format 1, whether its answer took effect:
     /// for a callback whose `answer` is `override`, whether it overrode (`events.overridden` since
-    /// migration 0008). So exports read alike whichever build wrote them.
-    private static func exportedEvents(answers: Bool, outcomes: Bool) -> String {
+    /// migration 0008). A database from before migration 0009 has no answer that comes later.
+    private static func exportedEvents(answers: Bool, outcomes: Bool, later: Bool) -> String {
         """
         SELECT e.seq, e.t_ns, e.widget, c.kind, c.protocol, c.name, c.labels,
                \(exportedAnswer(answers: answers, outcomes: outcomes)),
                e.args, e.result, \(outcomes ? "coalesce(e.vetoed, e.overridden)" : "e.vetoed"), e.implemented,
-               CASE WHEN e.session = s.id THEN e.duration_ns ELSE 0 END, e.parent_seq
+               CASE WHEN e.session = s.id THEN e.duration_ns ELSE 0 END, e.parent_seq,
+               \(later ? "c.answered, e.later, e.answers" : "NULL, NULL, NULL")
         FROM sessions AS s
         JOIN events AS e ON e.session IN (s.id, s.events_from)
             AND (e.session = s.id OR (e.seq <= s.events_through

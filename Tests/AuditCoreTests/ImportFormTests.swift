@@ -49,7 +49,7 @@ struct ImportFormTests {
             let uuid = String(format: "00000000-0000-4000-8000-%012d", session + 1)
             let labels = session == 1 ? #"{"branch":"main","device":"a \"b\""}"# : "{}"
             lines.append(
-                #"{"type":"session","format":1,"uuid":"\#(uuid)","name":null,"scenario":"s","delegate":"d","#
+                #"{"type":"session","format":2,"uuid":"\#(uuid)","name":null,"scenario":"s","delegate":"d","#
                     + #""status":"complete","started_at":"2026-01-01T00:00:00.000Z","ended_at":null,"replay_of":null,"#
                     + #""replay_mode":null,"labels":\#(labels),"events":\#(events),"inputs":1,"callbacks":1,"vetoes":0,"#
                     + #""failures":0,"scenario_source":"{\n  \"a\": \"\\u00e9\"\n}"}"#)
@@ -72,11 +72,19 @@ struct ImportFormTests {
                     Int.random(in: 0..<12, using: &random) == 0 ? Self.texts.randomElement(using: &random)! : #""[1]""#
                 }
                 let name = ["\"a\"", "\"b\"", "\"c\\\"d\""].randomElement(using: &random)!
+                // Format 2's fields: an answer that comes later now and then, its `later` at times
+                // spelt with an escape only the full reading decodes.
+                let later = [#""asked""#, #""answered twice""#, #""gave\u0020up""#, "null", "null"]
+                    .randomElement(using: &random)!
+                let answered = later == "null" ? "null" : Bool.random(using: &random) ? #""handler""# : #""async""#
+                let answers =
+                    later == "null" || later == #""asked""# ? "null" : "\(Int.random(in: 1...seq, using: &random))"
                 lines.append(
                     #"{"type":"event","seq":\#(seq),"t_ns":\#(seq * 1000),"widget":\#(Int.random(in: 1...3, using: &random)),"#
                         + #""kind":"callback","protocol":"P","name":\#(name),"labels":\#(text()),"#
                         + #""answer":\#(Bool.random(using: &random) ? "\"veto\"" : "null"),"args":\#(text()),"result":\#(any()),"#
-                        + #""vetoed":\#(any()),"implemented":\#(any()),"duration_ns":\#(seq),"parent_seq":\#(any())}"#)
+                        + #""vetoed":\#(any()),"implemented":\#(any()),"duration_ns":\#(seq),"parent_seq":\#(any()),"#
+                        + #""answered":\#(answered),"later":\#(later),"answers":\#(answers)}"#)
             }
         }
         lines.append(#"{"type":"end","sessions":\#(sessions)}"#)

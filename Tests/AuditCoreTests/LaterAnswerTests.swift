@@ -483,14 +483,4 @@ struct LaterAnswerTests {
         #expect(found.minimized.steps.map(\.action) == ["knock"], "\(found.minimized.steps)")
         #expect(found.signature.contains("shouldAdmit"), "\(found.signature)")
     }
-
-    @Test func aSessionWithLaterAnswersIsRefusedByExportNotCutShort() throws {
-        let session = try run("prompt", recorded: true).session
-        let store = try AuditStore(path: database, access: .read)
-        var lines = 0
-        #expect(throws: SessionTransfer.LaterAnswersNotExported.self) {
-            try store.export(sessions: [session]) { _ in lines += 1 }
-        }
-        #expect(lines == 0)
-    }
 }
