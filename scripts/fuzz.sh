@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: scripts/fuzz.sh [--ci] [SECONDS] [TARGET...]
+# Usage: scripts/fuzz.sh [--ci] [--build-only | SECONDS [TARGET...]]
 #
 # Runs the libFuzzer targets of scripts/fuzz/Fuzz.swift for SECONDS each (60 by default): `scenario`
 # (the scenario parser, then a dry run of what parses) and `query` (the read-only query guard on a
@@ -15,7 +15,7 @@
 #
 # .ci/run runs `scripts/fuzz.sh --ci 10`: a bounded run whose only failure is a finding, of a debug
 # build (-Onone, which compiles in a fraction of the time of -O and finds the same faults, at fewer
-# executions a second).
+# executions a second). --build-only builds the fuzzers (of the form asked for) and stops.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 optimization=-O
@@ -25,6 +25,11 @@ if [ "${1:-}" = "--ci" ]; then
     binary="$root/.build/reliability/fuzz-debug"
     shift
 fi
+build_only=false
+if [ "${1:-}" = "--build-only" ]; then
+    build_only=true
+    shift
+fi
 seconds="${1:-60}"
 shift || true
 targets=("$@")
@@ -32,6 +37,7 @@ targets=("$@")
 
 "$root/scripts/lib/build-with-core.sh" "$binary" "$root/scripts/fuzz/Fuzz.swift" "$optimization" -g -sanitize=fuzzer,address \
     2> >(grep -v "ld.gold: warning: Cannot export local symbol" >&2)
+if "$build_only"; then exit 0; fi
 
 work="$root/.build/fuzz"
 mkdir -p "$work/findings"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Usage: scripts/kill-harness.sh [--kills N] [--steps S] [--seed X] [--window-ms W] [--enforce-window] [--ci]
+#                                [--build-only]
 #
 # Crash safety, the long form of ReliabilityTests: records a generated checkout-like scenario
 # (50,000 steps by default) in a child process and kills it with SIGKILL at N random moments (20 by
@@ -14,14 +15,18 @@
 # --ci is the short form .ci/run uses: 3 kills of a 20,000-step scenario. Nothing in it depends on
 # timing: the window is reported, never enforced. So it runs a debug build (-Onone, as the tests'
 # auditctl is), which compiles in a fifth of the time and runs a few seconds longer; the long form
-# measures the window, so it runs optimized (-O), as a release auditctl would.
+# measures the window, so it runs optimized (-O), as a release auditctl would. --build-only builds
+# the harness (of the form asked for) and stops.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 arguments=()
 binary="$root/.build/reliability/kill-harness"
 optimization=-O
+build_only=false
 for argument in "$@"; do
-    if [ "$argument" = "--ci" ]; then
+    if [ "$argument" = "--build-only" ]; then
+        build_only=true
+    elif [ "$argument" = "--ci" ]; then
         arguments+=(--kills 3 --steps 20000)
         binary="$root/.build/reliability/kill-harness-debug"
         optimization=-Onone
@@ -30,4 +35,5 @@ for argument in "$@"; do
     fi
 done
 "$root/scripts/lib/build-with-core.sh" "$binary" "$root/scripts/reliability/KillHarness.swift" "$optimization"
+if "$build_only"; then exit 0; fi
 exec "$binary" "${arguments[@]}"

@@ -42,6 +42,10 @@ for original in "${originals[@]}"; do
 done
 inputs=("$root"/Migrations/*.sql "$root"/Examples/*.json)
 stamp="$output.stamp"
+# One build of OUTPUT at a time: a second call waits for the first, then finds it built (.ci/run
+# builds the tools early, in the background, and their stages call this again).
+exec 9>"$output.lock"
+flock 9
 digest=$({ printf '%s\n' "$*" "${originals[@]}" "${inputs[@]}"; cat "${originals[@]}" "${inputs[@]}" "$file" "$0"; } | sha256sum)
 if [ -x "$output" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$digest" ]; then
     exit 0
