@@ -26,11 +26,13 @@ package typealias LaterObserver<Result> =
 @usableFromInline
 package class LaterAskState: @unchecked Sendable {
     // @unchecked: a class that `LaterAsk` refines cannot be checked; `word` is atomic,
-    // `sleepers` is under its mutex, and `ifNeverAnswered` is the widget's closure, called once
+    // `sleepers` is set once, atomically, and `ifNeverAnswered` is the widget's closure, called once
     // (on the thread that lets go of the handler, as the widget's own code would be).
     @usableFromInline let word: Atomic<UInt8>
     /// The semaphore threads waiting for the ask sleep on: made by the first of them.
-    private let sleepers = Mutex<DispatchSemaphore?>(nil)
+    /// (Set once and never cleared, so an atomic reference, which costs the ask nothing to end,
+    /// rather than a lock.)
+    private let sleepers = AtomicLazyReference<DispatchSemaphore>()
     private let ifNeverAnswered: () -> Void
 
     @usableFromInline
@@ -96,7 +98,7 @@ package class LaterAskState: @unchecked Sendable {
         if word.bitwiseOr(Self.over, ordering: .acquiringAndReleasing).oldValue & Self.sleeping != 0 { wake() }
     }
 
-    @usableFromInline final func wake() { sleepers.withLock { _ = $0?.signal() } }
+    @usableFromInline final func wake() { _ = sleepers.load()?.signal() }
 
     // MARK: Steps without an answer
 
@@ -136,12 +138,7 @@ package class LaterAskState: @unchecked Sendable {
     /// to that.
     package final func settle(before deadline: DispatchTime) -> Bool {
         guard word.load(ordering: .acquiring) & Self.over == 0 else { return true }
-        let semaphore = sleepers.withLock { sleepers in
-            if let made = sleepers { return made }
-            let made = DispatchSemaphore(value: 0)
-            sleepers = made
-            return made
-        }
+        let semaphore = sleepers.load() ?? sleepers.storeIfNil(DispatchSemaphore(value: 0))
         // Set after the semaphore exists: whoever ends a step from now on wakes it.
         let old = word.bitwiseOr(Self.sleeping, ordering: .acquiringAndReleasing).oldValue
         guard old & Self.over == 0 else { return true }
