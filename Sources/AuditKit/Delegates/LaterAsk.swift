@@ -109,6 +109,13 @@ package class LaterAskState: @unchecked Sendable {
         _ = word.bitwiseOr(known, ordering: .releasing)
     }
 
+    /// Both at once, for an ask whose answer came during the call on its thread and whose step
+    /// is over (`RecordedAsk`): one atomic operation, not two.
+    @inlinable final func calledAndSettled(implemented: Bool) {
+        let known = Self.implementationKnown | (implemented ? Self.implemented : 0) | Self.over
+        if word.bitwiseOr(known, ordering: .acquiringAndReleasing).oldValue & Self.sleeping != 0 { wake() }
+    }
+
     /// The step that left waiting is over: wakes the threads that wait for it (one may have
     /// begun to wait after the step left waiting).
     @inlinable final func settled() {

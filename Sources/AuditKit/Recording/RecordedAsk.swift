@@ -81,13 +81,16 @@ final class RecordedAsk<Arguments, Result: Sendable>: LaterAskState, LaterAnswer
                 if old & Self.implementationKnown == 0,
                     let step = recorder.stepInCall(of: seq, on: context, { deliver(result) })
                 {
+                    // Over once the call returns (`calledAndSettled`): until `ask` returns nobody
+                    // can wait for the ask (the widget has no `PendingAnswer` yet, and no recorder
+                    // keeps it among its waiting asks).
                     early = EarlyAnswer(step, result: recorded, outcome: outcome)
-                } else {
-                    recorder.captureStep(
-                        .answered, answering: seq, recording.descriptor, widget: widget, result: recorded,
-                        answer: outcome
-                    ) { deliver(result) }
+                    return
                 }
+                recorder.captureStep(
+                    .answered, answering: seq, recording.descriptor, widget: widget, result: recorded,
+                    answer: outcome
+                ) { deliver(result) }
             } else {
                 deliver(result)
             }

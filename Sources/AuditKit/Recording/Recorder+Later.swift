@@ -26,14 +26,15 @@ extension Recorder {
             deliver, ifNeverAnswered: ifNeverAnswered, recorder: self, callback.recording, arguments,
             seq: frame.seq, widget: widgetID)
         let implemented = callback.call(target, widget, arguments, ask)
-        ask.called(implemented: implemented)
         let asked = AnswerOutcome(answering: .none, tookEffect: false, implemented: implemented)
-        if let early = ask.early {
+        if let early = ask.early.take() {
+            ask.calledAndSettled(implemented: implemented)
             endCall(
                 frame, callback.descriptor, widget: widgetID, arguments: callback.arguments.encode(arguments),
                 answer: asked, answered: early)
             return ask
         }
+        ask.called(implemented: implemented)
         // An ask answered during the call (most are) has nothing left for `finish()` to end.
         if ask.isWaiting { awaitAnswer(to: ask) }
         endCall(
