@@ -121,6 +121,26 @@ extension AuditLink {
         }
     }
 
+    /// One ask of a callback answered later, handed to whatever audits the widget: the recorder
+    /// records it (`Recorder.recordLater`); during an isolated replay the pin asks the candidate
+    /// and answers as recorded. Returns the widget's ask. Inlinable, as `forward` is.
+    @inlinable
+    func forward<Delegate, Widget, Arguments, Result>(
+        _ callback: LaterCallback<Delegate, Widget, Arguments, Result>, to target: Delegate?, _ widget: Widget,
+        _ arguments: Arguments, then deliver: @escaping (Result) -> Void, ifNeverAnswered: @escaping () -> Void
+    ) -> LaterAskState {
+        switch sink {
+        case .recorder(let recorder):
+            recorder.recordLater(
+                callback, to: target, widget, arguments, then: deliver, ifNeverAnswered: ifNeverAnswered,
+                widget: self.widget)
+        case .pin(let pin):
+            pin.answerLater(
+                callback, to: target, widget, arguments, then: deliver, ifNeverAnswered: ifNeverAnswered,
+                widgetID: self.widget)
+        }
+    }
+
     /// The same callback during an isolated replay: the pin asks the candidate and answers as
     /// recorded.
     @usableFromInline

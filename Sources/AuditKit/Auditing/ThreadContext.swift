@@ -9,12 +9,17 @@ import Foundation
 /// thread lets several threads drive widgets under one recorder without sharing a stack.
 @usableFromInline
 package final class ThreadContext {
+    // Not checked for exclusive access at run time (`@exclusivity(unchecked)`): a context is
+    // only ever reached through `current`, on its own thread, and no access to a property
+    // overlaps another of the same (each is a read, an assignment or one append or removal).
+    // The checks cost more than the audited call's own work here.
+
     /// Audited calls in progress on this thread, innermost last.
-    var frames: [(owner: ObjectIdentifier, seq: Int64)] = []
-    @usableFromInline package var defaultUsed = false
+    @exclusivity(unchecked) var frames: [(owner: ObjectIdentifier, seq: Int64)] = []
+    @exclusivity(unchecked) @usableFromInline package var defaultUsed = false
     /// Steps of asks this thread is capturing now (`Recorder.captureStep`), which a `finish()`
     /// called from inside one must not wait for.
-    var stepsInProgress = 0
+    @exclusivity(unchecked) var stepsInProgress = 0
 
     init() { frames.reserveCapacity(16) }
 

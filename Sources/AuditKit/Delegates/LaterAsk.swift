@@ -2,15 +2,15 @@ import AuditModel
 import Dispatch
 import Synchronization
 
-/// Who hears of an ask's steps: the recorder, or an isolated replay's pin. Called once per step,
+/// Who hears of an ask's steps: an isolated replay's pin (the recorder's asks are `RecordedAsk`s,
+/// which hold what their events need themselves). Called once per step,
 /// on the thread that takes it, with the answer given (nil for a step without one: `gaveUp`,
 /// `neverAnswered`) and whether the delegate implemented the callback. For `.answered` only,
 /// `deliver` hands the answer to the widget and must be called exactly once; other steps pass a
 /// closure that does nothing.
 ///
-/// A closure rather than a protocol: the recorder's is made in its inlinable `recordLater`, so
-/// that it is specialized for the callback's types, and the answer's way back runs no generic
-/// code through an existential.
+/// A closure rather than a protocol: made in inlinable code, it is specialized for the
+/// callback's types, and the answer's way back runs no generic code through an existential.
 @usableFromInline
 package typealias LaterObserver<Result> =
     @Sendable (_ step: LaterStep, _ result: Result?, _ implemented: Bool, _ deliver: () -> Void) -> Void
@@ -26,11 +26,13 @@ package typealias LaterObserver<Result> =
 @usableFromInline
 package class LaterAskState: @unchecked Sendable {
     // @unchecked: a class that `LaterAsk` refines cannot be checked; `word` is atomic,
-    // `sleepers` is under its mutex, and `ifNeverAnswered` is the widget's closure, called once
+    // `sleepers` is set once, atomically, and `ifNeverAnswered` is the widget's closure, called once
     // (on the thread that lets go of the handler, as the widget's own code would be).
     @usableFromInline let word: Atomic<UInt8>
     /// The semaphore threads waiting for the ask sleep on: made by the first of them.
-    private let sleepers = Mutex<DispatchSemaphore?>(nil)
+    /// (Set once and never cleared, so an atomic reference, which costs the ask nothing to end,
+    /// rather than a lock.)
+    private let sleepers = AtomicLazyReference<DispatchSemaphore>()
     private let ifNeverAnswered: () -> Void
 
     @usableFromInline
@@ -64,6 +66,17 @@ package class LaterAskState: @unchecked Sendable {
         word.load(ordering: .acquiring) & Self.stageBits == Self.waiting
     }
 
+    /// Whether the ask no longer waits and the step that ended it is over: nothing the widget can
+    /// do with it (`PendingAnswer`) does anything any more.
+    @inlinable final var isOver: Bool { word.load(ordering: .acquiring) & Self.over != 0 }
+
+    /// An ask that is over (answered), for `PendingAnswer.over`.
+    @usableFromInline static let ended: LaterAskState = {
+        let ask = LaterAskState(ifNeverAnswered: {}, observed: false)
+        ask.word.store(answered | implementationKnown | over | unobserved, ordering: .releasing)
+        return ask
+    }()
+
     /// Moves from waiting to `stage`; returns the word as it was, waiting or not (so the caller
     /// knows which step it took, and whether it is observed).
     @inlinable final func leave(for stage: UInt8) -> UInt8 {
@@ -84,10 +97,23 @@ package class LaterAskState: @unchecked Sendable {
         return !ThreadContext.current.defaultUsed
     }
 
+    /// The same, `context` being this thread's.
+    @inlinable final func isImplemented(_ word: UInt8, on context: ThreadContext) -> Bool {
+        if word & Self.implementationKnown != 0 { return word & Self.implemented != 0 }
+        return !context.defaultUsed
+    }
+
     /// The call that asked the delegate returned: whether the delegate implemented the callback.
     @inlinable package final func called(implemented: Bool) {
         let known = Self.implementationKnown | (implemented ? Self.implemented : 0)
         _ = word.bitwiseOr(known, ordering: .releasing)
+    }
+
+    /// Both at once, for an ask whose answer came during the call on its thread and whose step
+    /// is over (`RecordedAsk`): one atomic operation, not two.
+    @inlinable final func calledAndSettled(implemented: Bool) {
+        let known = Self.implementationKnown | (implemented ? Self.implemented : 0) | Self.over
+        if word.bitwiseOr(known, ordering: .acquiringAndReleasing).oldValue & Self.sleeping != 0 { wake() }
     }
 
     /// The step that left waiting is over: wakes the threads that wait for it (one may have
@@ -96,7 +122,7 @@ package class LaterAskState: @unchecked Sendable {
         if word.bitwiseOr(Self.over, ordering: .acquiringAndReleasing).oldValue & Self.sleeping != 0 { wake() }
     }
 
-    @usableFromInline final func wake() { sleepers.withLock { _ = $0?.signal() } }
+    @usableFromInline final func wake() { _ = sleepers.load()?.signal() }
 
     // MARK: Steps without an answer
 
@@ -136,12 +162,7 @@ package class LaterAskState: @unchecked Sendable {
     /// to that.
     package final func settle(before deadline: DispatchTime) -> Bool {
         guard word.load(ordering: .acquiring) & Self.over == 0 else { return true }
-        let semaphore = sleepers.withLock { sleepers in
-            if let made = sleepers { return made }
-            let made = DispatchSemaphore(value: 0)
-            sleepers = made
-            return made
-        }
+        let semaphore = sleepers.load() ?? sleepers.storeIfNil(DispatchSemaphore(value: 0))
         // Set after the semaphore exists: whoever ends a step from now on wakes it.
         let old = word.bitwiseOr(Self.sleeping, ordering: .acquiringAndReleasing).oldValue
         guard old & Self.over == 0 else { return true }
@@ -151,10 +172,20 @@ package class LaterAskState: @unchecked Sendable {
     }
 }
 
+/// An ask the delegate's handler answers: `LaterCallback.call` is generic over it, so that the
+/// handler calls the ask's own `answer`, specialized, whichever kind of ask it is (the recorder's
+/// `RecordedAsk`, or a `LaterAsk` with an observer or none).
+@usableFromInline
+package protocol LaterAnswering<Result>: LaterAskState {
+    associatedtype Result
+    /// The delegate called the handler with `result`.
+    func answer(_ result: Result)
+}
+
 /// One ask of a `LaterCallback`: where its answer stands, what the widget does with it, and who
 /// hears of its steps (set when it is made, before the delegate can answer).
 @usableFromInline
-package final class LaterAsk<Result: Sendable>: LaterAskState, @unchecked Sendable {
+package final class LaterAsk<Result: Sendable>: LaterAskState, LaterAnswering, @unchecked Sendable {
     // @unchecked: `deliver` is the widget's closure, called once, on the thread that answers,
     // as the widget's own code would be; the observer is Sendable; the rest is the state's.
     @usableFromInline let deliver: (Result) -> Void
@@ -171,7 +202,7 @@ package final class LaterAsk<Result: Sendable>: LaterAskState, @unchecked Sendab
     }
 
     /// The delegate called the handler. Inlinable, with the observer a closure, so that an
-    /// answer runs code specialized for the callback's types all the way to the recorder.
+    /// answer runs code specialized for the callback's types all the way to the observer.
     @inlinable
     package func answer(_ result: Result) {
         let old = leave(for: Self.answered)
@@ -193,13 +224,14 @@ package final class LaterAsk<Result: Sendable>: LaterAskState, @unchecked Sendab
     override func noted(_ step: LaterStep, _ word: UInt8) { observer?(step, nil, isImplemented(word), {}) }
 }
 
-/// The completion handler a delegate holds (captured by the closure it is given): letting go of
-/// it uncalled is the mistake "never answered".
+/// The completion handler a delegate holds: the only thing the closure it is given captures (so
+/// that the closure's context is this object, and making it allocates nothing more). Letting go
+/// of it uncalled is the mistake "never answered".
 @usableFromInline
-final class LaterHandler: Sendable {
-    @usableFromInline let ask: LaterAskState
+final class LaterHandler<Ask: LaterAnswering>: Sendable {
+    @usableFromInline let ask: Ask
 
-    @usableFromInline init(_ ask: LaterAskState) { self.ask = ask }
+    @inlinable init(_ ask: Ask) { self.ask = ask }
 
     deinit { ask.handlerReleased() }
 }
@@ -209,6 +241,14 @@ public final class PendingAnswer: Sendable {
     private let ask: LaterAskState
 
     @usableFromInline init(_ ask: LaterAskState) { self.ask = ask }
+
+    /// The hold on any ask that is over when `LaterCallback.ask` returns (answered at once, as
+    /// most are): one for all, as nothing it does depends on the ask any more (it no longer
+    /// waits, giving up does nothing, a wait returns at once), so none is made for each.
+    @usableFromInline static let over = PendingAnswer(LaterAskState.ended)
+
+    /// The widget's hold on `ask`.
+    @inlinable static func holding(_ ask: LaterAskState) -> PendingAnswer { ask.isOver ? over : PendingAnswer(ask) }
 
     /// Whether the answer has not come yet and the widget still waits for it.
     public var isWaiting: Bool { ask.isWaiting }

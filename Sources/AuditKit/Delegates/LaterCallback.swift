@@ -26,6 +26,8 @@ public struct LaterCallback<Delegate, Widget: Auditable, Arguments, Result: Send
     @usableFromInline package let answer: Answer<Arguments, Result>
     /// Calls the delegate, handing it the handler (the async form awaits the method, then calls it).
     @usableFromInline let start: @Sendable (Delegate, Widget, Arguments, @escaping @Sendable (Result) -> Void) -> Void
+    /// What the recorder's asks hold of the callback.
+    @usableFromInline let recording: LaterRecording<Arguments, Result>
 
     /// Declares the callback `name` whose delegate answers by calling a completion handler:
     /// `invoke` calls the delegate's method with the handler it is given.
@@ -69,6 +71,7 @@ public struct LaterCallback<Delegate, Widget: Auditable, Arguments, Result: Send
         self.arguments = arguments
         self.answer = answer
         self.start = start
+        recording = LaterRecording(descriptor, answer)
     }
 
     /// UIKit's answer when the delegate does not implement the callback.
@@ -110,26 +113,17 @@ public struct LaterCallback<Delegate, Widget: Auditable, Arguments, Result: Send
             let outer = context.defaultUsed
             call(delegate, widget, arguments, ask)
             context.defaultUsed = outer
-            return PendingAnswer(ask)
+            return PendingAnswer.holding(ask)
         }
-        switch link.sink {
-        case .recorder(let recorder):
-            return PendingAnswer(
-                recorder.recordLater(
-                    self, to: delegate, widget, arguments, then: deliver, ifNeverAnswered: ifNeverAnswered,
-                    widget: link.widget))
-        case .pin(let pin):
-            return PendingAnswer(
-                pin.answerLater(
-                    self, to: delegate, widget, arguments, then: deliver, ifNeverAnswered: ifNeverAnswered,
-                    widgetID: link.widget))
-        }
+        return PendingAnswer.holding(
+            link.forward(self, to: delegate, widget, arguments, then: deliver, ifNeverAnswered: ifNeverAnswered))
     }
 
     /// Calls `delegate` (or answers the default) with a handler that reports to `ask`; returns
     /// whether the delegate implemented the callback, as far as this thread saw.
     @inlinable @discardableResult
-    package func call(_ delegate: Delegate?, _ widget: Widget, _ arguments: Arguments, _ ask: LaterAsk<Result>) -> Bool
+    package func call<Ask: LaterAnswering>(_ delegate: Delegate?, _ widget: Widget, _ arguments: Arguments, _ ask: Ask)
+        -> Bool where Ask.Result == Result
     {
         let context = ThreadContext.current
         guard let delegate else {
@@ -139,9 +133,10 @@ public struct LaterCallback<Delegate, Widget: Auditable, Arguments, Result: Send
             return false
         }
         context.defaultUsed = false
-        // The handler's closure holds the handler, whose end without an answer is a mistake.
+        // The handler's closure holds the handler (and nothing else), whose end without an
+        // answer is a mistake.
         let handler = LaterHandler(ask)
-        start(delegate, widget, arguments) { result in withExtendedLifetime(handler) { ask.answer(result) } }
+        start(delegate, widget, arguments) { result in handler.ask.answer(result) }
         return !context.defaultUsed
     }
 

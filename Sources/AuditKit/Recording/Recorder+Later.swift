@@ -9,8 +9,12 @@ extension Recorder {
     /// ask, nested under whatever event is in progress on the thread that takes it. The widget gets
     /// what the delegate answered, exactly as unaudited. Returns the ask, for the widget to hold.
     ///
+    /// An answer given during the call, on its thread (most are), is numbered and timed when it
+    /// is given, as any step, and queued with the ask's event when the call returns, in one
+    /// append: neither could be stored before the ask's, which has the smaller `seq`.
+    ///
     /// Inlinable so that a callback declared outside this module is specialized for its types,
-    /// and with it the observer made here, which the answer's way back runs through.
+    /// and with it the ask made here, which the answer's way back runs through.
     @inlinable
     func recordLater<Delegate, Widget, Arguments, Result>(
         _ callback: LaterCallback<Delegate, Widget, Arguments, Result>, to target: Delegate?, _ widget: Widget,
@@ -18,44 +22,25 @@ extension Recorder {
         widget widgetID: Int32
     ) -> LaterAskState {
         let frame = beginCall()
-        let ask = LaterAsk(
-            deliver, ifNeverAnswered: ifNeverAnswered,
-            observer: stepRecorder(callback, arguments, answering: frame.seq, widget: widgetID))
+        let ask = RecordedAsk(
+            deliver, ifNeverAnswered: ifNeverAnswered, recorder: self, callback.recording, arguments,
+            seq: frame.seq, widget: widgetID)
         let implemented = callback.call(target, widget, arguments, ask)
+        let asked = AnswerOutcome(answering: .none, tookEffect: false, implemented: implemented)
+        if let early = ask.early.take() {
+            ask.calledAndSettled(implemented: implemented)
+            endCall(
+                frame, callback.descriptor, widget: widgetID, arguments: callback.arguments.encode(arguments),
+                answer: asked, answered: early)
+            return ask
+        }
         ask.called(implemented: implemented)
         // An ask answered during the call (most are) has nothing left for `finish()` to end.
         if ask.isWaiting { awaitAnswer(to: ask) }
         endCall(
             frame, callback.descriptor, widget: widgetID, arguments: callback.arguments.encode(arguments),
-            result: nil, answer: AnswerOutcome(answering: .none, tookEffect: false, implemented: implemented),
-            later: .asked)
+            result: nil, answer: asked, later: .asked)
         return ask
-    }
-
-    /// The observer of ask `seq`: each step it hears of becomes an event naming the ask. It holds
-    /// only what the events need of the callback: its descriptor, answer coding and judgement.
-    @inlinable
-    func stepRecorder<Delegate, Widget, Arguments, Result>(
-        _ callback: LaterCallback<Delegate, Widget, Arguments, Result>, _ arguments: Arguments,
-        answering seq: Int64, widget widgetID: Int32
-    ) -> LaterObserver<Result> {
-        let descriptor = callback.descriptor
-        let kind = callback.answer.kind
-        let takesEffect = callback.answer.takesEffect
-        let encode = callback.answer.coding?.encode
-        let arguments = UncheckedSendable(arguments)
-        return { [self] step, result, implemented, deliver in
-            let answer: AnswerOutcome
-            if let result {
-                let tookEffect = (kind == .veto || kind == .override) && takesEffect(arguments.value, result)
-                answer = AnswerOutcome(answering: kind, tookEffect: tookEffect, implemented: implemented)
-            } else {
-                answer = .input.implemented(implemented)
-            }
-            captureStep(
-                step, answering: seq, descriptor, widget: widgetID, result: result.flatMap { encode?($0) },
-                answer: answer, deliver)
-        }
     }
 
     /// Keeps `ask`, which still waits once the call that asked returned, to end at `finish()`
@@ -79,6 +64,70 @@ extension Recorder {
             return asks
         }
         for waiting in asks { waiting.ask?.observationEnded() }
+    }
+
+    /// The answer to ask `ask`, given during the call that asked, on its thread: numbered, nested
+    /// under the event in progress and timed around `body` (the widget taking the answer, which
+    /// nests under it) as `captureStep` does, but not queued: `endCall` queues it with the ask's
+    /// event. nil, and `body` not run, on any other thread or once the call has returned: only
+    /// the asking thread's frames hold the ask's, and only while its call runs.
+    ///
+    /// Not counted in `stepsInFlight`: a `finish()` on another thread could not store it before
+    /// the ask's event, which it does not wait for either.
+    @usableFromInline
+    func stepInCall(of ask: Int64, on context: ThreadContext, _ body: () -> Void) -> EarlyStep? {
+        guard let (seq, parent) = enterStep(answering: ask, &context.frames) else { return nil }
+        let start = monotonicNanoseconds()
+        body()
+        let end = monotonicNanoseconds()
+        context.frames.removeLast()
+        return EarlyStep(seq: seq, parent: parent, start: start, duration: end - start)
+    }
+
+    /// When `frames` (this thread's) hold ask `ask`'s: numbers the step, pushes its frame and
+    /// returns its number and parent (the innermost call of this recorder in progress). In one
+    /// access to the frames.
+    private func enterStep(answering ask: Int64, _ frames: inout [(owner: ObjectIdentifier, seq: Int64)]) -> (
+        seq: Int64, parent: Int64
+    )? {
+        let owner = ObjectIdentifier(self)
+        var parent: Int64?
+        var index = frames.endIndex
+        while index > frames.startIndex {
+            index -= 1
+            guard frames[index].owner == owner else { continue }
+            if parent == nil { parent = frames[index].seq }
+            guard frames[index].seq == ask, let parent else { continue }
+            let seq = nextSeq.add(1, ordering: .relaxed).oldValue
+            frames.append((owner, seq))
+            return (seq, parent)
+        }
+        return nil
+    }
+
+    /// Queues the call `frame` began, an ask, with its answer given during the call (`answered`),
+    /// in one append.
+    @usableFromInline
+    func endCall(
+        _ frame: CallFrame, _ descriptor: CallbackDescriptor, widget: Int32, arguments: CapturedArguments,
+        answer: AnswerOutcome, answered early: EarlyAnswer
+    ) {
+        let step = early.step
+        let end = monotonicNanoseconds()
+        let context = frame.context
+        let answer = context.defaultUsed ? answer.implemented(false) : answer
+        context.defaultUsed = frame.outerDefaultUsed
+        context.frames.removeLast()
+        queue.append(
+            CapturedEvent(
+                seq: frame.seq, time: frame.start - clockOrigin, widget: widget, descriptor: descriptor,
+                answer: answer, arguments: arguments, result: nil, duration: end - frame.start, parent: frame.parent,
+                later: .asked),
+            CapturedEvent(
+                seq: step.seq, time: step.start - clockOrigin, widget: widget, descriptor: descriptor,
+                answer: early.outcome, arguments: .none, result: early.result, duration: step.duration,
+                parent: step.parent, later: .answered,
+                answers: frame.seq))
     }
 
     /// Queues one step of an ask (`answers` its seq) as an event: nested under the event in
@@ -108,6 +157,31 @@ extension Recorder {
             CapturedEvent(
                 seq: seq, time: start - clockOrigin, widget: widget, descriptor: descriptor, answer: answer,
                 arguments: .none, result: result, duration: end - start, parent: parent, later: step, answers: ask))
+    }
+}
+
+/// An answer given during the call that asked, on its thread: its event's number, parent and
+/// times, taken when it was given (`Recorder.stepInCall`).
+@usableFromInline
+struct EarlyStep {
+    let seq: Int64
+    let parent: Int64
+    let start: Int64
+    let duration: Int64
+}
+
+/// The same answer as its event records it, kept by the ask (`RecordedAsk.early`) until the call
+/// returns.
+@usableFromInline
+struct EarlyAnswer {
+    let step: EarlyStep
+    let result: AuditValue?
+    let outcome: AnswerOutcome
+
+    @usableFromInline init(_ step: EarlyStep, result: AuditValue?, outcome: AnswerOutcome) {
+        self.step = step
+        self.result = result
+        self.outcome = outcome
     }
 }
 
