@@ -113,11 +113,7 @@ extension Recorder {
         answer: AnswerOutcome, answered early: EarlyAnswer
     ) {
         let step = early.step
-        let end = monotonicNanoseconds()
-        let context = frame.context
-        let answer = context.defaultUsed ? answer.implemented(false) : answer
-        context.defaultUsed = frame.outerDefaultUsed
-        context.frames.removeLast()
+        let (end, answer) = closeFrame(frame, answer)
         queue.append(
             CapturedEvent(
                 seq: frame.seq, time: frame.start - clockOrigin, widget: widget, descriptor: descriptor,

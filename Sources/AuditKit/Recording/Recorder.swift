@@ -364,16 +364,24 @@ public final class Recorder: Sendable {
         _ frame: CallFrame, _ descriptor: CallbackDescriptor, widget: Int32, arguments: CapturedArguments,
         result: AuditValue?, answer: AnswerOutcome, later: LaterStep? = nil
     ) {
-        let end = monotonicNanoseconds()
-        let context = frame.context
-        let answer = context.defaultUsed ? answer.implemented(false) : answer
-        context.defaultUsed = frame.outerDefaultUsed
-        context.frames.removeLast()
+        let (end, answer) = closeFrame(frame, answer)
         queue.append(
             CapturedEvent(
                 seq: frame.seq, time: frame.start - clockOrigin, widget: widget, descriptor: descriptor,
                 answer: answer, arguments: arguments, result: result,
                 duration: end - frame.start, parent: frame.parent, later: later))
+    }
+
+    /// Ends the call `frame` began, on its thread: the time it ends, and `answer` saying not
+    /// implemented if the call fell through to the protocol's default implementation.
+    @inline(__always)
+    func closeFrame(_ frame: CallFrame, _ answer: AnswerOutcome) -> (end: Int64, answer: AnswerOutcome) {
+        let end = monotonicNanoseconds()
+        let context = frame.context
+        let answer = context.defaultUsed ? answer.implemented(false) : answer
+        context.defaultUsed = frame.outerDefaultUsed
+        context.frames.removeLast()
+        return (end, answer)
     }
 
     /// Runs `body` as one audited event: numbers it, nests it under the event in progress on this
