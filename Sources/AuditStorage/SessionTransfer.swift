@@ -186,7 +186,7 @@ extension AuditStore {
         case .real(let number): .double(number)
         case .text(let text): .string(text)
         case .blob(let bytes):
-            .object(["blob": .string(bytes.map { String(format: "%02x", $0) }.joined())])
+            .object(["blob": .string(SHA256.hexadecimal(bytes))])
         }
     }
 

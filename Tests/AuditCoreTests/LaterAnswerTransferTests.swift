@@ -69,6 +69,19 @@ struct LaterAnswerTransferTests {
         }
     }
 
+    /// A file of a format newer than this build's is refused at its first line, nothing stored.
+    @Test func aNewerFormatIsRefusedNamingIt() throws {
+        let sessions = try recorded()
+        let lines = try exported(try AuditStore(path: gates.database, access: .read), sessions)
+        let newer = [lines[0].replacingOccurrences(of: #""format":2,"#, with: #""format":3,"#)] + lines.dropFirst()
+        let path = gates.folder.path("newer.sqlite")
+        let error = try #require(throws: SessionTransfer.ImportError.self) {
+            try AuditStore(path: path, access: .write).importSessions(newer)
+        }
+        #expect(error.description == "line 1: format 3; this build reads formats 1 to 2")
+        #expect(try AuditStore(path: path, access: .read).sessions().isEmpty)
+    }
+
     /// A `later` or `answered` name the columns do not allow is refused at its line, in either reading.
     @Test(arguments: [#""later":"asked""#, #""answered":"handler""#])
     func aNameTheColumnsDoNotAllowIsRefusedAtItsLine(field: String) throws {
