@@ -1,5 +1,6 @@
 import AuditCore
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// How `show`, `diff`, `report` and the HTML page name an answer: VETOED for a veto, OVERRIDDEN for
@@ -25,13 +26,13 @@ struct AnswerOutputTests {
     @Test func showMarksOverridesAsOverriddenAndVetoesAsVetoed() throws {
         let sandbox = try Self.recorded("checkout.v1")
         let run = try sandbox.run(["show", "--session", "1"])
-        #expect(run.status == 0, "\(run)")
+        expectEqual(run.status, 0, "\(run)")
         let willSelect = run.stdoutLines.filter { $0.contains(Self.willSelect) }
-        #expect(willSelect.count == 3)
-        #expect(willSelect.filter { $0.hasSuffix("→ null  OVERRIDDEN") }.count == 1, "\(willSelect)")
+        expectEqual(willSelect.count, 3)
+        expectEqual(willSelect.filter { $0.hasSuffix("→ null  OVERRIDDEN") }.count, 1, "\(willSelect)")
         #expect(!willSelect.contains { $0.contains("VETOED") })
-        #expect(run.stdoutLines.first?.hasSuffix("157 events, 2 vetoes") == true, "\(run)")
-        #expect(run.stdoutLines.filter { $0.hasSuffix("  VETOED") }.count == 2)
+        expectEqual(run.stdoutLines.first?.hasSuffix("157 events, 2 vetoes"), true, "\(run)")
+        expectEqual(run.stdoutLines.filter { $0.hasSuffix("  VETOED") }.count, 2)
 
         let json = try decodeJSON(try sandbox.run(["show", "--session", "1", "--format", "json"]).stdout)
         guard case .array(let events)? = json["events"] else {
@@ -39,8 +40,8 @@ struct AnswerOutputTests {
             return
         }
         let overridden = events.filter { $0["callback"] == .string(Self.willSelect) }.map { $0["overridden"] }
-        #expect(overridden == [.bool(false), .bool(true), .bool(false)])
-        #expect(events.first { $0["kind"] == .string("input") }?["overridden"] == .null)
+        expectEqual(overridden, [.bool(false), .bool(true), .bool(false)])
+        expectEqual(events.first { $0["kind"] == .string("input") }?["overridden"], .null)
     }
 
     @Test func diffAndTheHTMLPageSayOverridden() throws {
@@ -50,7 +51,7 @@ struct AnswerOutputTests {
         #expect(!diff.stdoutLines.contains { $0.contains("→ null  VETOED") })
 
         let report = try sandbox.run(["report", "--session", "1", "--html", "page.html"])
-        #expect(report.status == 0, "\(report)")
+        expectEqual(report.status, 0, "\(report)")
         let html = try String(contentsOfFile: sandbox.path("page.html"), encoding: .utf8)
         #expect(html.contains("→ null  OVERRIDDEN"))
         #expect(!html.contains("→ null  VETOED"))
@@ -60,25 +61,25 @@ struct AnswerOutputTests {
         let sandbox = try Self.recorded("checkout.v1")
         func found(_ filters: String...) throws -> [[String]] {
             let run = try sandbox.run(["search"] + filters + ["--format", "csv"])
-            #expect(run.status == 0, "\(run)")
+            expectEqual(run.status, 0, "\(run)")
             return Array(parseCSV(run.stdout).dropFirst())
         }
         let header = parseCSV(try sandbox.run(["search", "--vetoed", "yes", "--format", "csv"]).stdout).first
-        #expect(header?[10...11] == ["vetoed", "overridden"])
+        expectEqual(header?[10...11], ["vetoed", "overridden"])
         let vetoes = try found("--vetoed", "yes")
         #expect(vetoes.count == 2 && vetoes.allSatisfy { $0[10] == "true" && $0[11] == "" }, "\(vetoes)")
         #expect(try found("--vetoed", "no").allSatisfy { $0[7] != Self.willSelect && $0[10] == "false" })
         // willSelectRowAt's nil for the gift card row, the scroll view's moved target, and the back
         // pan's simultaneous recognition, answered true.
         let overridden = try found("--overridden", "yes")
-        #expect(overridden.map(\.[1]) == ["30", "75", "152", "155"], "\(overridden)")
+        expectEqual(overridden.map(\.[1]), ["30", "75", "152", "155"], "\(overridden)")
         #expect(overridden.allSatisfy { $0[10] == "" && $0[11] == "true" })
         let kept = try found("--overridden", "no", "--callback", Self.willSelect)
-        #expect(kept.map(\.[1]) == ["26", "33"], "\(kept)")
+        expectEqual(kept.map(\.[1]), ["26", "33"], "\(kept)")
         #expect(kept.allSatisfy { $0[11] == "false" })
         // The same rows as SQL on the `timeline` view finds.
         let query = try sandbox.run(["query", "select count(*) from timeline where overridden", "--format", "csv"])
-        #expect(parseCSV(query.stdout).last == ["\(overridden.count)"])
+        expectEqual(parseCSV(query.stdout).last, ["\(overridden.count)"])
         let none = try sandbox.run(["search", "--vetoed", "yes", "--overridden", "yes"])
         #expect(none.status == 1 && none.stderr.contains("no events match"), "\(none)")
     }
@@ -101,10 +102,11 @@ struct AnswerOutputTests {
         }
         #expect(row["vetoable"] == .int(0) && row["vetoes"] == .int(0) && row["veto_rate"] == .null)
         #expect(row["overridable"] == .int(3) && row["overrides"] == .int(1))
-        #expect(row["overridden_events"] == .array([.object(["session": .int(1), "seq": .int(30)])]))
+        expectEqual(row["overridden_events"], .array([.object(["session": .int(1), "seq": .int(30)])]))
         let csv = parseCSV(try sandbox.run(["report", "--session", "1", "--format", "csv"]).stdout)
-        #expect(
-            csv.first?.suffix(6) == [
+        expectEqual(
+            csv.first?.suffix(6),
+            [
                 "overridable", "overrides", "override_rate", "overridden_events", "mistakes", "mistake_events",
             ])
     }

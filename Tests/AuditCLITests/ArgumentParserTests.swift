@@ -1,3 +1,4 @@
+import SharedTestSupport
 import Testing
 
 @testable import AuditCLI
@@ -60,7 +61,7 @@ struct ArgumentParserTests {
 
     @Test("accepted command lines", arguments: accepted)
     func accepts(_ example: Accepted) throws {
-        #expect(try Self.parse(example.arguments, positionals: example.positionals) == example.expected)
+        try expectEqual(Self.parse(example.arguments, positionals: example.positionals), example.expected)
     }
 
     struct Refused: Sendable, CustomTestStringConvertible {
@@ -111,16 +112,16 @@ struct ArgumentParserTests {
 
     @Test("the message is the error's description")
     func messageIsDescription() {
-        #expect("\(UsageError(message: "option '--x' takes no value"))" == "option '--x' takes no value")
+        expectEqual("\(UsageError(message: "option '--x' takes no value"))", "option '--x' takes no value")
     }
 
     // MARK: reading through the declarations
 
     @Test("an option reads as its last value, converted; nil when not given")
     func readsOptions() throws {
-        #expect(try Self.parse(["--session", "1", "--session=2"])[Options.session] == 2)
+        try expectEqual(Self.parse(["--session", "1", "--session=2"])[Options.session], 2)
         #expect(try Self.parse([])[Options.session] == nil)
-        #expect(try Self.parse(["--db", "a.sqlite"])[Options.db] == "a.sqlite")
+        try expectEqual(Self.parse(["--db", "a.sqlite"])[Options.db], "a.sqlite")
         #expect(throws: UsageError(message: "--session takes a positive integer, not 'one'")) {
             try Self.parse(["--session", "one"])[Options.session]
         }
@@ -140,7 +141,7 @@ struct ArgumentParserTests {
         let parsed = try parseArguments(
             ["--label", "device=iPad", "--label=branch=main"], options: options, positionals: 0...0, command: "sessions"
         )
-        #expect(try parsed[Options.label].map { "\($0.key)=\($0.value)" } == ["device=iPad", "branch=main"])
+        try expectEqual(parsed[Options.label].map { "\($0.key)=\($0.value)" }, ["device=iPad", "branch=main"])
         #expect(try ParsedArguments()[Options.label].isEmpty)
         let bad = try parseArguments(["--label", "x"], options: options, positionals: 0...0, command: "sessions")
         #expect(throws: UsageError(message: "--label takes KEY=VALUE (a key of letters, digits, _ . -), not 'x'")) {
@@ -151,13 +152,13 @@ struct ArgumentParserTests {
     @Test("a required option names itself and its placeholder when missing")
     func requiredOptions() throws {
         #expect(throws: UsageError(message: "--session N is required")) { try Self.parse([]).required(Options.session) }
-        #expect(try Self.parse(["--session", "7"]).required(Options.session) == 7)
+        try expectEqual(Self.parse(["--session", "7"]).required(Options.session), 7)
     }
 
     @Test("withHelp changes the help line only: the name and the conversion stay")
     func withHelp() throws {
         let narrower = Options.session.withHelp("the session to show")
-        #expect(narrower.spec == OptionSpec(name: "--session", value: "N", help: "the session to show"))
+        expectEqual(narrower.spec, OptionSpec(name: "--session", value: "N", help: "the session to show"))
         #expect(throws: UsageError(message: "--session takes a positive integer, not '0'")) {
             try narrower.value(of: "0")
         }
@@ -165,8 +166,8 @@ struct ArgumentParserTests {
 
     @Test("a choice lists its words as the placeholder and in its message")
     func choices() throws {
-        #expect(Options.vetoed.spec.value == "yes|no")
-        #expect(try Options.vetoed.value(of: "no") == false)
+        expectEqual(Options.vetoed.spec.value, "yes|no")
+        try expectEqual(Options.vetoed.value(of: "no"), false)
         #expect(throws: UsageError(message: "--kind takes input or callback, not 'touch'")) {
             try Options.kind.value(of: "touch")
         }
@@ -174,9 +175,9 @@ struct ArgumentParserTests {
 
     @Test("integers: positive, at most a bound, or a count in a range")
     func integers() throws {
-        #expect(try Options.jobs.value(of: "256") == 256)
+        try expectEqual(Options.jobs.value(of: "256"), 256)
         #expect(throws: UsageError(message: "--jobs takes at most 256, not 257")) { try Options.jobs.value(of: "257") }
-        #expect(try Options.noiseRuns.value(of: "100") == 100)
+        try expectEqual(Options.noiseRuns.value(of: "100"), 100)
         #expect(throws: UsageError(message: "--noise-runs takes at most 100, not 101")) {
             try Options.noiseRuns.value(of: "101")
         }
@@ -186,7 +187,7 @@ struct ArgumentParserTests {
         #expect(throws: UsageError(message: "--steps takes an integer from 1 to 10000, not '10001'")) {
             try Options.steps.value(of: "10001")
         }
-        #expect(try Options.maxTests.value(of: "100000") == 100_000)
+        try expectEqual(Options.maxTests.value(of: "100000"), 100_000)
         #expect(throws: UsageError(message: "--max-tests takes at most 100000, not 100001")) {
             try Options.maxTests.value(of: "100001")
         }
@@ -201,7 +202,7 @@ struct ArgumentParserTests {
     func namesAreUnique() {
         for command in AuditCommandLine.auditctl.commands {
             let names = command.allOptions.map(\.name)
-            #expect(Set(names).count == names.count, "\(command.name): \(names)")
+            expectEqual(Set(names).count, names.count, "\(command.name): \(names)")
         }
     }
 }
@@ -242,7 +243,7 @@ struct CommandHelpTests {
         #expect((2...3).contains(examples.count / runners.count), "\(examples)")
         for example in examples {
             let words = Self.words(example)
-            #expect(words.first == name, "\(example)")
+            expectEqual(words.first, name, "\(example)")
             let parsed = try parseArguments(
                 Array(words.dropFirst()), options: command.allOptions, positionals: command.positionals,
                 command: name)

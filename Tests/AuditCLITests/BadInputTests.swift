@@ -1,5 +1,6 @@
 import AuditCore
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// Bad input of every kind: exit status 2, one line on stderr, and nothing changed on disk.
@@ -88,7 +89,7 @@ struct BadInputTests {
         let run = try sandbox.run(["record", "--scenario", "s.json"] + scenario.arguments)
         expectError(run, startingWith: scenario.message)
         #expect(!sandbox.exists("audit.sqlite"), "the database was created")
-        #expect(try sandbox.listing() == (scenario.bytes == nil ? [] : ["s.json"]))
+        try expectEqual(sandbox.listing(), (scenario.bytes == nil ? [] : ["s.json"]))
     }
 
     @Test("a bad scenario leaves an existing database byte-identical", arguments: scenarios)
@@ -99,9 +100,9 @@ struct BadInputTests {
         let before = try #require(sandbox.bytes("audit.sqlite"))
         let run = try sandbox.run(["record", "--scenario", "s.json", "--format", "json"] + scenario.arguments)
         expectError(run, startingWith: scenario.message)
-        #expect(sandbox.bytes("audit.sqlite") == before)
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
         #expect(!sandbox.exists("audit.sqlite-wal"))
-        #expect(try AuditStore(path: sandbox.path("audit.sqlite"), access: .read).sessions().count == 1)
+        try expectEqual(AuditStore(path: sandbox.path("audit.sqlite"), access: .read).sessions().count, 1)
     }
 
     @Test(
@@ -126,7 +127,7 @@ struct BadInputTests {
                 try sandbox.run(["show", "--session", "2", "--format", format]),
                 "no session 2 in the database (auditctl sessions lists them)")
         }
-        #expect(sandbox.bytes("audit.sqlite") == before)
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
     }
 
     /// The stall test hook misspelt: refused before anything runs, not ignored (a test would then
@@ -139,7 +140,7 @@ struct BadInputTests {
         expectError(
             try sandbox.run(["sessions"], environment: ["AUDITCTL_TEST_STALL_AFTER_EVENT": value]),
             "AUDITCTL_TEST_STALL_AFTER_EVENT takes an event number, not '\(value)'")
-        #expect(sandbox.bytes("audit.sqlite") == before)
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
     }
 
     static let everyCommand: [[String]] = [
@@ -154,8 +155,8 @@ struct BadInputTests {
         let text = "these are my notes, not a database\n" + String(repeating: "x", count: 5000)
         try sandbox.write("notes.txt", text)
         expectError(try sandbox.run(command + ["--db", "notes.txt"]), "cannot open notes.txt: file is not a database")
-        #expect(sandbox.bytes("notes.txt") == Data(text.utf8))
-        #expect(try sandbox.listing() == ["checkout.json", "notes.txt"])
+        expectEqual(sandbox.bytes("notes.txt"), Data(text.utf8))
+        try expectEqual(sandbox.listing(), ["checkout.json", "notes.txt"])
     }
 
     @Test("another application's SQLite database is refused and left alone", arguments: everyCommand)
@@ -167,8 +168,8 @@ struct BadInputTests {
         expectError(
             try sandbox.run(command + ["--db", "other.sqlite"]),
             "other.sqlite is not an auditctl database: it has tables but no schema_migrations")
-        #expect(sandbox.bytes("other.sqlite") == before)
-        #expect(try sandbox.listing() == ["checkout.json", "other.sqlite"])
+        expectEqual(sandbox.bytes("other.sqlite"), before)
+        try expectEqual(sandbox.listing(), ["checkout.json", "other.sqlite"])
     }
 
     struct Tampering: Sendable, CustomTestStringConvertible {
@@ -201,7 +202,7 @@ struct BadInputTests {
             ["show", "--session", "1", "--format", "json"], ["sessions", "--format", "csv"],
         ] {
             expectError(try sandbox.run(command), tampering.message)
-            #expect(sandbox.bytes("audit.sqlite") == before, "\(command) changed the database")
+            expectEqual(sandbox.bytes("audit.sqlite"), before, "\(command) changed the database")
             #expect((sandbox.bytes("audit.sqlite-wal") ?? Data()).isEmpty, "\(command) wrote to the WAL")
             #expect(try sandbox.listing().subtracting(listing).isSubset(of: ["audit.sqlite-wal", "audit.sqlite-shm"]))
         }
@@ -212,6 +213,6 @@ struct BadInputTests {
         try sandbox.copyExample()
         let run = try sandbox.run(["record", "--scenario", "checkout.json", "--db", "no/such/dir/audit.sqlite"])
         expectError(run, "cannot open no/such/dir/audit.sqlite: its directory does not exist")
-        #expect(try sandbox.listing() == ["checkout.json"])
+        try expectEqual(sandbox.listing(), ["checkout.json"])
     }
 }

@@ -1,5 +1,6 @@
 import AuditCore
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// Help, database selection and usage mistakes, through the built `auditctl`.
@@ -12,8 +13,8 @@ struct CommandLineTests {
         let sandbox = try Sandbox()
         for flag in ["--help", "-h"] {
             let run = try sandbox.run([command, flag])
-            #expect(run.status == 0, "\(run)")
-            #expect(run.stderr == "")
+            expectEqual(run.status, 0, "\(run)")
+            expectEqual(run.stderr, "")
             #expect(run.stdout.hasPrefix("usage: auditctl \(command) "), "\(run)")
             for option in ["--db PATH", "--format ", "--help"] {
                 #expect(run.stdout.contains("\n  \(option)"), "\(option) in \(run)")
@@ -21,11 +22,11 @@ struct CommandLineTests {
         }
         // `auditctl help COMMAND` prints the same text.
         let help = try sandbox.run(["help", command])
-        #expect(help.status == 0)
-        #expect(help.stdout == (try sandbox.run([command, "--help"])).stdout)
+        expectEqual(help.status, 0)
+        expectEqual(help.stdout, (try sandbox.run([command, "--help"])).stdout)
         // Help opens no database and creates nothing, even with options that would.
         let withOptions = try sandbox.run([command, "--db", "never.sqlite", "--help"])
-        #expect(withOptions.status == 0)
+        expectEqual(withOptions.status, 0)
         #expect(try sandbox.listing().isEmpty)
     }
 
@@ -41,8 +42,8 @@ struct CommandLineTests {
     @Test("--help, -h and help list every command", arguments: [["--help"], ["-h"], ["help"]])
     func toolHelp(arguments: [String]) throws {
         let run = try Sandbox().run(arguments)
-        #expect(run.status == 0, "\(run)")
-        #expect(run.stderr == "")
+        expectEqual(run.status, 0, "\(run)")
+        expectEqual(run.stderr, "")
         #expect(run.stdout.hasPrefix("usage: auditctl COMMAND [OPTIONS]\n"))
         for command in Self.commands {
             #expect(run.stdout.contains("\n  \(command) "), "\(command)")
@@ -54,9 +55,9 @@ struct CommandLineTests {
     @Test func defaultDatabaseIsAuditSqliteInTheWorkingDirectory() throws {
         let sandbox = try Sandbox()
         try sandbox.copyExample()
-        #expect(try sandbox.run(["record", "--scenario", "checkout.json"]).status == 0)
-        #expect(try sandbox.listing() == ["checkout.json", "audit.sqlite"])
-        #expect(try sandbox.run(["sessions", "--format", "csv"]).stdoutLines.count == 3)
+        try expectEqual(sandbox.run(["record", "--scenario", "checkout.json"]).status, 0)
+        try expectEqual(sandbox.listing(), ["checkout.json", "audit.sqlite"])
+        try expectEqual(sandbox.run(["sessions", "--format", "csv"]).stdoutLines.count, 3)
     }
 
     @Test func databaseOptionAndEnvironment() throws {
@@ -64,20 +65,20 @@ struct CommandLineTests {
         try sandbox.copyExample()
         let record = ["record", "--scenario", "checkout.json"]
         // --db PATH, in both spellings.
-        #expect(try sandbox.run(record + ["--db", "flag.sqlite"]).status == 0)
-        #expect(try sandbox.run(record + ["--db=flag.sqlite"]).stdout == "2\n")
+        try expectEqual(sandbox.run(record + ["--db", "flag.sqlite"]).status, 0)
+        try expectEqual(sandbox.run(record + ["--db=flag.sqlite"]).stdout, "2\n")
         // AUDITCTL_DB.
         let environment = ["AUDITCTL_DB": sandbox.path("env.sqlite")]
-        #expect(try sandbox.run(record, environment: environment).stdout == "1\n")
+        try expectEqual(sandbox.run(record, environment: environment).stdout, "1\n")
         // --db wins over AUDITCTL_DB.
-        #expect(try sandbox.run(record + ["--db", "flag.sqlite"], environment: environment).stdout == "3\n")
+        try expectEqual(sandbox.run(record + ["--db", "flag.sqlite"], environment: environment).stdout, "3\n")
         // An empty AUDITCTL_DB means the default.
-        #expect(try sandbox.run(record, environment: ["AUDITCTL_DB": ""]).stdout == "1\n")
-        #expect(
-            try sandbox.listing()
-                == [
-                    "checkout.json", "flag.sqlite", "env.sqlite", "audit.sqlite",
-                ])
+        try expectEqual(sandbox.run(record, environment: ["AUDITCTL_DB": ""]).stdout, "1\n")
+        try expectEqual(
+            sandbox.listing(),
+            [
+                "checkout.json", "flag.sqlite", "env.sqlite", "audit.sqlite",
+            ])
 
         // Every reading command follows the same rule.
         let counts: [(arguments: [String], environment: [String: String], sessions: Int)] = [
@@ -86,13 +87,13 @@ struct CommandLineTests {
         ]
         for (arguments, environment, sessions) in counts {
             let list = try sandbox.run(["sessions", "--format", "csv"] + arguments, environment: environment)
-            #expect(parseCSV(list.stdout).count == sessions + 1, "\(arguments) \(environment)")
+            expectEqual(parseCSV(list.stdout).count, sessions + 1, "\(arguments) \(environment)")
             let query = try sandbox.run(
                 ["query", "select count(*) as n from sessions"] + arguments, environment: environment)
-            #expect(query.stdout == "n\n\(sessions)\n", "\(arguments) \(environment)")
+            expectEqual(query.stdout, "n\n\(sessions)\n", "\(arguments) \(environment)")
             let show = try sandbox.run(
                 ["show", "--session", "\(sessions)", "--format", "csv"] + arguments, environment: environment)
-            #expect(show.status == 0, "\(show)")
+            expectEqual(show.status, 0, "\(show)")
         }
     }
 
@@ -100,7 +101,7 @@ struct CommandLineTests {
         let sandbox = try Sandbox()
         try sandbox.copyExample()
         expectError(try sandbox.run(["record", "--scenario", "checkout.json", "--db", ""]), "--db needs a path")
-        #expect(try sandbox.listing() == ["checkout.json"])
+        try expectEqual(sandbox.listing(), ["checkout.json"])
     }
 
     @Test func readingCommandsNeedADatabase() throws {
@@ -166,7 +167,7 @@ struct CommandLineTests {
     @Test("no command at all is a one-line error")
     func noArguments() throws {
         let run = try Sandbox().run([])
-        #expect(run.status == 2)
+        expectEqual(run.status, 2)
         expectError(run, "no command given; run 'auditctl --help' for the list")
     }
 }

@@ -46,7 +46,7 @@ struct ConcurrentRecordingTests {
 
         #expect(reading.allSatisfy { $0.status == 0 }, "\(Array(reading))")
         #expect(writing.allSatisfy { $0.status == 0 }, "\(Array(writing))")
-        #expect(Set(writing.map(\.stdout)) == Set((2...Self.writers + 1).map { "\($0)\n" }))
+        expectEqual(Set(writing.map(\.stdout)), Set((2...Self.writers + 1).map { "\($0)\n" }))
         // Each says how long it waited for the others.
         for run in writing {
             #expect(
@@ -55,12 +55,12 @@ struct ConcurrentRecordingTests {
         }
         let store = try AuditStore(path: sandbox.path("audit.sqlite"), access: .read)
         let sessions = try store.sessions().filter { $0.id > 1 }
-        #expect(sessions.count == Self.writers)
+        expectEqual(sessions.count, Self.writers)
         for session in sessions {
-            #expect(session.status == .complete)
-            #expect(session.events == expected)
-            #expect(session.failures == 0)
-            #expect(try store.timeline(of: session.id).map(\.seq) == Array(1...Int64(expected)))
+            expectEqual(session.status, .complete)
+            expectEqual(session.events, expected)
+            expectEqual(session.failures, 0)
+            try expectEqual(store.timeline(of: session.id).map(\.seq), Array(1...Int64(expected)))
         }
         #expect(!sandbox.exists("audit.sqlite-writers"), "the last writer removes the queue's file")
         #expect(!sandbox.exists("audit.sqlite-recording"), "the last recording removes the lock file")

@@ -1,6 +1,7 @@
 import AuditCore
 import AuditExamples
 import Foundation
+import SharedTestSupport
 import Testing
 
 @Suite("auditctl coverage")
@@ -9,7 +10,7 @@ struct CoverageCommandTests {
         let sandbox = try Sandbox()
         try sandbox.recordExample()
         let text = try sandbox.run(["coverage"])
-        #expect(text.status == 0, "\(text)")
+        expectEqual(text.status, 0, "\(text)")
         let json = try decodeJSON(try sandbox.run(["coverage", "--format", "json"]).stdout)
         guard case .int(let callbacks)? = json["total"]?["callbacks"], case .int(let called)? = json["total"]?["called"]
         else { throw SandboxError(description: "\(json)") }
@@ -17,7 +18,7 @@ struct CoverageCommandTests {
             text.stdoutLines[0].hasPrefix("coverage of 1 session: \(called) of \(callbacks) widget callbacks called"))
         #expect(text.stdout.contains("  SegmentedControlDelegate: "))
         let csv = try sandbox.run(["coverage", "--format", "csv"]).stdoutLines.filter { !$0.isEmpty }
-        #expect(csv.count == callbacks + 1)
+        expectEqual(csv.count, callbacks + 1)
         expectError(
             try sandbox.run(["coverage", "--session", "9"]),
             "no session 9 in the database (auditctl sessions lists them)")
@@ -48,7 +49,7 @@ struct CoverageCommandTests {
             #expect(page.contains(callback.replacingOccurrences(of: "&", with: "&amp;")), "\(callback)")
         }
         let mode = try FileManager.default.attributesOfItem(atPath: sandbox.path("coverage.html"))[.posixPermissions]
-        #expect(mode as? Int == 0o600)
+        expectEqual(mode as? Int, 0o600)
         try FileManager.default.createSymbolicLink(
             atPath: sandbox.path("link.html"), withDestinationPath: sandbox.path("elsewhere.html"))
         expectError(try sandbox.run(["coverage", "--html", "link.html"]), startingWith: "cannot write the HTML page")
@@ -66,14 +67,15 @@ struct CoverageCommandTests {
         try sandbox.run(["record", "--scenario", "shipped.json"]).expectSuccess()
         let plain = try sandbox.run(["coverage"])
         let text = try sandbox.run(["coverage", "--arguments"])
-        #expect(text.status == 0, "\(text)")
+        expectEqual(text.status, 0, "\(text)")
         #expect(text.stdout.hasPrefix(plain.stdout), "the default output is unchanged, the section added after it")
         #expect(!plain.stdout.contains("answers by argument class"))
         let lines = text.stdoutLines
         let start = try #require(
             lines.firstIndex { $0.hasPrefix("  checkout/coupon  TextViewDelegate.textView(_:shouldChangeTextIn:") })
-        #expect(
-            Array(lines[(start + 1)...(start + 3)]) == [
+        expectEqual(
+            Array(lines[(start + 1)...(start + 3)]),
+            [
                 "    allowed (1, in an input): range.length zero; range.location zero; replacementText longer, "
                     + "uppercase, digit",
                 "    vetoed (1, in an input): range.length zero; range.location positive; replacementText one "
@@ -91,21 +93,21 @@ struct CoverageCommandTests {
                 $0["widget"] == .string("checkout/coupon")
                     && $0["callback"] == .string("textView(_:shouldChangeTextIn:replacementText:)")
             })
-        #expect(coupon["branches"] == .object(["allowed": .int(1), "vetoed": .int(1)]))
-        #expect(
-            coupon["arguments"]?["replacementText"]
-                == .object([
-                    "types": .array([.string("string")]),
-                    "seen": .object([
-                        "allowed": .array([.string("longer"), .string("uppercase"), .string("digit")]),
-                        "vetoed": .array([.string("one character"), .string("lowercase")]),
-                    ]),
-                    "untried": .array(
-                        ["empty", "whitespace", "line break", "other ASCII", "non-ASCII"].map(AuditValue.string)),
-                ]))
-        #expect(
-            coupon["states"]
-                == .object(["allowed": .array([.string("in an input")]), "vetoed": .array([.string("in an input")])]))
+        expectEqual(coupon["branches"], .object(["allowed": .int(1), "vetoed": .int(1)]))
+        expectEqual(
+            coupon["arguments"]?["replacementText"],
+            .object([
+                "types": .array([.string("string")]),
+                "seen": .object([
+                    "allowed": .array([.string("longer"), .string("uppercase"), .string("digit")]),
+                    "vetoed": .array([.string("one character"), .string("lowercase")]),
+                ]),
+                "untried": .array(
+                    ["empty", "whitespace", "line break", "other ASCII", "non-ASCII"].map(AuditValue.string)),
+            ]))
+        expectEqual(
+            coupon["states"],
+            .object(["allowed": .array([.string("in an input")]), "vetoed": .array([.string("in an input")])]))
         guard case .int(let classes)? = json["total"]?["argument_classes"],
             case .int(let tried)? = json["total"]?["argument_classes_tried"]
         else { throw SandboxError(description: "\(json)") }
@@ -137,8 +139,9 @@ struct CoverageCommandTests {
             let start = try #require(text.firstIndex(of: header), "\(header)")
             return Array(text[(start + 1)...].prefix { $0.hasPrefix("    ") })
         }
-        #expect(
-            try block("  checkout/items  TableViewDelegate.tableView(_:willSelectRowAt:)") == [
+        try expectEqual(
+            block("  checkout/items  TableViewDelegate.tableView(_:willSelectRowAt:)"),
+            [
                 "    kept (2, in an input): indexPath.row positive; indexPath.section zero",
                 "    overridden (1, in an input): indexPath.row zero; indexPath.section positive",
                 "    never tried: indexPath.row negative; indexPath.section negative",

@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// What the README and the articles quote of the demo and of the shipped example is what they
@@ -65,7 +66,7 @@ struct DemoFiguresTests {
         init() throws {
             let sandbox = try Sandbox()
             let demo = try sandbox.run(["demo"])
-            #expect(demo.status == 0, "\(demo)")
+            expectEqual(demo.status, 0, "\(demo)")
             report = demo.stdout
             timeline = try sandbox.run(["show", "--session", "1"]).stdout
             isolated = try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v2", "--isolated"]).stdout
@@ -115,9 +116,9 @@ struct DemoFiguresTests {
                 of:
                     /Against `checkout.v2` isolated mode reports exactly the (\w+) changed answers planted in v2, where interaction mode also reports what those answers led to \((\d+) differences\)/
             ), "the Replay modes article no longer gives the figures of v2's replays: update this test")
-        #expect(number(quoted.1) == isolated, "isolated: the article says \(quoted.1), the replay prints \(isolated)")
-        #expect(
-            number(quoted.2) == interaction, "interaction: the article says \(quoted.2), the demo prints \(interaction)"
+        expectEqual(number(quoted.1), isolated, "isolated: the article says \(quoted.1), the replay prints \(isolated)")
+        expectEqual(
+            number(quoted.2), interaction, "interaction: the article says \(quoted.2), the demo prints \(interaction)"
         )
     }
 

@@ -1,5 +1,6 @@
 import AuditCore
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditExamples
@@ -22,33 +23,33 @@ struct EndToEndTests {
         let sandbox = try Sandbox()
         try sandbox.copyExample()
         let first = try sandbox.run(["record", "--scenario", "checkout.json"])
-        #expect(first.status == 0, "\(first)")
-        #expect(first.stdout == "1\n")
+        expectEqual(first.status, 0, "\(first)")
+        expectEqual(first.stdout, "1\n")
         // Progress goes to stderr, as one line.
         #expect(
             first.stderr.hasPrefix("recorded session 1: 23 events (9 inputs, 14 callbacks, 1 veto) into audit.sqlite")
         )
         #expect(first.stderr.hasSuffix("\n") && first.stderr.filter { $0 == "\n" }.count == 1, "\(first)")
         let second = try sandbox.run(["record", "--scenario", "checkout.json"])
-        #expect(second.status == 0)
-        #expect(second.stdout == "2\n")
+        expectEqual(second.status, 0)
+        expectEqual(second.stdout, "2\n")
 
         let store = try AuditStore(path: sandbox.path("audit.sqlite"), access: .read)
         let sessions = try store.sessions()
-        #expect(sessions.map(\.id) == [1, 2])
+        expectEqual(sessions.map(\.id), [1, 2])
         let session = try #require(sessions.first)
-        #expect(session.scenario == "checkout")
-        #expect(session.delegate == "checkout.v1")
-        #expect(session.status == .complete)
+        expectEqual(session.scenario, "checkout")
+        expectEqual(session.delegate, "checkout.v1")
+        expectEqual(session.status, .complete)
         #expect(session.name == nil)
-        #expect(session.events == Self.exampleEvents)
-        #expect(session.inputs == Self.exampleInputs)
-        #expect(session.callbacks == Self.exampleCallbacks)
-        #expect(session.vetoes == 1)
+        expectEqual(session.events, Self.exampleEvents)
+        expectEqual(session.inputs, Self.exampleInputs)
+        expectEqual(session.callbacks, Self.exampleCallbacks)
+        expectEqual(session.vetoes, 1)
         let timeline = try store.timeline(of: 1)
-        #expect(timeline.map(\.seq) == Array(1...Int64(Self.exampleEvents)))
-        #expect(timeline.filter { $0.kind == .input }.count == Self.exampleInputs)
-        #expect(timeline.filter { $0.vetoed == true }.map(\.seq) == [5])
+        expectEqual(timeline.map(\.seq), Array(1...Int64(Self.exampleEvents)))
+        expectEqual(timeline.filter { $0.kind == .input }.count, Self.exampleInputs)
+        expectEqual(timeline.filter { $0.vetoed == true }.map(\.seq), [5])
     }
 
     @Test(
@@ -60,33 +61,33 @@ struct EndToEndTests {
         let run = try sandbox.run([
             "record", "--scenario", "checkout.json", "--format", "json", "--delegate", delegate, "--name", "smoke",
         ])
-        #expect(run.status == 0, "\(run)")
-        #expect(run.stderr == "")
+        expectEqual(run.status, 0, "\(run)")
+        expectEqual(run.stderr, "")
         #expect(run.stdoutLines.count == 2 && run.stdoutLines[1] == "", "one line of JSON")
-        #expect(
-            try decodeJSON(run.stdout) == .object(["session": .int(2), "events": .int(events), "vetoes": .int(vetoes)]))
+        try expectEqual(
+            decodeJSON(run.stdout), .object(["session": .int(2), "events": .int(events), "vetoes": .int(vetoes)]))
 
         // The numbers are what the database holds.
         let store = try AuditStore(path: sandbox.path("audit.sqlite"), access: .read)
         let session = try store.session(2)
-        #expect(session.delegate == delegate)
-        #expect(session.name == "smoke")
-        #expect(session.events == events)
-        #expect(session.vetoes == vetoes)
+        expectEqual(session.delegate, delegate)
+        expectEqual(session.name, "smoke")
+        expectEqual(session.events, events)
+        expectEqual(session.vetoes, vetoes)
         let timeline = try store.timeline(of: 2)
-        #expect(timeline.count == events)
-        #expect(timeline.filter { $0.vetoed == true }.count == vetoes)
+        expectEqual(timeline.count, events)
+        expectEqual(timeline.filter { $0.vetoed == true }.count, vetoes)
     }
 
     @Test func concurrentRecordingsGetTheirOwnSessions() throws {
         let sandbox = try Sandbox()
         try sandbox.copyExample()
         let runs = try sandbox.runConcurrently(Array(repeating: ["record", "--scenario", "checkout.json"], count: 4))
-        #expect(runs.map(\.status) == [0, 0, 0, 0], "\(runs)")
-        #expect(Set(runs.map(\.stdout)) == ["1\n", "2\n", "3\n", "4\n"])
+        expectEqual(runs.map(\.status), [0, 0, 0, 0], "\(runs)")
+        expectEqual(Set(runs.map(\.stdout)), ["1\n", "2\n", "3\n", "4\n"])
         let sessions = try AuditStore(path: sandbox.path("audit.sqlite"), access: .read).sessions()
-        #expect(sessions.map(\.status) == Array(repeating: .complete, count: 4))
-        #expect(sessions.map(\.events) == Array(repeating: Self.exampleEvents, count: 4))
+        expectEqual(sessions.map(\.status), Array(repeating: .complete, count: 4))
+        expectEqual(sessions.map(\.events), Array(repeating: Self.exampleEvents, count: 4))
     }
 
     // MARK: sessions
@@ -117,15 +118,17 @@ struct EndToEndTests {
         #expect(run.status == 0 && run.stderr == "", "\(run)")
         let records = parseCSV(run.stdout)
         try #require(records.count == 3, "\(run)")
-        #expect(records[0] == Self.sessionColumns + ["uuid"])
+        expectEqual(records[0], Self.sessionColumns + ["uuid"])
         #expect(Self.isTimestamp(records[1][5]))
         #expect(records[1][11] != records[2][11] && records.dropFirst().allSatisfy { UUID(uuidString: $0[11]) != nil })
-        #expect(
-            records[1].enumerated().filter { $0.offset != 5 && $0.offset != 11 }.map(\.element) == [
+        expectEqual(
+            records[1].enumerated().filter { $0.offset != 5 && $0.offset != 11 }.map(\.element),
+            [
                 "1", "", "checkout", "checkout.v1", "complete", "23", "14", "1", "", "",
             ])
-        #expect(
-            records[2].enumerated().filter { $0.offset != 5 && $0.offset != 11 }.map(\.element) == [
+        expectEqual(
+            records[2].enumerated().filter { $0.offset != 5 && $0.offset != 11 }.map(\.element),
+            [
                 "2", "smoke", "checkout", "checkout.v2", "complete", "19", "11", "2", "", "",
             ])
     }
@@ -150,15 +153,16 @@ struct EndToEndTests {
             return
         }
         #expect(UUID(uuidString: uuid) != nil)
-        #expect(
-            second == [
+        expectEqual(
+            second,
+            [
                 "id": .int(2), "name": .string("smoke"), "scenario": .string("checkout"),
                 "delegate": .string("checkout.v2"),
                 "status": .string("complete"), "events": .int(19), "callbacks": .int(11), "vetoes": .int(2),
                 "replay_of": .null, "labels": .null,
             ])
-        #expect(sessions[0]["name"] == .null)
-        #expect(sessions[0]["vetoes"] == .int(1))
+        expectEqual(sessions[0]["name"], .null)
+        expectEqual(sessions[0]["vetoes"], .int(1))
     }
 
     @Test func sessionsAsText() throws {
@@ -167,11 +171,11 @@ struct EndToEndTests {
         #expect(run.status == 0 && run.stderr == "", "\(run)")
         let lines = run.stdoutLines
         try #require(lines.count == 4 && lines[3] == "", "\(run)")
-        #expect(lines[0].split(separator: " ").map(String.init) == Self.sessionColumns)
+        expectEqual(lines[0].split(separator: " ").map(String.init), Self.sessionColumns)
         let first = lines[1].split(separator: " ").map(String.init)
         let second = lines[2].split(separator: " ").map(String.init)
         #expect(first.count == 8 && first.first == "1" && first[1...3] == ["checkout", "checkout.v1", "complete"])
-        #expect(second == ["2", "smoke", "checkout", "checkout.v2", "complete", second[5], "19", "11", "2"])
+        expectEqual(second, ["2", "smoke", "checkout", "checkout.v2", "complete", second[5], "19", "11", "2"])
         // Columns are aligned: every value starts under its heading.
         let header = lines[0]
         let delegateColumn = try #require(header.range(of: "delegate")).lowerBound.utf16Offset(in: header)
@@ -189,7 +193,7 @@ struct EndToEndTests {
         #expect(run.status == 0 && run.stderr == "", "\(run)")
         let lines = run.stdoutLines
         try #require(lines.count == Self.exampleEvents + 2 && lines.last == "", "\(run)")
-        #expect(lines[0] == "session 1 · scenario checkout · delegate checkout.v1 · complete · 23 events, 1 veto")
+        expectEqual(lines[0], "session 1 · scenario checkout · delegate checkout.v1 · complete · 23 events, 1 veto")
 
         // "  SEQ   T.TTT ms  INDENT…": the indentation is two spaces per level of nesting.
         let pattern = #/^ *(\d+) +\d+\.\d{3} ms  ( *)(.*)$/#
@@ -197,13 +201,14 @@ struct EndToEndTests {
         for line in lines[1..<lines.count - 1] {
             let match = try #require(try pattern.wholeMatch(in: line), "\(line)")
             depth[Int(match.1)!] = match.2.count / 2
-            #expect(match.2.count % 2 == 0)
-            #expect(match.3.hasSuffix("VETOED") == (match.1 == "5"), "\(line)")
+            expectEqual(match.2.count % 2, 0)
+            expectEqual(match.3.hasSuffix("VETOED"), (match.1 == "5"), "\(line)")
         }
         // Step 5 picks store pickup; the delegate then switches payment to card in code (seq 15),
         // which asks and tells the delegate again, one level deeper.
-        #expect(
-            depth == [
+        expectEqual(
+            depth,
+            [
                 1: 0, 2: 1, 3: 1, 4: 0, 5: 1, 6: 0, 7: 1, 8: 1, 9: 0, 10: 1, 11: 1, 12: 0, 13: 1, 14: 1, 15: 2, 16: 3,
                 17: 3, 18: 0, 19: 1, 20: 0, 21: 1, 22: 1, 23: 0,
             ])
@@ -220,30 +225,30 @@ struct EndToEndTests {
         let run = try sandbox.run(["show", "--session", "1", "--format", "json"])
         #expect(run.status == 0 && run.stderr == "", "\(run)")
         let document = try decodeJSON(run.stdout)
-        #expect(document["session"]?["id"] == .int(1))
-        #expect(document["session"]?["events"] == .int(23))
-        #expect(document["session"]?["inputs"] == .int(9))
-        #expect(document["session"]?["vetoes"] == .int(1))
-        #expect(document["session"]?["delegate"] == .string("checkout.v1"))
+        expectEqual(document["session"]?["id"], .int(1))
+        expectEqual(document["session"]?["events"], .int(23))
+        expectEqual(document["session"]?["inputs"], .int(9))
+        expectEqual(document["session"]?["vetoes"], .int(1))
+        expectEqual(document["session"]?["delegate"], .string("checkout.v1"))
         guard case .array(let events)? = document["events"] else {
             Issue.record("no events array: \(run.stdout)")
             return
         }
         try #require(events.count == 23)
         let vetoed = events[4]
-        #expect(vetoed["seq"] == .int(5))
-        #expect(vetoed["callback"] == .string(Self.shouldSelect))
-        #expect(vetoed["protocol"] == .string("SegmentedControlDelegate"))
-        #expect(vetoed["widget"] == .string("checkout/payment"))
-        #expect(vetoed["args"] == .object(["index": .int(2)]), "args are embedded as JSON, not as a string")
-        #expect(vetoed["result"] == .bool(false))
-        #expect(vetoed["vetoed"] == .bool(true))
-        #expect(vetoed["implemented"] == .bool(true))
-        #expect(vetoed["parent_seq"] == .int(4))
+        expectEqual(vetoed["seq"], .int(5))
+        expectEqual(vetoed["callback"], .string(Self.shouldSelect))
+        expectEqual(vetoed["protocol"], .string("SegmentedControlDelegate"))
+        expectEqual(vetoed["widget"], .string("checkout/payment"))
+        expectEqual(vetoed["args"], .object(["index": .int(2)]), "args are embedded as JSON, not as a string")
+        expectEqual(vetoed["result"], .bool(false))
+        expectEqual(vetoed["vetoed"], .bool(true))
+        expectEqual(vetoed["implemented"], .bool(true))
+        expectEqual(vetoed["parent_seq"], .int(4))
         #expect(
             events[0]["kind"] == .string("input") && events[0]["vetoed"] == .null && events[0]["parent_seq"] == .null)
-        #expect(events[15]["parent_seq"] == .int(15))
-        #expect(events[2]["result"] == .null, "a void callback has a null result")
+        expectEqual(events[15]["parent_seq"], .int(15))
+        expectEqual(events[2]["result"], .null, "a void callback has a null result")
     }
 
     @Test func showAsCSV() throws {
@@ -253,20 +258,22 @@ struct EndToEndTests {
         #expect(run.status == 0 && run.stderr == "", "\(run)")
         let records = parseCSV(run.stdout)
         try #require(records.count == 24, "\(run)")
-        #expect(
-            records[0] == [
+        expectEqual(
+            records[0],
+            [
                 "seq", "t_ms", "kind", "widget", "widget_kind", "protocol", "callback", "args", "result", "vetoed",
                 "overridden", "implemented", "duration_us", "parent_seq",
             ])
         #expect(records.allSatisfy { $0.count == 14 })
         let row = records[5]
-        #expect(
-            [row[0], row[2], row[3], row[4], row[5], row[6]] == [
+        expectEqual(
+            [row[0], row[2], row[3], row[4], row[5], row[6]],
+            [
                 "5", "callback", "checkout/payment", "SegmentedControl", "SegmentedControlDelegate", Self.shouldSelect,
             ])
-        #expect(
-            [row[7], row[8], row[9], row[10], row[11], row[13]] == ["{\"index\":2}", "false", "true", "", "true", "4"])
-        #expect(records[3][7] == "{\"index\":1,\"userInteracted\":true}", "a field with a comma is quoted")
+        expectEqual(
+            [row[7], row[8], row[9], row[10], row[11], row[13]], ["{\"index\":2}", "false", "true", "", "true", "4"])
+        expectEqual(records[3][7], "{\"index\":1,\"userInteracted\":true}", "a field with a comma is quoted")
         #expect(Double(row[1]) != nil && Double(row[12]) != nil)
     }
 
@@ -278,14 +285,14 @@ struct EndToEndTests {
         let run = try sandbox.run(["delegates", "--format", format])
         #expect(run.status == 0 && run.stderr == "", "\(run)")
         let entries = DelegateRegistry.examples.entries.map { [$0.name, $0.summary] }
-        #expect(entries.map { $0[0] } == ["checkout.v1", "checkout.v2", "browser.v1", "browser.v2"])
+        expectEqual(entries.map { $0[0] }, ["checkout.v1", "checkout.v2", "browser.v1", "browser.v2"])
         switch format {
         case "json":
-            #expect(
-                try decodeJSON(run.stdout)
-                    == .array(entries.map { .object(["name": .string($0[0]), "summary": .string($0[1])]) }))
+            try expectEqual(
+                decodeJSON(run.stdout),
+                .array(entries.map { .object(["name": .string($0[0]), "summary": .string($0[1])]) }))
         case "csv":
-            #expect(parseCSV(run.stdout) == [["name", "summary"]] + entries)
+            expectEqual(parseCSV(run.stdout), [["name", "summary"]] + entries)
         default:
             let lines = run.stdoutLines
             #expect(
@@ -303,34 +310,33 @@ struct EndToEndTests {
         let csv = try sandbox.run(["callbacks", "--format", "csv"])
         #expect(csv.status == 0 && csv.stderr == "", "\(csv)")
         let records = parseCSV(csv.stdout)
-        #expect(records.first == ["kind", "protocol", "callback", "arguments", "answer", "default"])
+        expectEqual(records.first, ["kind", "protocol", "callback", "arguments", "answer", "default"])
         let all = WidgetCatalog.builtIn.callbacks + WidgetCatalog.builtIn.inputs
-        #expect(records.dropFirst().map { $0[2] } == all.map(\.name))
+        expectEqual(records.dropFirst().map { $0[2] }, all.map(\.name))
         #expect(records.contains(["callback", "SegmentedControlDelegate", Self.shouldSelect, "index", "veto", "true"]))
         #expect(records.contains { $0[0] == "callback" && $0[2] == Self.didSelect && $0[3] == "index, userInteracted" })
         #expect(records.contains { $0[0] == "input" && $0[2] == "tapSegment" })
 
         let json = try sandbox.run(["callbacks", "--format", "json"])
-        #expect(json.status == 0)
+        expectEqual(json.status, 0)
         guard case .array(let rows) = try decodeJSON(json.stdout) else {
             Issue.record("not an array: \(json)")
             return
         }
-        #expect(rows.map { $0["callback"] } == all.map { .string($0.name) })
+        expectEqual(rows.map { $0["callback"] }, all.map { .string($0.name) })
 
         let text = try sandbox.run(["callbacks"])
-        #expect(text.status == 0)
-        #expect(text.stdoutLines.count == all.count + 2)
+        expectEqual(text.status, 0)
+        expectEqual(text.stdoutLines.count, all.count + 2)
         #expect(text.stdoutLines.contains { $0.contains(Self.shouldSelect) && $0.contains(" veto ") })
     }
 
     @Test func demoRecordsReplaysAgainstV2AndNamesTheFirstDivergence() throws {
         let sandbox = try Sandbox()
         let run = try sandbox.run(["demo"])
-        #expect(run.status == 0, "\(run)")
-        #expect(
-            run.stdoutLines.first == "recorded the checkout example with checkout.v1 as session 1: 157 events, 2 vetoes"
-        )
+        expectEqual(run.status, 0, "\(run)")
+        expectEqual(
+            run.stdoutLines.first, "recorded the checkout example with checkout.v1 as session 1: 157 events, 2 vetoes")
         #expect(run.stdout.contains("REGRESSION: 33 differences"))
         #expect(run.stdout.contains("first divergence: veto changed\n"))
         #expect(run.stdout.contains("  input      #12 checkout/shipping tapSegment {\"segment\":2}\n"))
@@ -338,17 +344,17 @@ struct EndToEndTests {
         #expect(run.stdout.contains("\n  auditctl show --session 1\n"))
         #expect(run.stdout.contains("\n  auditctl diff 1 2\n"))
         let sessions = try AuditStore(path: sandbox.path("audit.sqlite"), access: .read).sessions()
-        #expect(sessions.map(\.name) == ["demo", "replay of 1"])
-        #expect(sessions.map(\.replayOf) == [nil, 1])
-        #expect(sessions.map(\.delegate) == ["checkout.v1", "checkout.v2"])
+        expectEqual(sessions.map(\.name), ["demo", "replay of 1"])
+        expectEqual(sessions.map(\.replayOf), [nil, 1])
+        expectEqual(sessions.map(\.delegate), ["checkout.v1", "checkout.v2"])
 
         let json = try sandbox.run(["demo", "--format", "json", "--db", "other.sqlite"])
         #expect(json.status == 0 && json.stderr == "", "\(json)")
         let value = try decodeJSON(json.stdout)
-        #expect(value["session"] == .int(1))
-        #expect(value["events"] == .int(157))
-        #expect(value["vetoes"] == .int(2))
-        #expect(value["replay"]?["identical"] == .bool(false))
-        #expect(value["replay"]?["candidate_session"] == .int(2))
+        expectEqual(value["session"], .int(1))
+        expectEqual(value["events"], .int(157))
+        expectEqual(value["vetoes"], .int(2))
+        expectEqual(value["replay"]?["identical"], .bool(false))
+        expectEqual(value["replay"]?["candidate_session"], .int(2))
     }
 }

@@ -2,6 +2,7 @@ import AuditCLI
 import AuditCore
 import CSQLite
 import Foundation
+import SharedTestSupport
 import Synchronization
 import Testing
 
@@ -33,12 +34,12 @@ struct ErrorLineTests {
         #expect(run.stderr.hasSuffix(" at its end); nothing was imported\n"), "\(run)")
         #expect(!run.stderr.contains("JSONSyntaxError"), "\(run)")
         if bytes == 1_000 {  // the example the reference gives: inside the session's scenario
-            #expect(
-                run.stderr
-                    == "auditctl: error: cut.jsonl: line 1: not valid JSON: the line is cut short (unterminated string at its end); nothing was imported\n"
+            expectEqual(
+                run.stderr,
+                "auditctl: error: cut.jsonl: line 1: not valid JSON: the line is cut short (unterminated string at its end); nothing was imported\n"
             )
         }
-        #expect(sandbox.bytes("other.sqlite") == before)
+        expectEqual(sandbox.bytes("other.sqlite"), before)
     }
 
     @Test func aLineThatIsNotJSONSaysWhereInWords() throws {
@@ -97,7 +98,7 @@ struct ErrorLineTests {
                 + field.gesture + "}]}, \"steps\": []}")
         let before = try #require(sandbox.bytes("audit.sqlite"))
         expectError(try sandbox.run(["record", "--scenario", "s.json"]), "s.json: \(field.message)")
-        #expect(sandbox.bytes("audit.sqlite") == before)
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
     }
 
     /// The example ScenarioFormat gives of a velocity out of range.
@@ -155,13 +156,13 @@ struct ErrorLineTests {
             command.map { $0.hasSuffix(".sqlite") || $0.hasSuffix(".jsonl") ? sandbox.path($0) : $0 }
                 + (command.contains("--into") ? [] : ["--db", database]))
         StoreFaults.clear(database)
-        #expect(run.status == 2, "\(run)")
-        #expect(run.out == "")
+        expectEqual(run.status, 2, "\(run)")
+        expectEqual(run.out, "")
         #expect(run.error.hasPrefix("auditctl: error: ") && run.error.contains("database or disk is full"), "\(run)")
-        #expect(run.error.filter { $0 == "\n" }.count == 1, "\(run)")
+        expectEqual(run.error.filter { $0 == "\n" }.count, 1, "\(run)")
         #expect(!run.error.contains("(in:") && !run.error.contains("  "), "\(run)")
         #expect(StoreFaults.failures(at: database) > 0, "the command met no full disk")
-        #expect(try sandbox.run(["sessions", "--format", "csv"]).stdout == sessions)
+        try expectEqual(sandbox.run(["sessions", "--format", "csv"]).stdout, sessions)
     }
 
     /// `query` quotes the statement it was given: that SQL is the person's own.

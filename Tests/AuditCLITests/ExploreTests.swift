@@ -25,19 +25,19 @@ struct ExploreTests {
             "explore", "--scenario", "checkout.json", "--candidate", "checkout.v2", "--seed", "1", "--runs", "50",
             "--output", "repro.json",
         ])
-        #expect(run.status == 1, "\(run)")
+        expectEqual(run.status, 1, "\(run)")
         #expect(run.stdoutLines[0].hasPrefix("checkout.v2 diverges from checkout.v1 in run 1 "), "\(run)")
         #expect(run.stdout.contains("wrote the reproducer to repro.json"))
         #expect(run.stdout.contains("\nA = session 1 (checkout-minimized, checkout.v1, "), "\(run)")
         // The reproducer is a scenario of a few steps; recorded with each delegate, the sessions differ.
         let reproducer = try Scenario(contentsOf: sandbox.path("repro.json"), catalog: .builtIn)
         #expect((1...8).contains(reproducer.steps.count), "\(reproducer.steps)")
-        #expect(try sandbox.run(["record", "--scenario", "repro.json"]).status == 0)
-        #expect(try sandbox.run(["record", "--scenario", "repro.json", "--delegate", "checkout.v2"]).status == 0)
-        #expect(try sandbox.run(["diff", "3", "4"]).status == 1)
+        try expectEqual(sandbox.run(["record", "--scenario", "repro.json"]).status, 0)
+        try expectEqual(sandbox.run(["record", "--scenario", "repro.json", "--delegate", "checkout.v2"]).status, 0)
+        try expectEqual(sandbox.run(["diff", "3", "4"]).status, 1)
         // explore stored both sessions of the reproducer, labelled.
         let sessions = try sandbox.run(["sessions", "--label", "explore=candidate", "--format", "csv"])
-        #expect(sessions.stdoutLines.count == 3, "\(sessions)")
+        expectEqual(sessions.stdoutLines.count, 3, "\(sessions)")
     }
 
     /// A scenario that names no delegate is explored with `--delegate`; the reproducer names it, so
@@ -55,12 +55,12 @@ struct ExploreTests {
             "explore", "--scenario", "form.json", "--delegate", "checkout.v1", "--candidate", "checkout.v2",
             "--runs", "50", "--output", "repro.json",
         ])
-        #expect(run.status == 1, "\(run)")
+        expectEqual(run.status, 1, "\(run)")
         let reproducer = try decodeJSON(String(contentsOfFile: sandbox.path("repro.json"), encoding: .utf8))
-        #expect(reproducer["delegate"] == .string("checkout.v1"), "\(reproducer)")
+        expectEqual(reproducer["delegate"], .string("checkout.v1"), "\(reproducer)")
         let record = try sandbox.run(["record", "--scenario", "repro.json"])
-        #expect(record.stdout == "3\n", "\(record)")
-        #expect(try sandbox.run(["replay", "--session", "3", "--delegate", "checkout.v2"]).status == 1)
+        expectEqual(record.stdout, "3\n", "\(record)")
+        try expectEqual(sandbox.run(["replay", "--session", "3", "--delegate", "checkout.v2"]).status, 1)
     }
 
     @Test("no divergence: exit 0, the runs and steps tried, and nothing written")
@@ -71,22 +71,22 @@ struct ExploreTests {
             "explore", "--scenario", "checkout.json", "--candidate", "checkout.v1", "--runs", "5", "--steps", "10",
             "--output", "repro.json",
         ])
-        #expect(run.status == 0, "\(run)")
+        expectEqual(run.status, 0, "\(run)")
         #expect(run.stdout.hasPrefix("no divergence in 5 runs of up to 10 steps (50 steps in all, seed 1), "), "\(run)")
         // How long it took and the rate, also when the output is not a terminal.
         #expect(
             run.stdout.contains(
                 /\nexplored for [0-9]+\.[0-9] s: [0-9]+\.[0-9] runs\/s, [0-9,]+ callbacks asked of both delegates \([0-9]+\/s\)\n$/
             ), "\(run)")
-        #expect(try sandbox.listing() == ["checkout.json"])
+        try expectEqual(sandbox.listing(), ["checkout.json"])
     }
 
     @Test("--time alone runs until the time is up; --runs, or the default, bounds the runs otherwise")
     func timeAloneIsNotCappedByTheDefaultRuns() {
-        #expect(ExploreRequest.runs(given: nil, time: .seconds(30)) == Options.mostRuns)
-        #expect(ExploreRequest.runs(given: 50, time: .seconds(30)) == 50)
-        #expect(ExploreRequest.runs(given: nil, time: nil) == 200)
-        #expect(ExploreRequest.runs(given: 7, time: nil) == 7)
+        expectEqual(ExploreRequest.runs(given: nil, time: .seconds(30)), Options.mostRuns)
+        expectEqual(ExploreRequest.runs(given: 50, time: .seconds(30)), 50)
+        expectEqual(ExploreRequest.runs(given: nil, time: nil), 200)
+        expectEqual(ExploreRequest.runs(given: 7, time: nil), 7)
     }
 
     @Test("--format json on a divergence: the run, the reproducer and the two sessions stored")
@@ -96,20 +96,20 @@ struct ExploreTests {
         let run = try sandbox.run([
             "explore", "--scenario", "checkout.json", "--candidate", "checkout.v2", "--seed", "4", "--format", "json",
         ])
-        #expect(run.status == 1, "\(run)")
+        expectEqual(run.status, 1, "\(run)")
         let result = try decodeJSON(run.stdout)
-        #expect(result["diverged"] == .bool(true))
-        #expect(result["sessions"] == .array([.int(1), .int(2)]))
+        expectEqual(result["diverged"], .bool(true))
+        expectEqual(result["sessions"], .array([.int(1), .int(2)]))
         guard case .int(let minimal)? = result["minimal"], case .array(let steps)? = result["scenario"]?["steps"]
         else { throw SandboxError(description: "\(run)") }
         #expect(steps.count == minimal && (1...8).contains(minimal))
         // A simultaneity answer of the back pan: checkout.v2 changes it only for a pan that meets
         // a threshold, which boundary draws reach.
-        #expect(
-            result["divergence"]
-                == .string(
-                    "override_changed at checkout#back "
-                        + "GestureRecognizerDelegate.gestureRecognizer(_:shouldRecognizeSimultaneouslyWith:)"))
+        expectEqual(
+            result["divergence"],
+            .string(
+                "override_changed at checkout#back "
+                    + "GestureRecognizerDelegate.gestureRecognizer(_:shouldRecognizeSimultaneouslyWith:)"))
     }
 
     @Test("two processes with the same seed find the same run and write the same reproducer")
@@ -122,11 +122,11 @@ struct ExploreTests {
                 "explore", "--scenario", "checkout.json", "--candidate", "checkout.v2", "--seed", "9", "--format",
                 "json",
             ])
-            #expect(run.status == 1, "\(run)")
+            expectEqual(run.status, 1, "\(run)")
             let result = try decodeJSON(run.stdout)
             found.append(.array([result["run"] ?? .null, result["steps"] ?? .null, result["scenario"] ?? .null]))
         }
-        #expect(found[0] == found[1])
+        expectEqual(found[0], found[1])
     }
 
     @Test("--time only bounds the runs: --runs decides how many when the time is long enough")
@@ -137,7 +137,7 @@ struct ExploreTests {
             "explore", "--scenario", "checkout.json", "--candidate", "checkout.v1", "--runs", "3", "--steps", "5",
             "--time", "1h",
         ])
-        #expect(run.status == 0, "\(run)")
+        expectEqual(run.status, 0, "\(run)")
         #expect(run.stdout.hasPrefix("no divergence in 3 runs of up to 5 steps (15 steps in all, seed 1), "), "\(run)")
     }
 
@@ -149,14 +149,14 @@ struct ExploreTests {
             "explore", "--scenario", "checkout.json", "--candidate", "checkout.v1", "--runs", "4", "--save-corpus",
             "--format", "json",
         ])
-        #expect(run.status == 0, "\(run)")
+        expectEqual(run.status, 0, "\(run)")
         let result = try decodeJSON(run.stdout)
-        #expect(result["diverged"] == .bool(false))
-        #expect(result["runs"] == .int(4))
+        expectEqual(result["diverged"], .bool(false))
+        expectEqual(result["runs"], .int(4))
         guard case .array(let corpus)? = result["corpus"] else { throw SandboxError(description: "\(run)") }
         #expect(!corpus.isEmpty && corpus.count <= 4)
         let stored = try sandbox.run(["sessions", "--label", "explore=corpus", "--format", "csv"])
-        #expect(stored.stdoutLines.count == corpus.count + 2, "\(stored)")
+        expectEqual(stored.stdoutLines.count, corpus.count + 2, "\(stored)")
         // The same runs again, in text: the new sessions follow, listed as one range.
         let again = try sandbox.run([
             "explore", "--scenario", "checkout.json", "--candidate", "checkout.v1", "--runs", "4", "--save-corpus",
@@ -214,7 +214,7 @@ struct ExploreTests {
         let before = sandbox.bytes("audit.sqlite")
         let run = try sandbox.run(["explore"] + mistake.arguments + ["--output", "repro.json"])
         expectError(run, mistake.message)
-        #expect(sandbox.bytes("audit.sqlite") == before)
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
         #expect(!sandbox.exists("repro.json"))
     }
 
@@ -248,12 +248,12 @@ struct ExploreTests {
         let first = try Self.explore(seed: 42, candidate: "checkout.v1")
         let again = try Self.explore(seed: 42, candidate: "checkout.v1")
         #expect(first.runs == 12 && first.steps == again.steps && first.branches == again.branches)
-        #expect(first.corpus == again.corpus)
+        expectEqual(first.corpus, again.corpus)
         #expect(try Self.explore(seed: 43, candidate: "checkout.v1").corpus != first.corpus)
         let found = try #require(try Self.explore(seed: 42, candidate: "checkout.v2").finding)
         let foundAgain = try #require(try Self.explore(seed: 42, candidate: "checkout.v2").finding)
         #expect(found.run == foundAgain.run && found.steps == foundAgain.steps)
-        #expect(found.minimized.scenario == foundAgain.minimized.scenario)
+        expectEqual(found.minimized.scenario, foundAgain.minimized.scenario)
     }
 
     @Test("two jobs make the same runs and find the same divergence as one")
@@ -261,7 +261,7 @@ struct ExploreTests {
         let one = try Self.explore(seed: 42, candidate: "checkout.v1")
         let two = try Self.explore(seed: 42, candidate: "checkout.v1", jobs: 2)
         #expect(one.runs == two.runs && one.steps == two.steps && one.branches == two.branches)
-        #expect(one.corpus == two.corpus)
+        expectEqual(one.corpus, two.corpus)
         let found = try #require(try Self.explore(seed: 3, candidate: "checkout.v2").finding)
         let foundByTwo = try #require(try Self.explore(seed: 3, candidate: "checkout.v2", jobs: 2).finding)
         #expect(found.run == foundByTwo.run && found.minimized.scenario == foundByTwo.minimized.scenario)
@@ -276,9 +276,9 @@ struct ExploreTests {
         options.start = scenario.steps
         let result = try Explorer(scenario: scenario, registry: .examples, options: options)
             .explore(delegate: "checkout.v1", candidate: "checkout.v1")
-        #expect(result.steps == 3 * (scenario.steps.count + 5))
+        expectEqual(result.steps, 3 * (scenario.steps.count + 5))
         let first = try #require(result.corpus.first)
-        #expect(Array(first.prefix(scenario.steps.count)) == scenario.steps)
+        expectEqual(Array(first.prefix(scenario.steps.count)), scenario.steps)
     }
 
     @Test("every generated step is valid: the delegate records each run as generated")
@@ -286,6 +286,6 @@ struct ExploreTests {
         // A run whose steps the delegate could not all take again would be dropped, not counted.
         let result = try Self.explore(seed: 7, candidate: "checkout.v1", guided: false)
         #expect(result.runs == 12 && result.dropped == 0)
-        #expect(result.steps == 12 * 15)
+        expectEqual(result.steps, 12 * 15)
     }
 }

@@ -78,8 +78,8 @@ struct FidelityPropertyCLITests {
                     "session": Command.sessionValue(try store.session(session)),
                     "events": .array(try store.timeline(of: session).map(Command.eventValue)),
                 ])
-                #expect(
-                    capture.writes.joined() == whole.json + "\n", "seed \(seed), \(count) steps, session \(session)")
+                expectEqual(
+                    capture.writes.joined(), whole.json + "\n", "seed \(seed), \(count) steps, session \(session)")
             }
             for (a, b) in [(Int64(1), Int64(2)), (2, 1), (1, 1)] {
                 let diff = try SessionDiffer(store).diff(a, b)
@@ -93,7 +93,7 @@ struct FidelityPropertyCLITests {
                     ("differences", .array(diff.differences.map(DifferenceOutput.json))),
                     ("summary", DifferenceOutput.summary(diff)),
                 ])
-                #expect(capture.writes.joined() == whole + "\n", "seed \(seed), \(count) steps, diff \(a) \(b)")
+                expectEqual(capture.writes.joined(), whole + "\n", "seed \(seed), \(count) steps, diff \(a) \(b)")
             }
         }
     }
@@ -108,7 +108,7 @@ struct FidelityPropertyCLITests {
             try sandbox.write("random.json", Self.randomSource(seed: random.next(), count: count))
             for delegate in ["checkout.v1", "checkout.v2"] {
                 let run = try sandbox.run(["record", "--scenario", "random.json", "--delegate", delegate])
-                #expect(run.status == 0, "\(run)")
+                expectEqual(run.status, 0, "\(run)")
             }
             let database = sandbox.path("audit.sqlite")
             let store = try AuditStore(path: database, access: .read)
@@ -152,13 +152,13 @@ struct FidelityPropertyCLITests {
                 Double(microseconds * 1000) / 1_000_000, Double(microseconds) * 0.001,
             ]
             for value in ways {
-                #expect(Table.time(value) == expected, "\(microseconds) µs as \(value)")
-                #expect(Table.terminalText(.double(value), column: "t_ms") == expected)
+                expectEqual(Table.time(value), expected, "\(microseconds) µs as \(value)")
+                expectEqual(Table.terminalText(.double(value), column: "t_ms"), expected)
             }
         }
         for special in [Double.nan, .infinity, -.infinity] {
             let text = Table.time(special)
-            #expect(try AuditValue(json: text) == .double(special))
+            try expectEqual(AuditValue(json: text), .double(special))
         }
     }
 
@@ -180,9 +180,9 @@ struct FidelityPropertyCLITests {
         let updates = times.enumerated().map { "UPDATE events SET t_ns = \($1) WHERE seq = \($0 + 1);" }
         try sandbox.sqlite3("audit.sqlite", updates.joined(separator: "\n"))
         let show = try sandbox.run(["show", "--session", "1"])
-        #expect(show.status == 0, "\(show)")
+        expectEqual(show.status, 0, "\(show)")
         let lines = show.stdoutLines.dropFirst().filter { !$0.isEmpty }
-        #expect(lines.count == events)
+        expectEqual(lines.count, events)
         for line in lines {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count > 2, let seq = Int(fields[0]), times.indices.contains(seq - 1) else {
@@ -191,8 +191,8 @@ struct FidelityPropertyCLITests {
             }
             let nanoseconds = times[seq - 1]
             let microseconds = nanoseconds / 1000 + (nanoseconds % 1000 > 500 ? 1 : 0)
-            #expect(fields[1] == Self.spelling(microseconds: microseconds)[...], "\(nanoseconds) ns: \(line)")
-            #expect(fields[2] == "ms")
+            expectEqual(fields[1], Self.spelling(microseconds: microseconds)[...], "\(nanoseconds) ns: \(line)")
+            expectEqual(fields[2], "ms")
         }
     }
 }

@@ -1,5 +1,6 @@
 import AuditCore
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// `--html FILE` of `report`, `diff` and `replay`, end to end through the built binary.
@@ -38,19 +39,19 @@ struct HTMLReportTests {
             #expect(!html.contains(needle), "the page holds \(needle)", sourceLocation: sourceLocation)
         }
         #expect(html.hasPrefix("<!DOCTYPE html>"), sourceLocation: sourceLocation)
-        #expect(occurrences(of: "<script", in: html) == 1, sourceLocation: sourceLocation)
+        expectEqual(occurrences(of: "<script", in: html), 1, sourceLocation: sourceLocation)
     }
 
     @Test func reportDrawsOneMarkPerEventAndMarksVetoes() throws {
         let plain = try sandbox.run(["report", "--session", "1"])
         let run = try sandbox.run(["report", "--session", "1", "--html", "page.html"])
-        #expect(run.status == 0, "\(run)")
-        #expect(run.stdout == plain.stdout)
-        #expect(run.stderr == "")
+        expectEqual(run.status, 0, "\(run)")
+        expectEqual(run.stdout, plain.stdout)
+        expectEqual(run.stderr, "")
         let html = try page("page.html")
         expectSelfContained(html)
-        #expect(occurrences(of: "class=\"m ", in: html) == (try events(of: 1)))
-        #expect(occurrences(of: "class=\"m veto", in: html) == 1)
+        expectEqual(occurrences(of: "class=\"m ", in: html), (try events(of: 1)))
+        expectEqual(occurrences(of: "class=\"m veto", in: html), 1)
         #expect(html.contains("all \(try events(of: 1)) events drawn"))
         #expect(html.contains("<h2>Veto rates</h2>"))
         #expect(html.contains("<h2>Slowest delegate calls (microseconds)</h2>"))
@@ -58,27 +59,27 @@ struct HTMLReportTests {
     }
 
     @Test func thePageIsReadableByItsOwnerOnlyLikeTheDatabase() throws {
-        #expect(try sandbox.run(["report", "--session", "1", "--html", "page.html"]).status == 0)
+        try expectEqual(sandbox.run(["report", "--session", "1", "--html", "page.html"]).status, 0)
         let attributes = try FileManager.default.attributesOfItem(
             atPath: sandbox.directory.appendingPathComponent("page.html").path)
-        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        expectEqual((attributes[.posixPermissions] as? Int), 0o600)
     }
 
     @Test func diffMarksEveryDifferenceAndKeepsItsOutputAndExitStatus() throws {
         let plain = try sandbox.run(["diff", "1", "2", "--format", "json"])
         let run = try sandbox.run(["diff", "1", "2", "--format", "json", "--html", "diff.html"])
-        #expect(plain.status == 1)
-        #expect(run.status == 1, "\(run)")
-        #expect(run.stdout == plain.stdout)
-        #expect(run.stderr == "")
+        expectEqual(plain.status, 1)
+        expectEqual(run.status, 1, "\(run)")
+        expectEqual(run.stdout, plain.stdout)
+        expectEqual(run.stderr, "")
         guard case .object(let fields) = try decodeJSON(run.stdout),
             case .array(let differences) = fields["differences"]
         else { throw SandboxError(description: "no differences in \(run.stdout)") }
         let html = try page("diff.html")
         expectSelfContained(html)
-        #expect(occurrences(of: "class=\"m ", in: html) == (try events(of: 1)) + (try events(of: 2)))
-        #expect(occurrences(of: "class=\"band d", in: html) == differences.count)
-        #expect(occurrences(of: "class=\"m veto", in: html) == 3)
+        expectEqual(occurrences(of: "class=\"m ", in: html), (try events(of: 1)) + (try events(of: 2)))
+        expectEqual(occurrences(of: "class=\"band d", in: html), differences.count)
+        expectEqual(occurrences(of: "class=\"m veto", in: html), 3)
         for case .object(let difference) in differences {
             guard case .string(let kind) = difference["kind"] else { continue }
             let name = kind.replacingOccurrences(of: "_", with: " ").replacingOccurrences(
@@ -92,10 +93,10 @@ struct HTMLReportTests {
 
     @Test func identicalDiffStillExitsZero() throws {
         let run = try sandbox.run(["diff", "1", "1", "--html", "same.html"])
-        #expect(run.status == 0, "\(run)")
+        expectEqual(run.status, 0, "\(run)")
         let html = try page("same.html")
         #expect(html.contains("identical: no differences"))
-        #expect(occurrences(of: "class=\"band", in: html) == 0)
+        expectEqual(occurrences(of: "class=\"band", in: html), 0)
     }
 
     @Test func replayWritesTheSameStdoutAndExitStatusWithAPage() throws {
@@ -104,9 +105,9 @@ struct HTMLReportTests {
         let plain = try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v2"])
         let run = try sandbox.run(
             ["replay", "--session", "1", "--delegate", "checkout.v2", "--db", "copy.sqlite", "--html", "replay.html"])
-        #expect(plain.status == 1)
-        #expect(run.status == 1, "\(run)")
-        #expect(run.stdout == plain.stdout)
+        expectEqual(plain.status, 1)
+        expectEqual(run.status, 1, "\(run)")
+        expectEqual(run.stdout, plain.stdout)
         let html = try page("replay.html")
         expectSelfContained(html)
         #expect(html.contains("<h1>Replay of session 1 against checkout.v2</h1>"))
@@ -124,18 +125,18 @@ struct HTMLReportTests {
         let listing = try sandbox.listing()
         let run = try sandbox.run(command + ["--html", "missing/page.html"])
         expectError(run, "cannot write the HTML page to missing/page.html: directory missing does not exist")
-        #expect(sandbox.bytes("audit.sqlite") == before)
-        #expect(try sandbox.listing() == listing)
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
+        try expectEqual(sandbox.listing(), listing)
         try FileManager.default.createDirectory(atPath: sandbox.path("folder"), withIntermediateDirectories: false)
         expectError(
             try sandbox.run(command + ["--html", "folder"]), "cannot write the HTML page to folder: it is a directory")
-        #expect(sandbox.bytes("audit.sqlite") == before)
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
     }
 
     @Test func anExistingPageIsReplacedWhole() throws {
         try sandbox.write("page.html", "old page")
         let run = try sandbox.run(["report", "--session", "2", "--html", "page.html"])
-        #expect(run.status == 0, "\(run)")
+        expectEqual(run.status, 0, "\(run)")
         let html = try page("page.html")
         #expect(html.hasPrefix("<!DOCTYPE html>") && html.hasSuffix("</body></html>\n"))
         let leftovers = try sandbox.listing().filter { $0.hasPrefix(".") || $0.hasSuffix(".tmp") }
@@ -153,7 +154,7 @@ struct HTMLReportTests {
     func htmlNeedsOneSessionAndAName(arguments: [String], message: String) throws {
         let before = try #require(sandbox.bytes("audit.sqlite"))
         expectError(try sandbox.run(arguments), message)
-        #expect(sandbox.bytes("audit.sqlite") == before)
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
         #expect(!sandbox.exists("page.html"))
     }
 
@@ -179,11 +180,11 @@ struct HTMLReportTests {
         let record = try sandbox.run([
             "record", "--scenario", "hostile.json", "--db", "hostile.sqlite", "--name", "<b onclick=alert(3)>",
         ])
-        #expect(record.status == 0, "\(record)")
+        expectEqual(record.status, 0, "\(record)")
         let run = try sandbox.run(["report", "--session", "1", "--db", "hostile.sqlite", "--html", "hostile.html"])
-        #expect(run.status == 0, "\(run)")
+        expectEqual(run.status, 0, "\(run)")
         let html = try page("hostile.html")
-        #expect(occurrences(of: "<script", in: html) == 1)
+        expectEqual(occurrences(of: "<script", in: html), 1)
         for raw in ["<img", "<b onclick", "</svg><script", "alert('name')"] {
             #expect(!html.contains(raw), "unescaped: \(raw)")
         }
@@ -212,7 +213,7 @@ struct HTMLReportTests {
         try process.run()
         let dom = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(occurrences(of: "<script", in: dom) == 1, "\(dom.prefix(2000))")
+        expectEqual(occurrences(of: "<script", in: dom), 1, "\(dom.prefix(2000))")
         #expect(!dom.contains("<img") && !dom.contains("<b onclick"))
         #expect(dom.contains("data-tip="), "the page's own script did not run")
     }

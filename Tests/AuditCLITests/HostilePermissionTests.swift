@@ -42,8 +42,8 @@ extension HostileInputTests {
                 try sandbox.run(command, wrapper: Self.unprivileged ?? []),
                 "cannot open audit.sqlite: permission denied")
         }
-        #expect(sandbox.bytes("audit.sqlite") == before)
-        #expect(try sandbox.listing() == ["audit.sqlite", "checkout.json"])
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
+        try expectEqual(sandbox.listing(), ["audit.sqlite", "checkout.json"])
     }
 
     @Test(
@@ -66,7 +66,7 @@ extension HostileInputTests {
                 try sandbox.run(command, wrapper: wrapper),
                 "cannot open audit.sqlite: permission denied (it is read-only to you)")
         }
-        #expect(sandbox.bytes("audit.sqlite") == before)
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
     }
 
     @Test(
@@ -96,8 +96,8 @@ extension HostileInputTests {
             try sandbox.run(
                 ["record", "--scenario", "checkout.json", "--db", "new.sqlite"], wrapper: Self.unprivileged ?? []),
             "cannot open new.sqlite: permission denied")
-        #expect(sandbox.bytes("audit.sqlite") == before)
-        #expect(try sandbox.listing() == ["audit.sqlite", "checkout.json"])
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
+        try expectEqual(sandbox.listing(), ["audit.sqlite", "checkout.json"])
         // Changes in a -wal only a -shm can index cannot be read there: refused, not ignored.
         Self.openUp(sandbox, writable: true)
         try sandbox.write("audit.sqlite-wal", bytes: Self.noise(4_096))
@@ -121,6 +121,6 @@ extension HostileInputTests {
         expectError(
             try sandbox.run(["record", "--scenario", "checkout.json"], wrapper: Self.unprivileged ?? []),
             "cannot read scenario checkout.json: permission denied")
-        #expect(try sandbox.listing() == ["checkout.json"])
+        try expectEqual(sandbox.listing(), ["checkout.json"])
     }
 }

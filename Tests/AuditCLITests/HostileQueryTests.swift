@@ -95,7 +95,7 @@ extension HostileInputTests {
         let run = try sandbox.run(["query", query.sql, "--timeout", "1"])
         expectError(run, startingWith: query.message)
         #expect(run.stderr.count < 400, "the line repeats the whole statement")
-        #expect(sandbox.bytes("audit.sqlite") == before)
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
         #expect((sandbox.bytes("audit.sqlite-wal") ?? Data()).isEmpty)
         #expect(try sandbox.listing().subtracting(listing).isSubset(of: ["audit.sqlite-wal", "audit.sqlite-shm"]))
     }
@@ -118,7 +118,7 @@ extension HostileInputTests {
         if let refusal {
             expectError(run, startingWith: refusal)
         } else {
-            #expect(run.status == 0, "\(run.stderr)")
+            expectEqual(run.status, 0, "\(run.stderr)")
         }
         #expect(kilobytes < 512 * 1024, "peak RSS \(kilobytes) KiB")
     }

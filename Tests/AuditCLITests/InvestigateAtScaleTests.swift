@@ -35,7 +35,7 @@ struct InvestigateAtScaleTests {
 
     func json(_ arguments: [String], status: Int32 = 0) throws -> AuditValue {
         let run = try sandbox.run(arguments + ["--format", "json"])
-        #expect(run.status == status, "\(run)")
+        expectEqual(run.status, status, "\(run)")
         return try decodeJSON(run.stdout)
     }
 
@@ -47,16 +47,16 @@ struct InvestigateAtScaleTests {
         #expect(stored.allSatisfy { if case .int(let n)? = $0.2 { n > 2 * Self.steps } else { false } })
 
         let report = try json(["report"])
-        #expect(report["callbacks"] == .int(callbacks))
+        expectEqual(report["callbacks"], .int(callbacks))
         guard case .array(let rows) = report["rows"] else { throw SandboxError(description: "no rows") }
         let reportedVetoes = rows.reduce(0) { total, row in
             if case .int(let n)? = row["vetoes"] { total + n } else { total }
         }
-        #expect(reportedVetoes == vetoes)
+        expectEqual(reportedVetoes, vetoes)
 
         let search = try sandbox.run(["search", "--vetoed", "yes", "--format", "csv"])
-        #expect(search.status == 0)
-        #expect(parseCSV(search.stdout).count - 1 == vetoes)
+        expectEqual(search.status, 0)
+        expectEqual(parseCSV(search.stdout).count - 1, vetoes)
         let oneWidget = try sandbox.run([
             "search", "--session", "3", "--widget", "checkout/payment", "--callback", "*shouldSelect*", "--vetoed",
             "yes",
@@ -74,25 +74,25 @@ struct InvestigateAtScaleTests {
             $0["widget"] == .string("checkout/payment")
                 && $0["callback"] == .string("segmentedControl(_:shouldSelectSegmentAt:)")
         }?["vetoes"]
-        #expect(expected == .int(parseCSV(oneWidget.stdout).count - 1))
+        expectEqual(expected, .int(parseCSV(oneWidget.stdout).count - 1))
     }
 
     @Test func sessionsOfOtherInputsAreComparedInOrderAndTheReportSaysSo() throws {
         // Sessions 1 and 2 ran different random steps: far more than a thousand inputs apart.
         let unrelated = try json(["diff", "1", "2"], status: 1)
-        #expect(unrelated["summary"]?["paired_in_order"] == .bool(true))
+        expectEqual(unrelated["summary"]?["paired_in_order"], .bool(true))
         let text = try sandbox.run(["diff", "1", "2"])
         #expect(
             text.stdoutLines[1].hasPrefix(
                 "note: their inputs differ in more than 1000 places, so they were not aligned"))
         // Sessions 1 and 3 ran the same steps with other delegates: aligned.
         let related = try json(["diff", "1", "3"], status: 1)
-        #expect(related["summary"]?["paired_in_order"] == .bool(false))
+        expectEqual(related["summary"]?["paired_in_order"], .bool(false))
     }
 
     @Test func theHTMLPageSaysWhatItLeftOut() throws {
         let run = try sandbox.run(["report", "--session", "1", "--html", "page.html"])
-        #expect(run.status == 0, "\(run)")
+        expectEqual(run.status, 0, "\(run)")
         let page = String(decoding: try #require(sandbox.bytes("page.html")), as: UTF8.self)
         guard case .array(let sessions) = try json(["sessions"]), case .int(let events)? = sessions.first?["events"]
         else { throw SandboxError(description: "no event count") }
@@ -103,15 +103,15 @@ struct InvestigateAtScaleTests {
     @Test func replayAllAndMinimizeFindThePlantedChange() throws {
         let all = try json(["replay", "--all", "--delegate", "checkout.v2", "--isolated"], status: 1)
         guard case .array(let results) = all["sessions"] else { throw SandboxError(description: "no sessions") }
-        #expect(results.map { $0["identical"] } == [.bool(false), .bool(false), .bool(true)])
-        #expect(all["total"]?["regressed"] == .int(2))
+        expectEqual(results.map { $0["identical"] }, [.bool(false), .bool(false), .bool(true)])
+        expectEqual(all["total"]?["regressed"], .int(2))
 
         let minimized = try json(
             ["minimize", "--session", "1", "--delegate", "checkout.v2", "--output", "min.json", "--max-tests", "100"])
-        #expect(minimized["inputs"] == .int(Self.steps))
+        expectEqual(minimized["inputs"], .int(Self.steps))
         guard case .int(let minimal)? = minimized["minimal"] else { throw SandboxError(description: "no result") }
         #expect((1...2).contains(minimal))
         let replay = try sandbox.run(["record", "--scenario", "min.json", "--delegate", "checkout.v1"])
-        #expect(replay.status == 0, "\(replay)")
+        expectEqual(replay.status, 0, "\(replay)")
     }
 }

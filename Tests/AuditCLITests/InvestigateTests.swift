@@ -1,5 +1,6 @@
 import AuditCore
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// `auditctl search` and `auditctl report`, end to end through the built binary.
@@ -16,7 +17,7 @@ struct InvestigateTests {
 
     func rows(_ arguments: [String]) throws -> [[String: AuditValue]] {
         let run = try sandbox.run(["search", "--format", "json"] + arguments)
-        #expect(run.status == 0, "\(run)")
+        expectEqual(run.status, 0, "\(run)")
         guard case .array(let rows) = try decodeJSON(run.stdout) else { return [] }
         return rows.map { row in
             guard case .object(let fields) = row else { return [:] }
@@ -26,46 +27,46 @@ struct InvestigateTests {
 
     @Test func filtersCombineWithAnd() throws {
         let vetoes = try rows(["--vetoed", "yes"])
-        #expect(vetoes.map { "\($0["session"]!.json):\($0["seq"]!.json)" } == ["1:5", "2:5", "2:13"])
+        expectEqual(vetoes.map { "\($0["session"]!.json):\($0["seq"]!.json)" }, ["1:5", "2:5", "2:13"])
         let payment = try rows(["--vetoed", "yes", "--widget", "checkout/payment", "--session", "2"])
-        #expect(payment.map { $0["seq"] } == [.int(5)])
+        expectEqual(payment.map { $0["seq"] }, [.int(5)])
         let inputs = try rows(["--kind", "input", "--session", "1"])
-        #expect(inputs.count == 9)
+        expectEqual(inputs.count, 9)
         #expect(inputs.allSatisfy { $0["kind"] == .string("input") && $0["vetoed"] == .null })
         let didSelect = try rows(["--callback", "*didSelect*", "--widget", "checkout"])
-        #expect(didSelect.count == 10)
+        expectEqual(didSelect.count, 10)
         #expect(
             didSelect.allSatisfy { $0["callback"] == .string("segmentedControl(_:didSelectSegmentAt:userInteracted:)") }
         )
         let notVetoed = try rows(["--vetoed", "no", "--session", "1"])
-        #expect(notVetoed.count == 7)
+        expectEqual(notVetoed.count, 7)
     }
 
     @Test func timeWordsAndTimestampsFilterBySessionStart() throws {
-        #expect(try rows(["--since", "today", "--kind", "input"]).count == 17)
-        #expect(try rows(["--since", "recent", "--until", "now", "--session", "1", "--kind", "input"]).count == 9)
+        try expectEqual(rows(["--since", "today", "--kind", "input"]).count, 17)
+        try expectEqual(rows(["--since", "recent", "--until", "now", "--session", "1", "--kind", "input"]).count, 9)
         let future = try sandbox.run(["search", "--since", "2999-01-01T00:00:00Z"])
-        #expect(future.status == 1, "\(future)")
-        #expect(future.stdout == "")
-        #expect(future.stderr == "no events match\n")
+        expectEqual(future.status, 1, "\(future)")
+        expectEqual(future.stdout, "")
+        expectEqual(future.stderr, "no events match\n")
         let past = try sandbox.run(["search", "--until", "2000-01-01", "--format", "json"])
-        #expect(past.status == 1)
-        #expect(past.stdout == "[]\n")
+        expectEqual(past.status, 1)
+        expectEqual(past.stdout, "[]\n")
     }
 
     @Test func csvHasAHeaderAndOneRecordPerEvent() throws {
         let run = try sandbox.run(["search", "--session", "1", "--vetoed", "yes", "--format", "csv"])
-        #expect(run.status == 0, "\(run)")
+        expectEqual(run.status, 0, "\(run)")
         let records = parseCSV(run.stdout)
-        #expect(records.count == 2)
-        #expect(records[0].prefix(3) == ["session", "seq", "started_at"])
-        #expect(records[1][8] == #"{"index":2}"#)
+        expectEqual(records.count, 2)
+        expectEqual(records[0].prefix(3), ["session", "seq", "started_at"])
+        expectEqual(records[1][8], #"{"index":2}"#)
     }
 
     @Test func userInputIsBoundNotSpliced() throws {
         let run = try sandbox.run(["search", "--callback", "x' OR 1=1 --", "--widget", "') OR ('1'='1"])
-        #expect(run.status == 1, "\(run)")
-        #expect(run.stderr == "no events match\n")
+        expectEqual(run.status, 1, "\(run)")
+        expectEqual(run.stderr, "no events match\n")
     }
 
     @Test(arguments: [
@@ -84,8 +85,8 @@ struct InvestigateTests {
 
     @Test func reportOfOneSessionCountsVetoesAndNamesEvents() throws {
         let run = try sandbox.run(["report", "--session", "1"])
-        #expect(run.status == 0, "\(run)")
-        #expect(run.stdoutLines.first == "report of session 1: 14 callbacks, 9 inputs")
+        expectEqual(run.status, 0, "\(run)")
+        expectEqual(run.stdoutLines.first, "report of session 1: 14 callbacks, 9 inputs")
         #expect(run.stdout.contains("veto rates"))
         #expect(run.stdout.contains("25.0%"))
         #expect(run.stdout.contains("slowest delegate calls"))
@@ -94,25 +95,25 @@ struct InvestigateTests {
             Issue.record("no rows in \(json.json)")
             return
         }
-        #expect(rows.count == 4)
+        expectEqual(rows.count, 4)
         let payment = rows.first { $0["widget"] == .string("checkout/payment") && $0["vetoes"] == .int(1) }
-        #expect(payment?["calls"] == .int(4))
-        #expect(payment?["veto_rate"] == .double(0.25))
-        #expect(payment?["vetoed_events"] == .array([.object(["session": .int(1), "seq": .int(5)])]))
+        expectEqual(payment?["calls"], .int(4))
+        expectEqual(payment?["veto_rate"], .double(0.25))
+        expectEqual(payment?["vetoed_events"], .array([.object(["session": .int(1), "seq": .int(5)])]))
     }
 
     @Test func reportOfAllLeavesReplaysOutAndNamesSessions() throws {
         _ = try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v2"])
         let run = try sandbox.run(["report", "--format", "csv"])
-        #expect(run.status == 0, "\(run)")
+        expectEqual(run.status, 0, "\(run)")
         let records = parseCSV(run.stdout)
-        #expect(records.count == 5)
+        expectEqual(records.count, 5)
         let header = records[0]
         let calls = records.dropFirst().map { Int($0[header.firstIndex(of: "calls")!])! }
-        #expect(calls.reduce(0, +) == 25)
+        expectEqual(calls.reduce(0, +), 25)
         let vetoed = records.dropFirst().map { $0[header.firstIndex(of: "vetoed_events")!] }
         #expect(vetoed.contains("1:5 2:5"))
         let text = try sandbox.run(["report"])
-        #expect(text.stdoutLines.first == "report of 2 recorded sessions (replays left out): 25 callbacks, 17 inputs")
+        expectEqual(text.stdoutLines.first, "report of 2 recorded sessions (replays left out): 25 callbacks, 17 inputs")
     }
 }

@@ -1,5 +1,6 @@
 import AuditCore
 import Foundation
+import SharedTestSupport
 import Testing
 
 #if canImport(FoundationXML)
@@ -32,8 +33,8 @@ struct JUnitOutputTests {
         guard parser.parse() else {
             throw SandboxError(description: "not well-formed: \(parser.parserError.map { "\($0)" } ?? "?")\n\(xml)")
         }
-        #expect(reader.elements.filter { $0.name == "testsuite" }.count == 1)
-        #expect(reader.elements.first?.name == "testsuite")
+        expectEqual(reader.elements.filter { $0.name == "testsuite" }.count, 1)
+        expectEqual(reader.elements.first?.name, "testsuite")
         return reader
     }
 
@@ -41,11 +42,12 @@ struct JUnitOutputTests {
         let sandbox = try Sandbox()
         try sandbox.recordExample()
         let run = try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v2", "--format", "junit"])
-        #expect(run.status == 1, "\(run)")
+        expectEqual(run.status, 1, "\(run)")
         let reader = try Self.read(run.stdout)
         #expect(reader.elements[0].attributes["tests"] == "1" && reader.elements[0].attributes["failures"] == "1")
         let failure = try #require(reader.elements.first { $0.name == "failure" })
-        #expect(failure.attributes["message"]?.hasPrefix("first divergence: veto changed at checkout/shipping") == true)
+        expectEqual(
+            failure.attributes["message"]?.hasPrefix("first divergence: veto changed at checkout/shipping"), true)
         #expect(reader.text.contains("REGRESSION: 6 differences between the recorded session (23 events)"))
     }
 
@@ -56,11 +58,11 @@ struct JUnitOutputTests {
         let run = try sandbox.run(["replay", "--all", "--delegate", "checkout.v1", "--format", "junit"])
         #expect(run.status == 2 && run.stderr.hasPrefix("auditctl: error: 1 of 3 sessions could not be replayed"))
         let reader = try Self.read(run.stdout)
-        #expect(reader.elements[0].attributes["tests"] == "3")
+        expectEqual(reader.elements[0].attributes["tests"], "3")
         #expect(reader.elements[0].attributes["failures"] == "0" && reader.elements[0].attributes["errors"] == "1")
-        #expect(reader.elements.filter { $0.name == "testcase" }.count == 3)
+        expectEqual(reader.elements.filter { $0.name == "testcase" }.count, 3)
         let error = try #require(reader.elements.first { $0.name == "error" })
-        #expect(error.attributes["message"]?.hasPrefix("could not be replayed: session 2") == true, "\(error)")
+        expectEqual(error.attributes["message"]?.hasPrefix("could not be replayed: session 2"), true, "\(error)")
     }
 
     @Test func namesAreEscapedWhateverTheyHold() throws {
@@ -77,11 +79,11 @@ struct JUnitOutputTests {
             ["replay", "--all", "--delegate", "checkout.v2"],
         ] {
             let run = try sandbox.run(command + ["--format", "junit"])
-            #expect(run.status == 1, "\(run)")
+            expectEqual(run.status, 1, "\(run)")
             let reader = try Self.read(run.stdout)
             let testCase = try #require(reader.elements.first { $0.name == "testcase" })
             let shown = "a<b>&\"c\" 'd'\\u{1}\n</testsuite>"
-            #expect(testCase.attributes["classname"]?.hasSuffix(shown) == true, "\(testCase.attributes)")
+            expectEqual(testCase.attributes["classname"]?.hasSuffix(shown), true, "\(testCase.attributes)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import AuditCore
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// `--label KEY=VALUE` through the real binary: stored by `record`, shown by `sessions`, and a
@@ -14,19 +15,19 @@ struct LabelCommandTests {
         }
         let listed = try decodeJSON(try sandbox.run(["sessions", "--format", "json"]).stdout)
         guard case .array(let rows) = listed, rows.count == 2 else { throw SandboxError(description: "\(listed)") }
-        #expect(rows[0]["labels"] == .string("branch=main,device=pixel"))
-        #expect(rows[1]["labels"] == .string("device=iphone"))
+        expectEqual(rows[0]["labels"], .string("branch=main,device=pixel"))
+        expectEqual(rows[1]["labels"], .string("device=iphone"))
         #expect(rows[0]["uuid"] != rows[1]["uuid"])
-        #expect(try sandbox.run(["sessions", "--label", "device=iphone", "--format", "csv"]).stdoutLines.count == 3)
+        try expectEqual(sandbox.run(["sessions", "--label", "device=iphone", "--format", "csv"]).stdoutLines.count, 3)
 
         let search = try sandbox.run(["search", "--label", "device=pixel", "--format", "csv"])
-        #expect(search.status == 0)
+        expectEqual(search.status, 0)
         #expect(search.stdoutLines.dropFirst().filter { !$0.isEmpty }.allSatisfy { $0.hasPrefix("1,") })
         let report = try sandbox.run(["report", "--label", "branch=main"])
-        #expect(report.stdoutLines.first?.hasPrefix("report of 1 recorded session") == true, "\(report)")
+        expectEqual(report.stdoutLines.first?.hasPrefix("report of 1 recorded session"), true, "\(report)")
 
         let replay = try sandbox.run(["replay", "--all", "--delegate", "checkout.v2", "--label", "device=iphone"])
-        #expect(replay.status == 1, "\(replay)")
+        expectEqual(replay.status, 1, "\(replay)")
         #expect(replay.stdout.contains("session 2 (") && !replay.stdout.contains("session 1 ("), "\(replay)")
     }
 
@@ -42,6 +43,6 @@ struct LabelCommandTests {
         let before = try #require(sandbox.bytes("audit.sqlite"))
         expectError(try sandbox.run(["record", "--scenario", "checkout.json"] + label), message)
         expectError(try sandbox.run(["search"] + label), message)
-        #expect(sandbox.bytes("audit.sqlite") == before)
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
     }
 }

@@ -1,5 +1,6 @@
 import AuditCore
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// `merge`: sessions of other databases copied into one, renumbered, replay links kept, each
@@ -11,9 +12,8 @@ struct MergeTests {
         let sandbox = try Sandbox()
         for database in ["a.sqlite", "b.sqlite"] {
             try sandbox.recordExample(database: database)
-            #expect(
-                try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v2", "--db", database]).status == 1
-            )
+            try expectEqual(
+                sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v2", "--db", database]).status, 1)
         }
         return sandbox
     }
@@ -21,11 +21,11 @@ struct MergeTests {
     @Test func sessionsAreCopiedRenumberedAndOnlyOnce() throws {
         let sandbox = try Self.twoDatabases()
         let merged = try sandbox.run(["merge", "a.sqlite", "b.sqlite", "--into", "all.sqlite"])
-        #expect(
-            merged.stdout == "a.sqlite: merged 2 sessions as 1, 2\nb.sqlite: merged 2 sessions as 3, 4\n", "\(merged)")
+        expectEqual(
+            merged.stdout, "a.sqlite: merged 2 sessions as 1, 2\nb.sqlite: merged 2 sessions as 3, 4\n", "\(merged)")
         let listed = try decodeJSON(try sandbox.run(["sessions", "--db", "all.sqlite", "--format", "json"]).stdout)
         guard case .array(let rows) = listed else { throw SandboxError(description: "\(listed)") }
-        #expect(rows.map { $0["replay_of"] } == [.null, .int(1), .null, .int(3)])
+        expectEqual(rows.map { $0["replay_of"] }, [.null, .int(1), .null, .int(3)])
         // Each copy is the session it was: the replays still differ from their recordings the same way.
         for (original, copy) in [("a.sqlite", "1 2"), ("b.sqlite", "3 4")] {
             let before = try decodeJSON(
@@ -33,13 +33,13 @@ struct MergeTests {
             let ids = copy.split(separator: " ").map(String.init)
             let after = try decodeJSON(
                 try sandbox.run(["diff", ids[0], ids[1], "--db", "all.sqlite", "--format", "json"]).stdout)
-            #expect(after["differences"] == before["differences"])
-            #expect(after["identical"] == .bool(false))
+            expectEqual(after["differences"], before["differences"])
+            expectEqual(after["identical"], .bool(false))
         }
         let exported = try sandbox.run(["export", "--db", "all.sqlite"]).stdout
         let again = try sandbox.run(["merge", "b.sqlite", "a.sqlite", "--into", "all.sqlite"])
         #expect(again.stdout.contains("merged 0 sessions; skipped 2 already there"), "\(again)")
-        #expect(try sandbox.run(["export", "--db", "all.sqlite"]).stdout == exported)
+        try expectEqual(sandbox.run(["export", "--db", "all.sqlite"]).stdout, exported)
     }
 
     @Test func badSourcesMergeNothing() throws {
@@ -58,7 +58,7 @@ struct MergeTests {
             try sandbox.run(["merge", "b.sqlite", "--into", "all.sqlite"]),
             "b.sqlite was written by a newer auditctl (migration 9999 'future' is unknown to this build); "
                 + "nothing was changed")
-        #expect(sandbox.bytes("all.sqlite") == before)
+        expectEqual(sandbox.bytes("all.sqlite"), before)
         expectError(try sandbox.run(["merge", "a.sqlite"]), "--into TARGET is required")
     }
 }

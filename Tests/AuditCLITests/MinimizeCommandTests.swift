@@ -1,6 +1,7 @@
 import AuditCore
 import AuditExamples
 import Foundation
+import SharedTestSupport
 import Testing
 
 @Suite("auditctl minimize")
@@ -9,26 +10,26 @@ struct MinimizeCommandTests {
         let sandbox = try Sandbox()
         try sandbox.recordExample()
         let run = try sandbox.run(["minimize", "--session", "1", "--delegate", "checkout.v2", "--output", "min.json"])
-        #expect(run.status == 0, "\(run)")
+        expectEqual(run.status, 0, "\(run)")
         #expect(
             run.stdout.hasPrefix("minimized 8 inputs to 1 in 6 tests (0 answered from the cache, 0 unresolved)"),
             "\(run)")
         #expect(run.stdout.contains("divergence: veto_changed at checkout/shipping"))
-        #expect(try sandbox.run(["record", "--scenario", "min.json"]).stdout == "2\n")
+        try expectEqual(sandbox.run(["record", "--scenario", "min.json"]).stdout, "2\n")
         let replay = try sandbox.run(["replay", "--session", "2", "--delegate", "checkout.v2"])
-        #expect(replay.status == 1, "\(replay)")
+        expectEqual(replay.status, 1, "\(replay)")
 
         let json = try sandbox.run(["minimize", "--session", "1", "--delegate", "checkout.v2", "--format", "json"])
-        #expect(json.status == 0)
+        expectEqual(json.status, 0)
         let value = try decodeJSON(json.stdout)
-        #expect(value["minimal"] == .int(1))
-        #expect(
-            value["scenario"]?["steps"]
-                == .array([
-                    .object([
-                        "action": .string("tapSegment"), "widget": .string("checkout/shipping"), "segment": .int(2),
-                    ])
-                ]))
+        expectEqual(value["minimal"], .int(1))
+        expectEqual(
+            value["scenario"]?["steps"],
+            .array([
+                .object([
+                    "action": .string("tapSegment"), "widget": .string("checkout/shipping"), "segment": .int(2),
+                ])
+            ]))
     }
 
     /// A session recorded in code stores its tree without a delegate: the minimized scenario names
@@ -38,21 +39,21 @@ struct MinimizeCommandTests {
         let sandbox = try Sandbox()
         try Self.recordInCode(into: sandbox.path("audit.sqlite"))
         let run = try sandbox.run(["minimize", "--session", "1", "--delegate", "checkout.v2", "--output", "min.json"])
-        #expect(run.status == 0, "\(run)")
+        expectEqual(run.status, 0, "\(run)")
         let scenario = try decodeJSON(String(contentsOfFile: sandbox.path("min.json"), encoding: .utf8))
-        #expect(scenario["delegate"] == .string("checkout.v1"), "\(scenario)")
-        #expect(scenario["name"] == .string("checkout in code-minimized"))
-        #expect(
-            scenario["steps"]
-                == .array([
-                    .object([
-                        "action": .string("tapSegment"), "widget": .string("checkout/shipping"), "segment": .int(2),
-                    ])
-                ]))
+        expectEqual(scenario["delegate"], .string("checkout.v1"), "\(scenario)")
+        expectEqual(scenario["name"], .string("checkout in code-minimized"))
+        expectEqual(
+            scenario["steps"],
+            .array([
+                .object([
+                    "action": .string("tapSegment"), "widget": .string("checkout/shipping"), "segment": .int(2),
+                ])
+            ]))
         let record = try sandbox.run(["record", "--scenario", "min.json"])
-        #expect(record.stdout == "2\n", "\(record)")
+        expectEqual(record.stdout, "2\n", "\(record)")
         let replay = try sandbox.run(["replay", "--session", "2", "--delegate", "checkout.v2"])
-        #expect(replay.status == 1, "\(replay)")
+        expectEqual(replay.status, 1, "\(replay)")
         #expect(replay.stdout.contains("(checkout in code-minimized, recorded with checkout.v1)"), "\(replay)")
         #expect(replay.stdout.contains("\nfirst divergence: veto changed\n"), "\(replay)")
     }
@@ -81,7 +82,7 @@ struct MinimizeCommandTests {
             shipping.tapSegment(2)
             payment.tapSegment(1)
             recorder.detach(from: screen)
-            #expect(recorder.finish().status == .complete)
+            expectEqual(recorder.finish().status, .complete)
         }
     }
 

@@ -2,6 +2,7 @@ import AuditCore
 import AuditExamples
 import AuditKit
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// The mutation check of `explore`: every non-equivalent mutant of `checkout.v1` is found from the
@@ -47,7 +48,7 @@ struct MutationCheckTests {
         )
         .explore(delegate: "checkout.v1", candidate: mutation.delegateName)
         #expect(result.finding == nil)
-        #expect(result.runs == 40)
+        expectEqual(result.runs, 40)
     }
 
     /// What replaying only the shipped session catches, for comparison: the mutants whose
@@ -72,7 +73,7 @@ struct MutationCheckTests {
         // 14 of the 18: the shipped steps never pick pickup with PayPal, tap the first row, type a
         // line break in the note, or end a drag where snapping to 50 and to 100 differ.
         let missed = CheckoutMutant.Mutation.allCases.filter { !$0.isEquivalent && !caught.contains($0) }
-        #expect(missed == [.pickupTreatedAsExpress, .firstRowVetoed, .noteRefusesNewlines, .snapToFifty])
+        expectEqual(missed, [.pickupTreatedAsExpress, .firstRowVetoed, .noteRefusesNewlines, .snapToFifty])
     }
 
     /// A pan's moves, drawn at random, shrink toward the thresholds of the tree's recognizers (or
@@ -94,7 +95,7 @@ struct MutationCheckTests {
                           {"id":1,"phase":"ended","x":74,"y":701,"t":0.2}]}]
                         """#
                 ).utf8), catalog: .builtIn)
-        #expect(pan.steps.count == 1)
+        expectEqual(pan.steps.count, 1)
         let session = try ScenarioRunner.record(
             pan, delegate: "checkout.v1", registry: CheckoutMutant.registry, databasePath: database
         ).session

@@ -1,5 +1,6 @@
 import AuditCore
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// Delegates that nest inputs deeper than `InputNesting.limit`, through the real binaries: one line
@@ -38,14 +39,14 @@ struct NestingLimitCLITests {
         try sandbox.write("chain.json", Self.chain(3000))
         try sandbox.write("short.json", Self.chain(InputNesting.limit))
         let first = try sandbox.run(["record", "--scenario", "short.json"], program: "my-auditctl")
-        #expect(first.status == 0, "\(first)")
+        expectEqual(first.status, 0, "\(first)")
         let before = sandbox.bytes("audit.sqlite")
         let run = try sandbox.run(
             ["record", "--scenario", "chain.json", "--format", "json"], program: "my-auditctl")
         expectError(run.replacingProgram(), Self.refusal)
-        #expect(sandbox.bytes("audit.sqlite") == before)
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
         let sessions = try sandbox.run(["sessions", "--format", "csv"], program: "my-auditctl")
-        #expect(sessions.stdoutLines.filter { !$0.isEmpty }.count == 2, "\(sessions)")  // the header and session 1
+        expectEqual(sessions.stdoutLines.filter { !$0.isEmpty }.count, 2, "\(sessions)")  // the header and session 1
     }
 
     @Test func aChainAtTheLimitIsRecordedAndReplaysIdentically() throws {
@@ -53,12 +54,12 @@ struct NestingLimitCLITests {
         try sandbox.write("chain.json", Self.chain(InputNesting.limit))
         let record = try sandbox.run(
             ["record", "--scenario", "chain.json", "--format", "json"], program: "my-auditctl")
-        #expect(record.status == 0, "\(record)")
+        expectEqual(record.status, 0, "\(record)")
         #expect(record.stdout.contains(#""events":\#(3 * InputNesting.limit)"#), "\(record)")
         for mode in [[], ["--isolated"]] {
             let replay = try sandbox.run(
                 ["replay", "--session", "1", "--delegate", "linked"] + mode, program: "my-auditctl")
-            #expect(replay.status == 0, "\(replay)")
+            expectEqual(replay.status, 0, "\(replay)")
         }
     }
 
@@ -70,10 +71,10 @@ struct NestingLimitCLITests {
         let sandbox = try Sandbox()
         try sandbox.write("chain.json", Self.chain(100, delegate: "checkout.v1"))
         let record = try sandbox.run(["record", "--scenario", "chain.json"], program: "my-auditctl")
-        #expect(record.status == 0, "\(record)")
+        expectEqual(record.status, 0, "\(record)")
         let replay = try sandbox.run(
             ["replay", "--session", "1", "--delegate", "linked"] + mode, program: "my-auditctl")
-        #expect(replay.status == 1, "\(replay)")
+        expectEqual(replay.status, 1, "\(replay)")
         #expect(!replay.stderr.contains("error"), "\(replay)")
         if mode.isEmpty {  // isolated: the candidate drives only the recorded inputs, so it never nests
             #expect(
@@ -84,9 +85,9 @@ struct NestingLimitCLITests {
         let json = try sandbox.run(
             ["replay", "--session", "1", "--delegate", "linked", "--format", "json"] + mode, program: "my-auditctl")
         let refused = try decodeJSON(json.stdout)["nesting_refused"]
-        #expect(refused == (mode.isEmpty ? .string(String(Self.refusal.dropFirst("chain.json: ".count))) : .null))
+        expectEqual(refused, (mode.isEmpty ? .string(String(Self.refusal.dropFirst("chain.json: ".count))) : .null))
         let sessions = try sandbox.run(["sessions", "--format", "csv"], program: "my-auditctl")
-        #expect(sessions.status == 0, "\(sessions)")
-        #expect(sessions.stdoutLines.filter { !$0.isEmpty }.count == 4, "\(sessions)")  // recording, 2 replays
+        expectEqual(sessions.status, 0, "\(sessions)")
+        expectEqual(sessions.stdoutLines.filter { !$0.isEmpty }.count, 4, "\(sessions)")  // recording, 2 replays
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// Every file the command line writes (`--html`, `minimize --output`, `export --output`) is made
@@ -30,14 +31,14 @@ struct OutputFileTests {
             try sandbox.run(command + ["out"]),
             "cannot write \(Self.what(command)) to out: it is a symbolic link (give the file's own path)")
         #expect(try String(contentsOfFile: sandbox.path("victim"), encoding: .utf8).hasPrefix("root:x:0:0"))
-        #expect(sandbox.bytes("audit.sqlite") == before)
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
     }
 
     @Test("a FIFO is refused", arguments: [minimize, report, export])
     func aFIFOIsRefused(_ command: [String]) throws {
         let sandbox = try Sandbox()
         try sandbox.recordExample()
-        #expect(mkfifo(sandbox.path("pipe"), 0o600) == 0)
+        expectEqual(mkfifo(sandbox.path("pipe"), 0o600), 0)
         expectError(
             try sandbox.run(command + ["pipe"]), "cannot write \(Self.what(command)) to pipe: it is not a regular file")
     }
@@ -49,13 +50,13 @@ struct OutputFileTests {
         try sandbox.recordExample()
         let withoutUmask = ["/bin/sh", "-c", "umask 000; exec \"$0\" \"$@\""]
         let fresh = try sandbox.run(command + ["new"], wrapper: withoutUmask)
-        #expect(fresh.status == 0, "\(fresh)")
-        #expect(try permissions(sandbox.path("new")) == 0o600)
+        expectEqual(fresh.status, 0, "\(fresh)")
+        try expectEqual(permissions(sandbox.path("new")), 0o600)
         try sandbox.write("old", "old contents")
-        #expect(chmod(sandbox.path("old"), 0o644) == 0)
+        expectEqual(chmod(sandbox.path("old"), 0o644), 0)
         let replaced = try sandbox.run(command + ["old"], wrapper: withoutUmask)
-        #expect(replaced.status == 0, "\(replaced)")
-        #expect(try permissions(sandbox.path("old")) == 0o600)
+        expectEqual(replaced.status, 0, "\(replaced)")
+        try expectEqual(permissions(sandbox.path("old")), 0o600)
         #expect(try String(contentsOfFile: sandbox.path("old"), encoding: .utf8) != "old contents")
         #expect(!(try sandbox.listing()).contains { $0.hasSuffix(".tmp") })
     }
@@ -63,7 +64,7 @@ struct OutputFileTests {
     private func permissions(_ path: String) throws -> mode_t {
         var info = stat()
         guard lstat(path, &info) == 0 else { throw SandboxError(description: "no file at \(path)") }
-        #expect(info.st_mode & S_IFMT == S_IFREG)
+        expectEqual(info.st_mode & S_IFMT, S_IFREG)
         return info.st_mode & 0o777
     }
 }

@@ -1,5 +1,6 @@
 import AuditCore
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// `prune`: deletes sessions and what only they use, gives the space back, and never orphans a
@@ -20,18 +21,18 @@ struct PruneTests {
                 "audit.sqlite",
                 "INSERT INTO session_labels VALUES ((SELECT max(id) FROM sessions), 'device', '\(device)')")
         }
-        #expect(try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v2", "--isolated"]).status == 1)
+        try expectEqual(sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v2", "--isolated"]).status, 1)
         let before = try #require(sandbox.bytes("audit.sqlite"))
         expectError(
             try sandbox.run(["prune", "--keep-last", "2"]),
             "the sessions chosen have replays (5) that would lose what they replayed; add --with-replays to delete them too"
         )
-        #expect(sandbox.bytes("audit.sqlite") == before)
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
 
         let pruned = try sandbox.run(["prune", "--keep-last", "2", "--with-replays"])
-        #expect(pruned.stdout == "deleted 3 sessions: 1, 2, 5\n", "\(pruned)")
-        #expect(try Self.ids(sandbox) == [3, 4])
-        #expect(try sandbox.run(["diff", "3", "4"]).status == 0)
+        expectEqual(pruned.stdout, "deleted 3 sessions: 1, 2, 5\n", "\(pruned)")
+        try expectEqual(Self.ids(sandbox), [3, 4])
+        try expectEqual(sandbox.run(["diff", "3", "4"]).status, 0)
         // Nothing is left of the deleted sessions, and the database holds together (sqlite3 fails
         // on the overflow otherwise).
         try sandbox.sqlite3(
@@ -42,9 +43,9 @@ struct PruneTests {
                 + "THEN 1 ELSE abs(-9223372036854775808) END")
         #expect(try #require(sandbox.bytes("audit.sqlite")).count < before.count)
 
-        #expect(try sandbox.run(["prune", "--label", "device=d"]).stdout == "deleted 1 session: 4\n")
-        #expect(try Self.ids(sandbox) == [3])
-        #expect(try sandbox.run(["prune", "--before", "2000-01-01"]).stdout == "nothing to delete\n")
+        try expectEqual(sandbox.run(["prune", "--label", "device=d"]).stdout, "deleted 1 session: 4\n")
+        try expectEqual(Self.ids(sandbox), [3])
+        try expectEqual(sandbox.run(["prune", "--before", "2000-01-01"]).stdout, "nothing to delete\n")
     }
 
     @Test(arguments: [
@@ -61,6 +62,6 @@ struct PruneTests {
         try sandbox.recordExample()
         let before = try #require(sandbox.bytes("audit.sqlite"))
         expectError(try sandbox.run(["prune"] + arguments), message)
-        #expect(sandbox.bytes("audit.sqlite") == before)
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
     }
 }

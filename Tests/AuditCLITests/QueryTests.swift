@@ -1,5 +1,6 @@
 import AuditCore
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// `auditctl query`: read-only SQL over the database, and everything it must refuse.
@@ -23,7 +24,7 @@ struct QueryTests {
         for extra in [[], ["--format", "table"], ["--format", "text"]] {
             let run = try sandbox.run(["query", Self.didSelectSQL] + extra)
             #expect(run.status == 0 && run.stderr == "", "\(run)")
-            #expect(run.stdout == expected)
+            expectEqual(run.stdout, expected)
         }
     }
 
@@ -32,8 +33,9 @@ struct QueryTests {
         try sandbox.recordExample()
         let run = try sandbox.run(["query", Self.didSelectSQL, "--format", "csv"])
         #expect(run.status == 0 && run.stderr == "", "\(run)")
-        #expect(
-            run.stdout == "seq,idx,ui\n"
+        expectEqual(
+            run.stdout,
+            "seq,idx,ui\n"
                 + Self.didSelectRows.map { $0.map(String.init).joined(separator: ",") + "\n" }.joined())
     }
 
@@ -44,7 +46,7 @@ struct QueryTests {
         #expect(run.status == 0 && run.stderr == "", "\(run)")
         let expected = AuditValue.array(
             Self.didSelectRows.map { .object(["seq": .int($0[0]), "idx": .int($0[1]), "ui": .int($0[2])]) })
-        #expect(try decodeJSON(run.stdout) == expected)
+        try expectEqual(decodeJSON(run.stdout), expected)
         // JSON keeps the columns in the query's order.
         #expect(run.stdout.hasPrefix("[{\"seq\":3,\"idx\":1,\"ui\":1},"))
     }
@@ -55,14 +57,14 @@ struct QueryTests {
         let run = try sandbox.run([
             "query", "select 'a,\"b\"' as text, null as empty, 1.5 as real, x'00ff' as blob", "--format", "json",
         ])
-        #expect(run.status == 0, "\(run)")
-        #expect(
-            try decodeJSON(run.stdout)
-                == .array([
-                    .object(["text": .string("a,\"b\""), "empty": .null, "real": .double(1.5), "blob": .string("00ff")])
-                ]))
+        expectEqual(run.status, 0, "\(run)")
+        try expectEqual(
+            decodeJSON(run.stdout),
+            .array([
+                .object(["text": .string("a,\"b\""), "empty": .null, "real": .double(1.5), "blob": .string("00ff")])
+            ]))
         let csv = try sandbox.run(["query", "select 'a,\"b\"' as text, null as empty", "--format", "csv"])
-        #expect(csv.stdout == "text,empty\n\"a,\"\"b\"\"\",\n")
+        expectEqual(csv.stdout, "text,empty\n\"a,\"\"b\"\"\",\n")
     }
 
     @Test func noRowsStillPrintsTheColumns() throws {
@@ -70,8 +72,8 @@ struct QueryTests {
         try sandbox.recordExample()
         let sql = "select id, name from sessions where id > 1"
         let outputs = try ["table", "csv", "json"].map { try sandbox.run(["query", sql, "--format", $0]) }
-        #expect(outputs.map(\.status) == [0, 0, 0])
-        #expect(outputs.map(\.stdout) == ["id  name\n", "id,name\n", "[]\n"])
+        expectEqual(outputs.map(\.status), [0, 0, 0])
+        expectEqual(outputs.map(\.stdout), ["id  name\n", "id,name\n", "[]\n"])
     }
 
     @Test("the timeline view lists the recorded callbacks with their vetoes")
@@ -79,18 +81,19 @@ struct QueryTests {
         let sandbox = try Sandbox()
         try sandbox.recordExample()
         let run = try sandbox.run(["query", "select callback, vetoed from timeline", "--format", "csv"])
-        #expect(run.status == 0, "\(run)")
+        expectEqual(run.status, 0, "\(run)")
         let rows = parseCSV(run.stdout)
-        #expect(rows.first == ["callback", "vetoed"])
-        #expect(rows.count == EndToEndTests.exampleEvents + 1)
-        #expect(rows.filter { $0 == [EndToEndTests.shouldSelect, "1"] }.count == 1)
-        #expect(rows.filter { $0 == [EndToEndTests.shouldSelect, "0"] }.count == 7)
+        expectEqual(rows.first, ["callback", "vetoed"])
+        expectEqual(rows.count, EndToEndTests.exampleEvents + 1)
+        expectEqual(rows.filter { $0 == [EndToEndTests.shouldSelect, "1"] }.count, 1)
+        expectEqual(rows.filter { $0 == [EndToEndTests.shouldSelect, "0"] }.count, 7)
         // Only callbacks that can veto have a veto column; inputs and did-callbacks are null.
         #expect(rows.filter { $0[1] == "" }.map { $0[0] }.allSatisfy { $0 != EndToEndTests.shouldSelect })
 
         let columns = try sandbox.run(["query", "select name from pragma_table_info('timeline')", "--format", "csv"])
-        #expect(
-            columns.stdout.split(separator: "\n").map(String.init) == [
+        expectEqual(
+            columns.stdout.split(separator: "\n").map(String.init),
+            [
                 "name", "session", "seq", "t_ms", "kind", "widget", "widget_kind", "protocol", "callback", "args",
                 "result",
                 "vetoed", "implemented", "duration_us", "parent_seq", "answer_kind", "overridden", "later", "answers",
@@ -155,14 +158,14 @@ struct QueryTests {
         let run = try sandbox.run(["query", sql, "--timeout", "1"])
         expectError(run, "query refused: \(refusal.message)")
 
-        #expect(sandbox.bytes("audit.sqlite") == before, "the database changed")
+        expectEqual(sandbox.bytes("audit.sqlite"), before, "the database changed")
         #expect((sandbox.bytes("audit.sqlite-wal") ?? Data()).isEmpty, "the query wrote to the WAL")
         #expect(!sandbox.exists("copy.sqlite") && !sandbox.exists("attached.sqlite"))
         #expect(try sandbox.listing().subtracting(listing).isSubset(of: ["audit.sqlite-wal", "audit.sqlite-shm"]))
         // The data is intact too, as the next reader sees it.
         let sessions = try AuditStore(path: sandbox.path("audit.sqlite"), access: .read).sessions()
-        #expect(sessions.map(\.events) == [EndToEndTests.exampleEvents])
-        #expect(try AuditStore(path: sandbox.path("audit.sqlite"), access: .read).timeline(of: 1).count == 23)
+        expectEqual(sessions.map(\.events), [EndToEndTests.exampleEvents])
+        try expectEqual(AuditStore(path: sandbox.path("audit.sqlite"), access: .read).timeline(of: 1).count, 23)
     }
 
     @Test(
@@ -175,7 +178,7 @@ struct QueryTests {
         let run = try sandbox.run(["query", sql, "--format", "csv"])
         #expect(run.status == 0 && run.stderr == "", "\(run)")
         #expect(run.stdoutLines.count > 2)
-        #expect(sandbox.bytes("audit.sqlite") == before)
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
     }
 
     @Test func sqlErrorsAreOneLine() throws {
@@ -186,7 +189,7 @@ struct QueryTests {
         for sql in ["", "  ;"] {
             let empty = try sandbox.run(["query", sql])
             expectError(empty, startingWith: "")
-            #expect(empty.stderr == "auditctl: error: query refused: give exactly one SQL statement\n", "\(empty)")
+            expectEqual(empty.stderr, "auditctl: error: query refused: give exactly one SQL statement\n", "\(empty)")
         }
     }
 }

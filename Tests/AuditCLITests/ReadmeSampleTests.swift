@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// Every Swift sample in the README and in the documentation catalog's articles is an excerpt of a
@@ -82,6 +83,6 @@ struct ReadmeSampleTests {
             Set($0.dropFirst("slow='".count).dropLast().split(separator: "|").map(String.init))
         }
         #expect(tagged.count >= 10)
-        #expect(listed == tagged)
+        expectEqual(listed, tagged)
     }
 }

@@ -82,16 +82,16 @@ struct ReliabilityTests {
         try #require(stalled, "the recording never said it stalled")
         // Stalled: nothing past event 70,000 is stored, and the session is still being recorded.
         let store = try AuditStore(path: database, access: .read)
-        #expect(try store.session(1).status == .recording)
+        try expectEqual(store.session(1).status, .recording)
         let stored = try store.timeline(of: 1).map(\.seq)
         #expect(!stored.isEmpty && stored.count <= 70_000 && stored == Array(1...Int64(stored.count)))
 
         kill(launched.process.processIdentifier, SIGUSR1)
         let run = try sandbox.finish(launched, timeout: .seconds(600))
-        #expect(run.status == 0, "\(run)")
+        expectEqual(run.status, 0, "\(run)")
         let session = try AuditStore(path: database, access: .read).session(1)
         #expect(session.status == .complete && session.events > 70_000, "\(session)")
-        #expect(try store.timeline(of: 1).map(\.seq) == Array(1...Int64(session.events)))
+        try expectEqual(store.timeline(of: 1).map(\.seq), Array(1...Int64(session.events)))
     }
 
     @Test func aRecordingKilledAtAnyMomentLeavesASoundHoleFreePrefixMarkedInterrupted() throws {
@@ -113,19 +113,19 @@ struct ReliabilityTests {
             let run = try sandbox.finish(launched, timeout: .seconds(30))
             try #require(reached && run.status == 128 + SIGKILL, "the recording ended before the kill: \(run)")
 
-            #expect(try Self.sqlite3(database, "PRAGMA integrity_check") == "ok")
+            try expectEqual(Self.sqlite3(database, "PRAGMA integrity_check"), "ok")
             let storedStatus = "select status from sessions where id = \(session)"
-            #expect(try Self.sqlite3(database, storedStatus) == "recording")
+            try expectEqual(Self.sqlite3(database, storedStatus), "recording")
             let store = try AuditStore(path: database, access: .read)
             // Readers see at once that the recording process is gone.
-            #expect(try store.session(session).status == .interrupted)
+            try expectEqual(store.session(session).status, .interrupted)
             let seqs = try store.timeline(of: session).map(\.seq)
             #expect(seqs.count >= threshold)
-            #expect(seqs == Array(1...Int64(seqs.count)), "holes in seq after kill \(index + 1)")
-            #expect(try store.session(session).events == seqs.count)
+            expectEqual(seqs, Array(1...Int64(seqs.count)), "holes in seq after kill \(index + 1)")
+            try expectEqual(store.session(session).events, seqs.count)
             // The next open for writing notices that the recording process is gone, and says so in the file.
             _ = try AuditStore(path: database, access: .write)
-            #expect(try Self.sqlite3(database, storedStatus) == "interrupted")
+            try expectEqual(Self.sqlite3(database, storedStatus), "interrupted")
         }
         // The killed process left its lock file, holding no lock: free to the next recording,
         // which completes and removes it as it ends.
@@ -143,14 +143,14 @@ struct ReliabilityTests {
 
         let runs = try sandbox.runConcurrently(
             Array(repeating: ["record", "--scenario", "long.json"], count: 2), timeout: .seconds(600))
-        #expect(runs.map(\.status) == [0, 0], "\(runs)")
-        #expect(Set(runs.map(\.stdout)) == ["1\n", "2\n"])
+        expectEqual(runs.map(\.status), [0, 0], "\(runs)")
+        expectEqual(Set(runs.map(\.stdout)), ["1\n", "2\n"])
         let store = try AuditStore(path: sandbox.path("audit.sqlite"), access: .read)
         let sessions = try store.sessions()
-        #expect(sessions.map(\.status) == [.complete, .complete])
-        #expect(sessions.map(\.events) == [expected, expected])
+        expectEqual(sessions.map(\.status), [.complete, .complete])
+        expectEqual(sessions.map(\.events), [expected, expected])
         for session in sessions {
-            #expect(try store.timeline(of: session.id).map(\.seq) == Array(1...Int64(expected)))
+            try expectEqual(store.timeline(of: session.id).map(\.seq), Array(1...Int64(expected)))
         }
         // Whether the two overlapped is up to the scheduler (on a loaded machine one may finish
         // before the other starts), so it is not asserted: that would test the machine's load.
@@ -165,7 +165,7 @@ struct ReliabilityTests {
 
         let show = try sandbox.run(["show", "--session", "1"])
         #expect(show.status == 0 && show.stderr == "", "\(show)")
-        #expect(show.stdoutLines.first?.contains("· recording ·") == true, "\(show.stdoutLines.first ?? "")")
+        expectEqual(show.stdoutLines.first?.contains("· recording ·"), true, "\(show.stdoutLines.first ?? "")")
         #expect(show.stdoutLines.count > 2)
         let query = try sandbox.run(["query", "select count(*) from events where session = 1", "--format", "csv"])
         #expect(query.status == 0 && query.stderr == "", "\(query)")
@@ -175,8 +175,8 @@ struct ReliabilityTests {
 
         kill(launched.process.processIdentifier, SIGUSR1)
         let recording = try sandbox.finish(launched, timeout: .seconds(600))
-        #expect(recording.status == 0, "\(recording)")
-        #expect(try AuditStore(path: database, access: .read).session(1).status == .complete)
+        expectEqual(recording.status, 0, "\(recording)")
+        try expectEqual(AuditStore(path: database, access: .read).session(1).status, .complete)
     }
 
     @Test func aDatabaseDeletedMidRecordingExitsTwoSayingWhatWasLost() throws {
@@ -188,8 +188,8 @@ struct ReliabilityTests {
         for suffix in ["", "-wal", "-shm"] { unlink(database + suffix) }
         kill(launched.process.processIdentifier, SIGUSR1)
         let run = try sandbox.finish(launched, timeout: .seconds(600))
-        #expect(run.status == 2, "\(run)")
-        #expect(run.stdout == "1\n")
+        expectEqual(run.status, 2, "\(run)")
+        expectEqual(run.stdout, "1\n")
         #expect(
             run.stderr.wholeMatch(
                 of:
@@ -227,10 +227,10 @@ struct ReliabilityTests {
         kill(launched.process.processIdentifier, SIGUSR1)
         let run = try sandbox.finish(launched, timeout: .seconds(600))
         chmod(sandbox.directory.path, 0o777)
-        #expect(run.status == 0, "\(run)")
+        expectEqual(run.status, 0, "\(run)")
         let session = try AuditStore(path: database, access: .read).session(1)
-        #expect(session.status == .complete)
-        #expect(session.events == expected)
+        expectEqual(session.status, .complete)
+        expectEqual(session.events, expected)
     }
 
     @Test(
@@ -243,21 +243,21 @@ struct ReliabilityTests {
         try sandbox.write("long.json", Self.longScenario(steps: 12_000))
         let database = mount.path("audit.sqlite")
         let run = try sandbox.run(["record", "--scenario", "long.json", "--db", database], timeout: .seconds(600))
-        #expect(run.status == 2, "\(run)")
-        #expect(run.stdout == "1\n")
+        expectEqual(run.status, 2, "\(run)")
+        expectEqual(run.stdout, "1\n")
         #expect(
             run.stderr.wholeMatch(
                 of:
                     #/auditctl: error: session 1 is interrupted: kept (all \d+ events?|its first \d+ events? and lost \d+|no events and lost \d+); \d+ writes? failed \(finishing took [\d.]+ s\), the last: (writing events \d+–\d+|writing the session's widgets|marking the session (complete|interrupted)) failed: database or disk is full\n/#
             ) != nil, "\(run)")
-        #expect(try Self.sqlite3(database, "PRAGMA integrity_check") == "ok")
+        try expectEqual(Self.sqlite3(database, "PRAGMA integrity_check"), "ok")
         // The session could not be closed on the full disk: it reads as interrupted all the same.
         let sessions = try sandbox.run(["sessions", "--db", database, "--format", "csv"])
-        #expect(sessions.status == 0, "\(sessions)")
-        #expect(parseCSV(sessions.stdout).dropFirst().map { $0[4] } == ["interrupted"], "\(sessions)")
+        expectEqual(sessions.status, 0, "\(sessions)")
+        expectEqual(parseCSV(sessions.stdout).dropFirst().map { $0[4] }, ["interrupted"], "\(sessions)")
         // What was stored (maybe nothing: one batch can hold the whole run) is a hole-free prefix.
         let seqs = try AuditStore(path: database, access: .read).timeline(of: 1).map(\.seq)
-        #expect(seqs == Array(stride(from: 1, through: Int64(seqs.count), by: 1)))
+        expectEqual(seqs, Array(stride(from: 1, through: Int64(seqs.count), by: 1)))
     }
 
     @Test func newFilesAreOwnerOnlyWhateverTheUmask() throws {
@@ -275,9 +275,10 @@ struct ReliabilityTests {
         }
         kill(launched.process.processIdentifier, SIGUSR1)
         let run = try sandbox.finish(launched, timeout: .seconds(600))
-        #expect(run.status == 0, "\(run)")
-        #expect(
-            modes == [
+        expectEqual(run.status, 0, "\(run)")
+        expectEqual(
+            modes,
+            [
                 "audit.sqlite": 0o600, "audit.sqlite-wal": 0o600, "audit.sqlite-shm": 0o600,
                 "audit.sqlite-writers": 0o600,
             ])
@@ -314,21 +315,20 @@ struct ReliabilityTests {
         for scenario in ["login.json", "login.json", "other.json"] {
             try sandbox.run(["record", "--scenario", scenario]).expectSuccess()
         }
-        #expect(
-            try sandbox.listing()
-                == ["audit.sqlite", "audit.sqlite-key", "login.json", "other.json"])
+        try expectEqual(
+            sandbox.listing(), ["audit.sqlite", "audit.sqlite-key", "login.json", "other.json"])
         for needle in [Self.secret, "horse", "another secret"] {
-            #expect(
-                try Self.occurrences(of: needle, in: sandbox, except: ["login.json", "other.json"]) == 0, "\(needle)")
+            try expectEqual(
+                Self.occurrences(of: needle, in: sandbox, except: ["login.json", "other.json"]), 0, "\(needle)")
         }
         #expect(try Self.occurrences(of: "ada", in: sandbox, except: ["login.json", "other.json"]) > 0)
         var info = stat()
         #expect(stat(sandbox.path("audit.sqlite-key"), &info) == 0 && info.st_mode & 0o777 == 0o600)
 
         let same = try sandbox.run(["diff", "1", "2"])
-        #expect(same.status == 0, "\(same)")
+        expectEqual(same.status, 0, "\(same)")
         let different = try sandbox.run(["diff", "1", "3", "--format", "json"])
-        #expect(different.status == 1, "\(different)")
+        expectEqual(different.status, 1, "\(different)")
         #expect(different.stdout.contains("hmac-sha256:") && !different.stdout.contains(Self.secret))
 
         expectError(
@@ -352,7 +352,7 @@ struct ReliabilityTests {
         kill(launched.process.processIdentifier, SIGKILL)
         _ = try sandbox.finish(launched, timeout: .seconds(30))
         #expect((sandbox.bytes("audit.sqlite-wal") ?? Data()).count > 0, "the WAL holds the committed batches")
-        #expect(try Self.occurrences(of: Self.secret, in: sandbox, except: ["login.json"]) == 0)
+        try expectEqual(Self.occurrences(of: Self.secret, in: sandbox, except: ["login.json"]), 0)
         #expect(try Self.occurrences(of: "ada", in: sandbox, except: ["login.json"]) > 0)
     }
 }
@@ -360,7 +360,7 @@ struct ReliabilityTests {
 extension Run {
     /// Fails the test with the run's output unless it exited 0.
     func expectSuccess(sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(status == 0, "\(self)", sourceLocation: sourceLocation)
+        expectEqual(status, 0, "\(self)", sourceLocation: sourceLocation)
     }
 }
 
@@ -385,8 +385,8 @@ struct CommandLineFaultTests {
         StoreFaults.inject(SQLITE_FULL, at: database, matching: "SET status")
         defer { StoreFaults.clear(database) }
         let run = Self.run(["record", "--scenario", sandbox.path("checkout.json"), "--db", database])
-        #expect(run.status == 2)
-        #expect(run.out == "2\n")
+        expectEqual(run.status, 2)
+        expectEqual(run.out, "2\n")
         #expect(
             run.error.wholeMatch(
                 of:
@@ -396,7 +396,7 @@ struct CommandLineFaultTests {
         // Readers see it interrupted (the recording process, this one, is not recording it any more
         // once the next process that opens the database to write marks it).
         let store = try AuditStore(path: database, access: .read)
-        #expect(try store.timeline(of: 2).count == 23)
+        try expectEqual(store.timeline(of: 2).count, 23)
     }
 
     @Test func aFailureAtFinishThatPassesIsANoteAndCounted() throws {
@@ -406,16 +406,16 @@ struct CommandLineFaultTests {
         StoreFaults.inject(SQLITE_FULL, at: database, times: 2, matching: "SET status")
         defer { StoreFaults.clear(database) }
         let run = Self.run(["record", "--scenario", sandbox.path("checkout.json"), "--db", database])
-        #expect(run.status == 0, "\(run)")
-        #expect(run.out == "2\n")
+        expectEqual(run.status, 0, "\(run)")
+        expectEqual(run.out, "2\n")
         #expect(
             run.error.wholeMatch(
                 of:
                     #/recorded session 2: 23 events .* waited [\d.]+ s for the database\nnote: 2 writes failed and succeeded when tried again \(finishing took [\d.]+ s\); nothing was lost\n/#
             ) != nil, "\(run.error)")
         let session = try AuditStore(path: database, access: .read).session(2)
-        #expect(session.status == .complete)
-        #expect(session.failures == 2)
+        expectEqual(session.status, .complete)
+        expectEqual(session.failures, 2)
     }
 
     @Test func aReplayWhoseRecordingFailedIsAnErrorNotARegression() throws {
@@ -430,8 +430,8 @@ struct CommandLineFaultTests {
         defer { StoreFaults.clear(database) }
         let status = AuditCommandLine(registry: .examples, catalog: .builtIn).run(
             ["replay", "--session", "1", "--delegate", "checkout.v2", "--db", database], output: output)
-        #expect(status == 2)
-        #expect(lines.withLock { $0.out } == "")
+        expectEqual(status, 2)
+        expectEqual(lines.withLock { $0.out }, "")
         let error = lines.withLock { $0.error }
         #expect(
             error.wholeMatch(

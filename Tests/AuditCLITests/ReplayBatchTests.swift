@@ -1,5 +1,6 @@
 import AuditCore
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// `replay --all` and `replay --noise-runs`, end to end through the built binary.
@@ -17,10 +18,11 @@ struct ReplayBatchTests {
     @Test func replayAllSumsUpEachRecordedSessionAndSkipsReplays() throws {
         _ = try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v1"])  // session 3, a replay
         let run = try sandbox.run(["replay", "--all", "--delegate", "checkout.v2", "--jobs", "1"])
-        #expect(run.status == 1, "\(run)")
-        #expect(run.stderr == "", "no progress when stderr is not a terminal")
-        #expect(
-            run.stdoutLines == [
+        expectEqual(run.status, 1, "\(run)")
+        expectEqual(run.stderr, "", "no progress when stderr is not a terminal")
+        expectEqual(
+            run.stdoutLines,
+            [
                 "session 1 (checkout, recorded with checkout.v1): REGRESSION, 6 differences; stored as session 4",
                 "session 2 (checkout, recorded with checkout.v2): identical (19 events); stored as session 5",
                 "total: 2 sessions replayed against checkout.v2: 1 identical, 1 with regressions (6 differences)", "",
@@ -30,18 +32,18 @@ struct ReplayBatchTests {
     @Test func replayAllJSONAndExitZeroWhenAllIdentical() throws {
         try sandbox.sqlite3("audit.sqlite", "DELETE FROM events WHERE session = 2; DELETE FROM sessions WHERE id = 2")
         let run = try sandbox.run(["replay", "--all", "--delegate", "checkout.v1", "--format", "json"])
-        #expect(run.status == 0, "\(run)")
+        expectEqual(run.status, 0, "\(run)")
         let json = try decodeJSON(run.stdout)
-        #expect(json["total"]?["sessions"] == .int(1))
-        #expect(json["total"]?["identical"] == .int(1))
-        #expect(
-            json["sessions"]
-                == .array([
-                    .object([
-                        "recorded_session": .int(1), "candidate_session": .int(2), "identical": .bool(true),
-                        "differences": .int(0), "noise": .int(0), "error": .null,
-                    ])
-                ]))
+        expectEqual(json["total"]?["sessions"], .int(1))
+        expectEqual(json["total"]?["identical"], .int(1))
+        expectEqual(
+            json["sessions"],
+            .array([
+                .object([
+                    "recorded_session": .int(1), "candidate_session": .int(2), "identical": .bool(true),
+                    "differences": .int(0), "noise": .int(0), "error": .null,
+                ])
+            ]))
     }
 
     @Test func replayAllShowsProgressOnlyOnATerminal() throws {
@@ -73,19 +75,19 @@ struct ReplayBatchTests {
         let storedAs = /; stored as session \d+$/
         func verdicts(_ jobs: String) throws -> [String] {
             let run = try sandbox.run(["replay", "--all", "--delegate", "checkout.v2", "--jobs", jobs])
-            #expect(run.status == 1, "\(run)")
+            expectEqual(run.status, 1, "\(run)")
             return run.stdoutLines.map { $0.replacing(storedAs, with: "") }
         }
         let one = try verdicts("1")
-        #expect(one.count == 9)
-        #expect(try verdicts("2") == one)
-        #expect(try verdicts("3") == one)
+        expectEqual(one.count, 9)
+        try expectEqual(verdicts("2"), one)
+        try expectEqual(verdicts("3"), one)
         #expect(!FileManager.default.fileExists(atPath: sandbox.path("audit.sqlite-wal")), "the jobs truncate the WAL")
         let replays = try ReliabilityTests.sqlite3(
             sandbox.path("audit.sqlite"),
             "SELECT replay_of, count(*), min(status), max(status) FROM sessions WHERE replay_of IS NOT NULL "
                 + "GROUP BY replay_of")
-        #expect(replays == (1...7).map { "\($0)|3|complete|complete" }.joined(separator: "\n"))
+        expectEqual(replays, (1...7).map { "\($0)|3|complete|complete" }.joined(separator: "\n"))
     }
 
     /// `--output-db`: the sessions replayed are copied into another database and their candidates
@@ -97,16 +99,16 @@ struct ReplayBatchTests {
             let run = try sandbox.run([
                 "replay", "--all", "--delegate", "checkout.v2", "--output-db", "shard.sqlite", "--jobs", "1",
             ])
-            #expect(run.status == 1, "\(run)")
-            #expect(
-                run.stdoutLines.first?.hasPrefix("session 1 (checkout, recorded with checkout.v1): REGRESSION") == true)
+            expectEqual(run.status, 1, "\(run)")
+            expectEqual(
+                run.stdoutLines.first?.hasPrefix("session 1 (checkout, recorded with checkout.v1): REGRESSION"), true)
         }
-        #expect(try files() == (before.0 + ["shard.sqlite"]).sorted())
-        #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.path("audit.sqlite"))) == before.1)
+        try expectEqual(files(), (before.0 + ["shard.sqlite"]).sorted())
+        try expectEqual(Data(contentsOf: URL(fileURLWithPath: sandbox.path("audit.sqlite"))), before.1)
         let stored = try ReliabilityTests.sqlite3(
             sandbox.path("shard.sqlite"),
             "SELECT coalesce(replay_of, 0), delegate, count(*) FROM sessions GROUP BY 1, 2 ORDER BY 1, 2")
-        #expect(stored == "0|checkout.v1|1\n0|checkout.v2|1\n1|checkout.v2|2\n2|checkout.v2|2")
+        expectEqual(stored, "0|checkout.v1|1\n0|checkout.v2|1\n1|checkout.v2|2\n2|checkout.v2|2")
     }
 
     @Test func aBadOutputDatabaseIsRefusedAndNothingIsWritten() throws {
@@ -124,11 +126,11 @@ struct ReplayBatchTests {
         expectError(
             try sandbox.run(["replay", "--all", "--delegate", "checkout.v2", "--output-db", "notes.txt"]),
             "cannot open notes.txt: file is not a database (14 bytes, shorter than a SQLite header)")
-        #expect(try String(contentsOfFile: sandbox.path("notes.txt"), encoding: .utf8) == "not a database")
+        try expectEqual(String(contentsOfFile: sandbox.path("notes.txt"), encoding: .utf8), "not a database")
         expectError(
             try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v2", "--output-db", "shard.sqlite"]),
             "--jobs and --output-db are for replaying many sessions: give them with --all")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.path("audit.sqlite"))) == before)
+        try expectEqual(Data(contentsOf: URL(fileURLWithPath: sandbox.path("audit.sqlite"))), before)
     }
 
     @Test(arguments: [
@@ -142,7 +144,7 @@ struct ReplayBatchTests {
         expectError(
             try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v2", "--jobs", "2"]),
             "--jobs and --output-db are for replaying many sessions: give them with --all")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.path("audit.sqlite"))) == before)
+        try expectEqual(Data(contentsOf: URL(fileURLWithPath: sandbox.path("audit.sqlite"))), before)
     }
 
     @Test func replayAllAndSessionExcludeEachOther() throws {
@@ -154,17 +156,17 @@ struct ReplayBatchTests {
 
     @Test func noiseRunsAgainstADeterministicDelegateFindNoNoise() throws {
         let run = try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v2", "--noise-runs", "2"])
-        #expect(run.status == 1, "\(run)")
+        expectEqual(run.status, 1, "\(run)")
         #expect(run.stdout.contains("REGRESSION: 6 differences"))
-        #expect(run.stdoutLines.dropLast().last == "noise: none (2 baseline runs against checkout.v1, sessions 4, 5)")
+        expectEqual(run.stdoutLines.dropLast().last, "noise: none (2 baseline runs against checkout.v1, sessions 4, 5)")
         let json = try sandbox.run([
             "replay", "--session", "2", "--delegate", "checkout.v2", "--noise-runs", "1", "--format", "json",
         ])
-        #expect(json.status == 0, "\(json)")
+        expectEqual(json.status, 0, "\(json)")
         let value = try decodeJSON(json.stdout)
-        #expect(value["noise"]?["runs"] == .int(1))
-        #expect(value["noise"]?["differences"] == .array([]))
-        #expect(value["identical"] == .bool(true))
+        expectEqual(value["noise"]?["runs"], .int(1))
+        expectEqual(value["noise"]?["differences"], .array([]))
+        expectEqual(value["identical"], .bool(true))
     }
 
     @Test func noiseRunsMustBePositive() throws {
@@ -182,7 +184,7 @@ struct ReplayBatchTests {
         expectError(
             try sandbox.run(["replay"] + sessions + ["--delegate", "checkout.v2", "--noise-runs", "101"]),
             "--noise-runs takes at most 100, not 101")
-        #expect(sandbox.bytes("audit.sqlite") == before)
-        #expect(try AuditStore(path: sandbox.path("audit.sqlite"), access: .read).sessions().count == 2)
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
+        try expectEqual(AuditStore(path: sandbox.path("audit.sqlite"), access: .read).sessions().count, 2)
     }
 }

@@ -1,5 +1,6 @@
 import AuditCore
 import Foundation
+import SharedTestSupport
 import Testing
 
 @Suite("auditctl replay and diff")
@@ -9,27 +10,27 @@ struct ReplayCommandTests {
         let session = try sandbox.recordExample()
         for extra in [[], ["--isolated"]] {
             let run = try sandbox.run(["replay", "--session", String(session), "--delegate", "checkout.v1"] + extra)
-            #expect(run.status == 0, "\(run)")
+            expectEqual(run.status, 0, "\(run)")
             #expect(run.stdout.contains("no regressions: 23 events compared, behaviour identical"))
             #expect(run.stdout.contains(extra.isEmpty ? "interaction mode" : "isolated mode"))
         }
         let sessions = try AuditStore(path: sandbox.path("audit.sqlite"), access: .read).sessions()
-        #expect(sessions.map(\.replayOf) == [nil, 1, 1])
+        expectEqual(sessions.map(\.replayOf), [nil, 1, 1])
     }
 
     @Test func replayAgainstV2ExitsOneWithTheFirstDivergenceFirst() throws {
         let sandbox = try Sandbox()
         try sandbox.recordExample()
         let run = try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v2"])
-        #expect(run.status == 1, "\(run)")
-        #expect(run.stderr == "")
+        expectEqual(run.status, 1, "\(run)")
+        expectEqual(run.stderr, "")
         let lines = run.stdoutLines
-        #expect(
-            lines[1]
-                == "REGRESSION: 6 differences between the recorded session (23 events) and the candidate (19 events)")
-        #expect(lines[3] == "first divergence: veto changed")
-        #expect(lines[4] == #"  input      #12 checkout/shipping tapSegment {"segment":2}"#)
-        #expect(lines[8] == #"  candidate  #13 {"index":2} → false  VETOED"#)
+        expectEqual(
+            lines[1], "REGRESSION: 6 differences between the recorded session (23 events) and the candidate (19 events)"
+        )
+        expectEqual(lines[3], "first divergence: veto changed")
+        expectEqual(lines[4], #"  input      #12 checkout/shipping tapSegment {"segment":2}"#)
+        expectEqual(lines[8], #"  candidate  #13 {"index":2} → false  VETOED"#)
 
         // The process's own clock readings fall inside this interval, however loaded the machine.
         let launched = ContinuousClock.now
@@ -37,13 +38,13 @@ struct ReplayCommandTests {
             "replay", "--session", "1", "--delegate", "checkout.v2", "--isolated", "--format", "json",
         ])
         let lifetime = ContinuousClock.now - launched
-        #expect(json.status == 1)
+        expectEqual(json.status, 1)
         let report = try decodeJSON(json.stdout)
-        #expect(report["mode"] == .string("isolated"))
-        #expect(report["identical"] == .bool(false))
-        #expect(report["summary"]?["veto_changed"] == .int(1))
-        #expect(report["summary"]?["differences"] == .int(1))
-        #expect(report["first_divergence"]?["difference"]?["kind"] == .string("veto_changed"))
+        expectEqual(report["mode"], .string("isolated"))
+        expectEqual(report["identical"], .bool(false))
+        expectEqual(report["summary"]?["veto_changed"], .int(1))
+        expectEqual(report["summary"]?["differences"], .int(1))
+        expectEqual(report["first_divergence"]?["difference"]?["kind"], .string("veto_changed"))
         // Where the time went, in seconds, phase by phase: each phase ends where the next begins,
         // so none is negative, together they took some time, and all of it inside the process's
         // lifetime (a phase counted in the wrong unit or from the wrong start would not fit).
@@ -65,32 +66,32 @@ struct ReplayCommandTests {
         let sandbox = try Sandbox()
         try sandbox.copyExample()
         for delegate in ["checkout.v1", "checkout.v2"] {
-            #expect(try sandbox.run(["record", "--scenario", "checkout.json", "--delegate", delegate]).status == 0)
+            try expectEqual(sandbox.run(["record", "--scenario", "checkout.json", "--delegate", delegate]).status, 0)
         }
         let forward = try sandbox.run(["diff", "1", "2", "--format", "json"])
         let backward = try sandbox.run(["diff", "2", "1", "--format", "json"])
         #expect(forward.status == 1 && backward.status == 1)
         let a = try decodeJSON(forward.stdout)
         let b = try decodeJSON(backward.stdout)
-        #expect(a["identical"] == .bool(false))
-        #expect(a["summary"]?["only_in_a"] == b["summary"]?["only_in_b"])
-        #expect(a["summary"]?["only_in_b"] == b["summary"]?["only_in_a"])
-        #expect(a["summary"]?["only_in_a"] == .int(4))
+        expectEqual(a["identical"], .bool(false))
+        expectEqual(a["summary"]?["only_in_a"], b["summary"]?["only_in_b"])
+        expectEqual(a["summary"]?["only_in_b"], b["summary"]?["only_in_a"])
+        expectEqual(a["summary"]?["only_in_a"], .int(4))
         #expect(forward.stdout.hasPrefix(#"{"identical":false,"differences":["#))
-        #expect(a["summary"]?["paired_in_order"] == .bool(false))
+        expectEqual(a["summary"]?["paired_in_order"], .bool(false))
 
         let text = try sandbox.run(["diff", "1", "2"])
-        #expect(text.stdoutLines[1] == "6 differences: 1 veto changed, 1 result changed, 4 only in A")
+        expectEqual(text.stdoutLines[1], "6 differences: 1 veto changed, 1 result changed, 4 only in A")
     }
 
     @Test func diffOfASessionWithItselfIsIdenticalAndExitsZero() throws {
         let sandbox = try Sandbox()
         try sandbox.recordExample()
         let run = try sandbox.run(["diff", "1", "1"])
-        #expect(run.status == 0, "\(run)")
-        #expect(run.stdoutLines[1] == "identical (times and durations are not compared)")
+        expectEqual(run.status, 0, "\(run)")
+        expectEqual(run.stdoutLines[1], "identical (times and durations are not compared)")
         let json = try sandbox.run(["diff", "1", "1", "--format", "json"])
-        #expect(try decodeJSON(json.stdout)["identical"] == .bool(true))
+        try expectEqual(decodeJSON(json.stdout)["identical"], .bool(true))
     }
 
     @Test func diffOfDifferentScenariosSaysSo() throws {
@@ -99,10 +100,10 @@ struct ReplayCommandTests {
         let other = String(decoding: sandbox.bytes("checkout.json")!, as: UTF8.self)
             .replacingOccurrences(of: #""name": "checkout""#, with: #""name": "other""#)
         try sandbox.write("other.json", other)
-        #expect(try sandbox.run(["record", "--scenario", "other.json"]).status == 0)
+        try expectEqual(sandbox.run(["record", "--scenario", "other.json"]).status, 0)
         let run = try sandbox.run(["diff", "1", "2"])
-        #expect(run.status == 0, "\(run)")
-        #expect(run.stdoutLines[1] == "note: the sessions ran different scenarios")
+        expectEqual(run.status, 0, "\(run)")
+        expectEqual(run.stdoutLines[1], "note: the sessions ran different scenarios")
     }
 
     struct Mistake: Sendable, CustomTestStringConvertible {
@@ -132,14 +133,14 @@ struct ReplayCommandTests {
         try sandbox.recordExample()
         let before = sandbox.bytes("audit.sqlite")
         expectError(try sandbox.run(mistake.arguments), mistake.message)
-        #expect(sandbox.bytes("audit.sqlite") == before)
-        #expect(try AuditStore(path: sandbox.path("audit.sqlite"), access: .read).sessions().count == 1)
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
+        try expectEqual(AuditStore(path: sandbox.path("audit.sqlite"), access: .read).sessions().count, 1)
     }
 
     @Test func replayingAReplayIsRefused() throws {
         let sandbox = try Sandbox()
         try sandbox.recordExample()
-        #expect(try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v1"]).status == 0)
+        try expectEqual(sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v1"]).status, 0)
         expectError(
             try sandbox.run(["replay", "--session", "2", "--delegate", "checkout.v1"]),
             "session 2 is a replay of session 1; replay session 1 instead")
@@ -151,10 +152,10 @@ struct ReplayCommandTests {
         try sandbox.sqlite3(
             "audit.sqlite", "DELETE FROM events WHERE seq > 15; UPDATE sessions SET status = 'interrupted'")
         let run = try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v1"])
-        #expect(run.status == 0, "\(run)")
-        #expect(
-            run.stdoutLines[1]
-                == "note: session 1 is interrupted: its recording stops at event 15; replayed the 4 inputs recorded "
+        expectEqual(run.status, 0, "\(run)")
+        expectEqual(
+            run.stdoutLines[1],
+            "note: session 1 is interrupted: its recording stops at event 15; replayed the 4 inputs recorded "
                 + "completely (events 1–11)")
     }
 }
@@ -165,12 +166,12 @@ struct OwnRunnerTests {
         let sandbox = try Sandbox()
         try sandbox.copyExample()
         let delegates = try sandbox.run(["delegates", "--format", "csv"], program: "my-auditctl")
-        #expect(delegates.status == 0, "\(delegates)")
+        expectEqual(delegates.status, 0, "\(delegates)")
         #expect(delegates.stdoutLines.contains("checkout.strict,our checkout: PayPal is never offered"))
-        #expect(try sandbox.run(["record", "--scenario", "checkout.json"], program: "my-auditctl").status == 0)
+        try expectEqual(sandbox.run(["record", "--scenario", "checkout.json"], program: "my-auditctl").status, 0)
         let replay = try sandbox.run(
             ["replay", "--session", "1", "--delegate", "checkout.strict"], program: "my-auditctl")
-        #expect(replay.status == 1, "\(replay)")
+        expectEqual(replay.status, 1, "\(replay)")
         #expect(replay.stdout.contains("against checkout.strict"))
         expectError(
             try sandbox.run([], program: "my-auditctl").replacingProgram(),

@@ -1,6 +1,7 @@
 import AuditCore
 import AuditExamples
 import Foundation
+import SharedTestSupport
 import Synchronization
 import Testing
 
@@ -68,10 +69,10 @@ struct RunnerOfOnesOwnTests {
         for arguments in [["demo"], ["demo", "--help"]] {
             let run = Self.runner.capture(arguments)
             #expect(run.status == 2 && run.stdout == "", "\(run)")
-            #expect(run.stderr == "my-tool: error: unknown command 'demo'; run 'my-tool --help' for the list\n")
+            expectEqual(run.stderr, "my-tool: error: unknown command 'demo'; run 'my-tool --help' for the list\n")
         }
         // `help demo` knows no such command either: it lists the runner's commands.
-        #expect(Self.runner.capture(["help", "demo"]).stdout == Self.runner.capture(["--help"]).stdout)
+        expectEqual(Self.runner.capture(["help", "demo"]).stdout, Self.runner.capture(["--help"]).stdout)
     }
 
     @Test func aNameAShellWouldSplitIsQuotedInTheExamples() {
@@ -88,10 +89,10 @@ struct RunnerOfOnesOwnTests {
         let usage = runner.capture(["--help"]).stdout
         let listed = usage.split(separator: "\n", omittingEmptySubsequences: false).drop { $0 != "commands:" }
             .dropFirst().prefix { !$0.isEmpty }
-        #expect(listed.map { $0.split(separator: " ")[0] } == runner.commands.map { Substring($0.name) })
-        #expect(
-            listed.last?.hasSuffix("  record our form with form.alpha, replay it against form.alpha, show the report")
-                == true, "\(usage)")
+        expectEqual(listed.map { $0.split(separator: " ")[0] }, runner.commands.map { Substring($0.name) })
+        expectEqual(
+            listed.last?.hasSuffix("  record our form with form.alpha, replay it against form.alpha, show the report"),
+            true, "\(usage)")
         let help = runner.capture(["demo", "--help"])
         #expect(help.stdout.hasPrefix("usage: my-tool demo [OPTIONS]\n"), "\(help)")
     }
@@ -119,7 +120,7 @@ struct RunnerOfOnesOwnTests {
         for arguments in [["--help"], ["sessions"], ["demo"]] {
             let run = runner.capture(arguments)
             #expect(run.status == 2 && run.stdout == "", "\(run)")
-            #expect(run.stderr == "my-tool: error: \(message)\n", "\(run)")
+            expectEqual(run.stderr, "my-tool: error: \(message)\n", "\(run)")
         }
     }
 
@@ -128,8 +129,8 @@ struct RunnerOfOnesOwnTests {
         let sandbox = try Sandbox()
         for arguments in [["--help"], ["demo", "--help"], ["explore", "--help"]] {
             let binary = try sandbox.run(arguments)
-            #expect(binary.status == 0, "\(binary)")
-            #expect(AuditCommandLine.auditctl.capture(arguments).stdout == binary.stdout, "\(arguments)")
+            expectEqual(binary.status, 0, "\(binary)")
+            expectEqual(AuditCommandLine.auditctl.capture(arguments).stdout, binary.stdout, "\(arguments)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import AuditCore
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// What one run of the built `auditctl` printed and returned.
@@ -220,18 +221,18 @@ final class Sandbox {
 /// A failed run: exit status 2, nothing on stdout, and exactly the line
 /// `auditctl: error: MESSAGE` on stderr (so no usage text and no stack trace).
 func expectError(_ run: Run, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
-    #expect(run.status == 2, "\(run)", sourceLocation: sourceLocation)
-    #expect(run.stdout == "", sourceLocation: sourceLocation)
-    #expect(run.stderr == "auditctl: error: \(message)\n", sourceLocation: sourceLocation)
+    expectEqual(run.status, 2, "\(run)", sourceLocation: sourceLocation)
+    expectEqual(run.stdout, "", sourceLocation: sourceLocation)
+    expectEqual(run.stderr, "auditctl: error: \(message)\n", sourceLocation: sourceLocation)
 }
 
 /// A failed run whose one stderr line starts `auditctl: error: PREFIX`.
 func expectError(_ run: Run, startingWith prefix: String, sourceLocation: SourceLocation = #_sourceLocation) {
-    #expect(run.status == 2, "\(run)", sourceLocation: sourceLocation)
-    #expect(run.stdout == "", sourceLocation: sourceLocation)
+    expectEqual(run.status, 2, "\(run)", sourceLocation: sourceLocation)
+    expectEqual(run.stdout, "", sourceLocation: sourceLocation)
     #expect(run.stderr.hasPrefix("auditctl: error: \(prefix)"), "\(run)", sourceLocation: sourceLocation)
     #expect(run.stderr.hasSuffix("\n"), sourceLocation: sourceLocation)
-    #expect(run.stderr.filter { $0 == "\n" }.count == 1, "\(run)", sourceLocation: sourceLocation)
+    expectEqual(run.stderr.filter { $0 == "\n" }.count, 1, "\(run)", sourceLocation: sourceLocation)
 }
 
 /// Decodes a command's JSON output.

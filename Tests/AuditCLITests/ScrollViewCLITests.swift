@@ -1,5 +1,6 @@
 import AuditCore
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// The scroll view's new callbacks and scenario field, through the built `auditctl`.
@@ -24,7 +25,7 @@ struct ScrollViewCLITests {
         try sandbox.write("s.json", text)
         let run = try sandbox.run(["record", "--scenario", "s.json"])
         expectError(run, "s.json: root.children[2].scrollsToTop: expected true or false")
-        #expect(sandbox.bytes("audit.sqlite") == before)
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
     }
 
     @Test func aTouchDragOfTheExampleTermsIsRecordedUnderTheTouch() throws {
@@ -42,7 +43,7 @@ struct ScrollViewCLITests {
             replacing: #"{ "action": "tapStatusBar", "widget": "checkout/terms" },"#, with: drag)
         try sandbox.write("s.json", text)
         let record = try sandbox.run(["record", "--scenario", "s.json"])
-        #expect(record.status == 0, "\(record)")
+        expectEqual(record.status, 0, "\(record)")
         let query = try sandbox.run([
             "query", "--format", "csv",
             """
@@ -51,10 +52,10 @@ struct ScrollViewCLITests {
             order by t.seq
             """,
         ])
-        #expect(query.status == 0, "\(query)")
+        expectEqual(query.status, 0, "\(query)")
         let callbacks = parseCSV(query.stdout).dropFirst().map { $0[0] }
-        #expect(callbacks.first == "scrollViewWillBeginDragging(_:)")
+        expectEqual(callbacks.first, "scrollViewWillBeginDragging(_:)")
         #expect(callbacks.contains("scrollViewWillEndDragging(_:withVelocity:targetContentOffset:)"))
-        #expect(callbacks.last == "scrollViewDidEndDecelerating(_:)")
+        expectEqual(callbacks.last, "scrollViewDidEndDecelerating(_:)")
     }
 }

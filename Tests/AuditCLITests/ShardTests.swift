@@ -1,5 +1,6 @@
 import AuditCore
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// `--shard I/N` on `replay --all` and `report`: n jobs take every session exactly once.
@@ -9,7 +10,7 @@ struct ShardTests {
     static func replayed(_ sandbox: Sandbox, shard: String) throws -> Set<Int> {
         let run = try sandbox.run(
             ["replay", "--all", "--delegate", "checkout.v1", "--isolated", "--shard", shard, "--format", "json"])
-        #expect(run.status == 0, "\(run)")
+        expectEqual(run.status, 0, "\(run)")
         guard case .array(let sessions)? = try decodeJSON(run.stdout)["sessions"] else {
             throw SandboxError(description: run.stdout)
         }
@@ -25,13 +26,13 @@ struct ShardTests {
                 let part = try Self.replayed(sandbox, shard: "\(index)/\(count)")
                 seen += part
                 let report = try sandbox.run(["report", "--shard", "\(index)/\(count)", "--format", "json"])
-                #expect(report.status == 0, "\(report)")
+                expectEqual(report.status, 0, "\(report)")
                 guard case .array(let ids)? = try decodeJSON(report.stdout)["sessions"] else {
                     throw SandboxError(description: report.stdout)
                 }
-                #expect(Set(ids.compactMap { if case .int(let id) = $0 { id } else { nil } }) == part)
+                expectEqual(Set(ids.compactMap { if case .int(let id) = $0 { id } else { nil } }), part)
             }
-            #expect(seen.sorted() == Array(1...9), "\(count) shards")
+            expectEqual(seen.sorted(), Array(1...9), "\(count) shards")
         }
     }
 
@@ -43,7 +44,7 @@ struct ShardTests {
         let message = "--shard takes I/N with 1 ≤ I ≤ N (2/4: the second of four parts), not '\(shard)'"
         expectError(try sandbox.run(["replay", "--all", "--delegate", "checkout.v2", "--shard", shard]), message)
         expectError(try sandbox.run(["report", "--shard", shard]), message)
-        #expect(sandbox.bytes("audit.sqlite") == before)
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
     }
 
     @Test func aShardWithoutAllIsRefused() throws {

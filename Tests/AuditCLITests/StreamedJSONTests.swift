@@ -59,7 +59,7 @@ struct StreamedJSONTests {
             return
         }
         let expected = try String(contentsOf: url, encoding: .utf8)
-        #expect(output == expected, sourceLocation: sourceLocation)
+        expectEqual(output, expected, sourceLocation: sourceLocation)
     }
 
     @Test func showJSONIsByteIdenticalToTheGolden() throws {
@@ -114,7 +114,7 @@ struct StreamedJSONTests {
             "session": Command.sessionValue(try store.session(1)),
             "events": .array(try store.timeline(of: 1).map(Command.eventValue)),
         ])
-        #expect(capture.writes.joined() == whole.json + "\n")
+        expectEqual(capture.writes.joined(), whole.json + "\n")
     }
 
     @Test func diffWritesChunksWhoseTextIsTheWholeValue() throws {
@@ -133,7 +133,7 @@ struct StreamedJSONTests {
                 ("differences", .array(diff.differences.map(DifferenceOutput.json))),
                 ("summary", DifferenceOutput.summary(diff)),
             ])
-            #expect(capture.writes.joined() == whole + "\n")
+            expectEqual(capture.writes.joined(), whole + "\n")
             if a != b {
                 #expect(diff.differences.count > 100, "too few differences to test chunks")
                 #expect(capture.writes.count >= 2, "\(capture.writes.count) writes")
@@ -149,7 +149,7 @@ struct StreamedJSONTests {
         try SessionDiffer(store).forEachDifference(in: try SessionDiffer(store).compare(2, 1), chunk: chunk) {
             streamed.append($0)
         }
-        #expect(streamed == (try SessionDiffer(store).diff(2, 1)).differences)
+        expectEqual(streamed, (try SessionDiffer(store).diff(2, 1)).differences)
         #expect(!streamed.isEmpty)
     }
 
@@ -167,7 +167,7 @@ struct StreamedJSONTests {
         try sandbox.write("large.json", randomCheckoutSource(seed: 5, count: 10_000))
         for delegate in ["checkout.v1", "checkout.v2"] {
             let run = try sandbox.run(["record", "--scenario", "large.json", "--delegate", delegate])
-            #expect(run.status == 0, "\(run)")
+            expectEqual(run.status, 0, "\(run)")
         }
         // Each command line is measured once: session 1's JSON is also the small end of the growth
         // below (running it again, the slowest of the runs, measured the same process again).
@@ -189,7 +189,7 @@ struct StreamedJSONTests {
         // would grow by at least as much). `diff` is held to text only: both hold a fingerprint per
         // event to align the sessions.
         try sandbox.write("larger.json", randomCheckoutSource(seed: 5, count: 25_000))
-        #expect(try sandbox.run(["record", "--scenario", "larger.json"]).status == 0)
+        try expectEqual(sandbox.run(["record", "--scenario", "larger.json"]).status, 0)
         for format in ["json", "text", "csv"] {
             let (small, smallPeak) = try peakMemory(["show", "--session", "1", "--format", format])
             let (large, largePeak) = try peakMemory(["show", "--session", "3", "--format", format])

@@ -52,7 +52,7 @@ struct StreamedTextTests {
         let shortest = lines.map { $0.utf8.count + 1 }.min() ?? 1
         let held = zip(capture.writes.dropFirst(), capture.writes).map { $0.added - $1.added }.max() ?? 0
         #expect(held * shortest < 65_536 + 4_096, "\(held) of \(events.count) events between two writes")
-        #expect(capture.text.split(separator: "\n").dropFirst().map(String.init) == lines)
+        expectEqual(capture.text.split(separator: "\n").dropFirst().map(String.init), lines)
     }
 
     @Test func showWritesChunksWhoseLinesAreTheWholeTimelines() throws {
@@ -65,9 +65,9 @@ struct StreamedTextTests {
             // Chunks, not a write per line nor one at the end.
             #expect(capture.writes.count >= 3 && capture.writes.count < session.events / 100, "\(capture.writes.count)")
             let lines = capture.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            #expect(lines.first?.hasPrefix("session \(id) · scenario checkout · delegate checkout.v") == true)
-            #expect(Array(lines.dropFirst().dropLast()) == (try Self.wholeLines(store, id)))
-            #expect(lines.last == "")
+            expectEqual(lines.first?.hasPrefix("session \(id) · scenario checkout · delegate checkout.v"), true)
+            expectEqual(Array(lines.dropFirst().dropLast()), (try Self.wholeLines(store, id)))
+            expectEqual(lines.last, "")
         }
     }
 
@@ -84,7 +84,7 @@ struct StreamedTextTests {
     func eachDepthIsItsParentsPlusOne(parents: String) throws {
         let sandbox = try Sandbox()
         try sandbox.write("s.json", randomCheckoutSource(seed: 3, count: 300))
-        #expect(try sandbox.run(["record", "--scenario", "s.json"]).status == 0)
+        try expectEqual(sandbox.run(["record", "--scenario", "s.json"]).status, 0)
         try sandbox.sqlite3("audit.sqlite", "UPDATE events SET parent_seq = \(parents)")
         let store = try AuditStore(path: sandbox.path("audit.sqlite"), access: .read)
         var expected: [Int64: Int] = [:]
@@ -93,7 +93,7 @@ struct StreamedTextTests {
         }
         var depths: [Int64: Int] = [:]
         try store.forEachNestedTimelineEvent(of: 1) { depths[$0.seq] = $1 }
-        #expect(depths == expected)
+        expectEqual(depths, expected)
         #expect((expected.values.max() ?? 0) >= 2 && expected.count > 600, "\(expected.count) events")
     }
 }

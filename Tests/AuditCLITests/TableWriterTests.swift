@@ -1,4 +1,5 @@
 import AuditCore
+import SharedTestSupport
 import Testing
 
 @testable import AuditCLI
@@ -29,15 +30,15 @@ struct TableWriterTests {
             let text = capture.writes.joined()
             if format == .csv {
                 let records = parseCSV(text)
-                #expect(records.count == Self.rows.count + 1)
-                #expect(records[0] == ["n", "text", "flag"])
-                #expect(records[4_001] == ["4000", "checkout/payment, \"row\" 4000", "true"])
+                expectEqual(records.count, Self.rows.count + 1)
+                expectEqual(records[0], ["n", "text", "flag"])
+                expectEqual(records[4_001], ["4000", "checkout/payment, \"row\" 4000", "true"])
             } else {
                 guard case .array(let objects) = try decodeJSON(text) else {
                     Issue.record("not a JSON array")
                     continue
                 }
-                #expect(objects.count == Self.rows.count)
+                expectEqual(objects.count, Self.rows.count)
                 #expect(objects[4_001]["flag"] == .null && objects[4_001]["n"] == .int(4_001))
             }
         }
@@ -48,7 +49,7 @@ struct TableWriterTests {
             let capture = Capture()
             var writer = TableWriter(columns: ["n", "text"], format: format, output: capture.output)
             writer.finish()
-            #expect(capture.writes.joined() == expected)
+            expectEqual(capture.writes.joined(), expected)
         }
     }
 
@@ -59,6 +60,6 @@ struct TableWriterTests {
         writer.add([.int(200), .string("bb")])
         #expect(capture.writes.isEmpty)
         writer.finish()
-        #expect(capture.writes.joined() == "n    name\n1    a\n200  bb\n")
+        expectEqual(capture.writes.joined(), "n    name\n1    a\n200  bb\n")
     }
 }

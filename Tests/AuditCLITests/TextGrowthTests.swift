@@ -77,7 +77,7 @@ struct TextGrowthTests {
         // long timeout only keeps a broken build from hanging the suite.
         let (run, kilobytes) = try HostileInputTests.peakMemory(
             sandbox, ["record", "--scenario", "s.json"], timeout: .seconds(1_800))
-        #expect(run.status == 0, "\(run)")
+        expectEqual(run.status, 0, "\(run)")
         #expect(kilobytes < 300 * 1024, "peak RSS \(kilobytes) KiB")
         let database = sandbox.path("audit.sqlite")
         let steps = Int(try ReliabilityTests.sqlite3(database, "SELECT input_count FROM sessions")) ?? 0
@@ -113,8 +113,8 @@ struct TextGrowthTests {
         let view = try #require(root.subviews.first as? TextView)
         let typed = view.text.utf8.count
         #expect(typed > 390_000)
-        #expect(view.secureBytesHashed == typed)
+        expectEqual(view.secureBytesHashed, typed)
         #expect(typed < file.source.utf8.count)
-        #expect(summary.failedWrites == 0)
+        expectEqual(summary.failedWrites, 0)
     }
 }

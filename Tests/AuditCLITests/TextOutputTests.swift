@@ -1,5 +1,6 @@
 import AuditCore
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// What the commands print for hostile text: valid JSON in every JSON column and format, text
@@ -31,7 +32,7 @@ struct TextOutputTests {
     func record(_ sandbox: Sandbox, _ scenario: String, name: String? = nil) throws {
         try sandbox.write("s.json", scenario)
         let run = try sandbox.run(["record", "--scenario", "s.json"] + (name.map { ["--name", $0] } ?? []))
-        #expect(run.status == 0, "\(run)")
+        expectEqual(run.status, 0, "\(run)")
     }
 
     /// Scalars, not `==` (canonically equivalent strings are `==`).
@@ -52,14 +53,14 @@ struct TextOutputTests {
             "query",
             "select count(*) as n from timeline where json_valid(args) = 0 or json_valid(coalesce(result, 'null')) = 0",
         ])
-        #expect(invalid.stdout == "n\n0\n", "\(invalid)")
+        expectEqual(invalid.stdout, "n\n0\n", "\(invalid)")
 
         let extracted = try sandbox.run([
             "query",
             "select json_extract(args, '$.text') as text from timeline where callback = 'typeText' order by seq",
             "--format", "json",
         ])
-        #expect(extracted.status == 0, "\(extracted)")
+        expectEqual(extracted.status, 0, "\(extracted)")
         guard case .array(let rows) = try decodeJSON(extracted.stdout), rows.count == 2 else {
             Issue.record("query gave \(extracted)")
             return
@@ -93,11 +94,11 @@ struct TextOutputTests {
         let short = "a\u{1}b\u{2028}</script>\u{202E}x&amp;"
         try record(sandbox, Self.scenario(texts: [Self.hostile, short], view: "tv\u{202E}x"), name: "</script><b>")
         let run = try sandbox.run(["report", "--session", "1", "--html", "page.html"])
-        #expect(run.status == 0, "\(run)")
+        expectEqual(run.status, 0, "\(run)")
         let html = String(decoding: try #require(sandbox.bytes("page.html")), as: UTF8.self)
         // One script, the page's own; the recorded end tag is text.
-        #expect(html.components(separatedBy: "<script").count == 2)
-        #expect(html.components(separatedBy: "</script>").count == 2)
+        expectEqual(html.components(separatedBy: "<script").count, 2)
+        expectEqual(html.components(separatedBy: "</script>").count, 2)
         #expect(html.contains("&lt;/script&gt;"))
         // No raw control, bidi or invisible character but the page's own line breaks.
         #expect(
@@ -126,14 +127,14 @@ struct TextOutputTests {
         try record(sandbox, Self.scenario(texts: ["x"]), name: "evil\n2   forged  t  checkout.v1  complete")
         try record(sandbox, Self.scenario(texts: ["x"]), name: "\u{202E}1v.tuokcehc")
         let run = try sandbox.run(["sessions"])
-        #expect(run.status == 0, "\(run)")
+        expectEqual(run.status, 0, "\(run)")
         let lines = run.stdoutLines.dropLast()
-        #expect(lines.count == 3, "\(run)")
+        expectEqual(lines.count, 3, "\(run)")
         #expect(lines[1].hasPrefix("1   evil\\n2   forged  t  checkout.v1  complete  text "))
         #expect(lines[2].hasPrefix("2   \\u{202E}1v.tuokcehc "))
         let show = try sandbox.run(["show", "--session", "1"])
-        #expect(show.stdoutLines.first?.hasPrefix("session 1 'evil\\n2   forged") == true)
-        #expect(show.stdoutLines.dropLast().count == 1 + 7, "\(show)")
+        expectEqual(show.stdoutLines.first?.hasPrefix("session 1 'evil\\n2   forged"), true)
+        expectEqual(show.stdoutLines.dropLast().count, 1 + 7, "\(show)")
     }
 
     @Test func aScenarioNameWithANewlineStaysOnItsLineInDiffAndReplay() throws {
@@ -143,15 +144,17 @@ struct TextOutputTests {
         try record(sandbox, scenario)
         try record(sandbox, scenario)
         let diff = try sandbox.run(["diff", "1", "2"])
-        #expect(diff.status == 0, "\(diff)")
-        #expect(
-            diff.stdoutLines == [
+        expectEqual(diff.status, 0, "\(diff)")
+        expectEqual(
+            diff.stdoutLines,
+            [
                 "A = session 1 (two\\nlines\\u{202E}, checkout.v1, 7 events); "
                     + "B = session 2 (two\\nlines\\u{202E}, checkout.v1, 7 events)",
                 "identical (times and durations are not compared)", "",
             ], "\(diff)")
         let replay = try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v2"])
-        #expect(replay.stdoutLines.first?.hasPrefix("replay of session 1 (two\\nlines\\u{202E}, recorded with") == true)
+        expectEqual(
+            replay.stdoutLines.first?.hasPrefix("replay of session 1 (two\\nlines\\u{202E}, recorded with"), true)
     }
 
     @Test func idsThatLookAlikeAreToldApartAndTypedLinesStayOneLine() throws {
@@ -161,14 +164,14 @@ struct TextOutputTests {
         let first = try sandbox.run(["show", "--session", "1"])
         let second = try sandbox.run(["show", "--session", "2"])
         // The header and seven events (begin, its two callbacks, type, its three callbacks).
-        #expect(first.stdoutLines.dropLast().count == 8, "\(first)")
+        expectEqual(first.stdoutLines.dropLast().count, 8, "\(first)")
         #expect(first.stdout.contains(" r/t\\u{200B}v typeText {\"text\":\"a\\nb\\u2028c\"}"), "\(first)")
         #expect(second.stdout.contains(" r/tv typeText {\"text\":\"a\\nb\\u2028c\"}"), "\(second)")
         let search = try sandbox.run(["search", "--callback", "typeText"])
-        #expect(search.stdoutLines.dropLast().count == 3, "\(search)")
+        expectEqual(search.stdoutLines.dropLast().count, 3, "\(search)")
         #expect(search.stdout.contains("r/t\\u{200B}v") && search.stdout.contains("r/tv "))
         // A backslash of the text itself is doubled, so it is never taken for an escape.
-        #expect("a\\u{200B}".visiblyEscaped() == "a\\\\u{200B}")
+        expectEqual("a\\u{200B}".visiblyEscaped(), "a\\\\u{200B}")
     }
 
     /// Sibling ids that differ only by a variation selector, or a selector first: each shows as its
@@ -195,13 +198,13 @@ struct TextOutputTests {
              "steps":[\(steps.joined(separator: ","))]}
             """)
         let run = try sandbox.run(["show", "--session", "1"])
-        #expect(run.status == 0, "\(run)")
+        expectEqual(run.status, 0, "\(run)")
         let typed = run.stdoutLines.filter { $0.contains(" typeText ") }
-        #expect(typed.count == ids.count, "\(run)")
+        expectEqual(typed.count, ids.count, "\(run)")
         for (line, widget) in zip(typed, shown) {
             #expect(line.contains("▶ r/\(widget) typeText {\"text\":\"a\"}"), "\(line)")
         }
-        #expect(Set(typed.map { $0.dropFirst(5 + 1 + 12 + 2) }).count == ids.count, "\(run)")
+        expectEqual(Set(typed.map { $0.dropFirst(5 + 1 + 12 + 2) }).count, ids.count, "\(run)")
         #expect(!run.stdout.unicodeScalars.contains { $0.properties.isVariationSelector }, "\(run)")
     }
 
@@ -216,8 +219,8 @@ struct TextOutputTests {
         let file = "bad\u{202E}\tname.json"
         try sandbox.write(file, scenario)
         let run = try sandbox.run(["record", "--scenario", file])
-        #expect(run.status == 2, "\(run)")
-        #expect(run.stderr.split(separator: "\n").count == 1, "\(run)")
+        expectEqual(run.status, 2, "\(run)")
+        expectEqual(run.stderr.split(separator: "\n").count, 1, "\(run)")
         #expect(run.stderr.contains("r/t\\u{1B}[2J\\u{202E}v"), "\(run)")
         #expect(run.stderr.contains("bad\\u{202E}\\tname.json"), "\(run)")
         #expect(!run.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" || $0 == "\t" })
@@ -240,7 +243,7 @@ struct TextOutputTests {
         try record(sandbox, Self.scenario(texts: ["x"], root: "价格", view: "表"))
         let search = try sandbox.run(["search", "--session", "4"])
         let rows = search.stdoutLines.dropLast()
-        #expect(rows.count == 8, "\(search)")
+        expectEqual(rows.count, 8, "\(search)")
         func column(of text: String, in line: String) -> Int? {
             line.range(of: text).map { String(line[..<$0.lowerBound]).displayWidth }
         }
@@ -256,7 +259,7 @@ struct TextOutputTests {
         // Every event nested in the one before it: depth seq - 1.
         try sandbox.sqlite3("audit.sqlite", "update events set parent_seq = seq - 1 where seq > 1")
         let run = try sandbox.run(["show", "--session", "1"])
-        #expect(run.status == 0, "\(run)")
+        expectEqual(run.status, 0, "\(run)")
         let lines = run.stdoutLines.dropFirst().dropLast()
         #expect(lines.count > 40, "\(run)")
         let cap = String(repeating: "  ", count: 32)
@@ -286,13 +289,13 @@ struct TextOutputTests {
         #expect(!rows.isEmpty && rows.allSatisfy { $0.contains("  1.050  ") }, "\(search)")
         #expect(rows.allSatisfy { $0.contains("  1234.567") }, "\(search)")
         let query = try sandbox.run(["query", "select t_ms from timeline where session = 1"])
-        #expect(Set(query.stdoutLines.dropFirst().dropLast()) == ["1.050"], "\(query)")
+        expectEqual(Set(query.stdoutLines.dropFirst().dropLast()), ["1.050"], "\(query)")
         let show = try sandbox.run(["show", "--session", "1"])
         #expect(show.stdoutLines.dropFirst().dropLast().allSatisfy { $0.contains("    1.050 ms  ") }, "\(show)")
         // JSON and CSV keep the exact value: the shortest spelling that reads back as it.
         let json = try sandbox.run([
             "query", "select t_ms from timeline where seq <= 2 order by seq", "--format", "csv",
         ])
-        #expect(json.stdout == "t_ms\n1.05\n1.049999\n", "\(json)")
+        expectEqual(json.stdout, "t_ms\n1.05\n1.049999\n", "\(json)")
     }
 }

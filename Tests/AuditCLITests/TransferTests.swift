@@ -1,5 +1,6 @@
 import AuditCore
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// `export` and `import`: JSON Lines that round-trip exactly, and refuse a damaged file whole.
@@ -11,7 +12,7 @@ struct TransferTests {
         try sandbox.copyExample()
         try sandbox.run(["record", "--scenario", "checkout.json", "--label", "device=pixel"]).expectSuccess()
         for mode in [[], ["--isolated"]] {
-            #expect(try sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v2"] + mode).status == 1)
+            try expectEqual(sandbox.run(["replay", "--session", "1", "--delegate", "checkout.v2"] + mode).status, 1)
         }
         return sandbox
     }
@@ -22,14 +23,14 @@ struct TransferTests {
         #expect(exported.status == 0 && exported.stderr == "", "\(exported)")
         try sandbox.write("all.jsonl", exported.stdout)
         let imported = try sandbox.run(["import", "all.jsonl", "--db", "copy.sqlite"])
-        #expect(imported.stdout == "imported 3 sessions as 1, 2, 3\n", "\(imported)")
-        #expect(try sandbox.run(["export", "--db", "copy.sqlite"]).stdout == exported.stdout)
+        expectEqual(imported.stdout, "imported 3 sessions as 1, 2, 3\n", "\(imported)")
+        try expectEqual(sandbox.run(["export", "--db", "copy.sqlite"]).stdout, exported.stdout)
         // The replays still name what they replayed; a second import changes nothing.
         let sessions = try sandbox.run(["sessions", "--db", "copy.sqlite", "--format", "csv"]).stdout
         #expect(sessions.contains("device=pixel"))
         let again = try sandbox.run(["import", "all.jsonl", "--db", "copy.sqlite"])
-        #expect(again.stdout == "imported 0 sessions; skipped 3 already in the database\n", "\(again)")
-        #expect(try sandbox.run(["export", "--db", "copy.sqlite"]).stdout == exported.stdout)
+        expectEqual(again.stdout, "imported 0 sessions; skipped 3 already in the database\n", "\(again)")
+        try expectEqual(sandbox.run(["export", "--db", "copy.sqlite"]).stdout, exported.stdout)
     }
 
     /// `import` reads its file a megabyte at a time: a line longer than that, and a last line
@@ -39,11 +40,11 @@ struct TransferTests {
         let exported = try sandbox.run(["export"]).stdout
         let long = String(repeating: "0123456789abcdef", count: 200_000)  // 3.2 MB
         let edited = exported.replacingOccurrences(of: #""name":null"#, with: #""name":"\#(long)""#)
-        #expect(edited.utf8.count == exported.utf8.count - "null".utf8.count + long.utf8.count + 2)
+        expectEqual(edited.utf8.count, exported.utf8.count - "null".utf8.count + long.utf8.count + 2)
         try sandbox.write("long.jsonl", String(edited.dropLast()))  // no line feed at the end
         let imported = try sandbox.run(["import", "long.jsonl", "--db", "copy.sqlite"])
-        #expect(imported.stdout == "imported 3 sessions as 1, 2, 3\n", "\(imported)")
-        #expect(try sandbox.run(["export", "--db", "copy.sqlite"]).stdout == edited)
+        expectEqual(imported.stdout, "imported 3 sessions as 1, 2, 3\n", "\(imported)")
+        try expectEqual(sandbox.run(["export", "--db", "copy.sqlite"]).stdout, edited)
     }
 
     @Test func anImportedSessionDiffsAsIdenticalToItsOriginal() throws {
@@ -55,10 +56,10 @@ struct TransferTests {
             "audit.sqlite",
             "UPDATE sessions SET uuid = substr(uuid, 1, 8) || '-' || substr(uuid, 9, 4) || '-4' || substr(uuid, 14, 3) "
                 + "|| '-a' || substr(uuid, 18, 3) || '-' || substr(uuid, 21, 12) WHERE id = 3")
-        #expect(try sandbox.run(["import", "isolated.jsonl"]).stdout == "imported 1 session as 4\n")
+        try expectEqual(sandbox.run(["import", "isolated.jsonl"]).stdout, "imported 1 session as 4\n")
         let diff = try sandbox.run(["diff", "3", "4"])
-        #expect(diff.status == 0, "\(diff)")
-        #expect(try sandbox.run(["diff", "1", "4"]).status == 1)
+        expectEqual(diff.status, 0, "\(diff)")
+        try expectEqual(sandbox.run(["diff", "1", "4"]).status, 1)
     }
 
     /// Ways an export gets damaged, each with what the refusal says.
@@ -103,7 +104,7 @@ struct TransferTests {
         let into = try sandbox.run(["import", "damaged.jsonl"])
         expectError(into, startingWith: "damaged.jsonl: ")
         #expect(into.stderr.contains(damage.message), "\(into)")
-        #expect(sandbox.bytes("audit.sqlite") == before)
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
         // Into a database that did not exist: none is left behind.
         expectError(
             try sandbox.run(["import", "damaged.jsonl", "--db", "new.sqlite"]), startingWith: "damaged.jsonl: ")

@@ -1,5 +1,6 @@
 import AuditCore
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// The browser example end to end: the built `auditctl` records a web view whose delegate decides
@@ -12,20 +13,20 @@ struct WebViewCLITests {
             at: Sandbox.packageRoot.appendingPathComponent("Examples/browser.json"),
             to: sandbox.directory.appendingPathComponent("browser.json"))
         let record = try sandbox.run(["record", "--scenario", "browser.json", "--delegate", "browser.v1"])
-        #expect(record.status == 0, "\(record)")
+        expectEqual(record.status, 0, "\(record)")
         #expect(
             record.stderr.hasPrefix("recorded session 1: 62 events (18 inputs, 44 callbacks, 2 vetoes)"), "\(record)")
 
         let same = try sandbox.run(["replay", "--session", "1", "--delegate", "browser.v1", "--isolated"])
-        #expect(same.status == 0, "\(same)")
+        expectEqual(same.status, 0, "\(same)")
 
         let run = try sandbox.run(["replay", "--session", "1", "--delegate", "browser.v2", "--isolated"])
-        #expect(run.status == 1, "\(run)")
-        #expect(run.stderr == "")
-        #expect(run.stdoutLines.first?.hasSuffix("against browser.v2, isolated mode; stored as session 3") == true)
-        #expect(
-            run.stdoutLines.dropFirst().first
-                == "REGRESSION: 1 difference between the recorded session (62 events) and the candidate (62 events)")
+        expectEqual(run.status, 1, "\(run)")
+        expectEqual(run.stderr, "")
+        expectEqual(run.stdoutLines.first?.hasSuffix("against browser.v2, isolated mode; stored as session 3"), true)
+        expectEqual(
+            run.stdoutLines.dropFirst().first,
+            "REGRESSION: 1 difference between the recorded session (62 events) and the candidate (62 events)")
         #expect(run.stdout.contains("first divergence: veto changed\n"), "\(run)")
         #expect(run.stdout.contains(#"browser/page click {"url":"http://example.com/archive"}"#), "\(run)")
 
@@ -39,10 +40,10 @@ struct WebViewCLITests {
         let json = try sandbox.run([
             "replay", "--session", "1", "--delegate", "browser.v2", "--isolated", "--format", "json",
         ])
-        #expect(json.status == 1)
+        expectEqual(json.status, 1)
         let report = try decodeJSON(json.stdout)
-        #expect(report["summary"]?["differences"] == .int(1))
-        #expect(report["summary"]?["veto_changed"] == .int(1))
+        expectEqual(report["summary"]?["differences"], .int(1))
+        expectEqual(report["summary"]?["veto_changed"], .int(1))
 
         let callbacks = try sandbox.run(["callbacks", "--format", "csv"])
         #expect(
@@ -59,9 +60,9 @@ struct WebViewCLITests {
             at: Sandbox.packageRoot.appendingPathComponent("Examples/browser.json"),
             to: sandbox.directory.appendingPathComponent("browser.json"))
         try sandbox.run(["record", "--scenario", "browser.json", "--delegate", "browser.v1"]).expectSuccess()
-        #expect(try sandbox.run(["replay", "--session", "1", "--delegate", "browser.v2", "--isolated"]).status == 1)
+        try expectEqual(sandbox.run(["replay", "--session", "1", "--delegate", "browser.v2", "--isolated"]).status, 1)
         let exported = try sandbox.run(["export"])
-        #expect(exported.status == 0, "\(exported)")
+        expectEqual(exported.status, 0, "\(exported)")
         #expect(exported.stdout.contains(#""later":"asked""#))
         try sandbox.write("browser.jsonl", exported.stdout)
         try sandbox.run(["import", "browser.jsonl", "--db", "imported.sqlite"]).expectSuccess()
@@ -69,9 +70,9 @@ struct WebViewCLITests {
         for copy in ["imported.sqlite", "merged.sqlite"] {
             for command in [["show", "--session", "1"], ["show", "--session", "2"], ["diff", "1", "2"]] {
                 let original = try sandbox.run(command)
-                #expect(try sandbox.run(command + ["--db", copy]).stdout == original.stdout, "\(copy): \(command)")
+                try expectEqual(sandbox.run(command + ["--db", copy]).stdout, original.stdout, "\(copy): \(command)")
             }
-            #expect(try sandbox.run(["export", "--db", copy]).stdout == exported.stdout, "\(copy)")
+            try expectEqual(sandbox.run(["export", "--db", copy]).stdout, exported.stdout, "\(copy)")
         }
     }
 }

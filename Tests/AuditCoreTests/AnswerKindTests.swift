@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -87,26 +88,26 @@ struct AnswerKindTests {
     @Test func theOutcomeSaysWhatTheAnswerDid() {
         func parts(_ outcome: AnswerOutcome) -> [Bool?] { [outcome.implemented, outcome.vetoed, outcome.overridden] }
         let veto = Dial.callbacks.shouldTurn.answer
-        #expect(parts(veto.outcome(1, true, implemented: true)) == [true, false, nil])
-        #expect(parts(veto.outcome(1, false, implemented: true)) == [true, true, nil])
-        #expect(veto.outcome(1, false, implemented: false).effect == .vetoed)
+        expectEqual(parts(veto.outcome(1, true, implemented: true)), [true, false, nil])
+        expectEqual(parts(veto.outcome(1, false, implemented: true)), [true, true, nil])
+        expectEqual(veto.outcome(1, false, implemented: false).effect, .vetoed)
         let override = Dial.callbacks.willTurn.answer
-        #expect(parts(override.outcome(7, 7, implemented: true)) == [true, nil, false])
-        #expect(parts(override.outcome(7, 5, implemented: false)) == [false, nil, true])
-        #expect(override.outcome(7, 5, implemented: true).effect == .overridden)
+        expectEqual(parts(override.outcome(7, 7, implemented: true)), [true, nil, false])
+        expectEqual(parts(override.outcome(7, 5, implemented: false)), [false, nil, true])
+        expectEqual(override.outcome(7, 5, implemented: true).effect, .overridden)
         let value = Dial.callbacks.title.answer
-        #expect(parts(value.outcome(1, nil, implemented: true)) == [true, nil, nil])
+        expectEqual(parts(value.outcome(1, nil, implemented: true)), [true, nil, nil])
         #expect(value.outcome(1, "one", implemented: true).effect == nil)
-        #expect(value.kind == .value)
-        #expect(Dial.callbacks.title.descriptor.defaultAnswer == "null")
-        #expect(parts(.input) == [nil, nil, nil])
+        expectEqual(value.kind, .value)
+        expectEqual(Dial.callbacks.title.descriptor.defaultAnswer, "null")
+        expectEqual(parts(.input), [nil, nil, nil])
         // As read back from the row's columns, every combination the columns can hold.
         for implemented in [nil, false, true] as [Bool?] {
             for vetoed in [nil, false, true] as [Bool?] {
                 for overridden in [nil, false, true] as [Bool?] {
                     let outcome = AnswerOutcome(implemented: implemented, vetoed: vetoed, overridden: overridden)
-                    #expect(parts(outcome) == [implemented, vetoed, overridden])
-                    #expect(parts(outcome.implemented(true)) == [true, vetoed, overridden])
+                    expectEqual(parts(outcome), [implemented, vetoed, overridden])
+                    expectEqual(parts(outcome.implemented(true)), [true, vetoed, overridden])
                 }
             }
         }
@@ -115,31 +116,31 @@ struct AnswerKindTests {
     @Test func aValueAnswerIsRecordedWithItsResultAndNeverVetoes() throws {
         let (session, summary, dial) = try recordDial()
         #expect(dial.value == 4 && dial.title == nil)
-        #expect(summary.vetoes == 1)
+        expectEqual(summary.vetoes, 1)
         let titles = try events(session, "dial(_:titleFor:)")
-        #expect(titles.map(\.arguments) == [#"{"value":2}"#, #"{"value":5}"#, #"{"value":4}"#])
-        #expect(titles.map(\.result) == ["null", #""odd 5""#, "null"])
-        #expect(titles.map(\.vetoed) == [nil, nil, nil])
-        #expect(titles.map(\.overridden) == [nil, nil, nil])
+        expectEqual(titles.map(\.arguments), [#"{"value":2}"#, #"{"value":5}"#, #"{"value":4}"#])
+        expectEqual(titles.map(\.result), ["null", #""odd 5""#, "null"])
+        expectEqual(titles.map(\.vetoed), [nil, nil, nil])
+        expectEqual(titles.map(\.overridden), [nil, nil, nil])
         #expect(titles.allSatisfy { $0.effect == nil })
         let nulls = try ReadOnlyQuery.run(
             "SELECT count(*) FROM timeline WHERE callback = 'dial(_:titleFor:)' AND vetoed IS NULL",
             databasePath: database)
-        #expect(nulls.rows == [[.integer(3)]])
+        expectEqual(nulls.rows, [[.integer(3)]])
     }
 
     @Test func anOverrideIsOverriddenOnlyWhenItDiffersFromTheProposal() throws {
         let (session, _, _) = try recordDial()
         let overrides = try events(session, "dial(_:willTurnTo:)")
-        #expect(overrides.map(\.result) == ["2", "5", "4"])
-        #expect(overrides.map(\.overridden) == [false, true, false])
-        #expect(overrides.map(\.effect) == [nil, .overridden, nil])
+        expectEqual(overrides.map(\.result), ["2", "5", "4"])
+        expectEqual(overrides.map(\.overridden), [false, true, false])
+        expectEqual(overrides.map(\.effect), [nil, .overridden, nil])
         // `vetoed` means vetoed: an override that overrode is `overridden`, and no veto.
-        #expect(overrides.map(\.vetoed) == [nil, nil, nil])
+        expectEqual(overrides.map(\.vetoed), [nil, nil, nil])
         let vetoes = try events(session, "dial(_:shouldTurnTo:)")
-        #expect(vetoes.map(\.effect) == [nil, .vetoed, nil, nil])
-        #expect(vetoes.map(\.overridden) == [nil, nil, nil, nil])
-        #expect(try AuditStore(path: database, access: .read).session(session).vetoes == 1)
+        expectEqual(vetoes.map(\.effect), [nil, .vetoed, nil, nil])
+        expectEqual(vetoes.map(\.overridden), [nil, nil, nil, nil])
+        try expectEqual(AuditStore(path: database, access: .read).session(session).vetoes, 1)
     }
 
     @Test func callbacksKeepTheirAnswerKind() throws {
@@ -147,8 +148,9 @@ struct AnswerKindTests {
         let kinds = try ReadOnlyQuery.run(
             "SELECT name, answer FROM callbacks WHERE protocol IN ('DialDelegate', 'Dial') ORDER BY name",
             databasePath: database)
-        #expect(
-            kinds.rows == [
+        expectEqual(
+            kinds.rows,
+            [
                 [.text("dial(_:shouldTurnTo:)"), .text("veto")], [.text("dial(_:titleFor:)"), .text("value")],
                 [.text("dial(_:willTurnTo:)"), .text("override")], [.text("turn"), .null],
             ])
@@ -161,29 +163,31 @@ struct AnswerKindTests {
             SELECT callback, answer_kind, vetoed, overridden FROM timeline
             WHERE session = \(session) AND callback <> 'turn' AND args ->> 'value' = 7 ORDER BY seq
             """, databasePath: database)
-        #expect(
-            rows.rows == [
+        expectEqual(
+            rows.rows,
+            [
                 [.text("dial(_:shouldTurnTo:)"), .text("veto"), .integer(0), .null],
                 [.text("dial(_:willTurnTo:)"), .text("override"), .null, .integer(1)],
             ])
         let kinds = try ReadOnlyQuery.run(
             "SELECT answer_kind, count(*), sum(vetoed), sum(overridden) FROM timeline GROUP BY 1 ORDER BY 1",
             databasePath: database)
-        #expect(
-            kinds.rows == [
+        expectEqual(
+            kinds.rows,
+            [
                 [.null, .integer(4), .null, .null], [.text("override"), .integer(3), .null, .integer(1)],
                 [.text("value"), .integer(3), .null, .null], [.text("veto"), .integer(4), .integer(1), .null],
             ])
         let vetoes = try ReadOnlyQuery.run("SELECT callback FROM timeline WHERE vetoed", databasePath: database)
-        #expect(vetoes.rows == [[.text("dial(_:shouldTurnTo:)")]])
+        expectEqual(vetoes.rows, [[.text("dial(_:shouldTurnTo:)")]])
     }
 
     @Test func theRowSaysWhatTheAnswerIsNotTheCallbackName() throws {
         let (session, _, _) = try recordDial()
         try sqlite(database, "UPDATE callbacks SET answer = NULL")
         let overrides = try events(session, "dial(_:willTurnTo:)")
-        #expect(overrides.map(\.overridden) == [false, true, false])
-        #expect(overrides.map(\.effect) == [nil, .overridden, nil])
+        expectEqual(overrides.map(\.overridden), [false, true, false])
+        expectEqual(overrides.map(\.effect), [nil, .overridden, nil])
     }
 
     @Test func theReportCountsOnlyVetoesInVetoRates() throws {
@@ -192,23 +196,23 @@ struct AnswerKindTests {
         func row(_ callback: String) -> CallbackStatistics? { report.rows.first { $0.callback == callback } }
         let veto = try #require(row("dial(_:shouldTurnTo:)"))
         #expect((veto.vetoable, veto.vetoes, veto.vetoRate) == (4, 1, 0.25))
-        #expect(veto.vetoedEvents.map(\.seq) == [6])
+        expectEqual(veto.vetoedEvents.map(\.seq), [6])
         let override = try #require(row("dial(_:willTurnTo:)"))
         #expect((override.vetoable, override.vetoes, override.vetoRate) == (0, 0, nil))
         #expect((override.overridable, override.overrides, override.overrideRate) == (3, 1, 1.0 / 3))
-        #expect(override.overriddenEvents.map(\.seq) == [9])
+        expectEqual(override.overriddenEvents.map(\.seq), [9])
         let value = try #require(row("dial(_:titleFor:)"))
         #expect((value.vetoable, value.overridable) == (0, 0))
-        #expect(report.vetoRates.map(\.callback) == ["dial(_:shouldTurnTo:)"])
-        #expect(report.overrideRates.map(\.callback) == ["dial(_:willTurnTo:)"])
+        expectEqual(report.vetoRates.map(\.callback), ["dial(_:shouldTurnTo:)"])
+        expectEqual(report.overrideRates.map(\.callback), ["dial(_:willTurnTo:)"])
     }
 
     @Test func theHTMLPageMarksOverridesApartFromVetoes() throws {
         let (session, _, _) = try recordDial()
         let store = try AuditStore(path: database, access: .read)
         let html = HTMLTimeline.report(session: try store.session(session), events: try store.timeline(of: session))
-        #expect(html.components(separatedBy: "  VETOED").count - 1 == 1)
-        #expect(html.components(separatedBy: "  OVERRIDDEN").count - 1 == 1)
+        expectEqual(html.components(separatedBy: "  VETOED").count - 1, 1)
+        expectEqual(html.components(separatedBy: "  OVERRIDDEN").count - 1, 1)
         #expect(html.contains("class=\"m ovr\""))
         #expect(html.contains("Override rates"))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -52,17 +53,17 @@ struct AnswerMigrationTests {
     ]
 
     @Test func theFixtureIsTheSchemaOfThePreviousRelease() throws {
-        #expect(try rows("SELECT max(version) FROM schema_migrations") == [[.integer(7)]])
+        try expectEqual(rows("SELECT max(version) FROM schema_migrations"), [[.integer(7)]])
         let overriddenColumn = "SELECT count(*) FROM pragma_table_info('events') WHERE name = 'overridden'"
-        #expect(try rows(overriddenColumn) == [[.integer(0)]])
+        try expectEqual(rows(overriddenColumn), [[.integer(0)]])
         // Overrides that overrode are there, in `vetoed`.
         let overrides = try rows(
             """
             SELECT count(*) FROM events AS e JOIN callbacks AS c ON c.id = e.callback
             WHERE c.answer = 'override' AND e.vetoed
             """)
-        #expect(overrides == [[.integer(4)]])
-        #expect(try rows("SELECT id FROM sessions WHERE events_from IS NOT NULL") == [[.integer(3)]])
+        expectEqual(overrides, [[.integer(4)]])
+        try expectEqual(rows("SELECT id FROM sessions WHERE events_from IS NOT NULL"), [[.integer(3)]])
     }
 
     @Test func overridesMoveToOverriddenAndEverythingElseStays() throws {
@@ -70,13 +71,13 @@ struct AnswerMigrationTests {
         let others = try Self.unchanged.map(rows)
         _ = try AuditStore(path: database, access: .write)
         let after = try rows(Self.eventsAfter)
-        #expect(try rows("SELECT max(version) FROM schema_migrations") == [[.integer(9)]])
-        #expect(try Self.unchanged.map(rows) == others)
+        try expectEqual(rows("SELECT max(version) FROM schema_migrations"), [[.integer(9)]])
+        try expectEqual(Self.unchanged.map(rows), others)
         try #require(after.count == before.count)
-        #expect(before.count == 640)
+        expectEqual(before.count, 640)
         var kinds: [String: Int] = [:]
         for (old, new) in zip(before, after) {
-            #expect(Array(old.prefix(13)) == Array(new.prefix(13)))
+            expectEqual(Array(old.prefix(13)), Array(new.prefix(13)))
             let (answer, vetoed) = (old[13], old[14])
             let (kind, nowVetoed, overridden) = (new[13], new[14], new[15])
             switch answer {
@@ -87,11 +88,11 @@ struct AnswerMigrationTests {
             default:
                 #expect(vetoed == .null && nowVetoed == .null && overridden == .null, "\(new)")
                 let answered = new[3] == .text("callback") && new[9] != .null
-                #expect(kind == (answered ? .text("value") : .null), "\(new)")
+                expectEqual(kind, (answered ? .text("value") : .null), "\(new)")
             }
             if case .text(let name) = kind { kinds[name, default: 0] += 1 }
         }
-        #expect(kinds == ["veto": 152, "override": 198])
+        expectEqual(kinds, ["veto": 152, "override": 198])
         // `vetoed` means vetoed: the sessions' veto counts, recorded by the previous release, agree.
         let vetoes = try rows(
             """
@@ -99,19 +100,19 @@ struct AnswerMigrationTests {
             FROM sessions AS s ORDER BY s.id
             """)
         #expect(vetoes.allSatisfy { $0[1] == $0[2] }, "\(vetoes)")
-        #expect(try rows("SELECT count(*) FROM timeline WHERE overridden") == [[.integer(4)]])
+        try expectEqual(rows("SELECT count(*) FROM timeline WHERE overridden"), [[.integer(4)]])
     }
 
     @Test func theMigratedDatabaseReadsAsTheUnmigratedOneIsRead() throws {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: database))
         let read = try (1...4).map { try AuditStore(path: database, access: .read).timeline(of: $0) }
-        #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == bytes)
+        try expectEqual(Data(contentsOf: URL(fileURLWithPath: database)), bytes)
         _ = try AuditStore(path: database, access: .write)
         let migrated = try (1...4).map { try AuditStore(path: database, access: .read).timeline(of: $0) }
-        #expect(read == migrated)
+        expectEqual(read, migrated)
         let willSelect = migrated[0].filter { $0.callback == "tableView(_:willSelectRowAt:)" }
-        #expect(willSelect.map(\.overridden) == [false, true, false])
-        #expect(willSelect.map(\.vetoed) == [nil, nil, nil])
+        expectEqual(willSelect.map(\.overridden), [false, true, false])
+        expectEqual(willSelect.map(\.vetoed), [nil, nil, nil])
     }
 
     @Test func aChangedOverrideIsAnOverrideChangeBeforeAndAfterMigrating() throws {
@@ -122,7 +123,7 @@ struct AnswerMigrationTests {
         }
         let unmigrated = try differences()
         _ = try AuditStore(path: database, access: .write)
-        #expect(try differences() == unmigrated)
+        try expectEqual(differences(), unmigrated)
         #expect(unmigrated.contains("override_changed tableView(_:willSelectRowAt:)"))
         #expect(unmigrated.contains("veto_changed segmentedControl(_:shouldSelectSegmentAt:)"))
         #expect(!unmigrated.contains { $0.hasPrefix("veto_changed tableView(_:willSelectRowAt:)") })
@@ -144,8 +145,8 @@ struct AnswerMigrationTests {
         let unmigrated = try searches.map(found)
         _ = try AuditStore(path: database, access: .write)
         let migrated = try searches.map(found)
-        #expect(migrated == unmigrated)
-        #expect(migrated.map(\.count) == [11, 141, 4, 194])
+        expectEqual(migrated, unmigrated)
+        expectEqual(migrated.map(\.count), [11, 141, 4, 194])
         #expect(try found(overrides(true, vetoed: true)).isEmpty)
     }
 
@@ -162,13 +163,13 @@ struct AnswerMigrationTests {
         }
         let before = try export()
         _ = try AuditStore(path: database, access: .write)
-        #expect(try export() == before)
+        try expectEqual(export(), before)
         let copy = folder.path("imported.sqlite")
-        #expect(try AuditStore(path: copy, access: .write).importSessions(before).sessions == [1, 2, 3, 4])
+        try expectEqual(AuditStore(path: copy, access: .write).importSessions(before).sessions, [1, 2, 3, 4])
         for id: Int64 in 1...4 {
-            #expect(
-                try AuditStore(path: copy, access: .read).timeline(of: id)
-                    == AuditStore(path: database, access: .read).timeline(of: id))
+            try expectEqual(
+                AuditStore(path: copy, access: .read).timeline(of: id),
+                AuditStore(path: database, access: .read).timeline(of: id))
         }
     }
 
@@ -188,9 +189,9 @@ struct AnswerMigrationTests {
             """)
         #expect(try rows(counts) != recordedCounts)
         _ = try AuditStore(path: database, access: .write)
-        #expect(try rows(kinds) == recordedKinds)
-        #expect(try rows(counts) == recordedCounts)
-        #expect(try rows("SELECT count(*) FROM timeline WHERE overridden") == [[.integer(4)]])
-        #expect(try rows("SELECT count(*) FROM timeline WHERE vetoed") == [[.integer(11)]])
+        try expectEqual(rows(kinds), recordedKinds)
+        try expectEqual(rows(counts), recordedCounts)
+        try expectEqual(rows("SELECT count(*) FROM timeline WHERE overridden"), [[.integer(4)]])
+        try expectEqual(rows("SELECT count(*) FROM timeline WHERE vetoed"), [[.integer(11)]])
     }
 }

@@ -1,3 +1,4 @@
+import SharedTestSupport
 import Testing
 
 @testable import AuditModel
@@ -33,7 +34,7 @@ struct ArgumentClassesTests {
         (.string("hmac-sha256:0f1e"), ["hashed"]),
     ])
     func eachValueFallsInItsClasses(value: AuditValue, expected: [String]) {
-        #expect(classes(value) == expected)
+        expectEqual(classes(value), expected)
     }
 
     @Test func everyClassIsReachable() {
@@ -44,10 +45,10 @@ struct ArgumentClassesTests {
         ]
         var found = Set<ArgumentClass>()
         for value in values { ArgumentClass.insertClasses(of: value, into: &found) }
-        #expect(Set(found.map(\.valueClass)) == Set(ValueClass.allCases))
+        expectEqual(Set(found.map(\.valueClass)), Set(ValueClass.allCases))
         // And each type's classes are reachable as that type: none is listed that no value can be.
         for type in ValueType.allCases {
-            #expect(Set(found.filter { $0.type == type }.map(\.valueClass)) == Set(type.classes), "\(type)")
+            expectEqual(Set(found.filter { $0.type == type }.map(\.valueClass)), Set(type.classes), "\(type)")
         }
     }
 
@@ -58,8 +59,9 @@ struct ArgumentClassesTests {
             "events": .array([.object(["x": .double(1.5)]), .object(["x": .double(-1)])]),
             "nothing": .object([:]),
         ])
-        #expect(
-            classes(arguments) == [
+        expectEqual(
+            classes(arguments),
+            [
                 "events: elements", "events[].x: negative", "events[].x: positive", "events[].x: fractional",
                 "range.length: positive", "range.location: zero", "replacementText: one character",
                 "replacementText: uppercase",
@@ -73,9 +75,9 @@ struct ArgumentClassesTests {
         let value = AuditValue.object(Dictionary(uniqueKeysWithValues: fields))
         let rebuilt = AuditValue.object(Dictionary(uniqueKeysWithValues: fields.reversed()))
         let list = ArgumentClass.classes(of: value)
-        #expect(list == list.sorted())
-        #expect(list == ArgumentClass.classes(of: rebuilt))
-        #expect(list.count == 40 * 3)
+        expectEqual(list, list.sorted())
+        expectEqual(list, ArgumentClass.classes(of: rebuilt))
+        expectEqual(list.count, 40 * 3)
         #expect(list.first?.description == "f0: longer" && list.last?.description == "f9: digit")
     }
 
@@ -83,14 +85,15 @@ struct ArgumentClassesTests {
         var seen = Set<ArgumentClass>()
         ArgumentClass.insertClasses(of: .object(["text": .string("AB"), "index": .int(0)]), into: &seen)
         ArgumentClass.insertClasses(of: .object(["text": .string("C9"), "index": .null]), into: &seen)
-        #expect(
-            ArgumentClass.untried(seen).map(\.description) == [
+        expectEqual(
+            ArgumentClass.untried(seen).map(\.description),
+            [
                 "index: negative", "index: positive", "text: empty", "text: one character", "text: whitespace",
                 "text: line break", "text: lowercase", "text: other ASCII", "text: non-ASCII",
             ])
         #expect(ArgumentClass.untried([]).isEmpty)
         // A field seen in every class of its type has nothing untried.
         let both = Set(ArgumentClass.classes(of: .array([.bool(true), .bool(false)])))
-        #expect(ArgumentClass.untried(both).map(\.description) == ["no elements"])
+        expectEqual(ArgumentClass.untried(both).map(\.description), ["no elements"])
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -75,7 +76,7 @@ struct AuditTransparencyTests {
     @Test func delegateReassignedInsideShouldSelect() throws {
         let plain = try run(audited: false)
         let audited = try run(audited: true)
-        #expect(plain == audited, "plain \(plain) audited \(audited)")
+        expectEqual(plain, audited, "plain \(plain) audited \(audited)")
     }
 
     /// `implemented` is decided by a thread-local flag that an unaudited nested default call sets.
@@ -91,6 +92,6 @@ struct AuditTransparencyTests {
         let summary = recorder.finish()
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
         let should = events.first { $0.callback == "segmentedControl(_:shouldSelectSegmentAt:)" }!
-        #expect(should.implemented == true, "recorded implemented=\(String(describing: should.implemented))")
+        expectEqual(should.implemented, true, "recorded implemented=\(String(describing: should.implemented))")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -14,18 +15,18 @@ struct AuditValueTests {
 
     @Test func parsesEveryKindOfValue() throws {
         let value = try parse(#" {"a": [1, -2, 3.5, 1e3, true, false, null], "b": "x\"\\\/\n\t\u00e9\ud83d\udc4d"} "#)
-        #expect(
-            value
-                == .object([
-                    "a": .array([.int(1), .int(-2), .double(3.5), .double(1000), .bool(true), .bool(false), .null]),
-                    "b": .string("x\"\\/\n\té👍"),
-                ]))
+        expectEqual(
+            value,
+            .object([
+                "a": .array([.int(1), .int(-2), .double(3.5), .double(1000), .bool(true), .bool(false), .null]),
+                "b": .string("x\"\\/\n\té👍"),
+            ]))
     }
 
     @Test func integersAndDoublesStayApart() throws {
-        #expect(try parse("1") == .int(1))
-        #expect(try parse("1.0") == .double(1))
-        #expect(try parse("99999999999999999999") == .double(1e20))
+        try expectEqual(parse("1"), .int(1))
+        try expectEqual(parse("1.0"), .double(1))
+        try expectEqual(parse("99999999999999999999"), .double(1e20))
     }
 
     @Test(arguments: [
@@ -65,17 +66,17 @@ struct AuditValueTests {
     /// integer, and a double as its `description`, but a whole one below 10¹⁵ with one decimal.
     @Test func numbersAreWrittenAsSwiftWritesThem() throws {
         for integer in [0, 7, -7, 10, -10, 90_210, Int.max, Int.min, Int.min + 1] {
-            #expect(AuditValue.int(integer).json == String(integer))
-            #expect(try parse(AuditValue.int(integer).json) == .int(integer))
+            expectEqual(AuditValue.int(integer).json, String(integer))
+            try expectEqual(parse(AuditValue.int(integer).json), .int(integer))
         }
         let whole: [(Double, String)] = [
             (0, "0.0"), (-0.0, "0.0"), (3, "3.0"), (-3, "-3.0"), (999_999_999_999_999, "999999999999999.0"),
             (-999_999_999_999_999, "-999999999999999.0"),
         ]
-        for (double, text) in whole { #expect(AuditValue.double(double).json == text) }
+        for (double, text) in whole { expectEqual(AuditValue.double(double).json, text) }
         for double in [1e15, -1e15, 0.4, -2.5, 1.0 / 3, 1e-7, .greatestFiniteMagnitude] {
-            #expect(AuditValue.double(double).json == double.description)
-            #expect(try parse(AuditValue.double(double).json) == .double(double))
+            expectEqual(AuditValue.double(double).json, double.description)
+            try expectEqual(parse(AuditValue.double(double).json), .double(double))
         }
     }
 
@@ -83,8 +84,8 @@ struct AuditValueTests {
         let value: AuditValue = .object([
             "z": .int(1), "a": .array([.double(2.5), .double(3), .string("q\"\u{1}"), .null, .bool(true)]),
         ])
-        #expect(value.json == #"{"a":[2.5,3.0,"q\"\u0001",null,true],"z":1}"#)
-        #expect(try parse(value.json) == value)
+        expectEqual(value.json, #"{"a":[2.5,3.0,"q\"\u0001",null,true],"z":1}"#)
+        try expectEqual(parse(value.json), value)
     }
 
 }

@@ -1,5 +1,6 @@
 import AuditTesting
 import Foundation
+import SharedTestSupport
 import Synchronization
 import Testing
 
@@ -64,7 +65,7 @@ struct BaselineFileTests {
         let before = try state()
         let outcome = try check(mode, .v1, replay: replay)
         #expect(outcome.passed, "\(outcome.message)")
-        #expect(try state() == before)
+        try expectEqual(state(), before)
     }
 
     @Test(arguments: [ReplayMode.interaction, .isolated], [RecordMode.never, .missing])
@@ -75,7 +76,7 @@ struct BaselineFileTests {
             throw Failure("expected a difference")
         }
         #expect(report.firstDivergence != nil)
-        #expect(try state() == before)
+        try expectEqual(state(), before)
     }
 
     @Test func theSwiftTestingHelperComparesWithoutWriting() throws {
@@ -85,27 +86,27 @@ struct BaselineFileTests {
         let same = expectSameBehaviour("checkout", scenario: scenario, database: database, record: .never) {
             CheckoutDelegate(version: .v1)
         }
-        #expect(same?.passed == true)
+        expectEqual(same?.passed, true)
         withKnownIssue {
             expectSameBehaviour("checkout", scenario: scenario, database: database, record: .never) {
                 CheckoutDelegate(version: .v2)
             }
         }
-        #expect(try state() == before)
+        try expectEqual(state(), before)
     }
 
     @Test func aRecordingLeavesTheDatabaseAloneInItsFolder() throws {
         try recordBaseline()
-        #expect(try files() == ["Tests/__Baselines__/AppTests/CheckoutTests.sqlite"])
+        try expectEqual(files(), ["Tests/__Baselines__/AppTests/CheckoutTests.sqlite"])
         guard case .recorded(let second, _) = try check(.all, .v2) else { throw Failure("expected a recording") }
-        #expect(try files() == ["Tests/__Baselines__/AppTests/CheckoutTests.sqlite"])
+        try expectEqual(files(), ["Tests/__Baselines__/AppTests/CheckoutTests.sqlite"])
         // Whole, in rollback-journal mode (read without a -shm), readable by its owner only.
         let header = try #require(fileBytes(database)).prefix(20)
-        #expect(Array(header.suffix(2)) == [1, 1])
+        expectEqual(Array(header.suffix(2)), [1, 1])
         var info = stat()
         #expect(stat(database, &info) == 0 && info.st_mode & 0o777 == 0o600)
         let store = try AuditStore(path: database, access: .readUntrustedSQL)
-        #expect(try store.latestBaseline(named: "checkout") == second)
+        try expectEqual(store.latestBaseline(named: "checkout"), second)
         #expect(try store.sessions().filter { $0.replayOf != nil }.isEmpty)
     }
 
@@ -118,7 +119,7 @@ struct BaselineFileTests {
                 throw Refused()
             }
         }
-        #expect(try files() == [])
+        try expectEqual(files(), [])
         // Over an existing baseline: it stays as it was, and nothing is left beside it.
         try recordBaseline()
         let before = try state()
@@ -128,7 +129,7 @@ struct BaselineFileTests {
                 throw Refused()
             }
         }
-        #expect(try state() == before)
+        try expectEqual(state(), before)
     }
 
     @Test func recordingsAtOnceEachKeepTheirSession() throws {
@@ -143,12 +144,12 @@ struct BaselineFileTests {
             if case .recorded(let session, _)? = outcome { outcomes.withLock { $0[names[index]] = session } }
         }
         let recorded = outcomes.withLock { $0 }
-        #expect(recorded.count == names.count)
+        expectEqual(recorded.count, names.count)
         let store = try AuditStore(path: database, access: .readUntrustedSQL)
         for (name, session) in recorded {
-            #expect(try store.latestBaseline(named: name) == session)
+            try expectEqual(store.latestBaseline(named: name), session)
         }
-        #expect(try files() == ["Tests/__Baselines__/AppTests/CheckoutTests.sqlite"])
+        try expectEqual(files(), ["Tests/__Baselines__/AppTests/CheckoutTests.sqlite"])
     }
 
     @Test func theKeyOfSecureTextGoesWithTheBaseline() throws {
@@ -165,16 +166,16 @@ struct BaselineFileTests {
         }
         guard case .recorded = try check(.missing) else { throw Failure("expected a recording") }
         let baseline = "Tests/__Baselines__/AppTests/CheckoutTests.sqlite"
-        #expect(try files() == [baseline, baseline + "-key"])
+        try expectEqual(files(), [baseline, baseline + "-key"])
         let before = try state()
         let outcome = try check(.never)
         #expect(outcome.passed, "\(outcome.message)")
-        #expect(try state() == before)
+        try expectEqual(state(), before)
         // A later recording keeps the key, so equal secure texts keep hashing equal.
         let key = try #require(fileBytes(database + "-key"))
         guard case .recorded = try check(.all) else { throw Failure("expected a recording") }
-        #expect(fileBytes(database + "-key") == key)
-        #expect(try files() == [baseline, baseline + "-key"])
+        expectEqual(fileBytes(database + "-key"), key)
+        try expectEqual(files(), [baseline, baseline + "-key"])
     }
 
     @Test func aWALWithChangesBesideTheBaselineIsRefused() throws {
@@ -205,13 +206,13 @@ struct BaselineLocationTests {
         ("/work/app/Checks/AppChecks/A.swift", "/work/app/Checks/AppChecks/__Baselines__/A.sqlite"),
     ])
     func outsideTheTestTargetsUnderTests(file: String, baselines: String) throws {
-        #expect(try defaultBaselineDatabase(forTestFile: file) == baselines)
+        try expectEqual(defaultBaselineDatabase(forTestFile: file), baselines)
     }
 
     @Test func theStaticStringSpellingAgrees() {
-        #expect(
-            baselineDatabase(forTestFile: "/work/app/Tests/AppTests/CheckoutTests.swift")
-                == "/work/app/Tests/__Baselines__/AppTests/CheckoutTests.sqlite")
+        expectEqual(
+            baselineDatabase(forTestFile: "/work/app/Tests/AppTests/CheckoutTests.swift"),
+            "/work/app/Tests/__Baselines__/AppTests/CheckoutTests.sqlite")
     }
 
     @Test func baselinesStillInsideTheTargetAreToBeMovedNotRecordedAgain() throws {

@@ -1,5 +1,6 @@
 import AuditTesting
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -50,12 +51,12 @@ struct BehaviourCheckTests {
         guard case .recorded(let session, _)? = first else {
             throw Failure("expected a recording, got \(first as Any)")
         }
-        #expect(first?.message.hasPrefix("recorded a new baseline as session \(session) because") == true)
+        expectEqual(first?.message.hasPrefix("recorded a new baseline as session \(session) because"), true)
         let second = expectSameBehaviour(
             "taps", catalog: .builtIn, database: database, record: .never, delegate: { LoggingDelegate() },
             build: Self.build, drive: Self.drive)
-        #expect(second?.passed == true)
-        #expect(second?.message == "behaviour matches session \(session)")
+        expectEqual(second?.passed, true)
+        expectEqual(second?.message, "behaviour matches session \(session)")
         // A delegate that vetoes segment 2 behaves otherwise, and the message says where first.
         let vetoing = try BehaviourCheck(databasePath: database, catalog: .builtIn, mode: .never).check(
             "taps", delegate: { LoggingDelegate(vetoing: [2]) }, build: Self.build, drive: Self.drive)
@@ -63,18 +64,18 @@ struct BehaviourCheckTests {
         #expect(vetoing.message.contains("first divergence: veto_changed at root/b"), "\(vetoing.message)")
         let missing = try BehaviourCheck(databasePath: database, catalog: .builtIn, mode: .never).check(
             "other", delegate: { LoggingDelegate() }, build: Self.build, drive: Self.drive)
-        #expect(
-            missing.message
-                == "no baseline named 'other' and record mode is 'never' (set AUDITCTL_RECORD=missing to record it)")
+        expectEqual(
+            missing.message,
+            "no baseline named 'other' and record mode is 'never' (set AUDITCTL_RECORD=missing to record it)")
     }
 
     @Test func missingRecordsTheFirstTimeThenCompares() throws {
         guard case .recorded(let session, _) = try check(.missing, .v1) else { throw Failure("expected a recording") }
-        #expect(try baselines() == [session])
+        try expectEqual(baselines(), [session])
         #expect(try check(.missing, .v1).passed)
         guard case .differed(let report) = try check(.missing, .v2) else { throw Failure("expected a difference") }
-        #expect(report.firstDivergence?.difference.kind == .vetoChanged)
-        #expect(try baselines() == [session])
+        expectEqual(report.firstDivergence?.difference.kind, .vetoChanged)
+        try expectEqual(baselines(), [session])
     }
 
     @Test func neverFailsWithoutABaselineAndRecordsNothing() throws {
@@ -83,23 +84,23 @@ struct BehaviourCheckTests {
         _ = try check(.missing, .v1)
         #expect(try check(.never, .v1).passed)
         #expect(try !check(.never, .v2).passed)
-        #expect(try baselines().count == 1)
+        try expectEqual(baselines().count, 1)
     }
 
     @Test func allRecordsEveryTimeAndNeverPasses() throws {
         let first = try check(.all, .v1)
         let second = try check(.all, .v1)
         #expect(!first.passed && !second.passed)
-        #expect(try baselines().count == 2)
+        try expectEqual(baselines().count, 2)
     }
 
     @Test func failedReRecordsOnlyWhenBehaviourDiffers() throws {
         _ = try check(.missing, .v1)
         #expect(try check(.failed, .v1).passed)
-        #expect(try baselines().count == 1)
+        try expectEqual(baselines().count, 1)
         guard case .recorded(_, let reason) = try check(.failed, .v2) else { throw Failure("expected a re-recording") }
         #expect(reason.contains("behaviour differed"))
-        #expect(try baselines().count == 2)
+        try expectEqual(baselines().count, 2)
         // The new baseline is v2's behaviour: v2 now matches, v1 differs.
         #expect(try check(.never, .v2).passed)
         #expect(try !check(.never, .v1).passed)
@@ -110,7 +111,7 @@ struct BehaviourCheckTests {
         (["AUDITCTL_RECORD": "failed"], "failed"), (["AUDITCTL_RECORD": ""], "missing"),
     ])
     func modeComesFromTheEnvironment(environment: [String: String], expected: String) {
-        #expect(RecordMode.fromEnvironment(environment)?.rawValue == expected)
+        expectEqual(RecordMode.fromEnvironment(environment)?.rawValue, expected)
     }
 
     @Test func anUnknownModeInTheEnvironmentIsRejected() {
@@ -123,7 +124,7 @@ struct BehaviourCheckTests {
         let same = expectSameBehaviour("checkout", scenario: scenario, database: database, record: .never) {
             CheckoutDelegate(version: .v1)
         }
-        #expect(same?.passed == true)
+        expectEqual(same?.passed, true)
         withKnownIssue {
             expectSameBehaviour("checkout", scenario: scenario, database: database, record: .never) {
                 CheckoutDelegate(version: .v2)

@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -89,7 +90,7 @@ struct BuiltInPropertyTests {
             fields["kind"] = .string(kind.name)
             fields["id"] = .string("copy")
             let copy = try WidgetSpec(.object(fields), at: "", catalog: .builtIn).build()
-            #expect(kind.describe(copy) == kind.describe(view), "\(path)")
+            expectEqual(kind.describe(copy), kind.describe(view), "\(path)")
         }
     }
 
@@ -114,12 +115,13 @@ struct BuiltInPropertyTests {
         text.select(TextRange(location: 1, length: 1))
         recorder.detach(from: root)
         let summary = recorder.finish()
-        #expect(
-            summary.refusedInputs == [
+        expectEqual(
+            summary.refusedInputs,
+            [
                 "drag on root/s refused: root/s is not being dragged (begin a drag first)",
                 "selectText on root/t refused: range {2, 5} lies outside the text, which is 3 UTF-16 units long",
             ])
         #expect(summary.inputs == 1 && text.selectedRange == TextRange(location: 1, length: 1))
-        #expect(scroll.contentOffset == Point(x: 0, y: 0))
+        expectEqual(scroll.contentOffset, Point(x: 0, y: 0))
     }
 }

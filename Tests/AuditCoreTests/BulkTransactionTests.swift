@@ -23,8 +23,8 @@ struct BulkTransactionTests {
     @Test func aConnectionAloneWritesThroughARollbackJournalAndReturnsToTheWAL() throws {
         let store = try AuditStore(path: folder.path("new.sqlite"), access: .write)
         let during = try store.connection.transactionBypassingWAL { try journalMode(store) }
-        #expect(during == "delete")
-        #expect(try journalMode(store) == "wal")
+        expectEqual(during, "delete")
+        try expectEqual(journalMode(store), "wal")
     }
 
     /// SQLite leaves the WAL only for a connection alone with the database: with a reader open,
@@ -37,8 +37,8 @@ struct BulkTransactionTests {
             try store.connection.execute("INSERT INTO callbacks (kind, protocol, name) VALUES ('input', 'P', 'n')")
             return try journalMode(store)
         }
-        #expect(during == "wal")
-        #expect(try reader.connection.scalarInt("SELECT count(*) FROM callbacks") == 1)
+        expectEqual(during, "wal")
+        try expectEqual(reader.connection.scalarInt("SELECT count(*) FROM callbacks"), 1)
     }
 
     /// What the documentation warns of: once the transaction writes into the file (here, its
@@ -56,9 +56,9 @@ struct BulkTransactionTests {
                 """)
             return (try journalMode(store), try Self.readWithoutWaiting(path))
         }
-        #expect(mode == "delete")
-        #expect(code == SQLITE_BUSY)
-        #expect(try Self.readWithoutWaiting(path) == SQLITE_ROW)
+        expectEqual(mode, "delete")
+        expectEqual(code, SQLITE_BUSY)
+        try expectEqual(Self.readWithoutWaiting(path), SQLITE_ROW)
     }
 
     /// The result of a reader's first step on `path`, not waiting for a lock.
@@ -78,10 +78,10 @@ struct BulkTransactionTests {
         let path = folder.path("left.sqlite")
         do {
             let store = try AuditStore(path: path, access: .write)
-            #expect(try store.connection.scalarText("PRAGMA journal_mode = DELETE") == "delete")
+            try expectEqual(store.connection.scalarText("PRAGMA journal_mode = DELETE"), "delete")
         }
         let again = try AuditStore(path: path, access: .write)
-        #expect(try journalMode(again) == "wal")
+        try expectEqual(journalMode(again), "wal")
     }
 
     struct Refused: Error {}
@@ -94,8 +94,8 @@ struct BulkTransactionTests {
                 throw Refused()
             }
         }
-        #expect(try store.connection.scalarInt("SELECT count(*) FROM callbacks") == 0)
-        #expect(try journalMode(store) == "wal")
+        try expectEqual(store.connection.scalarInt("SELECT count(*) FROM callbacks"), 0)
+        try expectEqual(journalMode(store), "wal")
         #expect(!FileManager.default.fileExists(atPath: folder.path("failed.sqlite-journal")))
     }
 
@@ -110,11 +110,11 @@ struct BulkTransactionTests {
         for name in ["new.sqlite", "again.sqlite"] {
             let target = try AuditStore(path: folder.path(name), access: .write)
             if name == "again.sqlite" { _ = try target.importSessions(lines) }  // holds it: skipped
-            #expect(try target.importSessions(lines).sessions.count == (name == "new.sqlite" ? 1 : 0))
-            #expect(try journalMode(target) == "wal")
+            try expectEqual(target.importSessions(lines).sessions.count, (name == "new.sqlite" ? 1 : 0))
+            try expectEqual(journalMode(target), "wal")
             var again: [String] = []
             try target.export { again.append($0) }
-            #expect(again == lines)
+            expectEqual(again, lines)
         }
     }
 
@@ -128,9 +128,9 @@ struct BulkTransactionTests {
         try source.checkpoint(.truncate)
         let before = try Data(contentsOf: URL(fileURLWithPath: sourcePath))
         let target = try AuditStore(path: folder.path("target.sqlite"), access: .write)
-        #expect(try target.mergeSessions(from: AuditStore(path: sourcePath, access: .read)).sessions.count == 1)
-        #expect(try journalMode(target) == "wal")
-        #expect(try journalMode(source) == "wal")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: sourcePath)) == before)
+        try expectEqual(target.mergeSessions(from: AuditStore(path: sourcePath, access: .read)).sessions.count, 1)
+        try expectEqual(journalMode(target), "wal")
+        try expectEqual(journalMode(source), "wal")
+        try expectEqual(Data(contentsOf: URL(fileURLWithPath: sourcePath)), before)
     }
 }

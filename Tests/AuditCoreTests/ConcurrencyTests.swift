@@ -114,16 +114,16 @@ struct ConcurrencyTests {
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn, options: options)
         let audited = Self.runThreads(threads, count: count, recorder: recorder)
         let summary = recorder.finish()
-        #expect(summary.failedWrites == 0)
+        expectEqual(summary.failedWrites, 0)
         // Auditing changed no thread's behaviour.
-        #expect(audited == plain)
+        expectEqual(audited, plain)
 
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
         // No event lost, none duplicated: seq runs 1...N, and N is every input and call made.
-        #expect(events.map(\.seq) == Array(1...Int64(events.count)))
-        #expect(summary.events == events.count)
-        #expect(events.count == audited.reduce(0) { $0 + $1.inputs.count + $1.nested.count + $1.calls.count })
-        #expect(summary.callbacks == audited.reduce(0) { $0 + $1.calls.count })
+        expectEqual(events.map(\.seq), Array(1...Int64(events.count)))
+        expectEqual(summary.events, events.count)
+        expectEqual(events.count, audited.reduce(0) { $0 + $1.inputs.count + $1.nested.count + $1.calls.count })
+        expectEqual(summary.callbacks, audited.reduce(0) { $0 + $1.calls.count })
 
         let bySeq = Dictionary(uniqueKeysWithValues: events.map { ($0.seq, $0) })
         for (index, log) in audited.enumerated() {
@@ -131,20 +131,20 @@ struct ConcurrencyTests {
             let mine = events.filter { $0.widget?.hasPrefix(prefix) == true }
             // Each thread's inputs, top-level ones in the order it made them.
             let topInputs = mine.filter { $0.kind == .input && $0.parentSeq == nil }
-            #expect(topInputs.map { "\($0.widget!) \($0.callback) \($0.arguments)" } == log.inputs, "thread \(index)")
+            expectEqual(topInputs.map { "\($0.widget!) \($0.callback) \($0.arguments)" }, log.inputs, "thread \(index)")
             let nested = mine.filter { $0.kind == .input && $0.parentSeq != nil }
-            #expect(nested.map { "\($0.widget!) \($0.callback) \($0.arguments)" } == log.nested, "thread \(index)")
+            expectEqual(nested.map { "\($0.widget!) \($0.callback) \($0.arguments)" }, log.nested, "thread \(index)")
             // Each thread's delegate calls, in the order its delegate saw them.
             let calls = mine.filter { $0.kind == .callback }
-            #expect(calls.map { "\($0.widget!) \($0.callback) \($0.arguments)" } == log.calls, "thread \(index)")
+            expectEqual(calls.map { "\($0.widget!) \($0.callback) \($0.arguments)" }, log.calls, "thread \(index)")
             // Nesting stays within the thread: a parent is an earlier event of the same tree.
             for event in mine {
                 guard let parent = event.parentSeq else {
-                    #expect(event.kind == .input, "a callback outside any input: \(event)")
+                    expectEqual(event.kind, .input, "a callback outside any input: \(event)")
                     continue
                 }
                 #expect(parent < event.seq)
-                #expect(bySeq[parent]?.widget?.hasPrefix(prefix) == true, "event \(event.seq) nested across threads")
+                expectEqual(bySeq[parent]?.widget?.hasPrefix(prefix), true, "event \(event.seq) nested across threads")
             }
         }
         // Every event belongs to one thread's tree.

@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -27,7 +28,7 @@ struct CoverageTests {
         let report = try CoverageReport(sessions: [recorded.session], catalog: .builtIn, in: store)
         let select = try row(report, "checkout/shipping", "segmentedControl(_:shouldSelectSegmentAt:)")
         #expect(select.calls > 0 && select.implemented == select.calls)
-        #expect(select.missingBranches == ["vetoed"])
+        expectEqual(select.missingBranches, ["vetoed"])
         #expect(select.inputs.contains("tapSegment on checkout/shipping"))
         // The table is never scrolled in the example (it is shorter than its frame): its scroll
         // callbacks are never called. Nor are the simultaneity and prevention questions between
@@ -42,23 +43,23 @@ struct CoverageTests {
             "scrollViewDidEndDragging(_:willDecelerate:)", "scrollViewWillBeginDecelerating(_:)",
             "scrollViewDidEndDecelerating(_:)", "scrollViewShouldScrollToTop(_:)", "scrollViewDidScrollToTop(_:)",
         ]
-        #expect(
-            Set(never)
-                == Set(
-                    [
-                        "checkout#back gestureRecognizer(_:canPrevent:)",
-                        "checkout#back gestureRecognizer(_:canBePreventedBy:)",
-                        "checkout/items#reorder gestureRecognizer(_:canBePreventedBy:)",
-                        "checkout/pay#confirm gestureRecognizer(_:canPrevent:)",
-                        "checkout/pay#confirm gestureRecognizer(_:canBePreventedBy:)",
-                        "checkout/pay#confirm gestureRecognizer(_:shouldRecognizeSimultaneouslyWith:)",
-                        "checkout/pay#quickPay gestureRecognizer(_:canPrevent:)",
-                        "checkout/pay#quickPay gestureRecognizer(_:canBePreventedBy:)",
-                        "checkout/pay#quickPay gestureRecognizer(_:shouldRecognizeSimultaneouslyWith:)",
-                    ] + scrolling.map { "checkout/items \($0)" }))
+        expectEqual(
+            Set(never),
+            Set(
+                [
+                    "checkout#back gestureRecognizer(_:canPrevent:)",
+                    "checkout#back gestureRecognizer(_:canBePreventedBy:)",
+                    "checkout/items#reorder gestureRecognizer(_:canBePreventedBy:)",
+                    "checkout/pay#confirm gestureRecognizer(_:canPrevent:)",
+                    "checkout/pay#confirm gestureRecognizer(_:canBePreventedBy:)",
+                    "checkout/pay#confirm gestureRecognizer(_:shouldRecognizeSimultaneouslyWith:)",
+                    "checkout/pay#quickPay gestureRecognizer(_:canPrevent:)",
+                    "checkout/pay#quickPay gestureRecognizer(_:canBePreventedBy:)",
+                    "checkout/pay#quickPay gestureRecognizer(_:shouldRecognizeSimultaneouslyWith:)",
+                ] + scrolling.map { "checkout/items \($0)" }))
         // A view has no delegate of its own; its recognizers have the seven questions each.
         #expect(!report.rows.contains { $0.widget == "checkout" })
-        #expect(report.rows.filter { $0.widget == "checkout/pay#confirm" }.count == 7)
+        expectEqual(report.rows.filter { $0.widget == "checkout/pay#confirm" }.count, 7)
         let total = report.total
         #expect(total.callbacks == report.rows.count && total.called == report.rows.count { $0.calls > 0 })
         #expect(
@@ -69,7 +70,8 @@ struct CoverageTests {
         let replay = try Replayer(databasePath: database, registry: .examples, catalog: .builtIn).replay(
             session: recorded.session, delegate: "checkout.v2", mode: .interaction)
         let both = try CoverageReport(sessions: [recorded.session, replay.candidate.id], catalog: .builtIn, in: store)
-        #expect(try row(both, "checkout/shipping", "segmentedControl(_:shouldSelectSegmentAt:)").missingBranches == [])
+        try expectEqual(
+            row(both, "checkout/shipping", "segmentedControl(_:shouldSelectSegmentAt:)").missingBranches, [])
         #expect(both.total.branchesSeen > total.branchesSeen)
     }
 
@@ -86,36 +88,37 @@ struct CoverageTests {
         // covered; but no space, line break, punctuation or accented letter was ever typed, and
         // lowercase only with the veto (checkout.v2 allows it).
         let coupon = try row(report, "checkout/coupon", "textView(_:shouldChangeTextIn:replacementText:)")
-        #expect(coupon.missingBranches == [])
+        expectEqual(coupon.missingBranches, [])
         #expect(names(coupon.argumentClasses["allowed"]).contains("replacementText: uppercase"))
         #expect(!names(coupon.argumentClasses["allowed"]).contains("replacementText: lowercase"))
         #expect(names(coupon.argumentClasses["vetoed"]).contains("replacementText: lowercase"))
-        #expect(
-            names(coupon.untriedClasses).filter { $0.hasPrefix("replacementText") } == [
+        expectEqual(
+            names(coupon.untriedClasses).filter { $0.hasPrefix("replacementText") },
+            [
                 "replacementText: empty", "replacementText: whitespace", "replacementText: line break",
                 "replacementText: other ASCII", "replacementText: non-ASCII",
             ])
-        #expect(coupon.states == ["allowed": [.input], "vetoed": [.input]])
+        expectEqual(coupon.states, ["allowed": [.input], "vetoed": [.input]])
 
         // Selecting a row: kept and overridden both seen, but kept never with row 0 — the first row
         // was never tapped, which is where a veto of the first row would show.
         let willSelect = try row(report, "checkout/items", "tableView(_:willSelectRowAt:)")
-        #expect(willSelect.missingBranches == [])
-        #expect(names(willSelect.argumentClasses["kept"]) == ["indexPath.row: positive", "indexPath.section: zero"])
-        #expect(names(willSelect.untriedClasses) == ["indexPath.row: negative", "indexPath.section: negative"])
+        expectEqual(willSelect.missingBranches, [])
+        expectEqual(names(willSelect.argumentClasses["kept"]), ["indexPath.row: positive", "indexPath.section: zero"])
+        expectEqual(names(willSelect.untriedClasses), ["indexPath.row: negative", "indexPath.section: negative"])
 
         // A recognizer named in an argument is listed as the widget it is, not classified as text.
         let simultaneous = try row(report, "checkout#back", "gestureRecognizer(_:shouldRecognizeSimultaneouslyWith:)")
-        #expect(simultaneous.widgetArguments == ["overridden": ["otherGestureRecognizer checkout/items#reorder"]])
+        expectEqual(simultaneous.widgetArguments, ["overridden": ["otherGestureRecognizer checkout/items#reorder"]])
         #expect(simultaneous.argumentClasses.isEmpty && simultaneous.untriedClasses.isEmpty)
         // A callback without arguments has no classes; a callback never called has nothing at all.
         let begin = try row(report, "checkout/coupon", "textViewShouldBeginEditing(_:)")
         #expect(begin.argumentClasses.isEmpty && begin.states == ["allowed": [.input]])
         #expect(report.rows.filter { $0.calls == 0 }.allSatisfy { $0.states.isEmpty && $0.argumentClasses.isEmpty })
         // The total counts each row's classes tried and untried.
-        #expect(
-            report.total.argumentClasses
-                == report.rows.map { $0.triedClasses.count + $0.untriedClasses.count }.reduce(0, +))
+        expectEqual(
+            report.total.argumentClasses,
+            report.rows.map { $0.triedClasses.count + $0.untriedClasses.count }.reduce(0, +))
         #expect(report.total.argumentClassesTried < report.total.argumentClasses)
 
         let page = HTMLTimeline.coverage(report, limits: .init(textLength: 1_000))
@@ -152,13 +155,14 @@ struct CoverageTests {
         let report = try CoverageReport(
             sessions: [session], catalog: CustomWidgetTests.catalog, in: AuditStore(path: database, access: .read))
         let shouldChange = try row(report, "stepper", "stepper(_:shouldChangeTo:)")
-        #expect(shouldChange.states == ["allowed": [.input, .outside], "vetoed": [.callback]])
-        #expect(
-            shouldChange.argumentClasses.mapValues { $0.map(\.description) } == [
+        expectEqual(shouldChange.states, ["allowed": [.input, .outside], "vetoed": [.callback]])
+        expectEqual(
+            shouldChange.argumentClasses.mapValues { $0.map(\.description) },
+            [
                 "allowed": ["value: negative", "value: positive"], "vetoed": ["value: positive"],
             ])
-        #expect(shouldChange.untriedClasses.map(\.description) == ["value: zero"])
-        #expect(try row(report, "stepper", "stepper(_:didChangeTo:)").states == ["called": [.input]])
+        expectEqual(shouldChange.untriedClasses.map(\.description), ["value: zero"])
+        try expectEqual(row(report, "stepper", "stepper(_:didChangeTo:)").states, ["called": [.input]])
     }
 
     @Test func aUsersOwnWidgetKindIsCovered() throws {
@@ -174,7 +178,7 @@ struct CoverageTests {
         let report = try CoverageReport(
             sessions: [session], catalog: CustomWidgetTests.catalog, in: AuditStore(path: database, access: .read))
         let declared = Stepper.kind.callbacks.map(\.descriptor.name)
-        #expect(report.rows.map(\.callback) == declared)
+        expectEqual(report.rows.map(\.callback), declared)
         #expect(report.rows.allSatisfy { $0.widget == "stepper" && $0.widgetKind == "Stepper" })
         let vetoable = try #require(report.rows.first { $0.answer == .veto })
         #expect(vetoable.branches["vetoed"] == 1 && vetoable.branches["allowed"] == 2)

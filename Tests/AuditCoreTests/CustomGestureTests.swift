@@ -1,5 +1,6 @@
 import AuditCore  // public API only: a recognizer of an app's own
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// An app's own recognizer: a horizontal swipe of at least `minimumDistance` points.
@@ -74,8 +75,8 @@ struct CustomGestureTests {
         let asked = try AuditStore(path: database, access: .read).timeline(of: summary.session).filter {
             $0.callback == "gestureRecognizerShouldBegin(_:)"
         }
-        #expect(asked.map(\.widget) == ["card#swipe", "card#swipe"])
-        #expect(asked.map(\.result) == ["true", "false"])
+        expectEqual(asked.map(\.widget), ["card#swipe", "card#swipe"])
+        expectEqual(asked.map(\.result), ["true", "false"])
         let replayer = Replayer(databasePath: database, registry: Self.registry, catalog: Self.catalog)
         for mode in [ReplayMode.interaction, .isolated] {
             #expect(try replayer.replay(session: summary.session, delegate: "rightHalf", mode: mode).identical)
@@ -100,7 +101,7 @@ struct CustomGestureTests {
         let stored = try Scenario(
             data: Data(try AuditStore(path: database, access: .read).scenarioSource(of: summary.session).utf8),
             catalog: Self.catalog)
-        #expect(stored.root.build().gestureRecognizers.map(\.widgetKind) == ["SwipeGestureRecognizer"])
+        expectEqual(stored.root.build().gestureRecognizers.map(\.widgetKind), ["SwipeGestureRecognizer"])
         let replayer = Replayer(databasePath: database, registry: Self.registry, catalog: Self.catalog)
         for mode in [ReplayMode.interaction, .isolated] {
             #expect(try replayer.replay(session: summary.session, delegate: "rightHalf", mode: mode).identical)

@@ -1,5 +1,6 @@
 import AuditCore  // public API only: this is what an app's own code sees
 import Foundation
+import SharedTestSupport
 import Testing
 
 // An app's own widget and delegate protocol, audited by declaring each callback once.
@@ -142,21 +143,22 @@ struct CustomWidgetTests {
         try recorder.attach(to: stepper)
         for _ in 0..<3 { stepper.increment() }
         let summary = recorder.finish()
-        #expect(stepper.value == 2)
-        #expect(summary.vetoes == 1)
+        expectEqual(stepper.value, 2)
+        expectEqual(summary.vetoes, 1)
 
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
         let callbacks = events.filter { $0.kind == .callback }
-        #expect(callbacks.map(\.protocolName) == Array(repeating: "StepperDelegate", count: 5))
-        #expect(
-            callbacks.map(\.callback) == [
+        expectEqual(callbacks.map(\.protocolName), Array(repeating: "StepperDelegate", count: 5))
+        expectEqual(
+            callbacks.map(\.callback),
+            [
                 "stepper(_:shouldChangeTo:)", "stepper(_:didChangeTo:)", "stepper(_:shouldChangeTo:)",
                 "stepper(_:didChangeTo:)", "stepper(_:shouldChangeTo:)",
             ])
         // UpToTwo does not implement didChange: recorded as "not implemented, default used".
-        #expect(callbacks.map(\.implemented) == [true, false, true, false, true])
-        #expect(callbacks.last?.vetoed == true)
-        #expect(events.filter { $0.kind == .input }.map(\.result) == ["1", "2", "2"])
+        expectEqual(callbacks.map(\.implemented), [true, false, true, false, true])
+        expectEqual(callbacks.last?.vetoed, true)
+        expectEqual(events.filter { $0.kind == .input }.map(\.result), ["1", "2", "2"])
     }
 
     @Test func aSessionRecordedInCodeReplaysIdenticallyInBothModes() throws {
@@ -167,7 +169,7 @@ struct CustomWidgetTests {
         // (replay adds it again); the later stepper was added by the app, and is.
         let source = try store.scenarioSource(of: summary.session)
         let stored = try Scenario(data: Data(source.utf8), catalog: Self.catalog)
-        #expect(stored.root.children.map(\.identifier) == ["stepper", "later"])
+        expectEqual(stored.root.children.map(\.identifier), ["stepper", "later"])
         #expect(events.contains { $0.widget == "screen/badge" && $0.kind == .input && $0.parentSeq == nil })
         let replayer = Replayer(databasePath: database, registry: Self.registry, catalog: Self.catalog)
         for mode in [ReplayMode.interaction, .isolated] {
@@ -191,7 +193,7 @@ struct CustomWidgetTests {
                 error.description.hasPrefix(
                     "'screen/stepper' is a Stepper, a widget kind the catalog does not register"))
         }
-        #expect(recorder.finish().events == 0)
+        expectEqual(recorder.finish().events, 0)
     }
 
     /// The stepper's `drag` and the scroll view's `drag` in one scenario: each step finds its own
@@ -214,7 +216,7 @@ struct CustomWidgetTests {
         let drags = try AuditStore(path: database, access: .read).timeline(of: summary.session).filter {
             $0.kind == .input && $0.callback == "drag"
         }
-        #expect(drags.map(\.arguments) == [#"{"steps":2}"#, #"{"translation":{"x":0.0,"y":-20.0}}"#])
+        expectEqual(drags.map(\.arguments), [#"{"steps":2}"#, #"{"translation":{"x":0.0,"y":-20.0}}"#])
         let report = try Replayer(databasePath: database, registry: Self.registry, catalog: Self.catalog)
             .replay(session: summary.session, delegate: "badge", mode: .interaction)
         #expect(report.identical)
@@ -232,7 +234,7 @@ struct CustomWidgetTests {
         do {
             _ = try Scenario(data: Data(#"{"name": "s", "root": \#(root), "steps": []}"#.utf8), catalog: Self.catalog)
         } catch {
-            #expect(error.description == message)
+            expectEqual(error.description, message)
         }
     }
 
@@ -243,10 +245,10 @@ struct CustomWidgetTests {
         let result = try Minimizer(databasePath: database, registry: Self.registry, catalog: Self.catalog)
             .minimize(session: summary.session, delegate: "notSix")
         #expect(result.steps.count < result.originalCount)
-        #expect(result.steps.map(\.widget) == ["screen/later"])
+        expectEqual(result.steps.map(\.widget), ["screen/later"])
         let minimal = try Scenario(data: Data(result.scenario.utf8), catalog: Self.catalog)
-        #expect(minimal.steps == result.steps)
-        #expect(minimal.root.children.map(\.identifier) == ["stepper", "later"])
+        expectEqual(minimal.steps, result.steps)
+        expectEqual(minimal.root.children.map(\.identifier), ["stepper", "later"])
     }
 
     /// A candidate that never adds the badge cannot take the recorded drag on it: like a replay,
@@ -255,7 +257,7 @@ struct CustomWidgetTests {
         let summary = try recordInCode("badge")
         let result = try Minimizer(databasePath: database, registry: Self.registry, catalog: Self.catalog)
             .minimize(session: summary.session, delegate: "upToTwo")
-        #expect(result.steps.map(\.widget) == ["screen/stepper"])
-        #expect(result.divergence == "implemented_changed at screen/stepper StepperDelegate.stepper(_:didChangeTo:)")
+        expectEqual(result.steps.map(\.widget), ["screen/stepper"])
+        expectEqual(result.divergence, "implemented_changed at screen/stepper StepperDelegate.stepper(_:didChangeTo:)")
     }
 }

@@ -163,14 +163,14 @@ struct DistanceThresholdTests {
             let stage = Stage(test.setup)
             outcomes[stage.perform(from: start, move: test.move).joined(separator: ", "), default: 0] += 1
         }
-        #expect(outcomes == [test.expected.joined(separator: ", "): Self.starts.count])
+        expectEqual(outcomes, [test.expected.joined(separator: ", "): Self.starts.count])
     }
 
     /// The example: from y 6.4 to 16.4 is 10 pt, as from 0 to 10.
     @Test func aPanFromY6Point4To16Point4Begins() {
         let stage = Stage(Self.pan)
-        #expect(stage.perform(from: (0, 6_400_000), move: (0, 10_000_000)) == Self.panned)
-        #expect(stage.perform(from: (0, 0), move: (0, 10_000_000)) == Self.panned)
+        expectEqual(stage.perform(from: (0, 6_400_000), move: (0, 10_000_000)), Self.panned)
+        expectEqual(stage.perform(from: (0, 0), move: (0, 10_000_000)), Self.panned)
     }
 
     /// The same through a scenario file read from JSON, whose numbers are the `Double`s nearest
@@ -194,7 +194,7 @@ struct DistanceThresholdTests {
         var began = 0
         root.gestureRecognizers[0].addAction { if $0.state == .began { began += 1 } }
         _ = try ScenarioRunner.drive(root, steps: scenario.steps, invalid: .stop)
-        #expect(began == 200)
+        expectEqual(began, 200)
     }
 
     /// Random limits, starts and moves near the limits, checked against integer arithmetic on the
@@ -243,7 +243,7 @@ struct DistanceThresholdTests {
             }
             let stage = Stage(recognizer)
             let log = stage.perform(from: start, move: move)
-            #expect(!log.isEmpty == reached, "\(recognizer.widgetKind) from \(start) by \(move): \(log)")
+            expectEqual(!log.isEmpty, reached, "\(recognizer.widgetKind) from \(start) by \(move): \(log)")
             if reached { counts.reached += 1 } else { counts.notReached += 1 }
         }
         #expect(counts.reached > 1000 && counts.notReached > 500)
@@ -257,13 +257,13 @@ struct DistanceThresholdTests {
             (1e12 + 0.5, 1_000_000_000_000_500_000),
         ] as [(Double, Int64)])
     func pointsAreTakenToTheNearestMicropoint(points: Double, micropoints: Int64) {
-        #expect(TouchDistance.micropoints(points) == micropoints)
+        expectEqual(TouchDistance.micropoints(points), micropoints)
     }
 
     @Test func coordinatesBeyondTheGridAreHeldAtItsBound() {
         let bound = TouchDistance.maximumMicropoints
-        #expect(TouchDistance.micropoints(1e300) == bound)
-        #expect(TouchDistance.micropoints(-.infinity) == -bound)
+        expectEqual(TouchDistance.micropoints(1e300), bound)
+        expectEqual(TouchDistance.micropoints(-.infinity), -bound)
         // The widest move the grid holds: its straight-line distance still compares without overflow.
         let far = (Point(x: -1e300, y: -1e300), Point(x: 1e300, y: 1e300))
         #expect(TouchDistance.translation(from: far.0, to: far.1) == (2 * bound, 2 * bound))

@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -19,8 +20,9 @@ struct ExampleScenarioTests {
             try Examples.checkout(), delegate: nil, registry: .examples, databasePath: database)
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
         let protocols = Set(events.compactMap(\.protocolName))
-        #expect(
-            protocols == [
+        expectEqual(
+            protocols,
+            [
                 "SegmentedControlDelegate", "TextViewDelegate", "NoteTextViewDelegate", "ScrollViewDelegate",
                 "TableViewDelegate", "GestureRecognizerDelegate",
             ])
@@ -40,7 +42,7 @@ struct ExampleScenarioTests {
         // only of the pay button's single tap as its double tap recognized, a question UIKit does
         // not ask a recognizer its requirement fails (issue #32, item 6); the replay against
         // checkout.v2 asks it of the back pan (GestureArbitrationTests cover it).
-        #expect(missing == ["GestureRecognizerDelegate.gestureRecognizer(_:canBePreventedBy:)"])
+        expectEqual(missing, ["GestureRecognizerDelegate.gestureRecognizer(_:canBePreventedBy:)"])
     }
 
     static let base = String(decoding: Examples.scenarios["checkout"]!, as: UTF8.self)

@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -45,7 +46,7 @@ struct ExploreVerdictTests {
                 stored, delegate: other.make, named: candidate, databasePath: database, invalid: .skip)
             let identical = try SessionDiffer(AuditStore(path: database, access: .read)).diff(a.session, b.session)
                 .identical
-            #expect((outcome.divergence == nil) == identical, "\(candidate), run \(run): \(steps)")
+            expectEqual((outcome.divergence == nil), identical, "\(candidate), run \(run): \(steps)")
             if !identical { differed += 1 }
         }
         return differed
@@ -67,7 +68,7 @@ struct ExploreVerdictTests {
         let error = try #require(throws: ScenarioError.self) {
             try explorer.explore(delegate: "checkout.v1", candidate: "unrelated")
         }
-        #expect(error.location == "candidate")
+        expectEqual(error.location, "candidate")
         #expect(
             error.message.hasPrefix("unrelated: Unrelated conforms to no delegate protocol of the scenario's widgets"))
     }
@@ -90,10 +91,10 @@ struct ExploreVerdictTests {
         let differed = try expectSameVerdicts(
             scenario, delegate: "defaults", candidate: "no-z", registry: registry, runs: 6, weights: textOnly)
         #expect(differed > 0, "no run typed a Z: the check saw no difference to agree on")
-        #expect(
-            try expectSameVerdicts(
-                scenario, delegate: "defaults", candidate: "defaults", registry: registry, runs: 3, weights: textOnly)
-                == 0)
+        try expectEqual(
+            expectSameVerdicts(
+                scenario, delegate: "defaults", candidate: "defaults", registry: registry, runs: 3, weights: textOnly),
+            0)
     }
 }
 

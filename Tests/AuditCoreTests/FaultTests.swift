@@ -81,29 +81,29 @@ struct FaultTests {
         let summary = recorder.finish()
 
         // The app saw exactly what it sees unaudited.
-        #expect(audited.map(\.calls) == Self.plainRuns().map(\.calls))
-        #expect(audited.map(\.state) == Self.plainRuns().map(\.state))
+        expectEqual(audited.map(\.calls), Self.plainRuns().map(\.calls))
+        expectEqual(audited.map(\.state), Self.plainRuns().map(\.state))
         // The recorder counted and reported the loss, and every event is either stored or lost.
         #expect(summary.failedWrites > 0)
         #expect(summary.lostEvents > 0)
         #expect(summary.events > 0)
-        #expect(summary.events + summary.lostEvents == total)
-        #expect(summary.lastError?.contains(fault.message) == true, "\(summary.lastError ?? "nil")")
-        #expect(summary.status == .interrupted)
+        expectEqual(summary.events + summary.lostEvents, total)
+        expectEqual(summary.lastError?.contains(fault.message), true, "\(summary.lastError ?? "nil")")
+        expectEqual(summary.status, .interrupted)
         // What was committed before the fault is a hole-free prefix.
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
-        #expect(events.map(\.seq) == Array(stride(from: 1, through: Int64(summary.events), by: 1)))
+        expectEqual(events.map(\.seq), Array(stride(from: 1, through: Int64(summary.events), by: 1)))
         // Closing the session was a write too and failed: the row says `recording` while the
         // process lives; once it is gone, readers see `interrupted` and the next process that opens
         // the database to write stores it.
         let storedStatus = "SELECT status FROM sessions WHERE id = \(summary.session)"
-        #expect(try AuditStore(path: database, access: .read).session(summary.session).status == .recording)
+        try expectEqual(AuditStore(path: database, access: .read).session(summary.session).status, .recording)
         StoreFaults.clear(database)
         try sqlite(database, "UPDATE sessions SET owner_pid = 999999999 WHERE id = \(summary.session)")
-        #expect(try AuditStore(path: database, access: .read).session(summary.session).status == .interrupted)
-        #expect(try Connection(path: database, mode: .readOnly).scalarText(storedStatus) == "recording")
+        try expectEqual(AuditStore(path: database, access: .read).session(summary.session).status, .interrupted)
+        try expectEqual(Connection(path: database, mode: .readOnly).scalarText(storedStatus), "recording")
         _ = try AuditStore(path: database, access: .write)
-        #expect(try Connection(path: database, mode: .readOnly).scalarText(storedStatus) == "interrupted")
+        try expectEqual(Connection(path: database, mode: .readOnly).scalarText(storedStatus), "interrupted")
     }
 
     @Test func aPassingFaultIsCountedAndNothingIsLost() throws {
@@ -128,25 +128,25 @@ struct FaultTests {
         audited.append(runRandomInputs(seed: Self.phases[2].seed, count: Self.phases[2].inputs, recorder: recorder))
         let summary = recorder.finish()
 
-        #expect(audited.map(\.calls) == Self.plainRuns().map(\.calls))
-        #expect(audited.map(\.state) == Self.plainRuns().map(\.state))
+        expectEqual(audited.map(\.calls), Self.plainRuns().map(\.calls))
+        expectEqual(audited.map(\.state), Self.plainRuns().map(\.state))
         // A fault that passes is counted, and the batches it held are written on the next try:
         // nothing is lost and the session stays whole.
         #expect(summary.failedWrites > 0)
-        #expect(summary.lostEvents == 0)
-        #expect(summary.events == total)
-        #expect(summary.status == .complete)
+        expectEqual(summary.lostEvents, 0)
+        expectEqual(summary.events, total)
+        expectEqual(summary.status, .complete)
         let store = try AuditStore(path: database, access: .read)
         let stored = try store.session(summary.session)
-        #expect(stored.status == .complete)
-        #expect(stored.failures == summary.failedWrites)
-        #expect(stored.events == summary.events)
+        expectEqual(stored.status, .complete)
+        expectEqual(stored.failures, summary.failedWrites)
+        expectEqual(stored.events, summary.events)
         // The events of the failed batches are missing, and only they: the stored seqs are 1...N
         // with `lostEvents` of them absent, and the last phase's events are there.
         let seqs = try store.timeline(of: summary.session).map(\.seq)
-        #expect(seqs.count == summary.events)
-        #expect(Set(1...Int64(total)).subtracting(seqs).count == summary.lostEvents)
-        #expect(seqs.last == Int64(total))
+        expectEqual(seqs.count, summary.events)
+        expectEqual(Set(1...Int64(total)).subtracting(seqs).count, summary.lostEvents)
+        expectEqual(seqs.last, Int64(total))
     }
 
     @Test func aDatabaseDeletedMidSessionIsReportedNotSilentlyLost() throws {
@@ -166,13 +166,13 @@ struct FaultTests {
         control.tapSegment(0)
         let summary = recorder.finish()
 
-        #expect(audited.calls == plain.calls)
-        #expect(audited.state == plain.state)
-        #expect(delegate.calls == ["c.should(1)", "c.did(1, true)", "c.should(0)", "c.did(0, true)"])
+        expectEqual(audited.calls, plain.calls)
+        expectEqual(audited.state, plain.state)
+        expectEqual(delegate.calls, ["c.should(1)", "c.did(1, true)", "c.should(0)", "c.did(0, true)"])
         #expect(summary.failedWrites > 0)
         #expect(summary.lostEvents > 0)
-        #expect(summary.lastError?.contains("was deleted or replaced while it was open") == true)
-        #expect(summary.status == .interrupted)
+        expectEqual(summary.lastError?.contains("was deleted or replaced while it was open"), true)
+        expectEqual(summary.status, .interrupted)
         #expect(!FileManager.default.fileExists(atPath: database))
     }
 
@@ -195,16 +195,16 @@ struct FaultTests {
         let audited = runRandomInputs(seed: 5, count: count, recorder: recorder)
         let summary = recorder.finish()
 
-        #expect(audited.calls == plain.calls)
-        #expect(audited.state == plain.state)
+        expectEqual(audited.calls, plain.calls)
+        expectEqual(audited.state, plain.state)
         #expect(summary.failedWrites > 0)
         #expect(summary.lostEvents > 0)
-        #expect(summary.events + summary.lostEvents == total)
-        #expect(summary.lastError?.contains("database or disk is full") == true, "\(summary.lastError ?? "nil")")
-        #expect(summary.status == .interrupted)
+        expectEqual(summary.events + summary.lostEvents, total)
+        expectEqual(summary.lastError?.contains("database or disk is full"), true, "\(summary.lastError ?? "nil")")
+        expectEqual(summary.status, .interrupted)
         let connection = try Connection(path: database, mode: .readWrite(create: false))
-        #expect(try connection.scalarText("PRAGMA integrity_check") == "ok")
-        #expect(try connection.scalarInt("SELECT count(*) FROM events") == Int64(summary.events))
+        try expectEqual(connection.scalarText("PRAGMA integrity_check"), "ok")
+        try expectEqual(connection.scalarInt("SELECT count(*) FROM events"), Int64(summary.events))
     }
 
     @Test func lostWidgetRowsLeaveLaterEventsWithoutTheirWidget() throws {
@@ -220,9 +220,9 @@ struct FaultTests {
         StoreFaults.clear(database)
         control.tapSegment(0)
         let summary = recorder.finish()
-        #expect(summary.failedWrites == 1)
+        expectEqual(summary.failedWrites, 1)
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
-        #expect(events.count == 6 - summary.lostEvents)
+        expectEqual(events.count, 6 - summary.lostEvents)
         #expect(!events.isEmpty)
         // The failed batch's widget rows stay pending and are written with the next batch.
         #expect(events.allSatisfy { $0.widget == "c" }, "\(events.map { $0.widget ?? "nil" })")

@@ -92,8 +92,8 @@ struct FidelityPropertyTests {
                     // coordinates.
                     #expect(hit.superview !== scroll || scrollFrame.contains(point))
                     let local = hit.convert(point, from: nil)
-                    #expect(local == Point(x: point.x - entry.origin.x, y: point.y - entry.origin.y))
-                    #expect(hit.convert(local, to: nil) == point)
+                    expectEqual(local, Point(x: point.x - entry.origin.x, y: point.y - entry.origin.y))
+                    expectEqual(hit.convert(local, to: nil), point)
                 }
             }
         }
@@ -178,9 +178,9 @@ struct FidelityPropertyTests {
                     hitsInNestedScrollViews += 1
                 }
                 if let hit, let expected, hit === expected.view {
-                    #expect(
-                        hit.convert(point, from: nil)
-                            == Point(x: point.x - expected.origin.x, y: point.y - expected.origin.y))
+                    expectEqual(
+                        hit.convert(point, from: nil),
+                        Point(x: point.x - expected.origin.x, y: point.y - expected.origin.y))
                 }
             }
         }
@@ -264,9 +264,9 @@ struct FidelityPropertyTests {
                         calls.append("t.didSelect \(chosen)")
                     }
                 }
-                #expect(delegate.calls == calls)
+                expectEqual(delegate.calls, calls)
                 #expect(table.indexPathsForSelectedRows ?? [] == selected)
-                #expect(table.indexPathForSelectedRow == selected.first)
+                expectEqual(table.indexPathForSelectedRow, selected.first)
                 log += delegate.calls
                 delegate.calls = []
             }
@@ -326,8 +326,8 @@ struct FidelityPropertyTests {
                         if tap || notify { expected.append("c.did(\(index), \(tap))") }
                     }
                 }
-                #expect(delegate.calls == expected)
-                #expect(control.selectedSegmentIndex == selected)
+                expectEqual(delegate.calls, expected)
+                expectEqual(control.selectedSegmentIndex, selected)
             }
             return (delegate.calls, selected)
         }
@@ -353,19 +353,19 @@ struct FidelityPropertyTests {
             let audited = NestingLimitTests.run(scenario, recorder: recorder)
             let summary = recorder.finish()
             let levels = min(depth, InputNesting.limit)
-            #expect(audited.calls == plain.calls, "depth \(depth)")
-            #expect(audited.error?.description == plain.error?.description, "depth \(depth)")
-            #expect((plain.error != nil) == (depth > InputNesting.limit), "depth \(depth)")
-            #expect(plain.calls.count == 2 * levels, "depth \(depth)")
-            #expect(plain.calls.last == "c\(levels - 1).did(1)", "depth \(depth)")
-            #expect(summary.inputs == levels, "depth \(depth)")
-            #expect(summary.callbacks == plain.calls.count, "depth \(depth)")
+            expectEqual(audited.calls, plain.calls, "depth \(depth)")
+            expectEqual(audited.error?.description, plain.error?.description, "depth \(depth)")
+            expectEqual((plain.error != nil), (depth > InputNesting.limit), "depth \(depth)")
+            expectEqual(plain.calls.count, 2 * levels, "depth \(depth)")
+            expectEqual(plain.calls.last, "c\(levels - 1).did(1)", "depth \(depth)")
+            expectEqual(summary.inputs, levels, "depth \(depth)")
+            expectEqual(summary.callbacks, plain.calls.count, "depth \(depth)")
             if depth > InputNesting.limit {
-                #expect(plain.error?.location == "steps[0]")
-                #expect(
-                    plain.error?.message.hasPrefix("input selectSegment on root/c32 would nest 33 inputs deep") == true)
+                expectEqual(plain.error?.location, "steps[0]")
+                expectEqual(
+                    plain.error?.message.hasPrefix("input selectSegment on root/c32 would nest 33 inputs deep"), true)
             }
-            #expect(InputNesting.depth == 0)
+            expectEqual(InputNesting.depth, 0)
             #expect(InputNesting.takeRefusal() == nil)
         }
     }

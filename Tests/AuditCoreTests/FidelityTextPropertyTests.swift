@@ -66,8 +66,8 @@ extension FidelityPropertyTests {
             }
             // Injective on the sample: two different texts never escape alike.
             if let other = seen[scalars] {
-                #expect(
-                    Array(other.unicodeScalars) == Array(text.unicodeScalars),
+                expectEqual(
+                    Array(other.unicodeScalars), Array(text.unicodeScalars),
                     "\(Array(other.unicodeScalars)) and \(Array(text.unicodeScalars)) both → \(escaped)")
             }
             seen[scalars] = text
@@ -79,9 +79,9 @@ extension FidelityPropertyTests {
             #expect(escaped.displayWidth <= 2 * escaped.count, "\(Array(escaped.unicodeScalars))")
             #expect(escaped.displayWidth >= spacing.count, "\(Array(escaped.unicodeScalars))")
             if escaped.unicodeScalars.allSatisfy(\.isASCII) {
-                #expect(escaped.displayWidth == escaped.unicodeScalars.count)
+                expectEqual(escaped.displayWidth, escaped.unicodeScalars.count)
             }
-            #expect(escaped.padded(toWidth: 40).displayWidth == max(40, escaped.displayWidth))
+            expectEqual(escaped.padded(toWidth: 40).displayWidth, max(40, escaped.displayWidth))
         }
         #expect(seen.count > 2000)
     }
@@ -99,7 +99,7 @@ extension FidelityPropertyTests {
             // Each piece escaped alone, joined by an ASCII letter so no two pieces join.
             let escaped = chosen.map { $0.0.visiblyEscaped() }.joined(separator: "x")
             let width = chosen.reduce(0) { $0 + $1.1 } + max(0, chosen.count - 1)
-            #expect(escaped.displayWidth == width, "\(chosen.map(\.0))")
+            expectEqual(escaped.displayWidth, width, "\(chosen.map(\.0))")
         }
     }
 
@@ -134,15 +134,15 @@ extension FidelityPropertyTests {
             let value = AuditValue.double(number)
             let text = value.json
             let back = try AuditValue(json: text)
-            #expect(back == value, "\(number) → \(text)")
+            expectEqual(back, value, "\(number) → \(text)")
             if case .double(let read) = back, number.isFinite, number != 0 {
-                #expect(read.bitPattern == number.bitPattern, "\(number) → \(text) → \(read)")
+                expectEqual(read.bitPattern, number.bitPattern, "\(number) → \(text) → \(read)")
             }
             if let other = spellings[text] {
-                #expect(AuditValue.double(other) == value, "\(other) and \(number) are both spelled \(text)")
+                expectEqual(AuditValue.double(other), value, "\(other) and \(number) are both spelled \(text)")
             }
             spellings[text] = number
-            #expect(value.json == text)  // the same every time
+            expectEqual(value.json, text)  // the same every time
         }
         for _ in 0..<2_000 {
             let keys = ["$double", "$$double", "double", "a", "$", "$$$double"]
@@ -151,7 +151,7 @@ extension FidelityPropertyTests {
             }
             let object = AuditValue.object(Dictionary(fields, uniquingKeysWith: { a, _ in a }))
             let nested = AuditValue.array([object, .double(Self.randomDouble(&random)), .object(["x": object])])
-            #expect(try AuditValue(json: nested.json) == nested, "\(nested.json)")
+            try expectEqual(AuditValue(json: nested.json), nested, "\(nested.json)")
         }
     }
 
@@ -163,7 +163,7 @@ extension FidelityPropertyTests {
             let part = Int.random(in: 0...microseconds, using: &random)
             let direct = Double(microseconds) / 1000
             let summed = Double(part) / 1000 + Double(microseconds - part) / 1000
-            #expect(HTMLPage.milliseconds(direct) == HTMLPage.milliseconds(summed), "\(direct) \(summed)")
+            expectEqual(HTMLPage.milliseconds(direct), HTMLPage.milliseconds(summed), "\(direct) \(summed)")
         }
     }
 }

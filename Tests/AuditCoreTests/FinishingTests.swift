@@ -80,7 +80,7 @@ struct FinishingTests {
                 return recorder.finish()
             })
         #expect(made?.count == 30 && whole)
-        #expect(made == (try AuditStore(path: database, access: .read).fingerprints(of: written.session)))
+        expectEqual(made, (try AuditStore(path: database, access: .read).fingerprints(of: written.session)))
         let failed = try recordInline(
             taps: 10,
             beforeFinishing: {
@@ -107,13 +107,13 @@ struct FinishingTests {
         // Inserting it complete failed inside the events' transaction, which rolled back as one
         // (a writer thread's would say "marking the session complete failed"); the session was
         // then made recording with its events, and marked complete after them.
-        #expect(summary.lastError == "writing events 1–30 failed: database or disk is full")
+        expectEqual(summary.lastError, "writing events 1–30 failed: database or disk is full")
         #expect(summary.status == .complete && summary.statusWritten)
         #expect(summary.failedWrites == 1 && summary.lostEvents == 0)
         let (status, failures, seqs) = try stored(summary)
-        #expect(status == "complete")
-        #expect(failures == 1)
-        #expect(seqs == Array(1...30))
+        expectEqual(status, "complete")
+        expectEqual(failures, 1)
+        expectEqual(seqs, Array(1...30))
     }
 
     /// When its status cannot be written for good, an inline recording still keeps every event, as
@@ -127,8 +127,8 @@ struct FinishingTests {
         #expect(summary.lostEvents == 0 && summary.events == 30)
         #expect(summary.status == .interrupted && !summary.statusWritten)
         let (status, _, seqs) = try stored(summary)
-        #expect(status == "recording")
-        #expect(seqs == Array(1...30))
+        expectEqual(status, "recording")
+        expectEqual(seqs, Array(1...30))
     }
 
     func stored(_ summary: RecordingSummary) throws -> (status: String?, failures: Int64?, seqs: [Int64]) {
@@ -146,15 +146,15 @@ struct FinishingTests {
             StoreFaults.inject(SQLITE_FULL, at: database, times: 3)
         }
         defer { StoreFaults.clear(database) }
-        #expect(summary.lostEvents == 0)
-        #expect(summary.events == 30)
-        #expect(summary.failedWrites == 3)
+        expectEqual(summary.lostEvents, 0)
+        expectEqual(summary.events, 30)
+        expectEqual(summary.failedWrites, 3)
         #expect(summary.status == .complete && summary.statusWritten)
-        #expect(summary.lastError == "writing events 1–30 failed: database or disk is full")
+        expectEqual(summary.lastError, "writing events 1–30 failed: database or disk is full")
         let (status, failures, seqs) = try stored(summary)
-        #expect(status == "complete")
-        #expect(failures == 3)
-        #expect(seqs == Array(1...30))
+        expectEqual(status, "complete")
+        expectEqual(failures, 3)
+        expectEqual(seqs, Array(1...30))
     }
 
     @Test func aDatabaseBusyAtFinishIsWaitedFor() throws {
@@ -164,12 +164,12 @@ struct FinishingTests {
             StoreFaults.inject(SQLITE_BUSY, at: database, times: 5, matching: "BEGIN IMMEDIATE")
         }
         defer { StoreFaults.clear(database) }
-        #expect(summary.lostEvents == 0)
-        #expect(summary.failedWrites == 5)
-        #expect(summary.status == .complete)
-        #expect(summary.lastError == "writing events 1–30 failed: database is locked")
+        expectEqual(summary.lostEvents, 0)
+        expectEqual(summary.failedWrites, 5)
+        expectEqual(summary.status, .complete)
+        expectEqual(summary.lastError, "writing events 1–30 failed: database is locked")
         #expect(summary.secondsFinishing > 0)
-        #expect(try stored(summary).seqs == Array(1...30))
+        try expectEqual(stored(summary).seqs, Array(1...30))
     }
 
     @Test func aDiskFullUntilReleasedAtFinishLosesNothing() throws {
@@ -185,13 +185,13 @@ struct FinishingTests {
             }
         }
         released.wait()
-        #expect(summary.lostEvents == 0)
+        expectEqual(summary.lostEvents, 0)
         #expect(summary.failedWrites >= 4)
-        #expect(summary.status == .complete)
+        expectEqual(summary.status, .complete)
         let (status, failures, seqs) = try stored(summary)
-        #expect(status == "complete")
-        #expect(failures == Int64(summary.failedWrites))
-        #expect(seqs == Array(1...30))
+        expectEqual(status, "complete")
+        expectEqual(failures, Int64(summary.failedWrites))
+        expectEqual(seqs, Array(1...30))
     }
 
     @Test func aSessionThatCannotBeMarkedCompleteIsReportedInterrupted() throws {
@@ -200,15 +200,15 @@ struct FinishingTests {
             StoreFaults.inject(SQLITE_FULL, at: database, matching: "SET status")
         }
         StoreFaults.clear(database)
-        #expect(summary.lostEvents == 0)
-        #expect(summary.events == 30)
-        #expect(summary.status == .interrupted)
+        expectEqual(summary.lostEvents, 0)
+        expectEqual(summary.events, 30)
+        expectEqual(summary.status, .interrupted)
         #expect(!summary.statusWritten)
-        #expect(summary.failedWrites == EventWriter.maximumAttempts)
-        #expect(summary.lastError == "marking the session complete failed: database or disk is full")
+        expectEqual(summary.failedWrites, EventWriter.maximumAttempts)
+        expectEqual(summary.lastError, "marking the session complete failed: database or disk is full")
         let (status, _, seqs) = try stored(summary)
-        #expect(status == "recording")  // readers show it as interrupted once the process is gone
-        #expect(seqs == Array(1...30))
+        expectEqual(status, "recording")  // readers show it as interrupted once the process is gone
+        expectEqual(seqs, Array(1...30))
     }
 
     @Test func failuresBeforeTheSessionIsMarkedCompleteAreCounted() throws {
@@ -218,11 +218,11 @@ struct FinishingTests {
         }
         defer { StoreFaults.clear(database) }
         #expect(summary.status == .complete && summary.statusWritten)
-        #expect(summary.failedWrites == 2)
-        #expect(summary.lastError == "marking the session complete failed: database or disk is full")
+        expectEqual(summary.failedWrites, 2)
+        expectEqual(summary.lastError, "marking the session complete failed: database or disk is full")
         let (status, failures, _) = try stored(summary)
-        #expect(status == "complete")
-        #expect(failures == 2)
+        expectEqual(status, "complete")
+        expectEqual(failures, 2)
     }
 
     @Test func anEventWaitingPastTheMaximumDelayMakesTheCallerWaitForTheWriter() throws {
@@ -232,8 +232,8 @@ struct FinishingTests {
         options.maximumDelay = 0
         let summary = try record(taps: 10, options: options)
         #expect(summary.timesBlocked > 0)
-        #expect(summary.lostEvents == 0)
-        #expect(try stored(summary).seqs == Array(1...30))
+        expectEqual(summary.lostEvents, 0)
+        try expectEqual(stored(summary).seqs, Array(1...30))
     }
 
     @Test func aLastingFaultNamesTheWriteThatLostEvents() throws {
@@ -243,10 +243,10 @@ struct FinishingTests {
         StoreFaults.clear(database)
         // Three tries of the batch, then one of marking the session interrupted: the line names
         // the write that lost the events.
-        #expect(summary.failedWrites == EventWriter.maximumAttempts + 1)
-        #expect(summary.lostEvents == 30)
-        #expect(summary.status == .interrupted)
-        #expect(summary.lastError == "writing events 1–30 failed: database or disk is full")
+        expectEqual(summary.failedWrites, EventWriter.maximumAttempts + 1)
+        expectEqual(summary.lostEvents, 30)
+        expectEqual(summary.status, .interrupted)
+        expectEqual(summary.lastError, "writing events 1–30 failed: database or disk is full")
     }
 }
 
@@ -279,8 +279,8 @@ extension FinishingTests {
         control.tapSegment(1)
         let events = try AuditStore(path: database, access: .read).timeline(of: recorder.session)
         let status = try AuditStore(path: database, access: .read).session(recorder.session).status
-        #expect(events.map(\.seq) == Array(1...Int64(max(events.count, 1))).prefix(events.count).map { $0 })
-        #expect(status == .interrupted)
+        expectEqual(events.map(\.seq), Array(1...Int64(max(events.count, 1))).prefix(events.count).map { $0 })
+        expectEqual(status, .interrupted)
         #expect(recorder.finish().lostEvents > 0)
     }
 
@@ -311,8 +311,8 @@ extension FinishingTests {
         let summary = recorder.finish()
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
         #expect(summary.failedWrites >= 1, "the locked write failed once")
-        #expect(summary.lostEvents == 0)
-        #expect(events.map(\.seq) == Array(1...Int64(events.count)), "seqs \(events.map(\.seq))")
+        expectEqual(summary.lostEvents, 0)
+        expectEqual(events.map(\.seq), Array(1...Int64(events.count)), "seqs \(events.map(\.seq))")
         let report = try Replayer(databasePath: database, registry: .examples, catalog: .builtIn).replay(
             session: summary.session, delegate: "checkout.v1", mode: .interaction)
         #expect(

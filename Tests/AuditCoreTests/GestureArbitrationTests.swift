@@ -1,3 +1,4 @@
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -36,7 +37,7 @@ struct GestureArbitrationTests {
         let (fixture, delegate) = singleAndDoubleTap(requirement)
         fixture.dispatcher.perform(tapEvents(at: Point(x: 50, y: 50), time: 0))
         // Lifted at 0.1; the double tap gives up 0.35 s later, and only then does the single tap recognize.
-        #expect(fixture.actions == ["cell#single ended @0.45"])
+        expectEqual(fixture.actions, ["cell#single ended @0.45"])
         // The failure-requirement questions are asked once for the pair, when the double tap joins.
         var questions = [
             "single.shouldReceive(1) true", "double.shouldReceive(1) true", "double.requireFailure(single) false",
@@ -46,8 +47,8 @@ struct GestureArbitrationTests {
         if requirement != .shouldRequireFailureOf {  // asked only when the first of the two said no
             questions.append("double.beRequiredToFail(single) \(requirement == .shouldBeRequiredToFailBy)")
         }
-        #expect(Array(delegate.calls.prefix(questions.count)) == questions)
-        #expect(delegate.calls.suffix(1) == ["single.shouldBegin true"])
+        expectEqual(Array(delegate.calls.prefix(questions.count)), questions)
+        expectEqual(delegate.calls.suffix(1), ["single.shouldBegin true"])
     }
 
     @Test(arguments: Requirement.allCases)
@@ -55,16 +56,17 @@ struct GestureArbitrationTests {
         let (fixture, delegate) = singleAndDoubleTap(requirement)
         fixture.dispatcher.perform(
             tapEvents(at: Point(x: 50, y: 50), time: 0) + tapEvents(at: Point(x: 50, y: 50), time: 0.2))
-        #expect(fixture.actions == ["cell#double ended @0.3"])
+        expectEqual(fixture.actions, ["cell#double ended @0.3"])
         // The waiting single tap is not offered the second touch. When the double tap recognizes,
         // the single tap fails by its requirement (UIGestureRecognizer.h, requireGestureRecognizerToFail:
         // "if otherGestureRecognizer transitions to UIGestureRecognizerStateRecognized or
         // UIGestureRecognizerStateBegan then this recognizer will instead transition to
         // UIGestureRecognizerStateFailed"), and, failed, is asked nothing more: no simultaneity or
         // prevention question, whichever way the requirement was set up (issue #32, item 6).
-        #expect(delegate.calls.filter { $0.hasPrefix("single.shouldReceive") }.count == 1)
-        #expect(
-            delegate.calls.suffix(3) == [
+        expectEqual(delegate.calls.filter { $0.hasPrefix("single.shouldReceive") }.count, 1)
+        expectEqual(
+            delegate.calls.suffix(3),
+            [
                 "single.shouldBegin true", "double.shouldReceive(1) true", "double.shouldBegin true",
             ])
         #expect(fixture.cell.gestureRecognizers.allSatisfy { $0.state == .possible })  // reset
@@ -90,9 +92,10 @@ struct GestureArbitrationTests {
     @Test func aLongPressThatBeginsPreventsTheContainersPan() {
         let (fixture, _, _, delegate) = panOverLongPress()
         fixture.dispatcher.perform(holdThenDrag)
-        #expect(fixture.actions == ["cell#press began @0.5", "cell#press changed @0.7", "cell#press ended @0.8"])
-        #expect(
-            delegate.calls.suffix(5) == [
+        expectEqual(fixture.actions, ["cell#press began @0.5", "cell#press changed @0.7", "cell#press ended @0.8"])
+        expectEqual(
+            delegate.calls.suffix(5),
+            [
                 "press.shouldBegin true", "pan.simultaneous(press) false", "press.simultaneous(pan) false",
                 "pan.canBePrevented(press) true", "press.canPrevent(pan) true",
             ])
@@ -102,15 +105,17 @@ struct GestureArbitrationTests {
         let (fixture, _, _, delegate) = panOverLongPress()
         delegate.simultaneous = { recognizer, _ in recognizer is PanGestureRecognizer }
         fixture.dispatcher.perform(holdThenDrag)
-        #expect(
-            fixture.actions == [
+        expectEqual(
+            fixture.actions,
+            [
                 "cell#press began @0.5", "cell#press changed @0.7", "container#pan began @0.7",
                 "cell#press ended @0.8", "container#pan ended @0.8",
             ])
         // Either delegate saying yes is enough; the second is asked only when the first said no. The
         // one that would be prevented — the pan, both times — is asked first (#13 item 6).
-        #expect(
-            delegate.calls.suffix(4) == [
+        expectEqual(
+            delegate.calls.suffix(4),
+            [
                 "press.shouldBegin true", "pan.simultaneous(press) true", "pan.shouldBegin true",
                 "pan.simultaneous(press) true",
             ])
@@ -119,13 +124,13 @@ struct GestureArbitrationTests {
     @Test func aDragBeforeTheLongPressBeginsIsThePans() {
         let (fixture, _, _, _) = panOverLongPress()
         fixture.dispatcher.perform([touch(.began, 50, 50, 0), touch(.moved, 80, 50, 0.1), touch(.ended, 90, 50, 0.2)])
-        #expect(fixture.actions == ["container#pan began @0.1", "container#pan ended @0.2"])
+        expectEqual(fixture.actions, ["container#pan began @0.1", "container#pan ended @0.2"])
     }
 
     @Test func aPanThatBeginsPreventsTheLongPress() {
         let (fixture, _, _, delegate) = panOverLongPress(minimumTranslation: 5)
         fixture.dispatcher.perform([touch(.began, 50, 50, 0), touch(.moved, 56, 50, 0.1), touch(.ended, 56, 50, 0.9)])
-        #expect(fixture.actions == ["container#pan began @0.1", "container#pan ended @0.9"])
+        expectEqual(fixture.actions, ["container#pan began @0.1", "container#pan ended @0.9"])
         #expect(delegate.calls.contains("pan.canPrevent(press) true"))
         #expect(delegate.calls.contains("press.canBePrevented(pan) true"))
     }
@@ -137,14 +142,16 @@ struct GestureArbitrationTests {
             !(recognizer is LongPressGestureRecognizer && other is PanGestureRecognizer)
         }
         fixture.dispatcher.perform(holdThenDrag)
-        #expect(
-            fixture.actions == [
+        expectEqual(
+            fixture.actions,
+            [
                 "cell#press began @0.5", "cell#press changed @0.7", "container#pan began @0.7",
                 "cell#press ended @0.8", "container#pan ended @0.8",
             ])
         // The pan, beginning while the long press is active, is not prevented by it either.
-        #expect(
-            delegate.calls.suffix(4) == [
+        expectEqual(
+            delegate.calls.suffix(4),
+            [
                 "pan.simultaneous(press) false", "press.simultaneous(pan) false", "pan.canBePrevented(press) true",
                 "press.canPrevent(pan) false",
             ])
@@ -154,8 +161,9 @@ struct GestureArbitrationTests {
         let (fixture, _, _, delegate) = panOverLongPress(minimumTranslation: 5)
         delegate.canBePrevented = { recognizer, _ in !(recognizer is LongPressGestureRecognizer) }
         fixture.dispatcher.perform([touch(.began, 50, 50, 0), touch(.moved, 56, 50, 0.1), touch(.ended, 56, 50, 0.9)])
-        #expect(
-            fixture.actions == [
+        expectEqual(
+            fixture.actions,
+            [
                 "container#pan began @0.1", "cell#press began @0.5", "cell#press ended @0.9",
                 "container#pan ended @0.9",
             ])
@@ -172,16 +180,16 @@ struct GestureArbitrationTests {
         fixture.dispatcher.perform(tapEvents(at: Point(x: 50, y: 50), time: 0))
         #expect(fixture.actions.isEmpty)
         // The tap did not join: no question is asked about it, and the pan alone saw the touch.
-        #expect(delegate.calls == ["tap.shouldReceive(1) false", "pan.shouldReceive(1) true"])
+        expectEqual(delegate.calls, ["tap.shouldReceive(1) false", "pan.shouldReceive(1) true"])
         fixture.dispatcher.perform(tapEvents(at: Point(x: 100, y: 100), time: 0))
-        #expect(fixture.actions == ["cell#tap ended @0.2"])
+        expectEqual(fixture.actions, ["cell#tap ended @0.2"])
     }
 
     @Test func aShouldBeginVetoFailsTheRecognizerAndPreventsNothing() {
         let (fixture, _, _, delegate) = panOverLongPress(minimumTranslation: 5)
         delegate.shouldBegin = { !($0 is PanGestureRecognizer) }
         fixture.dispatcher.perform([touch(.began, 50, 50, 0), touch(.moved, 56, 50, 0.1), touch(.ended, 56, 50, 0.9)])
-        #expect(fixture.actions == ["cell#press began @0.5", "cell#press ended @0.9"])
+        expectEqual(fixture.actions, ["cell#press began @0.5", "cell#press ended @0.9"])
         #expect(delegate.calls.contains("pan.shouldBegin false"))
         #expect(!delegate.calls.contains("pan.canPrevent(press) true"))
     }
@@ -195,8 +203,8 @@ struct GestureArbitrationTests {
         fixture.dispatcher.perform([touch(.began, 50, 50, 0), touch(.moved, 56, 50, 0.1), touch(.ended, 58, 50, 0.3)])
         // The pan asked to begin at 0.1 and waited; it saw the lift first, then the long press
         // failed, lifted early.
-        #expect(fixture.actions == ["container#pan began @0.3", "container#pan ended @0.3"])
-        #expect(pan.translation == Point(x: 0, y: 0))  // reset for the next sequence
+        expectEqual(fixture.actions, ["container#pan began @0.3", "container#pan ended @0.3"])
+        expectEqual(pan.translation, Point(x: 0, y: 0))  // reset for the next sequence
     }
 
     @Test func aRecognizerFailsAtOnceWhenTheOneItRequiresToFailBegins() {
@@ -206,7 +214,7 @@ struct GestureArbitrationTests {
             touch(.began, 50, 50, 0), touch(.moved, 56, 50, 0.1), touch(.moved, 90, 50, 0.7),
             touch(.ended, 90, 50, 0.8),
         ])
-        #expect(fixture.actions == ["cell#press began @0.5", "cell#press changed @0.7", "cell#press ended @0.8"])
+        expectEqual(fixture.actions, ["cell#press began @0.5", "cell#press changed @0.7", "cell#press ended @0.8"])
     }
 
     @Test func aRequirementOnARecognizerOutsideTheSequenceDoesNotBlock() {
@@ -217,7 +225,7 @@ struct GestureArbitrationTests {
         let other = fixture.add(TapGestureRecognizer(identifier: "other", numberOfTapsRequired: 2), to: sibling)
         tap.require(toFail: other)
         fixture.dispatcher.perform(tapEvents(at: Point(x: 50, y: 50), time: 0))
-        #expect(fixture.actions == ["cell#tap ended @0.1"])
+        expectEqual(fixture.actions, ["cell#tap ended @0.1"])
     }
 
     @Test func recognizersThatWaitForEachOtherFailWhenNothingCanChange() {
@@ -239,6 +247,6 @@ struct GestureArbitrationTests {
         fixture.add(TapGestureRecognizer(identifier: "double", numberOfTapsRequired: 2), to: fixture.cell)
         fixture.dispatcher.perform(
             tapEvents(at: Point(x: 50, y: 50), time: 0) + tapEvents(at: Point(x: 50, y: 50), time: 0.2))
-        #expect(fixture.actions == ["cell#single ended @0.1", "cell#double ended @0.3"])
+        expectEqual(fixture.actions, ["cell#single ended @0.1", "cell#double ended @0.3"])
     }
 }

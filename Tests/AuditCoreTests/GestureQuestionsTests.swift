@@ -1,3 +1,4 @@
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -43,12 +44,12 @@ struct GestureQuestionsTests {
     func theTapCountRuleDecidesBeforeAnyDelegateIsAsked(order: Order) {
         let (fixture, delegate) = twoTaps(order)
         fixture.send(tapEvents(at: Point(x: 50, y: 50), time: 0))
-        #expect(fixture.actions == ["cell#single ended @0.1"])
+        expectEqual(fixture.actions, ["cell#single ended @0.1"])
         let afterJoining = delegate.calls.drop { !$0.contains("shouldBegin") }
-        #expect(Array(afterJoining) == ["single.shouldBegin true"])
+        expectEqual(Array(afterJoining), ["single.shouldBegin true"])
         #expect(!delegate.calls.contains { $0.contains("simultaneous") || $0.contains("Prevent") })
         fixture.dispatcher.settle()  // the double tap gives up: no question either
-        #expect(Array(delegate.calls.drop { !$0.contains("shouldBegin") }) == ["single.shouldBegin true"])
+        expectEqual(Array(delegate.calls.drop { !$0.contains("shouldBegin") }), ["single.shouldBegin true"])
     }
 
     /// A tap on the cell that waits for the container's pan, the way the requirement is made.
@@ -79,13 +80,13 @@ struct GestureQuestionsTests {
     func aTapFailedByThePanItWaitsForIsAskedNothingMore(requirement: GestureArbitrationTests.Requirement) {
         let (fixture, delegate, tap) = tapWaitingForPan(requirement)
         fixture.send([touch(.began, 50, 50, 0), touch(.moved, 70, 50, 0.1)])
-        #expect(fixture.actions == ["container#pan began @0.1"])
-        #expect(tap.state == .possible)  // failed, reset and released (rule 9)
-        #expect(delegate.calls.last == "pan.shouldBegin true")
+        expectEqual(fixture.actions, ["container#pan began @0.1"])
+        expectEqual(tap.state, .possible)  // failed, reset and released (rule 9)
+        expectEqual(delegate.calls.last, "pan.shouldBegin true")
         fixture.send([touch(.ended, 70, 50, 0.2)])
         fixture.dispatcher.settle()
-        #expect(fixture.actions == ["container#pan began @0.1", "container#pan ended @0.2"])
-        #expect(delegate.calls.last == "pan.shouldBegin true")
+        expectEqual(fixture.actions, ["container#pan began @0.1", "container#pan ended @0.2"])
+        expectEqual(delegate.calls.last, "pan.shouldBegin true")
         #expect(!delegate.calls.contains { $0.contains("simultaneous") || $0.contains("Prevent") })
     }
 
@@ -101,11 +102,11 @@ struct GestureQuestionsTests {
         tap.delegate = delegate
         fixture.send([touch(.began, 200, 200, 0)])  // on the container, outside the cell
         pan.isEnabled = false
-        #expect(pan.state == .failed)
-        #expect(fixture.dispatcher.activeRecognizers.map(\.identifier) == ["pan"])  // still a member
+        expectEqual(pan.state, .failed)
+        expectEqual(fixture.dispatcher.activeRecognizers.map(\.identifier), ["pan"])  // still a member
         fixture.send(tapEvents(at: Point(x: 50, y: 50), time: 0.1, id: 2) + [touch(.ended, 200, 200, 0.3)])
-        #expect(fixture.actions == ["cell#tap ended @0.2"])
-        #expect(delegate.calls == ["pan.shouldReceive(1) true", "tap.shouldReceive(2) true", "tap.shouldBegin true"])
+        expectEqual(fixture.actions, ["cell#tap ended @0.2"])
+        expectEqual(delegate.calls, ["pan.shouldReceive(1) true", "tap.shouldReceive(2) true", "tap.shouldBegin true"])
     }
 
     // The recorded form of the two rules, on the demo's pay button: a single tap (`confirm`) that
@@ -122,6 +123,6 @@ struct GestureQuestionsTests {
                 && !["gestureRecognizer(_:shouldReceive:)", "gestureRecognizerShouldBegin(_:)"].contains($0.callback)
                 && !$0.callback.contains("Fail")
         }
-        #expect(questions.map { "\($0.widget ?? "") \($0.callback)" } == [])
+        expectEqual(questions.map { "\($0.widget ?? "") \($0.callback)" }, [])
     }
 }

@@ -1,3 +1,4 @@
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -21,16 +22,16 @@ struct GestureRecognizerTests {
         container.addSubview(sticking)
 
         func hit(_ x: Double, _ y: Double) -> String? { root.hitTest(Point(x: x, y: y))?.path }
-        #expect(hit(15, 15) == "root/container/back")
-        #expect(hit(70, 70) == "root/container/front")  // back and front overlap: the later one is in front
-        #expect(hit(5, 5) == "root")
-        #expect(hit(300, 20) == "root/container/sticking")
-        #expect(hit(315, 20) == "root")  // inside sticking's frame but outside its superview
+        expectEqual(hit(15, 15), "root/container/back")
+        expectEqual(hit(70, 70), "root/container/front")  // back and front overlap: the later one is in front
+        expectEqual(hit(5, 5), "root")
+        expectEqual(hit(300, 20), "root/container/sticking")
+        expectEqual(hit(315, 20), "root")  // inside sticking's frame but outside its superview
         #expect(hit(400, 20) == nil)
         front.isUserInteractionEnabled = false
-        #expect(hit(70, 70) == "root/container/back")
+        expectEqual(hit(70, 70), "root/container/back")
         container.isUserInteractionEnabled = false
-        #expect(hit(70, 70) == "root")
+        expectEqual(hit(70, 70), "root")
     }
 
     @Test func pointsConvertBetweenViewsAndTheWindow() {
@@ -39,11 +40,11 @@ struct GestureRecognizerTests {
         let cell = View(identifier: "cell", frame: Rect(x: 30, y: 40, width: 100, height: 100))
         root.addSubview(container)
         container.addSubview(cell)
-        #expect(cell.convert(Point(x: 1, y: 2), to: nil) == Point(x: 46, y: 67))
-        #expect(cell.convert(Point(x: 46, y: 67), from: nil) == Point(x: 1, y: 2))
-        #expect(cell.convert(Point(x: 0, y: 0), to: container) == Point(x: 30, y: 40))
-        #expect(container.convert(Point(x: 30, y: 40), to: cell) == Point(x: 0, y: 0))
-        #expect(Touch(id: 1, x: 46, y: 67, phase: .began, timestamp: 0).location(in: cell) == Point(x: 1, y: 2))
+        expectEqual(cell.convert(Point(x: 1, y: 2), to: nil), Point(x: 46, y: 67))
+        expectEqual(cell.convert(Point(x: 46, y: 67), from: nil), Point(x: 1, y: 2))
+        expectEqual(cell.convert(Point(x: 0, y: 0), to: container), Point(x: 30, y: 40))
+        expectEqual(container.convert(Point(x: 30, y: 40), to: cell), Point(x: 0, y: 0))
+        expectEqual(Touch(id: 1, x: 46, y: 67, phase: .began, timestamp: 0).location(in: cell), Point(x: 1, y: 2))
     }
 
     @Test func recognizersAreOwnedByTheirViewAndMoveBetweenViews() {
@@ -52,10 +53,10 @@ struct GestureRecognizerTests {
         let tap = TapGestureRecognizer(identifier: "tap")
         first.addGestureRecognizer(tap)
         #expect(tap.view === first)
-        #expect(tap.path == "first#tap")
+        expectEqual(tap.path, "first#tap")
         second.addGestureRecognizer(tap)
         #expect(first.gestureRecognizers.isEmpty)
-        #expect(second.gestureRecognizers.map(\.identifier) == ["tap"])
+        expectEqual(second.gestureRecognizers.map(\.identifier), ["tap"])
         second.removeGestureRecognizer(tap)
         #expect(tap.view == nil)
         #expect(second.gestureRecognizers.isEmpty)
@@ -65,8 +66,8 @@ struct GestureRecognizerTests {
         let fixture = GestureFixture()
         let tap = fixture.add(TapGestureRecognizer(identifier: "tap"), to: fixture.cell)
         fixture.dispatcher.perform(tapEvents(at: Point(x: 50, y: 50), time: 0))
-        #expect(fixture.actions == ["cell#tap ended @0.1"])
-        #expect(tap.state == .possible)  // reset for the next sequence
+        expectEqual(fixture.actions, ["cell#tap ended @0.1"])
+        expectEqual(tap.state, .possible)  // reset for the next sequence
     }
 
     @Test(arguments: [
@@ -96,10 +97,10 @@ struct GestureRecognizerTests {
     @Test func aTapToleratesFortyFivePointsOfMovementByDefault() {
         let fixture = GestureFixture()
         let tap = fixture.add(TapGestureRecognizer(identifier: "tap"), to: fixture.cell)
-        #expect(tap.allowableMovement == 45)
-        #expect(LongPressGestureRecognizer(identifier: "press").allowableMovement == 10)
+        expectEqual(tap.allowableMovement, 45)
+        expectEqual(LongPressGestureRecognizer(identifier: "press").allowableMovement, 10)
         fixture.dispatcher.perform([touch(.began, 50, 50, 0), touch(.moved, 80, 80, 0.05), touch(.ended, 95, 50, 0.1)])
-        #expect(fixture.actions == ["cell#tap ended @0.1"])  // 42.4 then exactly 45 points away
+        expectEqual(fixture.actions, ["cell#tap ended @0.1"])  // 42.4 then exactly 45 points away
         fixture.actions = []
         fixture.dispatcher.perform([
             touch(.began, 50, 50, 0), touch(.moved, 95.5, 50, 0.05), touch(.ended, 50, 50, 0.1),
@@ -118,8 +119,9 @@ struct GestureRecognizerTests {
             touch(.began, 50, 50, 0), touch(.moved, 58, 58, 0.1), touch(.moved, 58, 60, 0.2),
             touch(.ended, 58, 60, 0.3),
         ])
-        #expect(
-            states == [
+        expectEqual(
+            states,
+            [
                 "began Point(x: 8.0, y: 10.0)", "ended Point(x: 8.0, y: 10.0)",
             ])
     }
@@ -129,7 +131,7 @@ struct GestureRecognizerTests {
         fixture.add(TapGestureRecognizer(identifier: "double", numberOfTapsRequired: 2), to: fixture.cell)
         fixture.dispatcher.perform(
             tapEvents(at: Point(x: 50, y: 50), time: 0) + tapEvents(at: Point(x: 52, y: 50), time: 0.3))
-        #expect(fixture.actions == ["cell#double ended @0.4"])
+        expectEqual(fixture.actions, ["cell#double ended @0.4"])
         fixture.actions = []
         // The second tap comes 0.4 s after the first lifted: the double tap failed at 0.45.
         fixture.dispatcher.perform(
@@ -146,8 +148,8 @@ struct GestureRecognizerTests {
             touch(.began, 50, 50, 0), touch(.moved, 55, 50, 0.2), touch(.moved, 90, 50, 0.6),
             touch(.ended, 90, 50, 0.7),
         ])
-        #expect(fixture.actions == ["cell#press began @0.5", "cell#press changed @0.6", "cell#press ended @0.7"])
-        #expect(locations == [Point(x: 35, y: 30), Point(x: 70, y: 30), Point(x: 70, y: 30)])
+        expectEqual(fixture.actions, ["cell#press began @0.5", "cell#press changed @0.6", "cell#press ended @0.7"])
+        expectEqual(locations, [Point(x: 35, y: 30), Point(x: 70, y: 30), Point(x: 70, y: 30)])
     }
 
     @Test func aLongPressFailsWhenMovedOrLiftedEarly() {
@@ -171,7 +173,7 @@ struct GestureRecognizerTests {
             touch(.moved, 80, 50, 0.375), touch(.ended, 80, 50, 0.5),
         ])
         // Lifting where it last moved keeps the last move's velocity.
-        #expect(samples == ["began 10.0,0.0 v40.0", "changed 30.0,0.0 v160.0", "ended 30.0,0.0 v160.0"])
+        expectEqual(samples, ["began 10.0,0.0 v40.0", "changed 30.0,0.0 v160.0", "ended 30.0,0.0 v160.0"])
         fixture.actions = []
         fixture.dispatcher.perform([touch(.began, 50, 50, 0), touch(.moved, 55, 50, 0.1), touch(.ended, 55, 50, 0.2)])
         #expect(fixture.actions.isEmpty)
@@ -186,14 +188,14 @@ struct GestureRecognizerTests {
         fixture.add(TapGestureRecognizer(identifier: "siblingTap"), to: sibling)
         // The cell's tap is offered the touch first and prevents the root's.
         fixture.dispatcher.perform(tapEvents(at: Point(x: 50, y: 50), time: 0))
-        #expect(fixture.actions == ["cell#cellTap ended @0.1"])
+        expectEqual(fixture.actions, ["cell#cellTap ended @0.1"])
         fixture.actions = []
         fixture.dispatcher.perform(tapEvents(at: Point(x: 250, y: 50), time: 0))
-        #expect(fixture.actions == ["sibling#siblingTap ended @0.2"])  // perform counts from the clock's time
+        expectEqual(fixture.actions, ["sibling#siblingTap ended @0.2"])  // perform counts from the clock's time
         fixture.actions = []
         sibling.isUserInteractionEnabled = false
         fixture.dispatcher.perform(tapEvents(at: Point(x: 250, y: 50), time: 0))
-        #expect(fixture.actions == ["root#rootTap ended @0.3"])
+        expectEqual(fixture.actions, ["root#rootTap ended @0.3"])
     }
 
     @Test func theClockFiresTimersBetweenEventsAndNeverGoesBack() {
@@ -204,10 +206,10 @@ struct GestureRecognizerTests {
         fixture.dispatcher.advance(to: 1.49)
         #expect(fixture.actions.isEmpty)
         fixture.dispatcher.advance(to: 2)
-        #expect(fixture.actions == ["cell#press began @1.5"])
-        #expect(fixture.dispatcher.now == 2)
+        expectEqual(fixture.actions, ["cell#press began @1.5"])
+        expectEqual(fixture.dispatcher.now, 2)
         fixture.send([touch(.ended, 50, 50, 2.5)])
-        #expect(fixture.actions == ["cell#press began @1.5", "cell#press ended @2.5"])
+        expectEqual(fixture.actions, ["cell#press began @1.5", "cell#press ended @2.5"])
         #expect(fixture.dispatcher.activeRecognizers.isEmpty)
     }
 

@@ -32,9 +32,9 @@ struct GestureRecordingTests {
         try recorder.attach(to: fixture.root)
         fixture.dispatcher.perform([touch(.began, 50, 50, 0), touch(.moved, 80, 50, 0.7), touch(.ended, 80, 50, 0.8)])
         let summary = recorder.finish()
-        #expect(fixture.actions.count == 5)  // press began, changed, ended; pan began, ended
-        #expect(summary.callbacks == delegate.calls.count)
-        #expect(summary.vetoes == 3)
+        expectEqual(fixture.actions.count, 5)  // press began, changed, ended; pan began, ended
+        expectEqual(summary.callbacks, delegate.calls.count)
+        expectEqual(summary.vetoes, 3)
 
         let cell = "root/container/cell"
         let (pressPath, panPath) = ("\(cell)#press", "root/container#pan")
@@ -47,8 +47,9 @@ struct GestureRecordingTests {
         }
         func other(_ label: String, _ path: String) -> String { #"{"\#(label)":"\#(path)"}"# }
         let g = "gestureRecognizer"
-        #expect(
-            try timelineLines(summary.session) == [
+        try expectEqual(
+            timelineLines(summary.session),
+            [
                 #"1 - input \#(cell) touch {"touch":\#(down)} \#(states("possible", "possible")) - -"#,
                 #"2 1 callback \#(cell)#tap \#(g)(_:shouldReceive:) {"touch":\#(down)} false true true"#,
                 #"3 1 callback \#(pressPath) \#(g)(_:shouldReceive:) {"touch":\#(down)} true false true"#,
@@ -93,21 +94,21 @@ struct GestureRecordingTests {
         try recorder.attach(to: fixture.root)
         fixture.dispatcher.perform(tapEvents(at: Point(x: 50, y: 50), time: 0))
         let summary = recorder.finish()
-        #expect(fixture.actions == ["cell#first ended @0.1", "cell#second ended @0.1"])
+        expectEqual(fixture.actions, ["cell#first ended @0.1", "cell#second ended @0.1"])
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
         let begins = events.filter { $0.callback == "gestureRecognizerShouldBegin(_:)" }
-        #expect(begins.compactMap(\.widget) == ["vetoed", "first", "second"].map { "root/container/cell#\($0)" })
-        #expect(begins.map(\.result) == ["false", "true", "true"])
-        #expect(begins.map(\.vetoed) == [true, false, false])
+        expectEqual(begins.compactMap(\.widget), ["vetoed", "first", "second"].map { "root/container/cell#\($0)" })
+        expectEqual(begins.map(\.result), ["false", "true", "true"])
+        expectEqual(begins.map(\.vetoed), [true, false, false])
         let simultaneous = events.filter { $0.callback == "gestureRecognizer(_:shouldRecognizeSimultaneouslyWith:)" }
         // The recognizer that would be prevented is asked (#13 item 6): its true lands on its row.
-        #expect(simultaneous.map(\.widget) == ["root/container/cell#second"])
-        #expect(simultaneous.map(\.arguments) == [#"{"otherGestureRecognizer":"root/container/cell#first"}"#])
-        #expect(simultaneous.map(\.result) == ["true"])
-        #expect(simultaneous.map(\.overridden) == [true])  // true overrides the default, false
-        #expect(simultaneous.map(\.vetoed) == [nil])
-        #expect(simultaneous.map(\.effect) == [.overridden])
-        #expect(summary.vetoes == 1)
+        expectEqual(simultaneous.map(\.widget), ["root/container/cell#second"])
+        expectEqual(simultaneous.map(\.arguments), [#"{"otherGestureRecognizer":"root/container/cell#first"}"#])
+        expectEqual(simultaneous.map(\.result), ["true"])
+        expectEqual(simultaneous.map(\.overridden), [true])  // true overrides the default, false
+        expectEqual(simultaneous.map(\.vetoed), [nil])
+        expectEqual(simultaneous.map(\.effect), [.overridden])
+        expectEqual(summary.vetoes, 1)
     }
 
     @Test func unimplementedQuestionsAreRecordedAsDefaultUsed() throws {
@@ -128,7 +129,7 @@ struct GestureRecordingTests {
         fixture.dispatcher.perform(tapEvents(at: Point(x: 50, y: 50), time: 0))
         let summary = recorder.finish()
         // canPrevent false: the cell's tap does not stop the root's, and both recognize.
-        #expect(fixture.actions == ["cell#single ended @0.1", "root#rootTap ended @0.1"])
+        expectEqual(fixture.actions, ["cell#single ended @0.1", "root#rootTap ended @0.1"])
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
         let callbacks = events.filter { $0.kind == .callback }
         #expect(
@@ -138,7 +139,7 @@ struct GestureRecordingTests {
             callbacks.filter { $0.callback != "gestureRecognizer(_:canPrevent:)" }.allSatisfy {
                 $0.implemented == false
             })
-        #expect(callbacks.first { $0.callback == "gestureRecognizer(_:shouldReceive:)" }?.result == "true")
+        expectEqual(callbacks.first { $0.callback == "gestureRecognizer(_:shouldReceive:)" }?.result, "true")
     }
 
     @Test func recognizersAreWidgetsUnderTheirViewIncludingLaterOnes() throws {
@@ -167,7 +168,7 @@ struct GestureRecordingTests {
         #expect(tap.auditLink != nil)
         root.touchDispatcher.perform(tapEvents(at: Point(x: 10, y: 10), time: 0))
         #expect(first.calls.isEmpty)
-        #expect(second.calls.first == "tap.shouldReceive(1) true")
+        expectEqual(second.calls.first, "tap.shouldReceive(1) true")
 
         recorder.detach(from: root)
         #expect([tap, press, pan].allSatisfy { $0.auditLink == nil })
@@ -178,8 +179,9 @@ struct GestureRecordingTests {
             SELECT w.path, w.kind, p.path FROM widgets AS w LEFT JOIN widgets AS p ON p.session = w.session
             AND p.id = w.parent WHERE w.session = \(summary.session) ORDER BY w.id
             """, databasePath: database)
-        #expect(
-            widgets.rows == [
+        expectEqual(
+            widgets.rows,
+            [
                 [.text("root"), .text("View"), .null],
                 [.text("root/cell"), .text("View"), .text("root")],
                 [.text("root/cell#tap"), .text("TapGestureRecognizer"), .text("root/cell")],
@@ -219,8 +221,9 @@ struct GestureRecordingTests {
             #expect(plain.state.actions.contains { $0.contains(name) }, "\(name)")
         }
         let questions = Set(plain.calls.map { $0.split(separator: ".")[1].prefix { $0.isLetter } })
-        #expect(
-            questions == [
+        expectEqual(
+            questions,
+            [
                 "shouldBegin", "shouldReceive", "simultaneous", "requireFailure", "beRequiredToFail", "canPrevent",
                 "canBePrevented",
             ])
@@ -241,7 +244,7 @@ struct GestureRecordingTests {
             // Let go in the middle of a sequence: the dispatcher still holds its recognizers then.
             fixture.dispatcher.send(touch(.began, 50, 50, 0))
             fixture.dispatcher.advance(to: 0.6)
-            #expect(fixture.actions == ["cell#press began @0.5"])
+            expectEqual(fixture.actions, ["cell#press began @0.5"])
             weakRoot = fixture.root
             weakRecognizer = press
             weakDelegate = delegate

@@ -37,24 +37,25 @@ struct GestureUIKitOrderTests {
     @Test func shouldBeginIsAskedAtTheLiftBeforeTheRequirementIsResolved() {
         let (fixture, delegate, single) = singleWaitingForDouble()
         fixture.send(tapEvents(at: Point(x: 50, y: 50), time: 0))
-        #expect(delegate.calls == joinQuestions + ["single.shouldBegin true"])
-        #expect(single.state == .ended)
+        expectEqual(delegate.calls, joinQuestions + ["single.shouldBegin true"])
+        expectEqual(single.state, .ended)
         #expect(fixture.actions.isEmpty)
         fixture.dispatcher.settle()
-        #expect(fixture.actions == ["cell#single ended @0.45"])
-        #expect(delegate.calls == joinQuestions + ["single.shouldBegin true"])  // asked once
-        #expect(single.state == .possible)  // reset
+        expectEqual(fixture.actions, ["cell#single ended @0.45"])
+        expectEqual(delegate.calls, joinQuestions + ["single.shouldBegin true"])  // asked once
+        expectEqual(single.state, .possible)  // reset
     }
 
     @Test func shouldBeginIsAskedEvenWhenTheDoubleTapThenWins() {
         let (fixture, delegate, _) = singleWaitingForDouble()
         fixture.dispatcher.perform(
             tapEvents(at: Point(x: 50, y: 50), time: 0) + tapEvents(at: Point(x: 50, y: 50), time: 0.2))
-        #expect(fixture.actions == ["cell#double ended @0.3"])
+        expectEqual(fixture.actions, ["cell#double ended @0.3"])
         // The waiting single tap is not offered the second finger; it fails by its requirement when
         // the double tap recognizes, and is asked nothing more.
-        #expect(
-            delegate.calls == joinQuestions + [
+        expectEqual(
+            delegate.calls,
+            joinQuestions + [
                 "single.shouldBegin true", "double.shouldReceive(1) true", "double.shouldBegin true",
             ])
     }
@@ -63,10 +64,10 @@ struct GestureUIKitOrderTests {
         let (fixture, delegate, single) = singleWaitingForDouble()
         delegate.shouldBegin = { $0 !== single }
         fixture.send(tapEvents(at: Point(x: 50, y: 50), time: 0))
-        #expect(fixture.dispatcher.activeRecognizers.map(\.identifier) == ["double"])  // failed, reset
+        expectEqual(fixture.dispatcher.activeRecognizers.map(\.identifier), ["double"])  // failed, reset
         fixture.dispatcher.settle()
         #expect(fixture.actions.isEmpty)
-        #expect(delegate.calls == joinQuestions + ["single.shouldBegin false"])
+        expectEqual(delegate.calls, joinQuestions + ["single.shouldBegin false"])
     }
 
     // The tap-count rule. UIGestureRecognizerSubclass.h, on canPreventGestureRecognizer: "for
@@ -83,11 +84,12 @@ struct GestureUIKitOrderTests {
         double.delegate = delegate
         fixture.dispatcher.perform(
             tapEvents(at: Point(x: 50, y: 50), time: 0) + tapEvents(at: Point(x: 50, y: 50), time: 0.2))
-        #expect(fixture.actions == ["cell#single ended @0.1", "cell#double ended @0.3"])
+        expectEqual(fixture.actions, ["cell#single ended @0.1", "cell#double ended @0.3"])
         // Reset after its first tap (rule 9), the single tap takes the second finger and joins again;
         // at the second lift both ask, and the double tap, now first in the sequence, prevents it.
-        #expect(
-            delegate.calls == joinQuestions + [
+        expectEqual(
+            delegate.calls,
+            joinQuestions + [
                 "single.shouldBegin true", "single.shouldReceive(1) true", "double.shouldReceive(1) true",
                 "single.requireFailure(double) false",
                 "double.beRequiredToFail(single) false", "double.requireFailure(single) false",
@@ -95,9 +97,9 @@ struct GestureUIKitOrderTests {
                 "single.simultaneous(double) false", "double.simultaneous(single) false",
                 "single.canBePrevented(double) true", "double.canPrevent(single) true",
             ])
-        #expect(single.canPrevent(double) == false)
-        #expect(double.canPrevent(single) == true)
-        #expect(single.canPrevent(TapGestureRecognizer(identifier: "other")) == true)
+        expectEqual(single.canPrevent(double), false)
+        expectEqual(double.canPrevent(single), true)
+        expectEqual(single.canPrevent(TapGestureRecognizer(identifier: "other")), true)
     }
 
     /// A pan on the cell and a pan on its container, both 10 pt: one 20 pt move makes both ask.
@@ -120,9 +122,10 @@ struct GestureUIKitOrderTests {
     @Test func everyRecognizerThatTriesToBeginOnAnEventIsAskedShouldBegin() {
         let (fixture, delegate, _, _) = twoPans()
         fixture.dispatcher.perform(drag)
-        #expect(fixture.actions == ["cell#inner began @0.1", "cell#inner ended @0.2"])
-        #expect(
-            Array(delegate.calls.dropFirst(6)) == [
+        expectEqual(fixture.actions, ["cell#inner began @0.1", "cell#inner ended @0.2"])
+        expectEqual(
+            Array(delegate.calls.dropFirst(6)),
+            [
                 "inner.shouldBegin true", "outer.shouldBegin true", "outer.simultaneous(inner) false",
                 "inner.simultaneous(outer) false", "outer.canBePrevented(inner) true", "inner.canPrevent(outer) true",
             ])
@@ -135,9 +138,9 @@ struct GestureUIKitOrderTests {
         try recorder.attach(to: fixture.root)
         fixture.dispatcher.perform(drag)
         let summary = recorder.finish()
-        #expect(fixture.actions == ["cell#inner began @0.1", "cell#inner ended @0.2"])
-        #expect(Array(delegate.calls.dropFirst(6)) == ["inner.shouldBegin true", "outer.shouldBegin false"])
-        #expect(summary.vetoes == 1)
+        expectEqual(fixture.actions, ["cell#inner began @0.1", "cell#inner ended @0.2"])
+        expectEqual(Array(delegate.calls.dropFirst(6)), ["inner.shouldBegin true", "outer.shouldBegin false"])
+        expectEqual(summary.vetoes, 1)
     }
 
     // UIGestureRecognizerSubclass.h on `reset`: "called automatically by the runtime after the
@@ -151,11 +154,11 @@ struct GestureUIKitOrderTests {
         tap.delegate = delegate
         fixture.send([touch(.began, 50, 50, 0)])
         fixture.dispatcher.advance(to: 0.8)  // held past maximumTapDuration: failed, then reset
-        #expect(tap.state == .possible)
+        expectEqual(tap.state, .possible)
         #expect(fixture.dispatcher.activeRecognizers.isEmpty)
         fixture.send(tapEvents(at: Point(x: 60, y: 60), time: 1, id: 2) + [touch(.ended, 50, 50, 1.5)])
-        #expect(fixture.actions == ["cell#tap ended @1.1"])
-        #expect(delegate.calls == ["tap.shouldReceive(1) true", "tap.shouldReceive(2) true", "tap.shouldBegin true"])
+        expectEqual(fixture.actions, ["cell#tap ended @1.1"])
+        expectEqual(delegate.calls, ["tap.shouldReceive(1) true", "tap.shouldReceive(2) true", "tap.shouldBegin true"])
     }
 
     @Test func tapsThatFailedTogetherAreResetAtOnceAndTheNextTapCounts() {
@@ -168,9 +171,9 @@ struct GestureUIKitOrderTests {
         #expect(fixture.actions.isEmpty)
         // Both join again on the next finger; the single tap waits for the double tap as before.
         fixture.send(tapEvents(at: Point(x: 50, y: 50), time: 1))
-        #expect(fixture.dispatcher.activeRecognizers.map(\.identifier) == ["single", "double"])
+        expectEqual(fixture.dispatcher.activeRecognizers.map(\.identifier), ["single", "double"])
         fixture.dispatcher.settle()
-        #expect(fixture.actions == ["cell#single ended @1.45"])
+        expectEqual(fixture.actions, ["cell#single ended @1.45"])
     }
 
     // UIGestureRecognizer.h on `enabled`: "If you change this property to false while a gesture
@@ -183,9 +186,9 @@ struct GestureUIKitOrderTests {
         fixture.dispatcher.advance(to: 0.6)
         press.isEnabled = false
         press.isEnabled = true  // the idiom apps use to make a recognizer stop
-        #expect(press.state == .cancelled)
+        expectEqual(press.state, .cancelled)
         fixture.send([touch(.moved, 70, 50, 0.7), touch(.ended, 70, 50, 0.8)])
-        #expect(fixture.actions == ["cell#press began @0.5", "cell#press cancelled @0.6"])
+        expectEqual(fixture.actions, ["cell#press began @0.5", "cell#press cancelled @0.6"])
         #expect(fixture.dispatcher.activeRecognizers.isEmpty)
     }
 
@@ -201,24 +204,26 @@ struct GestureUIKitOrderTests {
         fixture.dispatcher.advance(to: 0.6)
         press.isEnabled = false
         press.isEnabled = true
-        #expect(press.state == .cancelled)
-        #expect(fixture.dispatcher.activeRecognizers.map(\.identifier) == ["press"])  // still a member
+        expectEqual(press.state, .cancelled)
+        expectEqual(fixture.dispatcher.activeRecognizers.map(\.identifier), ["press"])  // still a member
         fixture.send(tapEvents(at: Point(x: 60, y: 60), time: 0.7, id: 2))  // not offered: still cancelled
-        #expect(press.state == .possible)  // reset after that event
+        expectEqual(press.state, .possible)  // reset after that event
         #expect(fixture.dispatcher.activeRecognizers.isEmpty)
         fixture.send([touch(.began, 70, 70, 1, id: 3)])
         fixture.dispatcher.advance(to: 1.6)
         fixture.send([touch(.ended, 70, 70, 1.7, id: 3), touch(.ended, 50, 50, 1.8)])
-        #expect(
-            fixture.actions == [
+        expectEqual(
+            fixture.actions,
+            [
                 "cell#press began @0.5", "cell#press cancelled @0.6", "cell#press began @1.5", "cell#press ended @1.7",
             ])
-        #expect(
-            delegate.calls == [
+        expectEqual(
+            delegate.calls,
+            [
                 "press.shouldReceive(1) true", "press.shouldBegin true", "press.shouldReceive(3) true",
                 "press.shouldBegin true",
             ])
-        #expect(press.state == .possible)
+        expectEqual(press.state, .possible)
     }
 
     @Test func disablingAPossibleRecognizerFailsItAndReleasesThoseWaitingForIt() {
@@ -227,9 +232,9 @@ struct GestureUIKitOrderTests {
         fixture.send(tapEvents(at: Point(x: 50, y: 50), time: 0))
         fixture.dispatcher.advance(to: 0.2)
         double.isEnabled = false
-        #expect(fixture.actions == ["cell#single ended @0.2"])
-        #expect(single.state == .ended)
-        #expect(delegate.calls == joinQuestions + ["single.shouldBegin true"])
+        expectEqual(fixture.actions, ["cell#single ended @0.2"])
+        expectEqual(single.state, .ended)
+        expectEqual(delegate.calls, joinQuestions + ["single.shouldBegin true"])
     }
 
     // Removing a recognizer from its view mid-gesture cancels it; it receives nothing more.
@@ -239,12 +244,12 @@ struct GestureUIKitOrderTests {
         let pan = fixture.add(PanGestureRecognizer(identifier: "pan"), to: fixture.container)
         fixture.send([touch(.began, 50, 50, 0)])
         fixture.dispatcher.advance(to: 0.6)
-        #expect(pan.state == .possible)  // prevented when the long press began, then reset (rule 9)
-        #expect(fixture.dispatcher.activeRecognizers.map(\.identifier) == ["press"])
+        expectEqual(pan.state, .possible)  // prevented when the long press began, then reset (rule 9)
+        expectEqual(fixture.dispatcher.activeRecognizers.map(\.identifier), ["press"])
         fixture.cell.removeGestureRecognizer(press)
         #expect(press.view == nil && press.state == .possible)
         #expect(fixture.dispatcher.activeRecognizers.isEmpty)
         fixture.send([touch(.moved, 90, 50, 0.7), touch(.ended, 90, 50, 0.8)])
-        #expect(fixture.actions == ["cell#press began @0.5", "cell#press cancelled @0.6"])
+        expectEqual(fixture.actions, ["cell#press began @0.5", "cell#press cancelled @0.6"])
     }
 }

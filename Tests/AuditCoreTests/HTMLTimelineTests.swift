@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -53,21 +54,21 @@ struct HTMLTimelineTests {
     }
 
     @Test func escapingCoversTextAndAttributes() {
-        #expect(
-            #"<a href="x" title='y'>&amp;</a>"#.htmlEscaped
-                == "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;")
-        #expect("请 👍🏽".htmlEscaped == "请 👍🏽")
-        #expect(String(repeating: "x", count: 10).truncated(to: 5) == "xxxx…")
-        #expect("short".truncated(to: 5) == "short")
+        expectEqual(
+            #"<a href="x" title='y'>&amp;</a>"#.htmlEscaped,
+            "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;")
+        expectEqual("请 👍🏽".htmlEscaped, "请 👍🏽")
+        expectEqual(String(repeating: "x", count: 10).truncated(to: 5), "xxxx…")
+        expectEqual("short".truncated(to: 5), "short")
     }
 
     @Test func everyEventOfASmallSessionIsAMark() {
         let events = Self.events(steps: 20)
         let html = HTMLTimeline.report(session: Self.session(1, events: events.count), events: events)
-        #expect(occurrences(of: "class=\"m ", in: html) == 60)
-        #expect(occurrences(of: "class=\"m in", in: html) == 20)
-        #expect(occurrences(of: "class=\"m veto", in: html) == 2)
-        #expect(occurrences(of: "class=\"nest\"", in: html) == 20)
+        expectEqual(occurrences(of: "class=\"m ", in: html), 60)
+        expectEqual(occurrences(of: "class=\"m in", in: html), 20)
+        expectEqual(occurrences(of: "class=\"m veto", in: html), 2)
+        expectEqual(occurrences(of: "class=\"nest\"", in: html), 20)
         #expect(html.contains("all 60 events drawn"))
         #expect(!html.contains("class=\"overview\""))
     }
@@ -75,9 +76,9 @@ struct HTMLTimelineTests {
     /// A session of 250,000 events gives a page of bounded size that says what it left out.
     @Test func aLargeSessionIsCappedAndSaysSo() {
         let events = Self.events(steps: 83_334)
-        #expect(events.count == 250_002)
+        expectEqual(events.count, 250_002)
         let html = HTMLTimeline.report(session: Self.session(1, events: events.count), events: events)
-        #expect(occurrences(of: "class=\"m ", in: html) == 2_000)
+        expectEqual(occurrences(of: "class=\"m ", in: html), 2_000)
         #expect(html.contains("showing events 1–2,000 of 250,002"))
         #expect(html.contains("class=\"overview\""))
         #expect(html.utf8.count < 1_500_000, "\(html.utf8.count) bytes")
@@ -105,15 +106,15 @@ struct HTMLTimelineTests {
                 .init(label: "A", events: a, differences: [2: .resultChanged, 5: .onlyInA]),
                 .init(label: "B", events: b, differences: [2: .resultChanged, 10: .onlyInB]),
             ], limits: .standard)
-        #expect(layout.columns.count == 13)
+        expectEqual(layout.columns.count, 13)
         #expect(layout.columns[4][0]?.seq == 5 && layout.columns[4][1] == nil)
         #expect(layout.columns[10][0] == nil && layout.columns[10][1]?.seq == 10)
         for column in layout.columns {
-            if let left = column[0], let right = column[1] { #expect(left.callback == right.callback) }
+            if let left = column[0], let right = column[1] { expectEqual(left.callback, right.callback) }
         }
         let html = HTMLTimeline.comparison(
             diff, eventsA: a, eventsB: b, labels: ("A", "B"), heading: "Diff of sessions 1 and 2")
-        #expect(occurrences(of: "class=\"band d", in: html) == 3)
+        expectEqual(occurrences(of: "class=\"band d", in: html), 3)
         #expect(html.contains("</i>only in A</span>") && html.contains("</i>only in B</span>"))
     }
 
@@ -130,7 +131,7 @@ struct HTMLTimelineTests {
             eventsA: a.count, eventsB: b.count)
         let html = HTMLTimeline.comparison(
             diff, eventsA: a, eventsB: b, labels: ("recorded", "candidate"), heading: "Replay")
-        #expect(occurrences(of: "class=\"m ", in: html) == 4_000)
+        expectEqual(occurrences(of: "class=\"m ", in: html), 4_000)
         #expect(html.contains("listing the first 1,000 of 2,000 differences"))
         #expect(html.contains("recorded: showing events 1–2,000 of 6,000"))
     }

@@ -25,7 +25,7 @@ struct ImportFormTests {
     ])
     func aLineEndingInsideAWordIsCutShort(line: String, reason: String) throws {
         let error = try #require(throws: JSONSyntaxError.self) { try AuditValue.parse(json: line.utf8) }
-        #expect(error.reason(in: line.utf8) == reason)
+        expectEqual(error.reason(in: line.utf8), reason)
     }
 
     let folder = TemporaryDirectory()
@@ -165,7 +165,7 @@ struct ImportFormTests {
             of: #"^\{"type":"event","seq":\d+,"#, with: #"{"type":"event","seq":1,"#, options: .regularExpression)
         let inForm = try imported(lines, as: "duplicate-form.sqlite")
         let inFull = try imported(Self.outOfForm(lines), as: "duplicate-full.sqlite")
-        #expect(inForm == inFull)
+        expectEqual(inForm, inFull)
         guard case .refused(let message) = inForm else {
             Issue.record("a duplicate seq was imported")
             return
@@ -179,7 +179,7 @@ struct ImportFormTests {
         lines[1] = #"{"type":"widget","id":1,"path":"a","kind":"View","parent":null}"#
         lines[2] = #"{"type":"widget","id":1,"path":"b","kind":"View","parent":1}"#
         let inForm = try imported(lines, as: "widget-form.sqlite")
-        #expect(inForm == (try imported(Self.outOfForm(lines), as: "widget-full.sqlite")))
+        expectEqual(inForm, (try imported(Self.outOfForm(lines), as: "widget-full.sqlite")))
         guard case .refused(let message) = inForm else {
             Issue.record("a duplicate widget was imported")
             return
@@ -190,14 +190,14 @@ struct ImportFormTests {
     @Test(arguments: [1, 5_000, 1 << 20])
     func chunksOfAnySizeImportAlike(chunkBytes: Int) throws {
         let lines = Self.export(seed: 5)
-        #expect(
-            try imported(lines, as: "chunks-\(chunkBytes).sqlite", chunkBytes: chunkBytes)
-                == (try imported(lines, as: "whole-\(chunkBytes).sqlite")))
+        try expectEqual(
+            imported(lines, as: "chunks-\(chunkBytes).sqlite", chunkBytes: chunkBytes),
+            (try imported(lines, as: "whole-\(chunkBytes).sqlite")))
         var damaged = lines
         damaged[300] = "{{"
-        #expect(
-            try imported(damaged, as: "damaged-\(chunkBytes).sqlite", chunkBytes: chunkBytes)
-                == .refused("line 301: not valid JSON: expected a field name in quotes at column 2"))
+        try expectEqual(
+            imported(damaged, as: "damaged-\(chunkBytes).sqlite", chunkBytes: chunkBytes),
+            .refused("line 301: not valid JSON: expected a field name in quotes at column 2"))
     }
 
     /// The scanner fills a chunk the storing side gave back in that chunk's own memory, emptied
@@ -217,14 +217,14 @@ struct ImportFormTests {
         _ = scanner.take(refilling: consume first)
         add(lines[2])
         let third = scanner.take()
-        #expect(third.bytes.withUnsafeBufferPointer { $0.baseAddress } == memory)
+        expectEqual(third.bytes.withUnsafeBufferPointer { $0.baseAddress }, memory)
         #expect(third.firstLine == 3 && third.lines.count == 1)
-        #expect(String(decoding: third.bytes, as: UTF8.self) == lines[2])
+        expectEqual(String(decoding: third.bytes, as: UTF8.self), lines[2])
 
         let handoff = ChunkHandoff<[Int], Never>(waiting: 2)
         for value in 0..<4 { handoff.giveBack([value]) }
-        #expect(handoff.spare() == [1])
-        #expect(handoff.spare() == [0])
+        expectEqual(handoff.spare(), [1])
+        expectEqual(handoff.spare(), [0])
         #expect(handoff.spare() == nil)
     }
 
@@ -253,6 +253,6 @@ struct ImportFormTests {
         #expect(stopped)
         // Four chunks wait at most, one is being made and one stored: a few dozen lines.
         #expect(fed < 200, "\(fed) of \(lines.count) lines were read")
-        #expect(try store.connection.scalarInt("SELECT count(*) FROM events") == 0)
+        try expectEqual(store.connection.scalarInt("SELECT count(*) FROM events"), 0)
     }
 }

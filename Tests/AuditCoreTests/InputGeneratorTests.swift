@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -31,7 +32,7 @@ struct InputGeneratorTests {
         // The checkout screen has no web view (WebViewTests explore the browser example).
         let webView = WidgetCatalog.builtIn.inputs.filter { $0.protocolName == "WebView" }.map(\.name)
         let declared = Set(WidgetCatalog.builtIn.inputs.map(\.name)).subtracting(["touch", "gestureTimer"] + webView)
-        #expect(actions == declared)
+        expectEqual(actions, declared)
     }
 
     @Test("typed text carries CJK, emoji and combining marks; touches hold long presses and several fingers")
@@ -76,7 +77,7 @@ struct InputGeneratorTests {
     func weightsAndSeeds() throws {
         let steps = try Self.generated(runs: 5, count: 20, weights: ["touches": 0, "typeText": 0])
         #expect(!steps.contains { $0.action == "touches" || $0.action == "typeText" })
-        #expect(try Self.generated(runs: 3, count: 20) == Self.generated(runs: 3, count: 20))
+        try expectEqual(Self.generated(runs: 3, count: 20), Self.generated(runs: 3, count: 20))
     }
 
     @Test("half the draws land on a boundary or a step either side, each of them; the rest in the range")
@@ -85,11 +86,11 @@ struct InputGeneratorTests {
         let draws = (0..<3_000).map { _ in random.value(in: 0...100, orNear: [10, 45], step: 1) }
         let nearBoundary = draws.filter { [9, 10, 11, 44, 45, 46].contains($0) }
         #expect((1_300...1_700).contains(nearBoundary.count), "\(nearBoundary.count) of 3,000")
-        #expect(Set(nearBoundary) == [9, 10, 11, 44, 45, 46])
+        expectEqual(Set(nearBoundary), [9, 10, 11, 44, 45, 46])
         #expect(draws.allSatisfy { (0...100).contains($0) })
         var integers = ExplorationRandom(seed: 3)
         let rows = (0..<300).map { _ in integers.value(in: 0...9, orNear: [0, 9]) }
-        #expect(Set(rows) == Set(0...9))  // kept in the range: no -1, no 10
+        expectEqual(Set(rows), Set(0...9))  // kept in the range: no -1, no 10
         #expect(rows.filter { $0 == 0 || $0 == 9 }.count > 300 / 4, "the ends come often")
     }
 
@@ -144,7 +145,7 @@ struct InputGeneratorTests {
         var random = ExplorationRandom(seed: 0)
         let first = (0..<3).map { _ in random.next() }
         var again = ExplorationRandom(seed: 0)
-        #expect((0..<3).map { _ in again.next() } == first)
+        expectEqual((0..<3).map { _ in again.next() }, first)
         var other = ExplorationRandom(seed: 0, run: 2)
         #expect(other.next() != first[0])
         var weighted = ExplorationRandom(seed: 1)

@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -26,7 +27,7 @@ struct InvestigateCoreTests {
     ])
     func timeBoundsParse(text: String, side: TimeBound.Side, expected: String) throws {
         let date = try #require(TimeBound.parse(text, as: side, now: Self.now))
-        #expect(AuditStore.storedTimestamp(date) == expected)
+        expectEqual(AuditStore.storedTimestamp(date), expected)
     }
 
     @Test(arguments: ["yesterday", "2026-13-01", "2026-11-02T25:00", "", "11/02/2026"])
@@ -36,11 +37,11 @@ struct InvestigateCoreTests {
 
     @Test func percentilesAreNearestRank() {
         let values = (1...100).map(Double.init)
-        #expect(SessionReport.percentile(50, of: values) == 50)
-        #expect(SessionReport.percentile(99, of: values) == 99)
-        #expect(SessionReport.percentile(99, of: [3]) == 3)
-        #expect(SessionReport.percentile(50, of: [1, 2, 3]) == 2)
-        #expect(SessionReport.percentile(50, of: []) == 0)
+        expectEqual(SessionReport.percentile(50, of: values), 50)
+        expectEqual(SessionReport.percentile(99, of: values), 99)
+        expectEqual(SessionReport.percentile(99, of: [3]), 3)
+        expectEqual(SessionReport.percentile(50, of: [1, 2, 3]), 2)
+        expectEqual(SessionReport.percentile(50, of: []), 0)
     }
 
     @Test func searchConditionsBindEveryValue() {
@@ -48,7 +49,7 @@ struct InvestigateCoreTests {
         let (sql, values) = search.conditions
         #expect(!sql.joined().contains("a'b"))
         #expect(!sql.joined().contains("*x*"))
-        #expect(sql.joined().filter { $0 == "?" }.count == values.count)
+        expectEqual(sql.joined().filter { $0 == "?" }.count, values.count)
     }
 
     /// The checkout example's `willSelectRowAt` answers nil for the gift card: an override, which
@@ -63,7 +64,7 @@ struct InvestigateCoreTests {
         let vetoes = try EventSearch(session: session, vetoed: true).matches(in: store).map(\.event)
         #expect(!vetoes.isEmpty)
         #expect(vetoes.allSatisfy { $0.overridden == nil })
-        #expect(vetoes.count == (try store.session(session)).vetoes)
+        expectEqual(vetoes.count, (try store.session(session)).vetoes)
         let overridden = try store.timeline(of: session).filter { $0.overridden == true }
         #expect(!overridden.isEmpty)
         let kept = try EventSearch(session: session, vetoed: false).matches(in: store).map(\.event)

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -47,9 +48,9 @@ struct IsolatedReplayTests {
         let session = try record(try ReplayTests.randomCheckout(seed: 11, count: 300))
         let report = try replay(session, delegate)
         let full = try SessionDiffer(AuditStore(path: database, access: .read)).diff(session, report.candidate.id)
-        #expect(report.diff.differences == full.differences)
+        expectEqual(report.diff.differences, full.differences)
         #expect(report.diff.eventsA == full.eventsA && report.diff.eventsB == full.eventsB)
-        #expect(report.identical == (delegate == "checkout.v1"))
+        expectEqual(report.identical, (delegate == "checkout.v1"))
         if delegate == "tired" { #expect(report.diff.differences.count > 50) }
     }
 
@@ -58,20 +59,20 @@ struct IsolatedReplayTests {
         let report = try replay(session, "checkout.v2")
         let recorded = try rows(session)
         let candidate = try rows(report.candidate.id)
-        #expect(recorded.count == candidate.count)
+        expectEqual(recorded.count, candidate.count)
         let changed = Set(report.diff.differences.map { $0.a!.seq })
         for (a, b) in zip(recorded, candidate) {
             let seq = Int64(a.prefix { $0 != "|" })!
             // Who was called, with what, under which parent: always the same; the answer only
             // where a difference says so.
-            #expect(a.split(separator: "|").prefix(6) == b.split(separator: "|").prefix(6))
-            #expect((a != b) == changed.contains(seq), "event \(seq): \(a) vs \(b)")
+            expectEqual(a.split(separator: "|").prefix(6), b.split(separator: "|").prefix(6))
+            expectEqual((a != b), changed.contains(seq), "event \(seq): \(a) vs \(b)")
         }
         let store = try AuditStore(path: database, access: .read)
         let stored = try store.session(report.candidate.id)
         #expect(stored.status == .complete && stored.replayOf == session && stored.replayMode == .isolated)
         #expect(stored.delegate == "checkout.v2" && stored.scenario == "checkout")
-        #expect(try store.scenarioSource(of: stored.id) == (try store.scenarioSource(of: session)))
+        try expectEqual(store.scenarioSource(of: stored.id), (try store.scenarioSource(of: session)))
         // The counters are those of the rows stored.
         let connection = try Connection(path: database, mode: .readOnly)
         let counted = try connection.prepare(
@@ -81,8 +82,8 @@ struct IsolatedReplayTests {
             FROM timeline WHERE session = ?
             """
         ).rows([.integer(stored.id)]) { row in (0..<5).map { row.int64($0) } }
-        #expect(
-            counted == [[Int64(stored.events), Int64(stored.inputs), Int64(stored.callbacks), Int64(stored.vetoes), 0]])
+        expectEqual(
+            counted, [[Int64(stored.events), Int64(stored.inputs), Int64(stored.callbacks), Int64(stored.vetoes), 0]])
         #expect(stored.vetoes != (try store.session(session)).vetoes)
     }
 
@@ -95,10 +96,10 @@ struct IsolatedReplayTests {
         let session = try record(try ReplayTests.randomCheckout(seed: 5, count: 300), "tired")
         let report = try replay(session, "checkout.v1")
         let full = try SessionDiffer(AuditStore(path: database, access: .read)).diff(session, report.candidate.id)
-        #expect(report.diff.differences == full.differences)
+        expectEqual(report.diff.differences, full.differences)
         #expect(!report.diff.differences.isEmpty)
         #expect(report.diff.differences.allSatisfy { $0.kind != .onlyInA && $0.kind != .onlyInB })
-        #expect(try rows(session).count == (try rows(report.candidate.id)).count)
+        try expectEqual(rows(session).count, (try rows(report.candidate.id)).count)
         // In interaction mode the same selections are performed, and show as events only in the candidate.
         let interaction = try Replayer(databasePath: database, registry: ReplayTests.registry, catalog: .builtIn)
             .replay(session: session, delegate: "checkout.v1", mode: .interaction)
@@ -130,7 +131,7 @@ struct IsolatedReplayTests {
         let report = try replayer.replay(session: session, delegate: "remover", mode: .isolated)
         let left = try #require(report.leftCourse)
         let recorded = try rows(session).count
-        #expect(left.uncompared == recorded - Int(left.event))
+        expectEqual(left.uncompared, recorded - Int(left.event))
         #expect(left.uncompared > 0)
         #expect(!report.identical)
         // Following the recording to the end, nothing is left uncompared.
@@ -145,12 +146,12 @@ struct IsolatedReplayTests {
             try connection.prepare(sql).rows([.integer(report.candidate.id)]) { $0.int64(0) }.first ?? -1
         }
         #expect(report.diff.differences.count > 100)
-        #expect(try count("SELECT count(*) FROM events WHERE session = ?") == Int64(report.diff.differences.count))
-        #expect(try count("SELECT count(*) FROM timeline WHERE session = ?") == Int64(report.diff.eventsA))
+        try expectEqual(count("SELECT count(*) FROM events WHERE session = ?"), Int64(report.diff.differences.count))
+        try expectEqual(count("SELECT count(*) FROM timeline WHERE session = ?"), Int64(report.diff.eventsA))
         // Read like any session, through the engine of `auditctl query`.
         let vetoes = try ReadOnlyQuery.run(
             "SELECT count(*) FROM timeline WHERE session = \(report.candidate.id) AND vetoed", databasePath: database)
-        #expect(vetoes.rows == [[.integer(Int64(report.candidate.vetoes))]])
+        expectEqual(vetoes.rows, [[.integer(Int64(report.candidate.vetoes))]])
     }
 
     @Test func aDatabaseOfTheSchemaBeforeSharedEventsIsReadThenMigratedByTheReplay() throws {
@@ -177,13 +178,13 @@ struct IsolatedReplayTests {
         #expect(!before.hasSharedEvents)
         #expect(try SessionDiffer(before).diff(recorded, recorded).identical)
         let source = try AuditStore(path: database, access: .read).scenarioSource(of: recorded)
-        #expect(try before.scenarioSource(of: recorded) == source)
+        try expectEqual(before.scenarioSource(of: recorded), source)
         let report = try Replayer(databasePath: old, registry: ReplayTests.registry, catalog: .builtIn).replay(
             session: recorded, delegate: "checkout.v2", mode: .isolated)
-        #expect(report.diff.differences.map(ReplayTests.describe) == ReplayTests.planted)
+        expectEqual(report.diff.differences.map(ReplayTests.describe), ReplayTests.planted)
         let after = try AuditStore(path: old, access: .read)
         #expect(after.hasSharedEvents)
-        #expect(try SessionDiffer(after).diff(recorded, report.candidate.id).differences == report.diff.differences)
+        try expectEqual(SessionDiffer(after).diff(recorded, report.candidate.id).differences, report.diff.differences)
     }
 
     @Test func aFailedWriteStoresNothingAndThrows() throws {
@@ -193,7 +194,7 @@ struct IsolatedReplayTests {
         defer { StoreFaults.clear(database) }
         #expect(throws: StoreError.self) { try replay(session, "checkout.v2") }
         StoreFaults.clear(database)
-        #expect(try AuditStore(path: database, access: .read).sessions() == before)
+        try expectEqual(AuditStore(path: database, access: .read).sessions(), before)
     }
 }
 

@@ -66,8 +66,8 @@ struct JSONTextTests {
             let object = AuditValue.object(["k": .string(string), string: .int(1)]).json
             check.bind([.text(array), .text(object)])
             #expect(try check.step())
-            #expect(check.int(0) == 1)
-            #expect(check.int(3) == 1)
+            expectEqual(check.int(0), 1)
+            expectEqual(check.int(3), 1)
             #expect(sameAsExtracted(check.string(1), string))
             check.reset()
             check.bind([.text(object), .text(object)])
@@ -79,11 +79,11 @@ struct JSONTextTests {
                 continue
             }
             #expect(sameScalars(read, string))
-            #expect(try AuditValue(json: object) == .object(["k": .string(string), string: .int(1)]))
+            try expectEqual(AuditValue(json: object), .object(["k": .string(string), string: .int(1)]))
             #expect(!array.unicodeScalars.contains { $0.value < 0x20 || $0 == "\u{2028}" || $0 == "\u{2029}" })
         }
         let scalars = strings.map(\.unicodeScalars.count).reduce(0, +)
-        #expect(scalars == 0x110000 - 0x800 + Self.awkward.unicodeScalars.count)
+        expectEqual(scalars, 0x110000 - 0x800 + Self.awkward.unicodeScalars.count)
     }
 
     @Test func theTimelineViewIsValidJSONForEveryScalar() throws {
@@ -101,12 +101,12 @@ struct JSONTextTests {
         }
         let summary = recorder.finish()
         let store = try AuditStore(path: database, access: .read)
-        #expect(
-            try store.connection.scalarInt(
+        try expectEqual(
+            store.connection.scalarInt(
                 """
                 SELECT count(*) FROM timeline WHERE session = ?
                 AND (json_valid(args) = 0 OR (result IS NOT NULL AND json_valid(result) = 0))
-                """, [.integer(summary.session)]) == 0)
+                """, [.integer(summary.session)]), 0)
         let typed = try store.connection.prepare(
             """
             SELECT json_extract(args, '$.text') FROM timeline
@@ -130,8 +130,8 @@ struct JSONTextTests {
     @Test(arguments: [Double.nan, .infinity, -.infinity])
     func aNonFiniteDoubleRoundTripsAsATaggedObject(value: Double) throws {
         let text = AuditValue.array([.double(value)]).json
-        #expect(text == "[{\"$double\":\"\(value.isNaN ? "NaN" : value < 0 ? "-Infinity" : "Infinity")\"}]")
-        #expect(try AuditValue(json: text) == .array([.double(value)]))
+        expectEqual(text, "[{\"$double\":\"\(value.isNaN ? "NaN" : value < 0 ? "-Infinity" : "Infinity")\"}]")
+        try expectEqual(AuditValue(json: text), .array([.double(value)]))
         // A scenario file is read without the tag: there it is an object like any other.
         #expect(try AuditValue.parse(json: Array(text.utf8)) != .array([.double(value)]))
     }
@@ -142,15 +142,16 @@ struct JSONTextTests {
         .object(["double": .string("NaN")]), .object(["$": .string("NaN")]), .string("NaN"), .string("-Infinity"),
     ])
     func anObjectThatLooksLikeTheTagReadsBackAsItself(value: AuditValue) throws {
-        #expect(try AuditValue(json: value.json) == value)
-        #expect(try AuditValue(json: AuditValue.array([value, .double(.nan)]).json) == .array([value, .double(.nan)]))
+        try expectEqual(AuditValue(json: value.json), value)
+        try expectEqual(
+            AuditValue(json: AuditValue.array([value, .double(.nan)]).json), .array([value, .double(.nan)]))
     }
 
     @Test func nanEqualsNaNAndHashesAlike() {
         let quiet = AuditValue.double(.nan)
         let other = AuditValue.double(Double(nan: 7, signaling: false))
-        #expect(quiet == other)
-        #expect(Set([quiet, other]).count == 1)
+        expectEqual(quiet, other)
+        expectEqual(Set([quiet, other]).count, 1)
         #expect(AuditValue.double(0) == .double(-0.0) && Set([AuditValue.double(0), .double(-0.0)]).count == 1)
         #expect(AuditValue.double(.nan) != .null && AuditValue.double(.infinity) != .double(-.infinity))
     }
@@ -164,12 +165,12 @@ struct JSONTextTests {
                 Issue.record("a double is stored as JSON text")
                 continue
             }
-            #expect(try store.connection.scalarInt("SELECT json_valid(?)", [.text(text)]) == 1)
+            try expectEqual(store.connection.scalarInt("SELECT json_valid(?)", [.text(text)]), 1)
             var cache = ParsedJSONCache()
             let read = Array(text.utf8).withUnsafeBytes { cache.value(of: $0).value }
-            #expect(read == .double(value))
+            expectEqual(read, .double(value))
             // The candidate's same answer is stored as the same text: a replay finds no difference.
-            #expect(StoredResult(.double(value)) == stored)
+            expectEqual(StoredResult(.double(value)), stored)
             #expect(StoredResult(.null) != stored)
         }
     }
@@ -245,13 +246,13 @@ struct NonFiniteAnswerTests {
         let store = try AuditStore(path: database, access: .read)
         let answers = try store.storedEvents(of: session).filter { $0.callback == "gauge(_:levelFor:)" }
         let stored: [AuditValue?] = [.double(.nan), .double(.infinity), .double(-.infinity), .double(0.5)]
-        #expect(answers.map(\.result) == stored)
+        expectEqual(answers.map(\.result), stored)
         let results = try store.timeline(of: session).filter { $0.callback == "gauge(_:levelFor:)" }.map(\.result)
         let shown: [String?] = [#"{"$double":"NaN"}"#, #"{"$double":"Infinity"}"#, #"{"$double":"-Infinity"}"#, "0.5"]
-        #expect(results == shown)
-        #expect(
-            try store.connection.scalarInt(
-                "SELECT count(*) FROM timeline WHERE json_valid(coalesce(result, 'null')) = 0") == 0)
+        expectEqual(results, shown)
+        try expectEqual(
+            store.connection.scalarInt(
+                "SELECT count(*) FROM timeline WHERE json_valid(coalesce(result, 'null')) = 0"), 0)
     }
 
     @Test func theSameNonFiniteAnswersCompareEqualAndOthersDiffer() throws {
@@ -261,7 +262,7 @@ struct NonFiniteAnswerTests {
         let store = try AuditStore(path: database, access: .read)
         #expect(try SessionDiffer(store).diff(first, again).identical)
         let differences = try SessionDiffer(store).diff(first, other).differences
-        #expect(differences.map(\.kind) == [.resultChanged])
+        expectEqual(differences.map(\.kind), [.resultChanged])
         // As an isolated replay compares them: the candidate's answer with the recorded one.
         let recorded = try store.storedEvents(of: first).filter { $0.callback == "gauge(_:levelFor:)" }
         for (event, answer) in zip(recorded, [Double.nan, .infinity, -.infinity, 0.5]) {

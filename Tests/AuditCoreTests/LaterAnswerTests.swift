@@ -1,5 +1,6 @@
 import AuditCore  // public API only: an app's own widget whose delegate answers later
 import Foundation
+import SharedTestSupport
 import Synchronization
 import Testing
 
@@ -60,19 +61,19 @@ struct LaterAnswerTests {
     func auditingChangesNothing(delegate: String) throws {
         let plain = try run(delegate, recorded: false)
         let audited = try run(delegate, recorded: true)
-        #expect(plain.log == audited.log)
-        #expect(plain.admitted == audited.admitted)
-        #expect(plain.paid == audited.paid)
-        #expect(plain.forgotten == audited.forgotten)
+        expectEqual(plain.log, audited.log)
+        expectEqual(plain.admitted, audited.admitted)
+        expectEqual(plain.paid, audited.paid)
+        expectEqual(plain.forgotten, audited.forgotten)
         #expect(audited.session > 0)
     }
 
     @Test func theWidgetHearsOfAHandlerLetGoOfUncalled() throws {
         for recorded in [false, true] {
-            #expect(try run("forgetful", recorded: recorded).forgotten == ["alice", "bob", "mallory"])
-            #expect(try run("prompt", recorded: recorded).forgotten == [])
+            try expectEqual(run("forgetful", recorded: recorded).forgotten, ["alice", "bob", "mallory"])
+            try expectEqual(run("prompt", recorded: recorded).forgotten, [])
             // Given up on, then answered with the bell: never forgotten.
-            #expect(try run("bell", recorded: recorded).forgotten == [])
+            try expectEqual(run("bell", recorded: recorded).forgotten, [])
         }
     }
 
@@ -81,7 +82,7 @@ struct LaterAnswerTests {
     /// recording has the mistake). The time limit only keeps a regression from hanging the suite.
     @Test(.timeLimit(.minutes(1))) func aWaitingWidgetHearsOfADroppedHandlerInEveryMode() throws {
         let forgetful = try run("forgetful", recorded: true, waitsForDecision: true)
-        #expect(forgetful.forgotten == ["alice", "bob", "mallory"])
+        expectEqual(forgetful.forgotten, ["alice", "bob", "mallory"])
         let replayer = Replayer(databasePath: database, registry: Self.registry, catalog: Self.catalog)
         for mode in [ReplayMode.interaction, .isolated] {
             let same = try replayer.replay(session: forgetful.session, delegate: "forgetful", mode: mode)
@@ -108,7 +109,7 @@ struct LaterAnswerTests {
             gate.knock("alice")
             decided.wait()
             let events = try timeline(recorder.finish().session).filter { $0.later != nil }
-            #expect(events.map(\.later) == [.asked, .answered, .asked, .answered], "\(events)")
+            expectEqual(events.map(\.later), [.asked, .answered, .asked, .answered], "\(events)")
         }
     }
 
@@ -120,7 +121,7 @@ struct LaterAnswerTests {
         try recorder.attach(to: gate)
         gate.knock("alice")
         let events = try timeline(recorder.finish().session).filter { $0.later != nil }
-        #expect(events.map(\.later) == [.asked, .answered, .asked, .answered])
+        expectEqual(events.map(\.later), [.asked, .answered, .asked, .answered])
         #expect(events.allSatisfy { $0.implemented == false }, "\(events)")
         #expect(gate.admitted == ["alice"] && gate.paid == 0)
     }
@@ -149,7 +150,7 @@ struct LaterAnswerTests {
             let driven: [EventDifference.Kind] = [
                 .resultChanged, .vetoChanged, .onlyInA, .onlyInA, .resultChanged, .resultChanged, .resultChanged,
             ]
-            #expect(kinds == (mode == .isolated ? [.vetoChanged] : driven), "\(mode): \(strict.diff.differences)")
+            expectEqual(kinds, (mode == .isolated ? [.vetoChanged] : driven), "\(mode): \(strict.diff.differences)")
         }
     }
 
@@ -158,21 +159,21 @@ struct LaterAnswerTests {
         #expect(admitted == ["alice", "bob"] && paid == 8)
         let events = try timeline(session)
         let asks = events.filter { $0.callback == "gate(_:shouldAdmit:decisionHandler:)" && $0.later == .asked }
-        #expect(asks.map(\.arguments) == [#"{"visitor":"alice"}"#, #"{"visitor":"bob"}"#, #"{"visitor":"mallory"}"#])
+        expectEqual(asks.map(\.arguments), [#"{"visitor":"alice"}"#, #"{"visitor":"bob"}"#, #"{"visitor":"mallory"}"#])
         #expect(asks.allSatisfy { $0.result == nil && $0.vetoed == nil && $0.implemented == true })
         for ask in asks {
             let answer = try #require(events.first { $0.answers == ask.seq })
-            #expect(answer.later == .answered)
-            #expect(answer.parentSeq == ask.seq)  // called inside the ask
+            expectEqual(answer.later, .answered)
+            expectEqual(answer.parentSeq, ask.seq)  // called inside the ask
             #expect(answer.seq > ask.seq)
         }
         let answers = events.filter { $0.later == .answered && $0.callback.hasPrefix("gate(_:shouldAdmit") }
-        #expect(answers.map(\.result) == ["true", "true", "false"])
-        #expect(answers.map(\.vetoed) == [false, false, true])
+        expectEqual(answers.map(\.result), ["true", "true", "false"])
+        expectEqual(answers.map(\.vetoed), [false, false, true])
         // The async fee: asked, then answered with the value, before the ask returned.
         let fees = events.filter { $0.callback == "gate(_:feeFor:)" }
-        #expect(fees.map(\.later) == [.asked, .answered, .asked, .answered])
-        #expect(fees.map(\.result) == [nil, "5", nil, "3"])
+        expectEqual(fees.map(\.later), [.asked, .answered, .asked, .answered])
+        expectEqual(fees.map(\.result), [nil, "5", nil, "3"])
         #expect(fees[1].answers == fees[0].seq && fees[1].parentSeq == fees[0].seq)
         // The same through SQL: each answer joined to its ask.
         let joined = try ReadOnlyQuery.run(
@@ -182,8 +183,9 @@ struct LaterAnswerTests {
             WHERE ask.session = \(session) AND ask.later = 'asked' AND ask.callback LIKE 'gate(_:shouldAdmit%'
             ORDER BY ask.seq
             """, databasePath: database)
-        #expect(
-            joined.rows == [
+        expectEqual(
+            joined.rows,
+            [
                 [.text(#"{"visitor":"alice"}"#), .text("true")], [.text(#"{"visitor":"bob"}"#), .text("true")],
                 [.text(#"{"visitor":"mallory"}"#), .text("false")],
             ])
@@ -192,35 +194,36 @@ struct LaterAnswerTests {
     @Test func anAnswerGivenLaterComesWhereTheDelegateGaveItAndAGiveUpIsRecorded() throws {
         let (_, admitted, _, _, session) = try run("bell", recorded: true)
         // Alice's decision was given up on when Bob knocked; Bob's came with the bell.
-        #expect(admitted == ["bob", "mallory"])
+        expectEqual(admitted, ["bob", "mallory"])
         let events = try timeline(session)
         let steps = events.filter { $0.callback.hasPrefix("gate(_:shouldAdmit") }.map { ($0.later, $0.result) }
-        #expect(
-            steps.map(\.0) == [
+        expectEqual(
+            steps.map(\.0),
+            [
                 .asked, .gaveUp, .asked, .answeredAfterGivingUp, .answered, .asked, .answered,
             ])
         let ring = try #require(events.first { $0.callback == "gateDidRing(_:)" })
         let bobsAnswer = try #require(events.first { $0.later == .answered })
-        #expect(bobsAnswer.parentSeq == ring.seq)  // given while the delegate heard the bell
+        expectEqual(bobsAnswer.parentSeq, ring.seq)  // given while the delegate heard the bell
         let aliceAsk = try #require(events.first { $0.later == .asked })
-        #expect(events.filter { $0.answers == aliceAsk.seq }.map(\.later) == [.gaveUp, .answeredAfterGivingUp])
+        expectEqual(events.filter { $0.answers == aliceAsk.seq }.map(\.later), [.gaveUp, .answeredAfterGivingUp])
     }
 
     @Test func eachMistakeIsRecorded() throws {
         let forgetful = try timeline(try run("forgetful", recorded: true).session)
-        #expect(forgetful.filter { $0.later == .neverAnswered }.count == 3)
+        expectEqual(forgetful.filter { $0.later == .neverAnswered }.count, 3)
         // Dropped at once, inside the ask.
         for mistake in forgetful where mistake.later == .neverAnswered {
-            #expect(mistake.parentSeq == mistake.answers)
+            expectEqual(mistake.parentSeq, mistake.answers)
         }
         let stuttering = try timeline(try run("stuttering", recorded: true).session)
-        #expect(stuttering.filter { $0.later == .answeredTwice }.map(\.result) == ["false", "false", "false"])
+        expectEqual(stuttering.filter { $0.later == .answeredTwice }.map(\.result), ["false", "false", "false"])
         // Still waiting when the recording ends: never answered, recorded at the end.
         let session = try run("bell", recorded: true) { $0.knock("carol") }.session
         let held = try timeline(session).filter { $0.callback.hasPrefix("gate(_:shouldAdmit") }
-        #expect(held.map(\.later) == [.asked, .neverAnswered])
+        expectEqual(held.map(\.later), [.asked, .neverAnswered])
         #expect(held[1].parentSeq == nil)
-        #expect(held[1].laterNote == "MISTAKE: never answered (#\(held[0].seq))")
+        expectEqual(held[1].laterNote, "MISTAKE: never answered (#\(held[0].seq))")
     }
 
     @Test func replayCatchesAChangedLaterAnswerInBothModes() throws {
@@ -231,7 +234,7 @@ struct LaterAnswerTests {
             #expect(same.identical, "\(mode): \(same.diff.differences.prefix(2))")
             let strict = try replayer.replay(session: session, delegate: "strict", mode: mode)
             let vetoes = strict.diff.differences.filter { $0.kind == .vetoChanged }
-            #expect(vetoes.count == 1, "\(mode): \(strict.diff.differences)")
+            expectEqual(vetoes.count, 1, "\(mode): \(strict.diff.differences)")
             #expect(vetoes.first?.a?.later == .answered && vetoes.first?.a?.result == "true")
         }
     }
@@ -266,10 +269,10 @@ struct LaterAnswerTests {
         var search = EventSearch(session: stuttering)
         search.mistakes = true
         let found = try search.matches(in: store)
-        #expect(found.map(\.event.later) == [.answeredTwice, .answeredTwice, .answeredTwice])
+        expectEqual(found.map(\.event.later), [.answeredTwice, .answeredTwice, .answeredTwice])
         search.mistakes = false
         let others = try search.matches(in: store)
-        #expect(others.count == (try timeline(stuttering)).count - 3)
+        expectEqual(others.count, (try timeline(stuttering)).count - 3)
 
         let report = try SessionReport(session: forgetful, in: store)
         let admit = try #require(report.rows.first { $0.callback.hasPrefix("gate(_:shouldAdmit") })
@@ -278,14 +281,14 @@ struct LaterAnswerTests {
         let prompt = try SessionReport(session: try run("prompt", recorded: true).session, in: store)
         let decided = try #require(prompt.rows.first { $0.callback.hasPrefix("gate(_:shouldAdmit") })
         #expect((decided.calls, decided.vetoable, decided.vetoes, decided.defaulted) == (3, 3, 1, 0))
-        #expect(prompt.mistakes == 0)
+        expectEqual(prompt.mistakes, 0)
 
         let coverage = try CoverageReport(sessions: [stuttering], catalog: Self.catalog, in: store)
         let covered = try #require(coverage.rows.first { $0.callback.hasPrefix("gate(_:shouldAdmit") })
         // Each ask answered yes first: the widget took that; the second answers are mistakes.
         #expect((covered.calls, covered.mistakes) == (3, 3))
-        #expect(covered.branches == ["allowed": 3, "vetoed": 0])
-        #expect(covered.argumentClasses["allowed"]?.isEmpty == false)
+        expectEqual(covered.branches, ["allowed": 3, "vetoed": 0])
+        expectEqual(covered.argumentClasses["allowed"]?.isEmpty, false)
 
         let session = try store.session(forgetful)
         let page = HTMLTimeline.report(session: session, events: try timeline(forgetful))
@@ -300,7 +303,7 @@ struct LaterAnswerTests {
         let minimal = try Minimizer(databasePath: database, registry: Self.registry, catalog: Self.catalog)
             .minimize(session: session, delegate: "strict")
         #expect(minimal.steps.map(\.action) == ["knock"] && minimal.steps.count < minimal.originalCount)
-        #expect(minimal.steps.first?.arguments == [.string("bob")], "\(minimal.steps)")
+        expectEqual(minimal.steps.first?.arguments, [.string("bob")], "\(minimal.steps)")
 
         let visitors = ["alice", "bob", "mallory"]
         let catalog = WidgetCatalog.builtIn.adding(
@@ -317,7 +320,7 @@ struct LaterAnswerTests {
         let found = try #require(
             try Explorer(scenario: scenario, registry: Self.registry, options: options)
                 .explore(delegate: "prompt", candidate: "strict").finding)
-        #expect(found.minimized.steps.map(\.action) == ["knock"], "\(found.minimized.steps)")
+        expectEqual(found.minimized.steps.map(\.action), ["knock"], "\(found.minimized.steps)")
         #expect(found.signature.contains("shouldAdmit"), "\(found.signature)")
     }
 }

@@ -37,13 +37,13 @@ struct LaterAnswerTransferTests {
         ] {
             let copy = try AuditStore(path: gates.folder.path("\(name).sqlite"), access: .write)
             let imported = try copy.importSessions(text).sessions
-            #expect(imported.count == sessions.count)
+            expectEqual(imported.count, sessions.count)
             for (from, to) in zip(sessions, imported) {
                 let timeline = try copy.timeline(of: to)
-                #expect(timeline == (try original.timeline(of: from)), "\(name)")
+                expectEqual(timeline, (try original.timeline(of: from)), "\(name)")
                 #expect(timeline.contains { $0.later == .asked })
             }
-            #expect(try exported(copy, imported) == lines, "\(name)")
+            try expectEqual(exported(copy, imported), lines, "\(name)")
         }
     }
 
@@ -60,7 +60,7 @@ struct LaterAnswerTransferTests {
         let copy = try AuditStore(path: gates.folder.path("one.sqlite"), access: .write)
         let imported = try #require(try copy.importSessions(formatOne).sessions.first)
         let timeline = try copy.timeline(of: imported)
-        #expect(timeline.count == (try original.timeline(of: session)).count)
+        expectEqual(timeline.count, (try original.timeline(of: session)).count)
         #expect(timeline.allSatisfy { $0.later == nil && $0.answers == nil })
         // The fields format 2 added are unknown to a format 1 line.
         let mixed = formatOne.map { $0.replacingOccurrences(of: #""parent_seq""#, with: #""later":null,"parent_seq""#) }
@@ -78,7 +78,7 @@ struct LaterAnswerTransferTests {
         let error = try #require(throws: SessionTransfer.ImportError.self) {
             try AuditStore(path: path, access: .write).importSessions(newer)
         }
-        #expect(error.description == "line 1: format 3; this build reads formats 1 to 2")
+        expectEqual(error.description, "line 1: format 3; this build reads formats 1 to 2")
         #expect(try AuditStore(path: path, access: .read).sessions().isEmpty)
     }
 
@@ -95,7 +95,7 @@ struct LaterAnswerTransferTests {
         let error = try #require(throws: SessionTransfer.ImportError.self) {
             try AuditStore(path: path, access: .write).importSessions(spoilt)
         }
-        #expect(error.line == index + 1, "\(error)")
+        expectEqual(error.line, index + 1, "\(error)")
         #expect(try AuditStore(path: path, access: .read).sessions().isEmpty)
     }
 
@@ -110,10 +110,10 @@ struct LaterAnswerTransferTests {
         let source = try AuditStore(path: gates.database, access: .read)
         try target.mergeSessions(from: source)
         let merged = try target.sessions().map(\.id)
-        #expect(merged.count == 2)
+        expectEqual(merged.count, 2)
         for (from, to) in zip([recording, replay], merged) {
             let timeline = try target.timeline(of: to)
-            #expect(timeline == (try source.timeline(of: from)))
+            expectEqual(timeline, (try source.timeline(of: from)))
             #expect(timeline.contains { $0.later == .answeredTwice })
         }
     }

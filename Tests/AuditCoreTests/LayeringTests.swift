@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// What the compiler cannot hold of the layers (Development article, "Layers"): the store's type
@@ -24,6 +25,6 @@ struct LayeringTests {
             }
         }
         #expect(checked > 100, "the sources were not found at \(Self.sources.path)")
-        #expect(outside == [], "extend AuditStore only in Sources/AuditStorage; elsewhere, a type that takes a store")
+        expectEqual(outside, [], "extend AuditStore only in Sources/AuditStorage; elsewhere, a type that takes a store")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -70,12 +71,12 @@ struct MinimizerTests {
         let result = try Minimizer(databasePath: database, registry: Self.registry, catalog: .builtIn)
             .minimize(session: session, delegate: "no-z")
         let typed = try #require(result.steps.first { $0.action == "typeText" })
-        #expect(typed.arguments == [.string("Z")])
+        expectEqual(typed.arguments, [.string("Z")])
         #expect(result.shrunkValues > 0)
-        #expect(try Scenario(data: Data(result.scenario.utf8), catalog: .builtIn).steps == result.steps)
-        #expect(Minimizer.simpler(.int(-7)) == [.int(0), .int(-4), .int(-6)])
-        #expect(Minimizer.simpler(.int(100)) == [0, 50, 75, 88, 94, 97, 99].map { AuditValue.int($0) })
-        #expect(Minimizer.simpler(.string("ab")) == [.string(""), .string("a"), .string("b")])
+        try expectEqual(Scenario(data: Data(result.scenario.utf8), catalog: .builtIn).steps, result.steps)
+        expectEqual(Minimizer.simpler(.int(-7)), [.int(0), .int(-4), .int(-6)])
+        expectEqual(Minimizer.simpler(.int(100)), [0, 50, 75, 88, 94, 97, 99].map { AuditValue.int($0) })
+        expectEqual(Minimizer.simpler(.string("ab")), [.string(""), .string("a"), .string("b")])
         #expect(Minimizer.simpler(.double(0)) == [] && Minimizer.simpler(.bool(true)) == [])
     }
 
@@ -94,19 +95,20 @@ struct MinimizerTests {
         ).session
         let result = try Minimizer(databasePath: database, registry: Self.registry, catalog: .builtIn)
             .minimize(session: session, delegate: "no-high-segments")
-        #expect(result.steps == [.tapSegment(widget: "s", segment: 4)])
-        #expect(result.shrunkValues == 1)
+        expectEqual(result.steps, [.tapSegment(widget: "s", segment: 4)])
+        expectEqual(result.shrunkValues, 1)
         #expect(Minimizer.magnitude(.int(-4)) == 4 && Minimizer.magnitude(.string("ab")) == 2)
         // Zero, then boundaries (smaller first), then the rest: each step is simpler, so it ends.
         let boundaries: [AuditValue] = [.int(4), .int(-1)]
-        #expect(Minimizer.simpler(.int(2), boundaries: boundaries) == [.int(0), .int(4), .int(1)])
-        #expect(Minimizer.simpler(.int(4), boundaries: boundaries) == [.int(0), .int(-1)])
-        #expect(Minimizer.simpler(.int(-1), boundaries: boundaries) == [.int(0)])
-        #expect(Minimizer.simpler(.int(0), boundaries: boundaries) == [])
+        expectEqual(Minimizer.simpler(.int(2), boundaries: boundaries), [.int(0), .int(4), .int(1)])
+        expectEqual(Minimizer.simpler(.int(4), boundaries: boundaries), [.int(0), .int(-1)])
+        expectEqual(Minimizer.simpler(.int(-1), boundaries: boundaries), [.int(0)])
+        expectEqual(Minimizer.simpler(.int(0), boundaries: boundaries), [])
         // A boundary at zero is zero, tried first; one at the extremes of Int is no overflow.
-        #expect(Minimizer.simpler(.int(2), boundaries: [.int(0), .int(4)]) == [.int(0), .int(1)])
-        #expect(
-            Minimizer.simpler(.double(0.3), boundaries: [.double(0), .double(1)]).prefix(2) == [
+        expectEqual(Minimizer.simpler(.int(2), boundaries: [.int(0), .int(4)]), [.int(0), .int(1)])
+        expectEqual(
+            Minimizer.simpler(.double(0.3), boundaries: [.double(0), .double(1)]).prefix(2),
+            [
                 .double(0), .double(0.15),
             ])
         #expect(Minimizer.distance(.int(.min), .int(.max)) > 0)
@@ -116,13 +118,12 @@ struct MinimizerTests {
         let session = try recordExample("checkout.v1")
         let result = try Minimizer(databasePath: database, registry: Self.registry, catalog: .builtIn)
             .minimize(session: session, delegate: "checkout.v2")
-        #expect(result.steps == [.tapSegment(widget: "checkout/shipping", segment: 2)])
-        #expect(result.originalCount == 37)
+        expectEqual(result.steps, [.tapSegment(widget: "checkout/shipping", segment: 2)])
+        expectEqual(result.originalCount, 37)
         #expect(result.tests <= 20)
-        #expect(
-            result.divergence
-                == "veto_changed at checkout/shipping SegmentedControlDelegate.segmentedControl(_:shouldSelectSegmentAt:)"
-        )
+        expectEqual(
+            result.divergence,
+            "veto_changed at checkout/shipping SegmentedControlDelegate.segmentedControl(_:shouldSelectSegmentAt:)")
 
         // The scenario it writes is accepted by record, and replaying it shows the same divergence.
         let minimal = try Scenario(data: Data(result.scenario.utf8), catalog: .builtIn)
@@ -130,8 +131,8 @@ struct MinimizerTests {
             minimal, delegate: "checkout.v1", registry: Self.registry, databasePath: database)
         let report = try Replayer(databasePath: database, registry: Self.registry, catalog: .builtIn)
             .replay(session: again.session, delegate: "checkout.v2", mode: .interaction)
-        #expect(report.firstDivergence?.difference.kind == .vetoChanged)
-        #expect(report.firstDivergence?.difference.event.widget == "checkout/shipping")
+        expectEqual(report.firstDivergence?.difference.kind, .vetoChanged)
+        expectEqual(report.firstDivergence?.difference.event.widget, "checkout/shipping")
     }
 
     @Test func subsequencesThatCannotRunAreUnresolvedNotPassing() throws {
@@ -141,12 +142,11 @@ struct MinimizerTests {
         // The candidate implements shouldBegin where the recording used the default: the first
         // touch sequence on pay shows it, and needs its finger to begin and to end. Halves that
         // split a touch sequence cannot run: unresolved, not passing.
-        #expect(result.steps.map(\.action) == ["touch", "touch"])
+        expectEqual(result.steps.map(\.action), ["touch", "touch"])
         #expect(result.unresolved > 0)
-        #expect(
-            result.divergence
-                == "implemented_changed at checkout/pay#confirm GestureRecognizerDelegate.gestureRecognizerShouldBegin(_:)"
-        )
+        expectEqual(
+            result.divergence,
+            "implemented_changed at checkout/pay#confirm GestureRecognizerDelegate.gestureRecognizerShouldBegin(_:)")
         #expect(!result.stoppedAtBound)
     }
 
@@ -154,7 +154,7 @@ struct MinimizerTests {
         let session = try recordExample("defaults")
         let result = try Minimizer(databasePath: database, registry: Self.registry, catalog: .builtIn)
             .minimize(session: session, delegate: "no-quick-pay", maximumTests: 3)
-        #expect(result.tests == 3)
+        expectEqual(result.tests, 3)
         #expect(result.stoppedAtBound)
     }
 

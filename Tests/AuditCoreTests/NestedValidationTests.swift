@@ -152,15 +152,15 @@ struct NestedValidationTests {
             try Self.parse(bad.text)
         } throws: { error in
             let error = error as? ScenarioError
-            #expect(error?.location == bad.location)
-            #expect(error?.message == bad.message)
+            expectEqual(error?.location, bad.location)
+            expectEqual(error?.message, bad.message)
             return error != nil
         }
     }
 
     @Test func theSeedItselfIsValidAndEveryFingerLifts() throws {
         let scenario = try Self.parse(Self.signup)
-        #expect(scenario.steps.count == 19)
+        expectEqual(scenario.steps.count, 19)
         _ = try ScenarioRunner.run(scenario, delegate: nil)
         // A finger a touch step puts down may be moved and lifted by later touch steps.
         let moved = Self.signup(
@@ -178,7 +178,7 @@ struct NestedValidationTests {
         let withMark = try Scenario(data: Data(bom + Array(Self.signup.utf8)), catalog: .builtIn)
         let without = try Self.parse(Self.signup)
         #expect(withMark.steps == without.steps && withMark.name == without.name)
-        #expect(withMark.source == without.source, "the stored source is the text after the mark")
+        expectEqual(withMark.source, without.source, "the stored source is the text after the mark")
         // Lines and columns count from after the mark, as an editor shows them.
         #expect {
             try Scenario(data: Data(bom + Array("{\n  \"name\": ,\n}".utf8)), catalog: .builtIn)

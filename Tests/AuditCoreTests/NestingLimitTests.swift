@@ -1,5 +1,6 @@
 import AuditExamples
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -71,27 +72,27 @@ struct NestingLimitTests {
         let audited = Self.run(scenario, recorder: recorder)
         let summary = recorder.finish()
 
-        #expect(audited.calls == plain.calls)
-        #expect(audited.error?.description == plain.error?.description)
+        expectEqual(audited.calls, plain.calls)
+        expectEqual(audited.error?.description, plain.error?.description)
         let error = try #require(plain.error)
-        #expect(error.location == "steps[0]")
-        #expect(
-            error.message
-                == "input selectSegment on root/c32 would nest 33 inputs deep, past the limit of 32 "
+        expectEqual(error.location, "steps[0]")
+        expectEqual(
+            error.message,
+            "input selectSegment on root/c32 would nest 33 inputs deep, past the limit of 32 "
                 + "(delegates that drive widgets from inside their callbacks)")
         // c0 … c31 each asked and told; c31's selection of c32 is the 33rd input, refused.
-        #expect(plain.calls.count == 2 * InputNesting.limit)
-        #expect(plain.calls.suffix(2) == ["c31.should(1)", "c31.did(1)"])
-        #expect(summary.inputs == InputNesting.limit)
-        #expect(summary.callbacks == plain.calls.count)
-        #expect(InputNesting.depth == 0)
+        expectEqual(plain.calls.count, 2 * InputNesting.limit)
+        expectEqual(plain.calls.suffix(2), ["c31.should(1)", "c31.did(1)"])
+        expectEqual(summary.inputs, InputNesting.limit)
+        expectEqual(summary.callbacks, plain.calls.count)
+        expectEqual(InputNesting.depth, 0)
         #expect(InputNesting.takeRefusal() == nil)
     }
 
     @Test func aChainExactlyAtTheLimitRuns() throws {
         let plain = Self.run(try Self.chain(InputNesting.limit), recorder: nil)
         #expect(plain.error == nil)
-        #expect(plain.calls.last == "c31.did(1)")
+        expectEqual(plain.calls.last, "c31.did(1)")
     }
 
     @Test func aChainThousandsDeepIsRefusedBeforeTheDatabaseIsOpened() throws {
@@ -129,12 +130,12 @@ struct NestingLimitTests {
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         let audited = pingPong(recorder: recorder)
         let summary = recorder.finish()
-        #expect(audited.calls == plain.calls)
-        #expect(audited.refusal == plain.refusal)
-        #expect(audited.selected == plain.selected)
-        #expect(plain.refusal?.depth == InputNesting.limit + 1)
-        #expect(plain.calls.count == 2 * InputNesting.limit)
-        #expect(summary.inputs == InputNesting.limit)
+        expectEqual(audited.calls, plain.calls)
+        expectEqual(audited.refusal, plain.refusal)
+        expectEqual(audited.selected, plain.selected)
+        expectEqual(plain.refusal?.depth, InputNesting.limit + 1)
+        expectEqual(plain.calls.count, 2 * InputNesting.limit)
+        expectEqual(summary.inputs, InputNesting.limit)
     }
 
     /// `LinkedControlsDelegate` that does not select past control `last`.
@@ -159,7 +160,7 @@ struct NestingLimitTests {
         let summary = try ScenarioRunner.record(
             try Self.chain(40), delegate: { StoppingLinkedDelegate(last: "c31") }, named: "stopping",
             databasePath: database)
-        #expect(summary.inputs == InputNesting.limit)
+        expectEqual(summary.inputs, InputNesting.limit)
         let replayer = Replayer(databasePath: database, registry: DelegateRegistry(), catalog: .builtIn)
         let same = try replayer.replay(
             session: summary.session, candidate: { StoppingLinkedDelegate(last: "c31") }, named: "stopping",
@@ -169,9 +170,9 @@ struct NestingLimitTests {
         let deeper = try replayer.replay(
             session: summary.session, candidate: { LinkedControlsDelegate() }, named: "linked", mode: mode)
         #expect(deeper.diff.identical)
-        #expect(
-            deeper.nestingRefused?.description
-                == "steps[0]: input selectSegment on root/c32 would nest 33 inputs deep, past the limit of 32 "
+        expectEqual(
+            deeper.nestingRefused?.description,
+            "steps[0]: input selectSegment on root/c32 would nest 33 inputs deep, past the limit of 32 "
                 + "(delegates that drive widgets from inside their callbacks)")
         #expect(!deeper.identical)
     }
@@ -183,9 +184,9 @@ struct NestingLimitTests {
         ScenarioRunner.adopt(delegate, in: root, catalog: .builtIn)
         (root.subviews[0] as! SegmentedControl).tapSegment(1)
         let refusal = try #require(InputNesting.takeRefusal())
-        #expect(refusal == InputNestingError(input: "selectSegment", widget: "root/c32", depth: 33))
-        #expect((root.subviews[31] as! SegmentedControl).selectedSegmentIndex == 1)
-        #expect((root.subviews[32] as! SegmentedControl).selectedSegmentIndex == 0)
+        expectEqual(refusal, InputNestingError(input: "selectSegment", widget: "root/c32", depth: 33))
+        expectEqual((root.subviews[31] as! SegmentedControl).selectedSegmentIndex, 1)
+        expectEqual((root.subviews[32] as! SegmentedControl).selectedSegmentIndex, 0)
         #expect(InputNesting.takeRefusal() == nil)
     }
 
@@ -205,8 +206,8 @@ struct NestingLimitTests {
         done.wait()
         _ = recorder.finish()
         let result = try #require(outcome)
-        #expect(result.error?.location == "steps[0]")
-        #expect(result.calls.count == 2 * InputNesting.limit)
+        expectEqual(result.error?.location, "steps[0]")
+        expectEqual(result.calls.count, 2 * InputNesting.limit)
         let used = result.stack.first! - result.stack.last!
         #expect(used < 384 * 1024, "\(InputNesting.limit) audited levels used \(used) bytes of stack")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Synchronization
 import Testing
 
@@ -81,7 +82,7 @@ struct NoiseTests {
             .replay(session: id, delegate: "flaky", mode: .interaction, noiseRuns: 2)
         let noise = try #require(result.noise)
         #expect(!noise.differences.isEmpty)
-        #expect(try everyDifference(of: result).count == noise.differences.count)
+        try expectEqual(everyDifference(of: result).count, noise.differences.count)
         #expect(result.identical)
         #expect(result.firstDivergence == nil)
         #expect(noise.differences.allSatisfy { $0.event.widget == "checkout/shipping" })
@@ -104,18 +105,18 @@ struct NoiseTests {
         #expect(!result.identical)
         #expect(result.diff.differences.allSatisfy { $0.event.widget == "checkout/payment" })
         let every = try everyDifference(of: result)
-        #expect(result.diff.differences.count + noise.differences.count == every.count)
+        expectEqual(result.diff.differences.count + noise.differences.count, every.count)
         let first = try #require(result.firstDivergence)
-        #expect(first.difference.kind == .vetoChanged)
-        #expect(first.input?.widget == "checkout/payment")
+        expectEqual(first.difference.kind, .vetoChanged)
+        expectEqual(first.input?.widget, "checkout/payment")
     }
 
     @Test func withoutBaselineRunsEverythingIsARegression() throws {
         let id = try record()
         let result = try Replayer(databasePath: database, registry: registry, catalog: .builtIn)
             .replay(session: id, delegate: "flaky", mode: .interaction, noiseRuns: 0)
-        #expect(result.noise?.differences.isEmpty == true)
+        expectEqual(result.noise?.differences.isEmpty, true)
         #expect(!result.identical)
-        #expect(result.diff.differences == (try everyDifference(of: result)))
+        expectEqual(result.diff.differences, (try everyDifference(of: result)))
     }
 }

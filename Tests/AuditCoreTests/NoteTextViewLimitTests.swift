@@ -44,11 +44,11 @@ struct NoteTextViewLimitTests {
         note.beginEditing()
         note.delegate = delegate
         note.type(example.typed)
-        #expect(note.text == (example.accepted ? example.text + example.typed : example.text))
+        expectEqual(note.text, (example.accepted ? example.text + example.typed : example.text))
         // A refused change never reaches the app; an accepted one that reaches the limit says so.
-        #expect(delegate.calls.isEmpty == !example.accepted)
+        expectEqual(delegate.calls.isEmpty, !example.accepted)
         let reached = (example.text + example.typed).utf16.count == example.limit
-        #expect(delegate.calls.contains("n.didReachLimit \(example.limit)") == (example.accepted && reached))
+        expectEqual(delegate.calls.contains("n.didReachLimit \(example.limit)"), (example.accepted && reached))
     }
 
     /// Random edits of emoji, flags and combining marks: a change is refused exactly when it would
@@ -72,10 +72,10 @@ struct NoteTextViewLimitTests {
             note.replace(range, with: piece)
             let refused = proposed > limit && proposed > before
             let changes = range.length > 0 || !piece.isEmpty
-            #expect(note.text.utf16.count == (refused || !changes ? before : proposed))
-            #expect(note.utf16Length == note.text.utf16.count)
+            expectEqual(note.text.utf16.count, (refused || !changes ? before : proposed))
+            expectEqual(note.utf16Length, note.text.utf16.count)
             let reported = delegate.calls.filter { $0.hasPrefix("n.didReachLimit") }.count - reports
-            #expect(reported == (!refused && changes && before < limit && proposed >= limit ? 1 : 0))
+            expectEqual(reported, (!refused && changes && before < limit && proposed >= limit ? 1 : 0))
         }
     }
 
@@ -93,6 +93,6 @@ struct NoteTextViewLimitTests {
         let root = scenario.root.build()
         for step in scenario.steps { step.perform(in: root) }
         let note = try #require(root.view(atPath: "r/n") as? NoteTextView)
-        #expect(note.text == "🇫🇷a")
+        expectEqual(note.text, "🇫🇷a")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -34,13 +35,13 @@ struct NoteTextViewTests {
         let note = note("👍🏽 ok")
         #expect(note.delegate === delegate)
         #expect((note as TextView).delegate === delegate)
-        #expect(note.widgetKind == "NoteTextView")
+        expectEqual(note.widgetKind, "NoteTextView")
         let other = LoggingTextDelegate()
         (note as TextView).delegate = other
         #expect(note.delegate === other)
         note.beginEditing()
         #expect(delegate.calls.isEmpty)
-        #expect(other.calls == ["n.shouldBegin -> true", "n.didBegin editing=true"])
+        expectEqual(other.calls, ["n.shouldBegin -> true", "n.didBegin editing=true"])
     }
 
     @Test func withoutALimitEveryCallReachesTheAppOnceAsFromATextView() {
@@ -49,23 +50,24 @@ struct NoteTextViewTests {
         let plainDelegate = LoggingTextDelegate()
         plain.delegate = plainDelegate
         driveEveryInput(plain)
-        #expect(delegate.calls == plainDelegate.calls)
-        #expect(delegate.calls.count == 11)
+        expectEqual(delegate.calls, plainDelegate.calls)
+        expectEqual(delegate.calls.count, 11)
     }
 
     @Test func theLimitRefusesAChangeWithoutAskingTheApp() {
         let note = note("请在门口", limit: 5, editing: true)
         note.type("ab")
-        #expect(note.text == "请在门口")
-        #expect(note.selectedRange == .caret(at: 4))
+        expectEqual(note.text, "请在门口")
+        expectEqual(note.selectedRange, .caret(at: 4))
         #expect(delegate.calls.isEmpty)
     }
 
     @Test func reachingTheLimitIsReportedAfterDidChangeAndBeforeTheSelection() {
         let note = note("abc", limit: 4, editing: true)
         note.type("d")
-        #expect(
-            delegate.calls == [
+        expectEqual(
+            delegate.calls,
+            [
                 #"n.shouldChange {3, 0} "d" in "abc" -> true"#, #"n.didChange "abcd" {4, 0}"#, "n.didReachLimit 4",
                 "n.didChangeSelection {4, 0}",
             ])
@@ -73,9 +75,10 @@ struct NoteTextViewTests {
         note.type("e")  // refused by the limit: the app hears nothing
         note.replace(TextRange(location: 3, length: 1), with: "")
         note.type("D")  // reaches the limit again
-        #expect(note.text == "abcD")
-        #expect(
-            delegate.calls == [
+        expectEqual(note.text, "abcD")
+        expectEqual(
+            delegate.calls,
+            [
                 #"n.shouldChange {3, 1} "" in "abcd" -> true"#, #"n.didChange "abc" {3, 0}"#,
                 "n.didChangeSelection {3, 0}", #"n.shouldChange {3, 0} "D" in "abc" -> true"#,
                 #"n.didChange "abcD" {4, 0}"#, "n.didReachLimit 4",
@@ -87,8 +90,8 @@ struct NoteTextViewTests {
         let note = note("abc", limit: 4, editing: true)
         delegate.allowsChange = { _, _, _ in false }
         note.type("d")
-        #expect(note.text == "abc")
-        #expect(delegate.calls == [#"n.shouldChange {3, 0} "d" in "abc" -> false"#])
+        expectEqual(note.text, "abc")
+        expectEqual(delegate.calls, [#"n.shouldChange {3, 0} "d" in "abc" -> false"#])
     }
 
     @Test func changesThatAddNoCharactersAlwaysReachTheApp() {
@@ -97,9 +100,10 @@ struct NoteTextViewTests {
         note.replace(TextRange(location: 0, length: 1), with: "")
         note.type("x")  // 6 characters: more than the limit and than now
         note.replace(TextRange(location: 0, length: 2), with: "z")
-        #expect(note.text == "zdef")
-        #expect(
-            delegate.calls.filter { $0.contains("shouldChange") } == [
+        expectEqual(note.text, "zdef")
+        expectEqual(
+            delegate.calls.filter { $0.contains("shouldChange") },
+            [
                 #"n.shouldChange {0, 1} "" in "abcdef" -> true"#, #"n.shouldChange {0, 2} "z" in "bcdef" -> true"#,
             ])
         #expect(!delegate.calls.contains { $0.contains("didReachLimit") })
@@ -109,8 +113,8 @@ struct NoteTextViewTests {
         // "👍" is 2 UTF-16 units, "👍🏽" 4: one Character either way, but the modifier reaches the limit.
         let note = note("👍", limit: 4, editing: true)
         note.type("🏽")
-        #expect(note.text == "👍🏽")
-        #expect(delegate.calls.count == 4)  // should, did, reached, selection
+        expectEqual(note.text, "👍🏽")
+        expectEqual(delegate.calls.count, 4)  // should, did, reached, selection
         #expect(delegate.calls.contains("n.didReachLimit 4"))
     }
 
@@ -123,14 +127,15 @@ struct NoteTextViewTests {
         note.select(TextRange(location: 0, length: 1))
         note.endEditing()
         let summary = recorder.finish()
-        #expect(summary.vetoes == 0)
+        expectEqual(summary.vetoes, 0)
 
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
         let state = { (editing: Bool, location: Int, length: Int) in
             #"{"editing":\#(editing),"length":3,"selection":{"length":\#(length),"location":\#(location)},"textHash":"\#(TextDigest.hexadecimal("abc"))"}"#
         }
-        #expect(
-            timelineLines(events) == [
+        expectEqual(
+            timelineLines(events),
+            [
                 #"1 - input n typeText {"text":"c"} \#(state(true, 3, 0)) - -"#,
                 #"2 1 callback n textViewShouldBeginEditing(_:) {} true false true"#,
                 #"3 1 callback n textViewDidBeginEditing(_:) {} void - true"#,
@@ -146,11 +151,11 @@ struct NoteTextViewTests {
                 #"13 11 callback n textViewDidEndEditing(_:) {} void - true"#,
             ])
         let protocols = events.filter { $0.kind == .callback }.map(\.protocolName)
-        #expect(protocols.filter { $0 == "NoteTextViewDelegate" }.count == 1)
-        #expect(protocols.filter { $0 == "TextViewDelegate" }.count == 8)
-        #expect(events[5].protocolName == "NoteTextViewDelegate")
+        expectEqual(protocols.filter { $0 == "NoteTextViewDelegate" }.count, 1)
+        expectEqual(protocols.filter { $0 == "TextViewDelegate" }.count, 8)
+        expectEqual(events[5].protocolName, "NoteTextViewDelegate")
         #expect(events.allSatisfy { $0.widgetKind == "NoteTextView" })
-        #expect(events.filter { $0.kind == .callback }.map { "\($0.widget!) \($0.callback)" } == delegate.selectors)
+        expectEqual(events.filter { $0.kind == .callback }.map { "\($0.widget!) \($0.callback)" }, delegate.selectors)
     }
 
     @Test func aPlainTextViewDelegateGetsTheNewCallbacksDefault() throws {
@@ -161,13 +166,13 @@ struct NoteTextViewTests {
         try recorder.attach(to: note)
         note.type("a")
         let session = recorder.finish().session
-        #expect(plain.texts == ["a"])
+        expectEqual(plain.texts, ["a"])
         let events = try AuditStore(path: database, access: .read).timeline(of: session)
         let reached = try #require(events.first { $0.callback == "noteTextView(_:didReachCharacterLimit:)" })
-        #expect(reached.protocolName == "NoteTextViewDelegate")
-        #expect(reached.implemented == false)
-        #expect(reached.arguments == #"{"limit":1}"#)
-        #expect(events.first { $0.callback == "textViewDidChange(_:)" }?.implemented == true)
+        expectEqual(reached.protocolName, "NoteTextViewDelegate")
+        expectEqual(reached.implemented, false)
+        expectEqual(reached.arguments, #"{"limit":1}"#)
+        expectEqual(events.first { $0.callback == "textViewDidChange(_:)" }?.implemented, true)
     }
 
     @Test(arguments: [1, 2, 3, 42, 2026] as [UInt64])
@@ -177,12 +182,12 @@ struct NoteTextViewTests {
         let summary = recorder.finish()
         let callbacks = try AuditStore(path: database, access: .read).timeline(of: summary.session)
             .filter { $0.kind == .callback }
-        #expect(callbacks.map { "\($0.widget!) \($0.callback)" } == run.delegate.selectors)
+        expectEqual(callbacks.map { "\($0.widget!) \($0.callback)" }, run.delegate.selectors)
         for event in callbacks {
             let expected =
                 event.callback == "noteTextView(_:didReachCharacterLimit:)"
                 ? "NoteTextViewDelegate" : "TextViewDelegate"
-            #expect(event.protocolName == expected)
+            expectEqual(event.protocolName, expected)
         }
         #expect(callbacks.contains { $0.widget == "root/note" && $0.protocolName == "NoteTextViewDelegate" })
     }
@@ -195,13 +200,13 @@ struct NoteTextViewTests {
         note.delegate = second
         note.type("c")
         #expect(delegate.calls.isEmpty)
-        #expect(second.calls.count == 6)
+        expectEqual(second.calls.count, 6)
         recorder.detach(from: note)
         note.replace(TextRange(location: 0, length: 1), with: "")
-        #expect(second.calls.count == 9)
+        expectEqual(second.calls.count, 9)
         let summary = recorder.finish()
-        #expect(summary.callbacks == 6)
-        #expect(summary.inputs == 1)
+        expectEqual(summary.callbacks, 6)
+        expectEqual(summary.inputs, 1)
     }
 
     @Test func adoptsATextViewDelegate() {
@@ -218,7 +223,7 @@ struct NoteTextViewTests {
         }
         #expect(note.delegate == nil)
         note.type("a")  // the relay passes calls on to no one: defaults apply
-        #expect(note.text == "a")
+        expectEqual(note.text, "a")
     }
 
     @Test func noteAndDelegateLeaveNoRetainCycle() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Synchronization
 import Testing
 
@@ -24,8 +25,8 @@ struct ReadOnlyQueryTests {
         let result = try ReadOnlyQuery.run(
             "SELECT args ->> 'index' AS i, vetoed FROM timeline WHERE vetoed AND protocol = 'SegmentedControlDelegate' ORDER BY seq",
             databasePath: database)
-        #expect(result.columns == ["i", "vetoed"])
-        #expect(result.rows == [[.integer(2), .integer(1)]])
+        expectEqual(result.columns, ["i", "vetoed"])
+        expectEqual(result.rows, [[.integer(2), .integer(1)]])
     }
 
     @Test func readOnlyPragmaFunctionsAndRecursiveCTEsWork() throws {
@@ -34,7 +35,7 @@ struct ReadOnlyQueryTests {
         let count = try ReadOnlyQuery.run(
             "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 100) SELECT count(*) FROM n",
             databasePath: database)
-        #expect(count.rows == [[.integer(100)]])
+        expectEqual(count.rows, [[.integer(100)]])
     }
 
     @Test(arguments: [
@@ -62,11 +63,11 @@ struct ReadOnlyQueryTests {
         #expect(throws: StoreError.self) {
             try ReadOnlyQuery.run(sql, databasePath: database, deadline: .milliseconds(300))
         }
-        #expect(fileBytes(database) == before)
+        expectEqual(fileBytes(database), before)
         let after = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter {
             !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
         }
-        #expect(after.sorted() == files.filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") })
+        expectEqual(after.sorted(), files.filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") })
     }
 
     /// The deadline falls exactly `deadline` after the start: a query that never ends goes on while
@@ -97,6 +98,6 @@ struct ReadOnlyQueryTests {
             guard case .queryRefused(let reason) = error else { throw error }
             #expect(reason.contains("deadline"), "\(reason)")
         }
-        #expect(readings.withLock { $0 } == 2 + atTheDeadline)
+        expectEqual(readings.withLock { $0 }, 2 + atTheDeadline)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -38,12 +39,13 @@ struct RecorderTests {
         shipping.tapSegment(2)  // vetoed
         shipping.tapSegment(1)  // allowed, nests a programmatic selection of payment
         let summary = recorder.finish()
-        #expect(summary.vetoes == 1)
+        expectEqual(summary.vetoes, 1)
 
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
         let lines = timelineLines(events)
-        #expect(
-            lines == [
+        expectEqual(
+            lines,
+            [
                 #"1 - input root/shipping tapSegment {"segment":2} {"selected":0} - -"#,
                 #"2 1 callback root/shipping segmentedControl(_:shouldSelectSegmentAt:) {"index":2} false true true"#,
                 #"3 - input root/shipping tapSegment {"segment":1} {"selected":1} - -"#,
@@ -65,12 +67,12 @@ struct RecorderTests {
         control.tapSegment(1)
         let session = recorder.finish().session
         let events = try AuditStore(path: database, access: .read).timeline(of: session)
-        #expect(delegate.selections == [1])
-        #expect(events[1].callback == "segmentedControl(_:shouldSelectSegmentAt:)")
-        #expect(events[1].implemented == false)
-        #expect(events[1].result == "true")
-        #expect(events[1].vetoed == false)
-        #expect(events[2].implemented == true)
+        expectEqual(delegate.selections, [1])
+        expectEqual(events[1].callback, "segmentedControl(_:shouldSelectSegmentAt:)")
+        expectEqual(events[1].implemented, false)
+        expectEqual(events[1].result, "true")
+        expectEqual(events[1].vetoed, false)
+        expectEqual(events[2].implemented, true)
     }
 
     @Test func reassigningTheDelegateRetargetsAtOnceAndDetachStopsRecording() throws {
@@ -84,13 +86,13 @@ struct RecorderTests {
         #expect(control.delegate === second)
         control.tapSegment(2)
         #expect(first.calls.isEmpty)
-        #expect(second.calls == ["c.should(2)"])
+        expectEqual(second.calls, ["c.should(2)"])
         recorder.detach(from: control)
         control.tapSegment(1)
-        #expect(second.calls == ["c.should(2)", "c.should(1)", "c.did(1, true)"])
+        expectEqual(second.calls, ["c.should(2)", "c.should(1)", "c.did(1, true)"])
         let summary = recorder.finish()
-        #expect(summary.callbacks == 1)
-        #expect(summary.inputs == 1)
+        expectEqual(summary.callbacks, 1)
+        expectEqual(summary.inputs, 1)
     }
 
     @Test func widgetsAddedAfterAttachAreAudited() throws {
@@ -105,8 +107,8 @@ struct RecorderTests {
         let session = recorder.finish().session
         let events = try AuditStore(path: database, access: .read).timeline(of: session)
         // The tap, its should- and its did-callback.
-        #expect(events.map(\.widget) == Array(repeating: "root/group/late", count: 3))
-        #expect(events.map(\.widgetKind) == Array(repeating: "SegmentedControl", count: 3))
+        expectEqual(events.map(\.widget), Array(repeating: "root/group/late", count: 3))
+        expectEqual(events.map(\.widgetKind), Array(repeating: "SegmentedControl", count: 3))
     }
 
     @Test func widgetAndDelegateLeaveNoRetainCycle() throws {
@@ -144,17 +146,17 @@ struct RecorderTests {
         _ = runRandomInputs(seed: 9, count: 500, recorder: recorder)
         let summary = recorder.finish()
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
-        #expect(events.map(\.seq) == Array(1...Int64(events.count)))
-        #expect(events.count == summary.events)
+        expectEqual(events.map(\.seq), Array(1...Int64(events.count)))
+        expectEqual(events.count, summary.events)
         let stored = try AuditStore(path: database, access: .read).session(summary.session)
-        #expect(stored.status == .complete)
-        #expect(stored.events == summary.events)
+        expectEqual(stored.status, .complete)
+        expectEqual(stored.events, summary.events)
     }
 
     @Test func finishIsIdempotent() throws {
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         let first = recorder.finish()
-        #expect(recorder.finish() == first)
+        expectEqual(recorder.finish(), first)
     }
 
     @Test func sessionOfADeadProcessIsMarkedInterruptedOnNextWrite() throws {
@@ -165,18 +167,18 @@ struct RecorderTests {
         try sqlite(database, "UPDATE sessions SET status = 'recording', owner_pid = 999999999 WHERE id = \(session)")
         let storedStatus = "SELECT status FROM sessions WHERE id = \(session)"
         // Readers see at once that its process is gone; the file changes at the next write.
-        #expect(try AuditStore(path: database, access: .read).session(session).status == .interrupted)
-        #expect(try Connection(path: database, mode: .readOnly).scalarText(storedStatus) == "recording")
+        try expectEqual(AuditStore(path: database, access: .read).session(session).status, .interrupted)
+        try expectEqual(Connection(path: database, mode: .readOnly).scalarText(storedStatus), "recording")
         _ = try AuditStore(path: database, access: .write)
-        #expect(try Connection(path: database, mode: .readOnly).scalarText(storedStatus) == "interrupted")
+        try expectEqual(Connection(path: database, mode: .readOnly).scalarText(storedStatus), "interrupted")
     }
 
     @Test func aLiveRecordingIsNotMarkedInterrupted() throws {
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         try recorder.attach(to: View(identifier: "root"))
         _ = try AuditStore(path: database, access: .write)
-        #expect(try AuditStore(path: database, access: .read).session(recorder.session).status == .recording)
+        try expectEqual(AuditStore(path: database, access: .read).session(recorder.session).status, .recording)
         recorder.finish()
-        #expect(try AuditStore(path: database, access: .read).session(recorder.session).status == .complete)
+        try expectEqual(AuditStore(path: database, access: .read).session(recorder.session).status, .complete)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -20,14 +21,14 @@ struct RecordingLockTests {
         try recorder.attach(to: View(identifier: "root"))  // a recorder attached to nothing stores no session
         // As a reader in another PID namespace sees it: no process here has the recorder's id.
         try sqlite(database, "UPDATE sessions SET owner_pid = 999999999 WHERE id = \(recorder.session)")
-        #expect(try AuditStore(path: database, access: .read).session(recorder.session).status == .recording)
+        try expectEqual(AuditStore(path: database, access: .read).session(recorder.session).status, .recording)
         // A writer does not mark it interrupted either.
         _ = try AuditStore(path: database, access: .write)
-        #expect(
-            try Connection(path: database, mode: .readOnly).scalarText(
-                "SELECT status FROM sessions WHERE id = \(recorder.session)") == "recording")
-        #expect(recorder.finish().status == .complete)
-        #expect(try AuditStore(path: database, access: .read).session(recorder.session).status == .complete)
+        try expectEqual(
+            Connection(path: database, mode: .readOnly).scalarText(
+                "SELECT status FROM sessions WHERE id = \(recorder.session)"), "recording")
+        expectEqual(recorder.finish().status, .complete)
+        try expectEqual(AuditStore(path: database, access: .read).session(recorder.session).status, .complete)
     }
 
     @Test func theLockIsTheSessionsAndOnlyWhileItsStoreIsOpen() throws {
@@ -36,8 +37,8 @@ struct RecordingLockTests {
         #expect(RecordingLock.isHeld(session: session, databasePath: database))
         #expect(!RecordingLock.isHeld(session: session + 1, databasePath: database))
         var info = stat()
-        #expect(stat(RecordingLock.path(of: database), &info) == 0)
-        #expect(info.st_mode & 0o777 == 0o600)
+        expectEqual(stat(RecordingLock.path(of: database), &info), 0)
+        expectEqual(info.st_mode & 0o777, 0o600)
         recorder.finish()
         #expect(!RecordingLock.isHeld(session: session, databasePath: database))
     }
@@ -52,13 +53,13 @@ struct RecordingLockTests {
         let second = try Recorder(databasePath: database, session: newSession("second"), catalog: .builtIn)
         for recorder in [first, second] { try recorder.attach(to: View(identifier: "root")) }
         #expect(lockFileExists)
-        #expect(first.finish().status == .complete)
+        expectEqual(first.finish().status, .complete)
         #expect(lockFileExists, "the second recording still holds it")
         #expect(RecordingLock.isHeld(session: second.session, databasePath: database))
         #expect(!RecordingLock.isHeld(session: first.session, databasePath: database))
-        #expect(second.finish().status == .complete)
+        expectEqual(second.finish().status, .complete)
         #expect(!lockFileExists)
-        #expect(try AuditStore(path: database, access: .read).sessions().map(\.status) == [.complete, .complete])
+        try expectEqual(AuditStore(path: database, access: .read).sessions().map(\.status), [.complete, .complete])
     }
 
     @Test func aLockReleasedWithoutFinishingLeavesNoFileEither() throws {
@@ -76,7 +77,7 @@ struct RecordingLockTests {
     @Test func aFileLeftByACrashedRecordingIsFreeAndTheNextRecordingRemovesIt() throws {
         let crashed = try Recorder(databasePath: database, session: newSession("crashed"), catalog: .builtIn)
         try crashed.attach(to: View(identifier: "root"))  // a recorder attached to nothing stores no session
-        #expect(crashed.finish().status == .complete)
+        expectEqual(crashed.finish().status, .complete)
         try sqlite(
             database,
             "UPDATE sessions SET status = 'recording', ended_at = NULL, owner_pid = 999999999 WHERE id = \(crashed.session)"
@@ -84,15 +85,15 @@ struct RecordingLockTests {
         #expect(!lockFileExists)
         #expect(FileManager.default.createFile(atPath: RecordingLock.path(of: database), contents: Data()))
         #expect(!RecordingLock.isHeld(session: crashed.session, databasePath: database))
-        #expect(try AuditStore(path: database, access: .read).session(crashed.session).status == .interrupted)
+        try expectEqual(AuditStore(path: database, access: .read).session(crashed.session).status, .interrupted)
 
         let next = try Recorder(databasePath: database, session: newSession("next"), catalog: .builtIn)
         try next.attach(to: View(identifier: "root"))
         #expect(RecordingLock.isHeld(session: next.session, databasePath: database))
         #expect(!RecordingLock.isHeld(session: crashed.session, databasePath: database))
-        #expect(next.finish().status == .complete)
+        expectEqual(next.finish().status, .complete)
         #expect(!lockFileExists)
-        #expect(try AuditStore(path: database, access: .read).sessions().map(\.status) == [.interrupted, .complete])
+        try expectEqual(AuditStore(path: database, access: .read).sessions().map(\.status), [.interrupted, .complete])
     }
 
     @Test func readersMakeNoLockFile() throws {
@@ -109,14 +110,14 @@ struct RecordingLockTests {
     func aLockFileRootMakesBesideAnotherUsersDatabaseIsTheirs() throws {
         _ = try AuditStore(path: database, access: .write)
         let (owner, group): (uid_t, gid_t) = (65_534, 65_534)  // nobody, nogroup
-        #expect(chown(database, owner, group) == 0)
+        expectEqual(chown(database, owner, group), 0)
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         try recorder.attach(to: View(identifier: "root"))
         for file in [RecordingLock.path(of: database), database + "-writers"] {
             var info = stat()
-            #expect(stat(file, &info) == 0, "\(file)")
+            expectEqual(stat(file, &info), 0, "\(file)")
             #expect((info.st_uid, info.st_gid) == (owner, group), "\(file)")
         }
-        #expect(recorder.finish().status == .complete)
+        expectEqual(recorder.finish().status, .complete)
     }
 }

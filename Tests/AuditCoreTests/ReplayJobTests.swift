@@ -48,7 +48,7 @@ struct ReplayJobTests {
         let alone = try sessions.map { try replayer.replay(session: $0, delegate: "checkout.v2", mode: mode) }
         var batched: [ReplayReport?] = []
         func deliver(_ index: Int, _ outcome: Result<ReplayReport, any Error>) {
-            #expect(index == batched.count)
+            expectEqual(index, batched.count)
             batched.append(try? outcome.get())
         }
         if puttingTurnsOff {
@@ -64,14 +64,15 @@ struct ReplayJobTests {
                 deliver($0, $1)
             }
         }
-        #expect(batched.count == sessions.count)
+        expectEqual(batched.count, sessions.count)
         for (index, report) in alone.enumerated() {
             let batched = try #require(batched[index])
-            #expect(batched.identical == report.identical)
-            #expect(batched.diff.differences.map(DifferenceKey.init) == report.diff.differences.map(DifferenceKey.init))
-            #expect(batched.candidate.status == .complete)
-            #expect(batched.candidate.replayOf == sessions[index])
-            #expect(try storedEvents(of: batched.candidate.id) == storedEvents(of: report.candidate.id))
+            expectEqual(batched.identical, report.identical)
+            expectEqual(
+                batched.diff.differences.map(DifferenceKey.init), report.diff.differences.map(DifferenceKey.init))
+            expectEqual(batched.candidate.status, .complete)
+            expectEqual(batched.candidate.replayOf, sessions[index])
+            try expectEqual(storedEvents(of: batched.candidate.id), storedEvents(of: report.candidate.id))
         }
     }
 
@@ -92,10 +93,10 @@ struct ReplayJobTests {
         } deliver: { index, outcome in
             delivered.append((index, outcome))
         }
-        #expect(delivered.map(\.0) == [0, 1, 2, 3])
+        expectEqual(delivered.map(\.0), [0, 1, 2, 3])
         #expect(delivered.prefix(3).allSatisfy { (try? $0.1.get()) != nil })
         #expect(throws: StoreError.self) { try delivered[3].1.get() }
-        #expect(finished.ids.withLock { Set($0) } == Set(sessions))
+        expectEqual(finished.ids.withLock { Set($0) }, Set(sessions))
     }
 
     final class Finished: Sendable {
@@ -122,10 +123,10 @@ struct ReplayJobTests {
             // Running or waiting: taken, and neither delivered before nor being delivered now.
             let inFlight = started.ids.withLock { $0.count } - delivered - 1
             #expect(inFlight <= window, "\(inFlight) sessions running or waiting to be delivered")
-            #expect((try? outcome.get()) == Int64(index + 1))
+            expectEqual((try? outcome.get()), Int64(index + 1))
             delivered += 1
         }
-        #expect(delivered == count)
+        expectEqual(delivered, count)
     }
 
     /// A job's recordings take no lock file descriptor past their session: a batch far longer than
@@ -139,7 +140,7 @@ struct ReplayJobTests {
                     recordingInline: store, session: NewSession(scenario: "s", source: "x", delegate: "d"),
                     catalog: .builtIn)
                 #expect(recorder.session == 0 && store.recordingLocks.isEmpty, "made when written")
-                #expect(recorder.finish().status == .complete)
+                expectEqual(recorder.finish().status, .complete)
                 #expect(store.recordingLocks.isEmpty, "session \(id)")
             }
         }
@@ -155,7 +156,7 @@ struct ReplayJobTests {
         let parsed = ParsedOnce()
         for (index, id) in sessions.enumerated() {
             let plan = try ReplayPlan(session: id, store: store, catalog: .builtIn, parsed: parsed)
-            #expect(plan.fingerprints == (try store.fingerprints(of: id)), "session \(id)")
+            expectEqual(plan.fingerprints, (try store.fingerprints(of: id)), "session \(id)")
 
             let recorder = try Recorder(
                 recordingInline: store,
@@ -169,7 +170,7 @@ struct ReplayJobTests {
             let written = try #require(recorder.prepareToFinish())
             let summary = recorder.finish()
             #expect(recorder.wroteWhole && written.count == summary.events)
-            #expect(written == (try store.fingerprints(of: summary.session)), "replay of session \(id)")
+            expectEqual(written, (try store.fingerprints(of: summary.session)), "replay of session \(id)")
         }
     }
 
@@ -196,7 +197,7 @@ struct ReplayJobTests {
         for (alone, job) in try aloneAndInAJob(session) {
             #expect(job.cutShort != nil && job.cutShort == alone.cutShort)
             #expect(job.diff.eventsA == alone.diff.eventsA && job.diff.eventsB == alone.diff.eventsB)
-            #expect(job.diff.differences.map(DifferenceKey.init) == alone.diff.differences.map(DifferenceKey.init))
+            expectEqual(job.diff.differences.map(DifferenceKey.init), alone.diff.differences.map(DifferenceKey.init))
         }
     }
 
@@ -209,7 +210,7 @@ struct ReplayJobTests {
         #expect(reports[0].job.identical && reports[0].alone.identical)
         #expect(reports.contains { !$0.alone.identical })
         for (alone, job) in reports {
-            #expect(job.diff.differences.map(DifferenceKey.init) == alone.diff.differences.map(DifferenceKey.init))
+            expectEqual(job.diff.differences.map(DifferenceKey.init), alone.diff.differences.map(DifferenceKey.init))
         }
     }
 
@@ -229,9 +230,9 @@ struct ReplayJobTests {
             }
             let other = try? AuditStore(path: database, access: .read)
             seen.append(candidate)
-            #expect((try? other?.session(candidate).status) == .complete, "candidate \(candidate) not committed")
+            expectEqual((try? other?.session(candidate).status), .complete, "candidate \(candidate) not committed")
         }
-        #expect(seen.count == sessions.count)
+        expectEqual(seen.count, sessions.count)
     }
 
     /// When a batch cannot be committed, each session that wrote in it fails with that error,
@@ -259,14 +260,14 @@ struct ReplayJobTests {
         // A job alone commits once, at the end; of two, the one that runs out of sessions first
         // commits what is written so far, which fails, and the other's last session may be
         // written in the next batch. Each failed session stored nothing; each other did.
-        #expect(outcomes.count == 3)
+        expectEqual(outcomes.count, 3)
         let failed = outcomes.filter { (try? $0.get()) == nil }.count
         #expect(jobs == 1 ? failed == 3 : failed >= 1)
         for outcome in outcomes where (try? outcome.get()) == nil {
             #expect(throws: StoreError.self) { try outcome.get() }
         }
         let stored = try AuditStore(path: database, access: .read).sessions()
-        #expect(stored.count == sessions.count + 3 - failed)
+        expectEqual(stored.count, sessions.count + 3 - failed)
         #expect(stored.allSatisfy { $0.status == .complete })
         var again: [Int64] = []
         replayer.replayAll(sessions, jobs: jobs, policy: oneBatch) { job, id in
@@ -274,7 +275,7 @@ struct ReplayJobTests {
         } deliver: { _, outcome in
             if let id = try? outcome.get() { again.append(id) }
         }
-        #expect(again.count == 3)
+        expectEqual(again.count, 3)
     }
 
     /// What another process finds at any moment of a `replay --all` (what a kill would leave):
@@ -292,12 +293,12 @@ struct ReplayJobTests {
                 return
             }
             for candidate in candidates {
-                #expect(candidate.status == .complete, "\(candidate.id)")
-                #expect((try? other.timeline(of: candidate.id).count) == candidate.events, "\(candidate.id)")
+                expectEqual(candidate.status, .complete, "\(candidate.id)")
+                expectEqual((try? other.timeline(of: candidate.id).count), candidate.events, "\(candidate.id)")
             }
             checks += 1
         }
-        #expect(checks == sessions.count)
+        expectEqual(checks, sessions.count)
     }
 
     /// A job about to wait for room commits what it holds first: the session being waited for
@@ -326,7 +327,7 @@ struct ReplayJobTests {
         thread.start()
         let finished = done.wait(timeout: .now() + 120) == .success
         #expect(finished, "the jobs wait for each other")
-        if finished { #expect(delivered.withLock { $0 } == sessions.count) }
+        if finished { expectEqual(delivered.withLock { $0 }, sessions.count) }
     }
 
     /// A job's recorder makes its session only when it is finished, in its turn at the shared
@@ -344,9 +345,9 @@ struct ReplayJobTests {
             root.addSubview(control)
             try recorder.attach(to: root)
             control.tapSegment(1)
-            #expect(recorder.session == 0)
+            expectEqual(recorder.session, 0)
         }
-        #expect(try store.sessions().map(\.id) == sessions)
+        try expectEqual(store.sessions().map(\.id), sessions)
     }
 
     /// Each session a job stores is a savepoint of the open batch; SQLite keeps what a savepoint
@@ -360,7 +361,7 @@ struct ReplayJobTests {
         try store.connection.beginBatch()
         try store.connection.commitBatch()
         #expect(before != 2)
-        #expect(try store.connection.scalarInt("PRAGMA temp_store") == 2)  // MEMORY
+        try expectEqual(store.connection.scalarInt("PRAGMA temp_store"), 2)  // MEMORY
     }
 
     /// A job whose candidate has run while the other holds the shared writer replays its next
@@ -392,9 +393,9 @@ struct ReplayJobTests {
         } deliver: { _, outcome in
             if let id = try? outcome.get() { outcomes.append(id) }
         }
-        #expect(outcomes == sessions)
+        expectEqual(outcomes, sessions)
         let entries = log.withLock { $0 }
-        #expect(Array(entries.prefix(share + 2)) == ["ran 1"] + (2...share + 1).map { "ran \($0)" } + ["stored 1"])
+        expectEqual(Array(entries.prefix(share + 2)), ["ran 1"] + (2...share + 1).map { "ran \($0)" } + ["stored 1"])
         // The turns put off are stored in one turn; the last session, taken by the first job once
         // the writer is free, is stored before or after it.
         let putOff = (2...share + 1).map { "stored \($0)" }
@@ -419,9 +420,9 @@ struct ReplayJobTests {
         } deliver: { _, outcome in
             outcomes.append(outcome)
         }
-        #expect(outcomes.count == 3)
+        expectEqual(outcomes.count, 3)
         #expect(throws: StoreError.self) { try outcomes[0].get() }
-        #expect((try? outcomes[1].get()) == 2)
+        expectEqual((try? outcomes[1].get()), 2)
         #expect(throws: ReplayError.self) { try outcomes[2].get() }
     }
 
@@ -447,6 +448,6 @@ struct ReplayJobTests {
         checkpointer.stop()
         let after = try size(database)
         #expect(after > before + 150_000, "\(before) \(after)")  // most of the two texts' pages
-        #expect(try store.sessions().count == 3)
+        try expectEqual(store.sessions().count, 3)
     }
 }

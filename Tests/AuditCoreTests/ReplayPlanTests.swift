@@ -34,7 +34,7 @@ struct ReplayPlanTests {
         let (session, count) = try recordLongSession()
         let store = try AuditStore(path: database, access: .read)
         let whole = try store.storedEvents(of: session)
-        #expect(whole.count == count)
+        expectEqual(whole.count, count)
         var chunks: [[StoredEvent]] = []
         var parsed = ParsedJSONCache()
         var fingerprints: [EventFingerprint]? = []
@@ -45,10 +45,10 @@ struct ReplayPlanTests {
         }
         #expect(chunks.count >= 3)
         #expect(chunks.dropLast().allSatisfy { $0.count == Self.chunk })
-        #expect(chunks.last?.count == count - Self.chunk * (chunks.count - 1))
-        #expect(chunks.joined().map(\.seq) == whole.map(\.seq))
-        #expect(chunks.joined().map(\.answer) == whole.map(\.answer))
-        #expect(fingerprints == (try store.fingerprints(of: session)))
+        expectEqual(chunks.last?.count, count - Self.chunk * (chunks.count - 1))
+        expectEqual(chunks.joined().map(\.seq), whole.map(\.seq))
+        expectEqual(chunks.joined().map(\.answer), whole.map(\.answer))
+        expectEqual(fingerprints, (try store.fingerprints(of: session)))
 
         var delivered = 0
         var none: [EventFingerprint]?
@@ -56,9 +56,9 @@ struct ReplayPlanTests {
             delivered += 1
             return false
         }
-        #expect(delivered == 1)
+        expectEqual(delivered, 1)
         // The statement was reset: the store reads the session again from its start.
-        #expect(try store.storedEvents(of: session).map(\.seq) == whole.map(\.seq))
+        try expectEqual(store.storedEvents(of: session).map(\.seq), whole.map(\.seq))
     }
 
     /// A replay job reads every session through one store, which keeps the `callbacks` table it
@@ -69,7 +69,7 @@ struct ReplayPlanTests {
         let store = try AuditStore(path: database, access: .write)
         let before = try store.storedEvents(of: session)
         let fingerprints = try store.fingerprints(of: session)
-        #expect(try store.callbackNames().names[before[1].callbackID]?.name == before[1].callback)
+        try expectEqual(store.callbackNames().names[before[1].callbackID]?.name, before[1].callback)
 
         // Another connection renames every callback: this store's events and fingerprints follow.
         try sqlite(database, "UPDATE callbacks SET name = name || '2' WHERE kind = 'callback'")
@@ -83,8 +83,8 @@ struct ReplayPlanTests {
         // A name this store interns is found at once.
         let turn = CallbackDescriptor(input: "turn", of: "ReplayPlanDial", arguments: ["to"])
         let id = try store.internCallback(turn)
-        #expect(try store.callbackNames().names[id]?.name == "turn")
-        #expect(try store.callbackNames().names[id]?.kind == .input)
+        try expectEqual(store.callbackNames().names[id]?.name, "turn")
+        try expectEqual(store.callbackNames().names[id]?.kind, .input)
     }
 
     /// Ids interned on a connection are forgotten once another connection commits: a name it
@@ -98,9 +98,9 @@ struct ReplayPlanTests {
         let ids = try (0..<made).map { _ in
             try store.internCallback(CallbackDescriptor(input: "turn", of: "MadeEachTime", arguments: []))
         }
-        #expect(Set(ids).count == 1)
+        expectEqual(Set(ids).count, 1)
         #expect(store.internedDescriptors.count <= AuditStore.internedDescriptorLimit)
-        #expect(store.internedCallbacks.count == 1)
+        expectEqual(store.internedCallbacks.count, 1)
     }
 
     @Test func anInternedIdIsNotUsedAfterAnotherConnectionGaveItToAnotherName() throws {
@@ -114,8 +114,8 @@ struct ReplayPlanTests {
                 + "INSERT INTO callbacks (kind, protocol, name, labels) VALUES ('input', 'Other', 'push', '[]')")
         let again = try store.internCallback(turn)
         #expect(again != id)
-        #expect(try store.callbackNames().names[id]?.name == "push")
-        #expect(try store.callbackNames().names[again]?.name == "turn")
+        try expectEqual(store.callbackNames().names[id]?.name, "push")
+        try expectEqual(store.callbackNames().names[again]?.name, "turn")
     }
 
     @Test func aPlanBuiltFromChunksEqualsOneBuiltInOneGo() throws {
@@ -123,13 +123,13 @@ struct ReplayPlanTests {
         let store = try AuditStore(path: database, access: .read)
         let streamed = try ReplayPlan(session: session, store: store, catalog: .builtIn, chunkSize: Self.chunk)
         let whole = try ReplayPlan(session: session, store: store, catalog: .builtIn, parsed: ParsedOnce())
-        #expect(streamed.events.map(\.seq) == whole.events.map(\.seq))
-        #expect(streamed.events.map(\.answer) == whole.events.map(\.answer))
-        #expect(streamed.steps == whole.steps)
-        #expect(streamed.steps.count == Self.chunk + 200)
-        #expect(streamed.callbacks == whole.callbacks)
-        #expect(streamed.widgetIDs == whole.widgetIDs)
-        #expect(streamed.delegateInputs == whole.delegateInputs)
+        expectEqual(streamed.events.map(\.seq), whole.events.map(\.seq))
+        expectEqual(streamed.events.map(\.answer), whole.events.map(\.answer))
+        expectEqual(streamed.steps, whole.steps)
+        expectEqual(streamed.steps.count, Self.chunk + 200)
+        expectEqual(streamed.callbacks, whole.callbacks)
+        expectEqual(streamed.widgetIDs, whole.widgetIDs)
+        expectEqual(streamed.delegateInputs, whole.delegateInputs)
         #expect(zip(streamed.invokers, whole.invokers).allSatisfy { $0?.descriptor === $1?.descriptor })
         #expect(zip(streamed.inputs, whole.inputs).allSatisfy { $0 === $1 })
         let report = try Replayer(databasePath: database, registry: ReplayTests.registry, catalog: .builtIn)
@@ -153,6 +153,6 @@ struct ReplayPlanTests {
             guard case ReplayError.unreplayableInput(session, seq, _) = error else { return false }
             return true
         }
-        #expect(try store.storedEvents(of: session).count == count)
+        try expectEqual(store.storedEvents(of: session).count, count)
     }
 }

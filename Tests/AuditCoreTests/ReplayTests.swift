@@ -48,9 +48,9 @@ struct ReplayTests {
         for mode in [ReplayMode.interaction, .isolated] {
             let report = try replayer().replay(session: session, delegate: delegate, mode: mode)
             #expect(report.identical, "\(mode): \(report.diff.differences)")
-            #expect(report.candidate.replayOf == session)
-            #expect(report.candidate.delegate == delegate)
-            #expect(report.diff.eventsA == report.diff.eventsB)
+            expectEqual(report.candidate.replayOf, session)
+            expectEqual(report.candidate.delegate, delegate)
+            expectEqual(report.diff.eventsA, report.diff.eventsB)
         }
     }
 
@@ -88,8 +88,8 @@ struct ReplayTests {
 
         // Isolated: each recorded call asked again, so exactly the planted answers differ.
         let isolated = try replayer().replay(session: session, delegate: "checkout.v2", mode: .isolated)
-        #expect(isolated.diff.differences.map(Self.describe) == Self.planted)
-        #expect(isolated.diff.eventsA == isolated.diff.eventsB)
+        expectEqual(isolated.diff.differences.map(Self.describe), Self.planted)
+        expectEqual(isolated.diff.eventsA, isolated.diff.eventsB)
 
         // Interaction: the same changed answers, plus what they led to (other callbacks, other
         // widget states after inputs), all in the recorded order. One planted answer moves: without
@@ -103,19 +103,19 @@ struct ReplayTests {
         }
         var moved = Self.planted
         moved.removeLast()
-        #expect(answers.map(Self.describe) == moved)
-        #expect(interaction.diff.counts[.vetoChanged] == 3)
-        #expect(interaction.diff.counts[.overrideChanged] == 3)
-        #expect(interaction.diff.counts[.implementedChanged] == 1)
-        #expect(interaction.diff.counts[.resultChanged] == 10)
-        #expect(interaction.diff.counts[.argumentsChanged] == 2)
+        expectEqual(answers.map(Self.describe), moved)
+        expectEqual(interaction.diff.counts[.vetoChanged], 3)
+        expectEqual(interaction.diff.counts[.overrideChanged], 3)
+        expectEqual(interaction.diff.counts[.implementedChanged], 1)
+        expectEqual(interaction.diff.counts[.resultChanged], 10)
+        expectEqual(interaction.diff.counts[.argumentsChanged], 2)
         // Not among them: the questions UIKit does not ask (issue #32, item 6). The recorded
         // confirm tap fails by its requirement when quickPay recognizes, and is asked no
         // simultaneity or prevention question, so v2's veto of quickPay leaves none only recorded.
-        #expect(interaction.diff.counts[.onlyInA] == 6)
+        expectEqual(interaction.diff.counts[.onlyInA], 6)
         // confirm's shouldBegin is asked at its lift in both (#13 item 1).
-        #expect(interaction.diff.counts[.onlyInB] == 8)
-        #expect(interaction.diff.differences.count == 33)
+        expectEqual(interaction.diff.counts[.onlyInB], 8)
+        expectEqual(interaction.diff.differences.count, 33)
         // The arbiter-order artefact #13 item 1 removed: UIKit asks confirm's shouldBegin at its lift
         // with either delegate, so no difference names it as only in the candidate. (It is recorded
         // under that widget and callback, so the check is not vacuous.)
@@ -125,13 +125,13 @@ struct ReplayTests {
         #expect(try AuditStore(path: database, access: .read).timeline(of: session).contains(where: confirmShouldBegin))
         #expect(!interaction.diff.differences.contains { $0.kind == .onlyInB && confirmShouldBegin($0.event) })
         let first = try #require(interaction.firstDivergence)
-        #expect(first.difference.kind == .vetoChanged)
-        #expect(first.difference.event.callback == "segmentedControl(_:shouldSelectSegmentAt:)")
-        #expect(first.difference.a?.result == "true")
-        #expect(first.difference.b?.result == "false")
-        #expect(first.difference.b?.vetoed == true)
-        #expect(first.input?.callback == "tapSegment")
-        #expect(first.input?.arguments == #"{"segment":2}"#)
+        expectEqual(first.difference.kind, .vetoChanged)
+        expectEqual(first.difference.event.callback, "segmentedControl(_:shouldSelectSegmentAt:)")
+        expectEqual(first.difference.a?.result, "true")
+        expectEqual(first.difference.b?.result, "false")
+        expectEqual(first.difference.b?.vetoed, true)
+        expectEqual(first.input?.callback, "tapSegment")
+        expectEqual(first.input?.arguments, #"{"segment":2}"#)
     }
 
     @Test func diffBothWaysSwapsOnlyInAAndOnlyInB() throws {
@@ -141,8 +141,8 @@ struct ReplayTests {
         let forward = try SessionDiffer(store).diff(v1, v2)
         let backward = try SessionDiffer(store).diff(v2, v1)
         #expect(!forward.identical)
-        #expect(forward.differences.map(\.swapped) == backward.differences)
-        #expect(forward.counts[.onlyInA] == backward.counts[.onlyInB])
+        expectEqual(forward.differences.map(\.swapped), backward.differences)
+        expectEqual(forward.counts[.onlyInA], backward.counts[.onlyInB])
         #expect(forward.sameScenario)
     }
 
@@ -175,8 +175,9 @@ struct ReplayTests {
         let b = [event(1, "x", "{}"), event(2, "y", #"{"i":2}"#), event(3, "z", "{}"), event(4, "q", "{}")]
         let alignment = TimelineAligner.differences(a.map(EventFingerprint.init), b.map(EventFingerprint.init))
         #expect(!alignment.inOrder)
-        #expect(
-            alignment.found == [
+        expectEqual(
+            alignment.found,
+            [
                 TimelineAligner.Found(kind: .argumentsChanged, a: 2, b: 2),
                 TimelineAligner.Found(kind: .onlyInB, a: nil, b: 4),
             ])
@@ -202,7 +203,7 @@ struct ReplayTests {
         }
         let aligned = TimelineAligner.differences(a, near)
         #expect(!aligned.inOrder)
-        #expect(aligned.found.count == limit / 2)
+        expectEqual(aligned.found.count, limit / 2)
         #expect(aligned.found.allSatisfy { $0.kind == .argumentsChanged && $0.a == $0.b })
         let inOrder = TimelineAligner.differences(a, far)
         #expect(inOrder.inOrder)
@@ -210,7 +211,7 @@ struct ReplayTests {
             TimelineAligner.Found(kind: .argumentsChanged, a: Int64(index), b: Int64(index))
         }
         expected.append(TimelineAligner.Found(kind: .onlyInB, a: nil, b: Int64(limit + 1)))
-        #expect(inOrder.found == expected)
+        expectEqual(inOrder.found, expected)
         #expect(TimelineAligner.editDistance(from: [1, 2, 3], to: [1, 3], isAtMost: 1))
         #expect(!TimelineAligner.editDistance(from: [1, 2, 3], to: [3, 2, 1], isAtMost: 3))
         #expect(TimelineAligner.editDistance(from: [1, 2, 3], to: [3, 2, 1], isAtMost: 4))
@@ -244,7 +245,7 @@ struct ReplayTests {
         #expect(throws: RegistryError.self) {
             try replayer().replay(session: session, delegate: "nope", mode: .interaction)
         }
-        #expect(try AuditStore(path: database, access: .read).sessions().count == 1)
+        try expectEqual(AuditStore(path: database, access: .read).sessions().count, 1)
     }
 
     @Test func anInterruptedSessionReplaysWhatWasRecordedAndSaysWhereItStops() throws {
@@ -254,17 +255,17 @@ struct ReplayTests {
         try sqlite(database, "UPDATE sessions SET status = 'interrupted' WHERE id = \(session)")
         let report = try replayer().replay(session: session, delegate: "checkout.v1", mode: .interaction)
         #expect(report.identical, "\(report.diff.differences)")
-        #expect(report.inputsReplayed == 4)
-        #expect(report.diff.eventsA == 11)
+        expectEqual(report.inputsReplayed, 4)
+        expectEqual(report.diff.eventsA, 11)
         // Isolated, the candidate shares the recorded events up to the same point, and no further.
         let isolated = try replayer().replay(session: session, delegate: "checkout.v1", mode: .isolated)
         #expect(isolated.identical && isolated.diff.eventsB == 11)
         let store = try AuditStore(path: database, access: .read)
-        #expect(try store.timeline(of: isolated.candidate.id).map(\.seq) == Array(1...11))
-        #expect(try store.session(isolated.candidate.id).events == 11)
-        #expect(
-            report.cutShort?.description
-                == "session \(session) is interrupted: its recording stops at event 15; replayed the 4 inputs recorded "
+        try expectEqual(store.timeline(of: isolated.candidate.id).map(\.seq), Array(1...11))
+        try expectEqual(store.session(isolated.candidate.id).events, 11)
+        expectEqual(
+            report.cutShort?.description,
+            "session \(session) is interrupted: its recording stops at event 15; replayed the 4 inputs recorded "
                 + "completely (events 1–11)")
     }
 }

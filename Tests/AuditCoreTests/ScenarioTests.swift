@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -35,25 +36,26 @@ struct ScenarioTests {
 
     @Test func parsesAValidScenario() throws {
         let scenario = try parse(Self.valid)
-        #expect(scenario.name == "small")
-        #expect(scenario.delegate == "checkout.v1")
-        #expect(
-            scenario.steps == [
+        expectEqual(scenario.name, "small")
+        expectEqual(scenario.delegate, "checkout.v1")
+        expectEqual(
+            scenario.steps,
+            [
                 .tapSegment(widget: "root/pick", segment: 1),
                 .selectSegment(widget: "root/pick", segment: 0, notify: false),
             ])
         let tree = scenario.root.build()
         let control = try #require(tree.view(atPath: "root/pick") as? SegmentedControl)
-        #expect(control.segments == ["a", "b"])
-        #expect(control.frame == Rect(x: 0, y: 0, width: 100, height: 30))
+        expectEqual(control.segments, ["a", "b"])
+        expectEqual(control.frame, Rect(x: 0, y: 0, width: 100, height: 30))
     }
 
     @Test func theShippedExampleParsesAndRuns() throws {
         let scenario = try Examples.checkout()
-        #expect(scenario.steps.count == 28)
+        expectEqual(scenario.steps.count, 28)
         let delegate = try DelegateRegistry.examples.entry(named: "checkout.v1").make()
         let tree = try ScenarioRunner.run(scenario, delegate: delegate).root
-        #expect((tree.view(atPath: "checkout/payment") as? SegmentedControl)?.selectedSegmentIndex == 1)
+        expectEqual((tree.view(atPath: "checkout/payment") as? SegmentedControl)?.selectedSegmentIndex, 1)
     }
 
     @Test func syntaxErrorsNameLineAndColumn() {

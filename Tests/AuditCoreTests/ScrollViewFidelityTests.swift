@@ -93,12 +93,12 @@ struct ScrollViewFidelityTests {
                             ]
                         }
                     }
-                    #expect(answers.count == (asked ? 1 : 0), "seed \(seed) step \(step)")
+                    expectEqual(answers.count, (asked ? 1 : 0), "seed \(seed) step \(step)")
                 }
-                #expect(delegate.calls == expected, "seed \(seed) step \(step), audited: \(audited)")
-                #expect(views.map(\.contentOffset) == offsets, "seed \(seed) step \(step)")
+                expectEqual(delegate.calls, expected, "seed \(seed) step \(step), audited: \(audited)")
+                expectEqual(views.map(\.contentOffset), offsets, "seed \(seed) step \(step)")
             }
-            if let recorder { #expect(recorder.finish().inputs == inputs) }
+            if let recorder { expectEqual(recorder.finish().inputs, inputs) }
         }
     }
 
@@ -112,16 +112,16 @@ struct ScrollViewFidelityTests {
         let delegate = ScrollLogDelegate()
         view.delegate = delegate
         view.setContentOffset(offset)
-        #expect(view.contentOffset == offset)
-        #expect(delegate.calls == ["s.didScroll \(offset.text)"])
-        #expect(scrollView(offset: offset).contentOffset == offset)
+        expectEqual(view.contentOffset, offset)
+        expectEqual(delegate.calls, ["s.didScroll \(offset.text)"])
+        expectEqual(scrollView(offset: offset).contentOffset, offset)
     }
 
     @Test func aTableKeepsItsInitialOffsetToo() {
         let table = TableView(
             identifier: "t", frame: Rect(x: 0, y: 0, width: 320, height: 100), rowsPerSection: [2],
             contentOffset: Point(x: 0, y: -60))
-        #expect(table.contentOffset == Point(x: 0, y: -60))
+        expectEqual(table.contentOffset, Point(x: 0, y: -60))
     }
 
     @Test func aFingerBringsAnOffsetSetInCodeBackIntoRange() {
@@ -131,9 +131,10 @@ struct ScrollViewFidelityTests {
         view.beginDrag()
         view.drag(by: Point(x: 0, y: -10))  // -40 lies outside the content: clamped to 0
         view.endDrag(velocity: Point(x: 0, y: 0))
-        #expect(view.contentOffset == Point(x: 0, y: 0))
-        #expect(
-            delegate.calls == [
+        expectEqual(view.contentOffset, Point(x: 0, y: 0))
+        expectEqual(
+            delegate.calls,
+            [
                 "s.willBeginDragging dragging", "s.didScroll (0, 0) dragging",
                 "s.willEndDragging (0, 0) (0, 0)->(0, 0) dragging", "s.didEndDragging false",
             ])
@@ -162,8 +163,8 @@ struct ScrollViewFidelityTests {
         view.beginDrag()
         view.endDrag(velocity: Point(x: 0, y: 1))
         #expect(delegate.seen.count == 5 && delegate.seen.allSatisfy(\.isFinite))
-        #expect(view.contentOffset.y == view.maximumContentOffset.y)
-        #expect(delegate.decelerations == 1)
+        expectEqual(view.contentOffset.y, view.maximumContentOffset.y)
+        expectEqual(delegate.decelerations, 1)
     }
 
     @Test func aScenarioKeepsItsInitialOffsetAndDescribesIt() throws {
@@ -177,12 +178,12 @@ struct ScrollViewFidelityTests {
                 """#.utf8), catalog: .builtIn)
         let root = scenario.root.build()
         let view = try #require(root.view(atPath: "root/s") as? ScrollView)
-        #expect(view.contentOffset == Point(x: 0, y: -40))
+        expectEqual(view.contentOffset, Point(x: 0, y: -40))
         #expect(!view.scrollsToTop)
         let described = WidgetKind.scrollView.describe(view)
         // Described through the kind's `Codable` properties: whole numbers are written as integers.
-        #expect(described["contentOffset"] == .array([.int(0), .int(-40)]))
-        #expect(described["scrollsToTop"] == .bool(false))
+        expectEqual(described["contentOffset"], .array([.int(0), .int(-40)]))
+        expectEqual(described["scrollsToTop"], .bool(false))
         #expect(WidgetKind.scrollView.describe(scrollView())["scrollsToTop"] == nil)
     }
 
@@ -205,7 +206,7 @@ struct ScrollViewFidelityTests {
         #expect(first.contentOffset == Point(x: 0, y: 300) && second.contentOffset == Point(x: 0, y: 200))
         second.scrollsToTop = false
         first.tapStatusBar()
-        #expect(delegate.calls == ["a.shouldScrollToTop true", "a.didScroll (0, 0)", "a.didScrollToTop (0, 0)"])
+        expectEqual(delegate.calls, ["a.shouldScrollToTop true", "a.didScroll (0, 0)", "a.didScrollToTop (0, 0)"])
     }
 
     /// The tree has no window: a scroll view outside the root's frame is still on-screen for a
@@ -221,7 +222,7 @@ struct ScrollViewFidelityTests {
         visible.delegate = delegate
         visible.tapStatusBar()
         #expect(delegate.calls.isEmpty)
-        #expect(visible.contentOffset == Point(x: 0, y: 300))
+        expectEqual(visible.contentOffset, Point(x: 0, y: 300))
     }
 
     @Test func aNestedTableCountsAsAnotherScrollToTopView() {
@@ -234,7 +235,7 @@ struct ScrollViewFidelityTests {
         #expect(delegate.calls.isEmpty && outer.contentOffset == Point(x: 0, y: 300))
         table.scrollsToTop = false
         outer.tapStatusBar()
-        #expect(outer.contentOffset == Point(x: 0, y: 0))
+        expectEqual(outer.contentOffset, Point(x: 0, y: 0))
     }
 
     // Apple, `UIScrollView.scrollsToTop`: "If that scroll view has scrollsToTop set to false, its
@@ -247,7 +248,7 @@ struct ScrollViewFidelityTests {
         view.tapStatusBar()
         view.setContentOffset(Point(x: 30, y: 0))  // scrolled sideways only: still at the top
         view.tapStatusBar()
-        #expect(delegate.calls == ["s.didScroll (30, 0)"])
+        expectEqual(delegate.calls, ["s.didScroll (30, 0)"])
     }
 
     @Test func aboveTheTopATapOnTheStatusBarScrollsDownToIt() {
@@ -255,8 +256,8 @@ struct ScrollViewFidelityTests {
         let delegate = ScrollLogDelegate()
         view.delegate = delegate
         view.tapStatusBar()
-        #expect(view.contentOffset == Point(x: 0, y: 0))
-        #expect(delegate.calls == ["s.shouldScrollToTop true", "s.didScroll (0, 0)", "s.didScrollToTop (0, 0)"])
+        expectEqual(view.contentOffset, Point(x: 0, y: 0))
+        expectEqual(delegate.calls, ["s.shouldScrollToTop true", "s.didScroll (0, 0)", "s.didScrollToTop (0, 0)"])
     }
 
     // MARK: Deceleration
@@ -271,8 +272,9 @@ struct ScrollViewFidelityTests {
         view.delegate = delegate
         view.beginDrag()
         view.endDrag(velocity: Point(x: 0, y: 0.2))  // 0.2 × 499 = 99.8, rounded to 100
-        #expect(
-            delegate.calls == [
+        expectEqual(
+            delegate.calls,
+            [
                 "s.willBeginDragging dragging", "s.willEndDragging (0, 0.2) (0, 100)->(0, 100) dragging",
                 "s.didEndDragging true", "s.willBeginDecelerating decelerating", "s.didScroll (0, 44) decelerating",
                 "s.didScroll (0, 75) decelerating", "s.didScroll (0, 94) decelerating",
@@ -288,7 +290,7 @@ struct ScrollViewFidelityTests {
         view.drag(by: Point(x: 0, y: -20))
         view.endDrag(velocity: Point(x: 0, y: 0))
         #expect(!delegate.calls.contains { $0.contains("Decelerating") })
-        #expect(delegate.calls.last == "s.didEndDragging false")
+        expectEqual(delegate.calls.last, "s.didEndDragging false")
     }
 
     @Test func theDecelerationCallbacksAreAuditedAndReplayedByName() throws {
@@ -302,14 +304,14 @@ struct ScrollViewFidelityTests {
         let summary = recorder.finish()
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
         let names = events.filter { $0.kind == .callback }.map(\.callback)
-        #expect(names.first { $0.contains("Decelerating") } == "scrollViewWillBeginDecelerating(_:)")
-        #expect(names.last == "scrollViewDidEndDecelerating(_:)")
+        expectEqual(names.first { $0.contains("Decelerating") }, "scrollViewWillBeginDecelerating(_:)")
+        expectEqual(names.last, "scrollViewDidEndDecelerating(_:)")
         #expect(events.filter { $0.callback.contains("Decelerating") }.allSatisfy { $0.implemented == true })
         let listed = WidgetCatalog.builtIn.callbacks.map(\.name)
         #expect(listed.contains("scrollViewWillBeginDecelerating(_:)"))
         #expect(listed.contains("scrollViewDidEndDecelerating(_:)"))
         let invoker = try #require(
             ScrollView.callbacks.invokers.first { $0.descriptor.name.contains("EndDecelerating") })
-        #expect(invoker.descriptor.protocolName == "ScrollViewDelegate")
+        expectEqual(invoker.descriptor.protocolName, "ScrollViewDelegate")
     }
 }

@@ -1,3 +1,4 @@
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -47,7 +48,7 @@ struct ScrollViewHitTestTests {
     func aTouchHitsTheContentShownWhereItLands(offset: Double, windowY: Double, expected: String) {
         let screen = Screen()
         screen.scroll.setContentOffset(Point(x: 0, y: offset))
-        #expect(screen.hit(10, windowY) == expected)
+        expectEqual(screen.hit(10, windowY), expected)
     }
 
     @Test func contentScrolledOutOfTheBoundsCannotBeHitAnywhere() {
@@ -66,23 +67,24 @@ struct ScrollViewHitTestTests {
         let second = View(identifier: "second", frame: Rect(x: 320, y: 0, width: 320, height: 100))
         root.addSubview(scroll)
         scroll.addSubview(second)
-        #expect(root.hitTest(Point(x: 10, y: 10))?.path == "root/pages")
+        expectEqual(root.hitTest(Point(x: 10, y: 10))?.path, "root/pages")
         scroll.setContentOffset(Point(x: 320, y: 0))
-        #expect(root.hitTest(Point(x: 10, y: 10))?.path == "root/pages/second")
+        expectEqual(root.hitTest(Point(x: 10, y: 10))?.path, "root/pages/second")
         scroll.setContentOffset(Point(x: 315, y: 0))
-        #expect(root.hitTest(Point(x: 4, y: 10))?.path == "root/pages")
-        #expect(root.hitTest(Point(x: 5, y: 10))?.path == "root/pages/second")
+        expectEqual(root.hitTest(Point(x: 4, y: 10))?.path, "root/pages")
+        expectEqual(root.hitTest(Point(x: 5, y: 10))?.path, "root/pages/second")
     }
 
     @Test func pointsConvertThroughTheContentOffset() {
         let screen = Screen()
         screen.scroll.setContentOffset(Point(x: 0, y: 580))
-        #expect(screen.far.convert(Point(x: 0, y: 0), to: nil) == Point(x: 0, y: 120))
-        #expect(screen.far.convert(Point(x: 0, y: 120), from: nil) == Point(x: 0, y: 0))
-        #expect(screen.scroll.convert(Point(x: 0, y: 100), from: nil) == Point(x: 0, y: 580))
-        #expect(screen.far.convert(Point(x: 0, y: 0), to: screen.scroll) == Point(x: 0, y: 600))
-        #expect(screen.top.convert(Point(x: 0, y: 0), to: screen.root) == Point(x: 0, y: -480))
-        #expect(Touch(id: 1, x: 7, y: 130, phase: .began, timestamp: 0).location(in: screen.far) == Point(x: 7, y: 10))
+        expectEqual(screen.far.convert(Point(x: 0, y: 0), to: nil), Point(x: 0, y: 120))
+        expectEqual(screen.far.convert(Point(x: 0, y: 120), from: nil), Point(x: 0, y: 0))
+        expectEqual(screen.scroll.convert(Point(x: 0, y: 100), from: nil), Point(x: 0, y: 580))
+        expectEqual(screen.far.convert(Point(x: 0, y: 0), to: screen.scroll), Point(x: 0, y: 600))
+        expectEqual(screen.top.convert(Point(x: 0, y: 0), to: screen.root), Point(x: 0, y: -480))
+        expectEqual(
+            Touch(id: 1, x: 7, y: 130, phase: .began, timestamp: 0).location(in: screen.far), Point(x: 7, y: 10))
     }
 
     @Test func nestedScrollViewsAddTheirOffsets() {
@@ -99,10 +101,10 @@ struct ScrollViewHitTestTests {
         inner.addSubview(cell)
         outer.setContentOffset(Point(x: 0, y: 900))  // inner shows from window y = 100
         inner.setContentOffset(Point(x: 0, y: 250))  // cell shows from window y = 150
-        #expect(root.hitTest(Point(x: 10, y: 149))?.path == "root/outer/inner")
-        #expect(root.hitTest(Point(x: 10, y: 150))?.path == "root/outer/inner/cell")
-        #expect(root.hitTest(Point(x: 10, y: 189))?.path == "root/outer/inner/cell")
-        #expect(cell.convert(Point(x: 0, y: 0), to: nil) == Point(x: 0, y: 150))
+        expectEqual(root.hitTest(Point(x: 10, y: 149))?.path, "root/outer/inner")
+        expectEqual(root.hitTest(Point(x: 10, y: 150))?.path, "root/outer/inner/cell")
+        expectEqual(root.hitTest(Point(x: 10, y: 189))?.path, "root/outer/inner/cell")
+        expectEqual(cell.convert(Point(x: 0, y: 0), to: nil), Point(x: 0, y: 150))
     }
 
     @Test func aTouchReachesTheRecognizerOfTheContentScrolledIntoView() {
@@ -116,12 +118,12 @@ struct ScrollViewHitTestTests {
             Touch(id: 1, x: 10, y: 130, phase: .began, timestamp: 0),
             Touch(id: 1, x: 10, y: 130, phase: .ended, timestamp: 0.1),
         ])
-        #expect(taps == 0)  // far is scrolled out of view: the touch lands on the scroll view
+        expectEqual(taps, 0)  // far is scrolled out of view: the touch lands on the scroll view
         screen.scroll.setContentOffset(Point(x: 0, y: 580))
         dispatcher.perform([
             Touch(id: 2, x: 10, y: 130, phase: .began, timestamp: 0),
             Touch(id: 2, x: 10, y: 130, phase: .ended, timestamp: 0.1),
         ])
-        #expect(taps == 1)
+        expectEqual(taps, 1)
     }
 }

@@ -63,7 +63,7 @@ struct ScrollViewPanTests {
         let screen = Screen()
         let pan = screen.list.panGestureRecognizer
         #expect(pan.view === screen.list)
-        #expect(pan.path == "root/list#panGestureRecognizer")
+        expectEqual(pan.path, "root/list#panGestureRecognizer")
         #expect(screen.list.gestureRecognizers.isEmpty)
         #expect(screen.root.auditedObject(atPath: "root/list#panGestureRecognizer") === pan)
         pan.adoptDelegate(ScriptedGestureDelegate())
@@ -84,7 +84,7 @@ struct ScrollViewPanTests {
         try recorder.attach(to: screen.root)
         screen.dragUp()
         let session = recorder.finish().session
-        #expect(screen.list.contentOffset == Point(x: 0, y: 150))
+        expectEqual(screen.list.contentOffset, Point(x: 0, y: 150))
         #expect(!screen.list.isDragging && !screen.list.isDecelerating)
         let pan = "root/list#panGestureRecognizer"
         let states = { (tap: String, pan: String) in
@@ -94,8 +94,9 @@ struct ScrollViewPanTests {
             #"{"touch":{"id":1,"phase":"\#(phase)","t":\#(t),"x":50.0,"y":\#(y).0}}"#
         }
         let scroll = "root/list"
-        #expect(
-            try timeline(session) == [
+        try expectEqual(
+            timeline(session),
+            [
                 "1 - ▶ root/list/card touch \(touch(80, "began", "0.0")) "
                     + #"{"states":\#(states("possible", "possible")),"view":"root/list/card"}"#,
                 "2 1 root/list/card#tap gestureRecognizer(_:shouldReceive:) \(touch(80, "began", "0.0")) true",
@@ -125,8 +126,9 @@ struct ScrollViewPanTests {
             ])
         // The pan began at 20 points and the content followed the 30 after; the flick at
         // 0.24 points per ms projects 0.24 × 499 ≈ 120 points further, reached in four steps.
-        #expect(
-            screen.scrollDelegate.calls == [
+        expectEqual(
+            screen.scrollDelegate.calls,
+            [
                 "list.willBeginDragging dragging", "list.didScroll (0, 30) dragging",
                 "list.willEndDragging (0, 0.24) (0, 150)->(0, 150) dragging", "list.didEndDragging true",
                 "list.willBeginDecelerating decelerating", "list.didScroll (0, 83) decelerating",
@@ -144,9 +146,9 @@ struct ScrollViewPanTests {
             Touch(id: 1, x: 50, y: 80, phase: .began, timestamp: 0),
             Touch(id: 1, x: 52, y: 81, phase: .ended, timestamp: 0.125),
         ])
-        #expect(taps == 1)
+        expectEqual(taps, 1)
         #expect(screen.scrollDelegate.calls.isEmpty)
-        #expect(screen.list.panGestureRecognizer.state == .possible)  // reset for the next sequence
+        expectEqual(screen.list.panGestureRecognizer.state, .possible)  // reset for the next sequence
     }
 
     // The app's pan on the content joins the sequence before the scroll view's (the hit view's
@@ -159,10 +161,11 @@ struct ScrollViewPanTests {
         try recorder.attach(to: screen.root)
         screen.dragUp()
         let session = recorder.finish().session
-        #expect(screen.list.contentOffset == Point(x: 0, y: 0))
+        expectEqual(screen.list.contentOffset, Point(x: 0, y: 0))
         #expect(screen.scrollDelegate.calls.isEmpty)
-        #expect(
-            screen.gestureDelegate.calls == [
+        expectEqual(
+            screen.gestureDelegate.calls,
+            [
                 "swipe.shouldReceive(1) true", "swipe.beRequiredToFail(panGestureRecognizer) false",
                 "swipe.requireFailure(panGestureRecognizer) false", "swipe.shouldBegin true",
                 "swipe.simultaneous(panGestureRecognizer) false", "swipe.canPrevent(panGestureRecognizer) true",
@@ -175,8 +178,9 @@ struct ScrollViewPanTests {
             #"{"states":{"root/list#panGestureRecognizer":"\#(pan)","root/list/card#swipe":"\#(swipe)"},"view":"root/list/card"}"#
         }
         let swipe = "root/list/card#swipe gestureRecognizer"
-        #expect(
-            try timeline(session) == [
+        try expectEqual(
+            timeline(session),
+            [
                 "1 - ▶ root/list/card touch \(touch(80, "began", "0.0")) \(result("possible", "possible"))",
                 "2 1 \(swipe)(_:shouldReceive:) \(touch(80, "began", "0.0")) true",
                 #"3 1 \#(swipe)(_:shouldBeRequiredToFailBy:) {"otherGestureRecognizer":"\#(pan)"} false"#,
@@ -200,9 +204,9 @@ struct ScrollViewPanTests {
         let screen = Screen([cardPan])
         screen.gestureDelegate.simultaneous = { _, _ in true }
         screen.dragUp()
-        #expect(swipes == [.began, .changed, .ended])
-        #expect(screen.list.contentOffset == Point(x: 0, y: 150))
-        #expect(screen.scrollDelegate.calls.first == "list.willBeginDragging dragging")
+        expectEqual(swipes, [.began, .changed, .ended])
+        expectEqual(screen.list.contentOffset, Point(x: 0, y: 150))
+        expectEqual(screen.scrollDelegate.calls.first, "list.willBeginDragging dragging")
     }
 
     @Test func theAppsPanThatWaitsForTheScrollViewsToFailLosesToIt() {
@@ -213,8 +217,8 @@ struct ScrollViewPanTests {
         cardPan.require(toFail: screen.list.panGestureRecognizer)
         screen.dragUp()
         #expect(swipes.isEmpty)
-        #expect(cardPan.state == .possible)  // reset; it failed when the scroll view's began
-        #expect(screen.list.contentOffset == Point(x: 0, y: 150))
+        expectEqual(cardPan.state, .possible)  // reset; it failed when the scroll view's began
+        expectEqual(screen.list.contentOffset, Point(x: 0, y: 150))
     }
 
     @Test func aDisabledPanLeavesTheContentToTheFingerlessInputs() {
@@ -222,14 +226,14 @@ struct ScrollViewPanTests {
         screen.list.panGestureRecognizer.isEnabled = false
         screen.dragUp()
         #expect(screen.scrollDelegate.calls.isEmpty)
-        #expect(screen.list.contentOffset == Point(x: 0, y: 0))
+        expectEqual(screen.list.contentOffset, Point(x: 0, y: 0))
     }
 
     @Test func whileTheInputsDragTheViewTouchesDoNotBeginAnotherDrag() {
         let screen = Screen()
         screen.list.beginDrag()
         screen.dragUp()
-        #expect(screen.scrollDelegate.calls == ["list.willBeginDragging dragging"])
+        expectEqual(screen.scrollDelegate.calls, ["list.willBeginDragging dragging"])
         #expect(screen.list.isDragging && screen.list.contentOffset == Point(x: 0, y: 0))
         screen.list.endDrag(velocity: Point(x: 0, y: 0))
         #expect(!screen.list.isDragging)
@@ -245,8 +249,8 @@ struct ScrollViewPanTests {
         screen.list.endDrag(velocity: Point(x: 0, y: 0))
         dispatcher.send(Touch(id: 1, x: 50, y: 100, phase: .moved, timestamp: 0.375))
         dispatcher.send(Touch(id: 1, x: 50, y: 100, phase: .ended, timestamp: 0.5))
-        #expect(screen.list.contentOffset == Point(x: 0, y: 20))
-        #expect(screen.scrollDelegate.calls.filter { $0.contains("EndDragging") }.count == 2)
+        expectEqual(screen.list.contentOffset, Point(x: 0, y: 20))
+        expectEqual(screen.scrollDelegate.calls.filter { $0.contains("EndDragging") }.count, 2)
     }
 
     @Test func aMoveOverAVanishingTimeFlicksAtNoSpeed() {
@@ -259,7 +263,7 @@ struct ScrollViewPanTests {
             Touch(id: 1, x: 50, y: 150, phase: .moved, timestamp: 1e-323),
             Touch(id: 1, x: 50, y: 150, phase: .ended, timestamp: 0.25),
         ])
-        #expect(screen.list.contentOffset == Point(x: 0, y: 20))
+        expectEqual(screen.list.contentOffset, Point(x: 0, y: 20))
         #expect(screen.scrollDelegate.calls.contains("list.willEndDragging (0, 0) (0, 20)->(0, 20) dragging"))
     }
 
@@ -274,9 +278,10 @@ struct ScrollViewPanTests {
             Touch(id: 1, x: 50, y: 100, phase: .cancelled, timestamp: 0.375),
         ])
         // 790 + 70 would pass the end (800); cancelled, the drag ends without a flick.
-        #expect(screen.list.contentOffset == Point(x: 0, y: 800))
-        #expect(
-            screen.scrollDelegate.calls == [
+        expectEqual(screen.list.contentOffset, Point(x: 0, y: 800))
+        expectEqual(
+            screen.scrollDelegate.calls,
+            [
                 "list.willBeginDragging dragging", "list.didScroll (0, 800) dragging",
                 "list.willEndDragging (0, 0) (0, 800)->(0, 800) dragging", "list.didEndDragging false",
             ])
@@ -339,7 +344,7 @@ struct ScrollViewPanTests {
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         let audited = try run(recorder)
         _ = recorder.finish()
-        #expect(audited == plain)
+        expectEqual(audited, plain)
         #expect(plain.contains { $0.contains("willBeginDragging") })
     }
 }

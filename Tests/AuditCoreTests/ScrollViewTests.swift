@@ -100,10 +100,11 @@ struct ScrollViewTests {
         view.drag(by: Point(x: 30, y: 100))  // past the top: clamped to 0
         view.drag(by: Point(x: 0, y: 10))  // still at the top: no move, no callback
         #expect(view.isDragging)
-        #expect(view.contentOffset == Point(x: 0, y: 0))
-        #expect(view.maximumContentOffset == Point(x: 0, y: 900))
-        #expect(
-            delegate.calls == [
+        expectEqual(view.contentOffset, Point(x: 0, y: 0))
+        expectEqual(view.maximumContentOffset, Point(x: 0, y: 900))
+        expectEqual(
+            delegate.calls,
+            [
                 "s.willBeginDragging dragging", "s.didScroll (0, 50) dragging", "s.didScroll (0, 0) dragging",
             ])
     }
@@ -115,10 +116,11 @@ struct ScrollViewTests {
         view.beginDrag()
         // 1 point per ms at the normal rate 0.998 travels 0.998 / 0.002 = 499 points.
         view.endDrag(velocity: Point(x: 0, y: 1))
-        #expect(view.contentOffset == Point(x: 0, y: 499))
+        expectEqual(view.contentOffset, Point(x: 0, y: 499))
         #expect(!view.isDragging && !view.isDecelerating)
-        #expect(
-            delegate.calls == [
+        expectEqual(
+            delegate.calls,
+            [
                 "s.willBeginDragging dragging", "s.willEndDragging (0, 1) (0, 499)->(0, 499) dragging",
                 "s.didEndDragging true", "s.willBeginDecelerating decelerating", "s.didScroll (0, 218) decelerating",
                 "s.didScroll (0, 374) decelerating", "s.didScroll (0, 468) decelerating",
@@ -133,8 +135,8 @@ struct ScrollViewTests {
         view.delegate = delegate
         view.beginDrag()
         view.endDrag(velocity: Point(x: 5, y: 3))
-        #expect(delegate.calls[1] == "s.willEndDragging (5, 3) (0, 900)->(0, 900) dragging")
-        #expect(view.contentOffset == Point(x: 0, y: 900))
+        expectEqual(delegate.calls[1], "s.willEndDragging (5, 3) (0, 900)->(0, 900) dragging")
+        expectEqual(view.contentOffset, Point(x: 0, y: 900))
     }
 
     @Test func theDelegatesTargetWinsAndIsClamped() {
@@ -144,9 +146,9 @@ struct ScrollViewTests {
         view.delegate = delegate
         view.beginDrag()
         view.endDrag(velocity: Point(x: 0, y: 0.5))  // 249.5 points, rounded away from zero
-        #expect(view.projectionTime == 499)
-        #expect(view.contentOffset == Point(x: 0, y: 900))
-        #expect(delegate.calls[1] == "s.willEndDragging (0, 0.5) (0, 250)->(0, 2000) dragging")
+        expectEqual(view.projectionTime, 499)
+        expectEqual(view.contentOffset, Point(x: 0, y: 900))
+        expectEqual(delegate.calls[1], "s.willEndDragging (0, 0.5) (0, 250)->(0, 2000) dragging")
     }
 
     @Test func aTargetAtTheOffsetDoesNotDecelerate() {
@@ -156,8 +158,9 @@ struct ScrollViewTests {
         view.delegate = delegate
         view.beginDrag()
         view.endDrag(velocity: Point(x: 0, y: 2))
-        #expect(
-            delegate.calls == [
+        expectEqual(
+            delegate.calls,
+            [
                 "s.willBeginDragging dragging", "s.willEndDragging (0, 2) (0, 900)->(0, 40) dragging",
                 "s.didEndDragging false",
             ])
@@ -169,13 +172,14 @@ struct ScrollViewTests {
         delegate.allowsScrollToTop = { false }
         view.delegate = delegate
         view.tapStatusBar()
-        #expect(view.contentOffset == Point(x: 0, y: 300))
-        #expect(delegate.calls == ["s.shouldScrollToTop false"])
+        expectEqual(view.contentOffset, Point(x: 0, y: 300))
+        expectEqual(delegate.calls, ["s.shouldScrollToTop false"])
         delegate.allowsScrollToTop = { true }
         view.tapStatusBar()
-        #expect(view.contentOffset == Point(x: 0, y: 0))
-        #expect(
-            delegate.calls == [
+        expectEqual(view.contentOffset, Point(x: 0, y: 0))
+        expectEqual(
+            delegate.calls,
+            [
                 "s.shouldScrollToTop false", "s.shouldScrollToTop true", "s.didScroll (0, 0)",
                 "s.didScrollToTop (0, 0)",
             ])
@@ -188,7 +192,7 @@ struct ScrollViewTests {
         view.scrollsToTop = false
         view.tapStatusBar()
         #expect(delegate.calls.isEmpty)
-        #expect(view.contentOffset == Point(x: 0, y: 300))
+        expectEqual(view.contentOffset, Point(x: 0, y: 300))
     }
 
     @Test func withoutDelegateTheDefaultsApply() {
@@ -196,21 +200,21 @@ struct ScrollViewTests {
         view.beginDrag()
         view.drag(by: Point(x: 0, y: 100))
         view.endDrag(velocity: Point(x: 0, y: -0.1))
-        #expect(view.contentOffset == Point(x: 0, y: 150))
+        expectEqual(view.contentOffset, Point(x: 0, y: 150))
         view.tapStatusBar()
-        #expect(view.contentOffset == Point(x: 0, y: 0))
+        expectEqual(view.contentOffset, Point(x: 0, y: 0))
     }
 
     @Test func validationExplainsWhatAnInputNeeds() {
         let view = scrollView()
-        #expect(view.validateDrag(by: Point(x: 0, y: 1)) == "s is not being dragged (begin a drag first)")
-        #expect(view.validateEndDrag(velocity: Point(x: 0, y: 1)) == "s is not being dragged (begin a drag first)")
+        expectEqual(view.validateDrag(by: Point(x: 0, y: 1)), "s is not being dragged (begin a drag first)")
+        expectEqual(view.validateEndDrag(velocity: Point(x: 0, y: 1)), "s is not being dragged (begin a drag first)")
         #expect(view.validateBeginDrag() == nil)
-        #expect(view.validateSetContentOffset(Point(x: .nan, y: 0)) == "a content offset must be finite")
+        expectEqual(view.validateSetContentOffset(Point(x: .nan, y: 0)), "a content offset must be finite")
         view.beginDrag()
-        #expect(view.validateBeginDrag() == "s is already being dragged")
-        #expect(view.validateTapStatusBar() == "s is being dragged (end the drag first)")
-        #expect(view.validateEndDrag(velocity: Point(x: .infinity, y: 0)) == "a velocity must be finite")
+        expectEqual(view.validateBeginDrag(), "s is already being dragged")
+        expectEqual(view.validateTapStatusBar(), "s is being dragged (end the drag first)")
+        expectEqual(view.validateEndDrag(velocity: Point(x: .infinity, y: 0)), "a velocity must be finite")
         #expect(view.validateDrag(by: Point(x: 0, y: 1)) == nil)
     }
 
@@ -233,7 +237,7 @@ struct ScrollViewTests {
         view.tapStatusBar()
         view.setContentOffset(Point(x: 0, y: 12.5))
         let summary = recorder.finish()
-        #expect(summary.vetoes == 1)  // the status bar tap; the snapped target is an override
+        expectEqual(summary.vetoes, 1)  // the status bar tap; the snapped target is an override
 
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
         func after(_ y: String, dragging: Bool = false) -> String {
@@ -267,7 +271,7 @@ struct ScrollViewTests {
                 + " - -",
             "21 20 callback \(scroll) scrollViewDidScroll(_:) {} void - true",
         ]
-        #expect(timelineLines(events, protocols: true, overrides: true) == expected)
+        expectEqual(timelineLines(events, protocols: true, overrides: true), expected)
         #expect(events.allSatisfy { $0.widgetKind == "ScrollView" })
     }
 
@@ -285,18 +289,19 @@ struct ScrollViewTests {
         view.endDrag(velocity: Point(x: 0, y: 0.2))
         view.tapStatusBar()
         let summary = recorder.finish()
-        #expect(summary.vetoes == 0)
-        #expect(delegate.scrolls == 5)
+        expectEqual(summary.vetoes, 0)
+        expectEqual(delegate.scrolls, 5)
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
         let willEnd = try #require(events.first { $0.callback.hasPrefix("scrollViewWillEndDragging") })
-        #expect(willEnd.arguments == #"{"velocity":{"x":0.0,"y":0.2},"targetContentOffset":{"x":0.0,"y":100.0}}"#)
-        #expect(willEnd.result == #"{"x":0.0,"y":100.0}"#)
-        #expect(willEnd.overridden == false)
+        expectEqual(willEnd.arguments, #"{"velocity":{"x":0.0,"y":0.2},"targetContentOffset":{"x":0.0,"y":100.0}}"#)
+        expectEqual(willEnd.result, #"{"x":0.0,"y":100.0}"#)
+        expectEqual(willEnd.overridden, false)
         #expect(willEnd.vetoed == nil)
-        #expect(willEnd.implemented == false)
+        expectEqual(willEnd.implemented, false)
         let callbacks = events.filter { $0.kind == .callback }
-        #expect(
-            callbacks.map { "\($0.callback) \($0.implemented!)" } == [
+        expectEqual(
+            callbacks.map { "\($0.callback) \($0.implemented!)" },
+            [
                 "scrollViewWillBeginDragging(_:) false",
                 "scrollViewWillEndDragging(_:withVelocity:targetContentOffset:) false",
                 "scrollViewDidEndDragging(_:willDecelerate:) false", "scrollViewWillBeginDecelerating(_:) false",
@@ -322,8 +327,8 @@ struct ScrollViewTests {
         #expect(view.delegate === second)
         view.setContentOffset(Point(x: 0, y: 20))
         #expect(first.calls.isEmpty)
-        #expect(second.calls == ["s.didScroll (0, 10)", "s.didScroll (0, 20)"])
-        #expect(recorder.finish().callbacks == 1)
+        expectEqual(second.calls, ["s.didScroll (0, 10)", "s.didScroll (0, 20)"])
+        expectEqual(recorder.finish().callbacks, 1)
     }
 
     @Test(arguments: [1, 2, 3, 42, 2026] as [UInt64])

@@ -38,19 +38,19 @@ struct SecretTests {
             ),
         ])
     func hmacMatchesTheRFC(key: [UInt8], message: [UInt8], expected: String) {
-        #expect(SHA256.hexadecimal(SHA256.hmac(key: key, message: message)) == expected)
+        expectEqual(SHA256.hexadecimal(SHA256.hmac(key: key, message: message)), expected)
     }
 
     /// FIPS 180-4's examples, a message of every length across two block boundaries given in
     /// random pieces, and HMAC given in pieces: a stream gives what one call on the whole gives.
     @Test func aDigestGivenInPiecesIsTheDigestOfTheWhole() {
-        #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(
-            SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
-                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        #expect(
-            SHA256.hex(repeatElement(UInt8(ascii: "a"), count: 1_000_000))
-                == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        expectEqual(SHA256.hex(Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        expectEqual(
+            SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        expectEqual(
+            SHA256.hex(repeatElement(UInt8(ascii: "a"), count: 1_000_000)),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
         var random = SeededGenerator(seed: 12)
         let key = (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }
         for length in 0...130 {
@@ -64,8 +64,8 @@ struct SecretTests {
                 hmac.update(message[start..<end])
                 start = end
             }
-            #expect(stream.finalized() == SHA256.digest(message), "length \(length)")
-            #expect(hmac.finalized() == SHA256.hmac(key: key, message: message), "length \(length)")
+            expectEqual(stream.finalized(), SHA256.digest(message), "length \(length)")
+            expectEqual(hmac.finalized(), SHA256.hmac(key: key, message: message), "length \(length)")
         }
     }
 
@@ -84,15 +84,15 @@ struct SecretTests {
         recorder.useSecrets(hasher)
         try recorder.attach(to: root)
         for _ in 0..<edits { password.type("a") }
-        #expect(password.secureBytesHashed == long.utf8.count + edits)
+        expectEqual(password.secureBytesHashed, long.utf8.count + edits)
         let typed = password.text
         password.replace(TextRange(location: 0, length: 1), with: "b")
-        #expect(password.secureBytesHashed == long.utf8.count + edits + password.text.utf8.count)
+        expectEqual(password.secureBytesHashed, long.utf8.count + edits + password.text.utf8.count)
         let summary = recorder.finish()
         let results = try AuditStore(path: database, access: .read).timeline(of: summary.session)
             .filter { $0.kind == .input && ($0.callback == "typeText" || $0.callback == "replaceText") }
             .map { $0.result ?? "" }
-        #expect(results.count == edits + 1)
+        expectEqual(results.count, edits + 1)
         #expect(results[edits - 1].contains(hasher.hash(typed)))
         #expect(results[edits].contains(hasher.hash(password.text)))
     }
@@ -145,7 +145,7 @@ struct SecretTests {
         Self.typeSecret(into: form)
         // The delegate was given the text itself: auditing changes nothing it sees.
         #expect(delegate.calls.contains { $0.contains(#"shouldChange {0, 0} "\#(Self.secret)""#) })
-        #expect(form.password.text == "CORRECT horse battery staple")
+        expectEqual(form.password.text, "CORRECT horse battery staple")
 
         // While recording: the committed batches sit in the WAL.
         let store = try AuditStore(path: database, access: .read)
@@ -153,16 +153,20 @@ struct SecretTests {
         #expect((databaseFiles()["audit.sqlite-wal"]?.count ?? 0) > 0)
         let recordedUser = occurrences(of: "ada")
         #expect(recordedUser > 0, "the plain user name is recorded, so the search finds text")
-        for needle in [Self.secret, "CORRECT", "horse", "staple"] { #expect(occurrences(of: needle) == 0, "\(needle)") }
+        for needle in [Self.secret, "CORRECT", "horse", "staple"] {
+            expectEqual(occurrences(of: needle), 0, "\(needle)")
+        }
         let summary = recorder.finish()
-        #expect(summary.failedWrites == 0)
+        expectEqual(summary.failedWrites, 0)
 
         // After: the WAL was checkpointed into the database.
-        for needle in [Self.secret, "CORRECT", "horse", "staple"] { #expect(occurrences(of: needle) == 0, "\(needle)") }
+        for needle in [Self.secret, "CORRECT", "horse", "staple"] {
+            expectEqual(occurrences(of: needle), 0, "\(needle)")
+        }
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
         let secure = events.filter { $0.widget == "login/password" || $0.widget == "login/pin" }
         let typed = secure.filter { $0.callback == "typeText" }
-        #expect(typed.count == 2 + Self.secret.count)
+        expectEqual(typed.count, 2 + Self.secret.count)
         #expect(typed.allSatisfy { $0.arguments.hasPrefix(#"{"text":"hmac-sha256:"#) })
         #expect(secure.allSatisfy { ($0.result ?? "").contains(Self.secret) == false })
     }
@@ -180,20 +184,20 @@ struct SecretTests {
             let event = try AuditStore(path: database, access: .read).timeline(of: session)[0]
             hashes.append(event.arguments)
         }
-        #expect(hashes[0] == hashes[1])
+        expectEqual(hashes[0], hashes[1])
         #expect(hashes[0] != hashes[2])
-        #expect(hashes[0] == #"{"text":"\#(hasher.hash(Self.secret))"}"#)
+        expectEqual(hashes[0], #"{"text":"\#(hasher.hash(Self.secret))"}"#)
         // Another process opening the same database gets the same key, from its file.
-        #expect(try SecretHasher(databasePath: database).hash(Self.secret) == hasher.hash(Self.secret))
+        try expectEqual(SecretHasher(databasePath: database).hash(Self.secret), hasher.hash(Self.secret))
     }
 
     @Test func theKeyIsThirtyTwoRandomBytesReadableByItsOwnerOnly() throws {
         let a = try SecretHasher(databasePath: database)
         let path = SecretKey.path(forDatabase: database)
         var info = stat()
-        #expect(stat(path, &info) == 0)
-        #expect(info.st_mode & 0o777 == 0o600)
-        #expect(fileBytes(path)?.count == 32)
+        expectEqual(stat(path, &info), 0)
+        expectEqual(info.st_mode & 0o777, 0o600)
+        expectEqual(fileBytes(path)?.count, 32)
         #expect(try SecretHasher(databasePath: folder.path("other.sqlite")).hash("x") != a.hash("x"))
         // A key file that is not a key is refused, not replaced.
         try Data("short".utf8).write(to: URL(fileURLWithPath: folder.path("bad.sqlite-key")))
@@ -220,9 +224,9 @@ struct SecretTests {
         }
         for _ in 0..<8 { gate.signal() }
         done.wait()
-        #expect(hashes.withLock { $0.count } == 1)
+        expectEqual(hashes.withLock { $0.count }, 1)
         #expect(hashes.withLock { !$0.contains("failed") })
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["audit.sqlite-key"])
+        try expectEqual(FileManager.default.contentsOfDirectory(atPath: folder.url.path), ["audit.sqlite-key"])
     }
 
     @Test func aPlainTextViewIsRecordedAsIs() throws {
@@ -231,7 +235,7 @@ struct SecretTests {
         try recorder.attach(to: form.root)
         form.user.type(Self.secret)
         let events = try AuditStore(path: database, access: .read).timeline(of: recorder.finish().session)
-        #expect(events[0].arguments == #"{"text":"\#(Self.secret)"}"#)
+        expectEqual(events[0].arguments, #"{"text":"\#(Self.secret)"}"#)
         #expect(events.contains { $0.arguments.contains(#""replacementText":"\#(Self.secret)""#) })
     }
 
@@ -242,7 +246,7 @@ struct SecretTests {
         form.password.type(Self.secret)
         form.password.type(Self.secret)
         let events = try AuditStore(path: database, access: .read).timeline(of: recorder.finish().session)
-        #expect(occurrences(of: Self.secret) == 0)
+        expectEqual(occurrences(of: Self.secret), 0)
         // Within one recording, equal values still compare equal.
         let typed = events.filter { $0.callback == "typeText" }.map(\.arguments)
         #expect(typed.count == 2 && typed[0] == typed[1])
@@ -258,7 +262,7 @@ struct SecretTests {
             let session = recorder.finish().session
             typed.append(try AuditStore(path: database, access: .read).timeline(of: session)[0].arguments)
         }
-        #expect(typed[0] == typed[1])
+        expectEqual(typed[0], typed[1])
     }
 
     @Test func theStoredScenarioHasTheSecureTextHashedAndStillParses() throws {
@@ -272,18 +276,18 @@ struct SecretTests {
                 { "action": "selectText", "widget": "login/password", "range": { "location": 0, "length": 3 } } ] }
             """
         let scenario = try Scenario(data: Data(text.utf8), catalog: .builtIn)
-        #expect(scenario.secureTextPaths == ["login/password"])
+        expectEqual(scenario.secureTextPaths, ["login/password"])
         let hasher = try SecretHasher(databasePath: database)
         let stored = scenario.recordedSource(hashing: hasher)
         #expect(!stored.contains(Self.secret))
         #expect(stored.contains("lovelace") && stored.contains(#""text":"ada""#))
-        #expect(stored.components(separatedBy: hasher.hash(Self.secret)).count == 3)
+        expectEqual(stored.components(separatedBy: hasher.hash(Self.secret)).count, 3)
         let reparsed = try Scenario(data: Data(stored.utf8), catalog: .builtIn)
-        #expect(reparsed.steps.count == 3)
+        expectEqual(reparsed.steps.count, 3)
         // A scenario without secure views is stored exactly as written.
         let plain = try Scenario(
             data: Data(text.replacingOccurrences(of: #""secure": true, "#, with: "").utf8), catalog: .builtIn)
-        #expect(plain.recordedSource(hashing: hasher) == plain.source)
+        expectEqual(plain.recordedSource(hashing: hasher), plain.source)
     }
 
     @Test func aSessionThatTypedIntoASecureViewIsNotReplayed() throws {
@@ -302,6 +306,6 @@ struct SecretTests {
             guard case ReplayError.secureText(summary.session, "login/password", 1) = error else { return false }
             return true
         }
-        #expect(try AuditStore(path: database, access: .read).sessions().count == 1)
+        try expectEqual(AuditStore(path: database, access: .read).sessions().count, 1)
     }
 }

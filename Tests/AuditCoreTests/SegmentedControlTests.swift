@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -19,8 +20,8 @@ struct SegmentedControlTests {
         let delegate = LoggingDelegate(vetoing: [2])
         control.delegate = delegate
         control.tapSegment(2)
-        #expect(control.selectedSegmentIndex == 0)
-        #expect(delegate.calls == ["c.should(2)"])
+        expectEqual(control.selectedSegmentIndex, 0)
+        expectEqual(delegate.calls, ["c.should(2)"])
     }
 
     @Test func tapAllowedFiresDidWithUserInteraction() {
@@ -28,8 +29,8 @@ struct SegmentedControlTests {
         let delegate = LoggingDelegate()
         control.delegate = delegate
         control.tapSegment(1)
-        #expect(control.selectedSegmentIndex == 1)
-        #expect(delegate.calls == ["c.should(1)", "c.did(1, true)"])
+        expectEqual(control.selectedSegmentIndex, 1)
+        expectEqual(delegate.calls, ["c.should(1)", "c.did(1, true)"])
     }
 
     @Test func shouldSelectSeesTheNewIndex() {
@@ -44,8 +45,8 @@ struct SegmentedControlTests {
         let peek = Peek()
         control.delegate = peek
         control.tapSegment(1)
-        #expect(peek.seen == [1])
-        #expect(control.selectedSegmentIndex == 0)
+        expectEqual(peek.seen, [1])
+        expectEqual(control.selectedSegmentIndex, 0)
     }
 
     @Test func programmaticSelectionIsNotUserInteractedAndNotifyCanBeSuppressed() {
@@ -54,8 +55,8 @@ struct SegmentedControlTests {
         control.delegate = delegate
         control.setSelectedSegmentIndex(2, notify: true)
         control.setSelectedSegmentIndex(1, notify: false)
-        #expect(control.selectedSegmentIndex == 1)
-        #expect(delegate.calls == ["c.should(2)", "c.did(2, false)", "c.should(1)"])
+        expectEqual(control.selectedSegmentIndex, 1)
+        expectEqual(delegate.calls, ["c.should(2)", "c.did(2, false)", "c.should(1)"])
     }
 
     @Test func programmaticSelectionCanBeVetoed() {
@@ -63,7 +64,7 @@ struct SegmentedControlTests {
         let delegate = LoggingDelegate(vetoing: [1])
         control.delegate = delegate
         control.setSelectedSegmentIndex(1, notify: false)
-        #expect(control.selectedSegmentIndex == 0)
+        expectEqual(control.selectedSegmentIndex, 0)
     }
 
     @Test func tappingTheSelectedSegmentDoesNothing() {
@@ -84,10 +85,10 @@ struct SegmentedControlTests {
         control.delegate = delegate
         control.setSelectedSegmentIndex(1, notify: notify)
         control.setSelectedSegmentIndex(1, notify: notify)
-        #expect(control.selectedSegmentIndex == 1)
+        expectEqual(control.selectedSegmentIndex, 1)
         #expect(delegate.calls.isEmpty)
         control.setSelectedSegmentIndex(2, notify: notify)
-        #expect(delegate.calls == ["c.should(2)"] + (notify ? ["c.did(2, false)"] : []))
+        expectEqual(delegate.calls, ["c.should(2)"] + (notify ? ["c.did(2, false)"] : []))
     }
 
     @Test func twoDelegatesThatMirrorEachOtherStopAfterOneRound() {
@@ -127,15 +128,15 @@ struct SegmentedControlTests {
         control.setSelectedSegmentIndex(1, notify: true)
         let session = recorder.finish().session
         let events = try AuditStore(path: folder.path("a.sqlite"), access: .read).timeline(of: session)
-        #expect(events.map(\.callback) == ["selectSegment"])
-        #expect(events.first?.result == #"{"selected":1}"#)
+        expectEqual(events.map(\.callback), ["selectSegment"])
+        expectEqual(events.first?.result, #"{"selected":1}"#)
     }
 
     @Test func withoutDelegateEverySelectionIsAllowed() {
         let control = control()
         control.tapSegment(2)
-        #expect(control.selectedSegmentIndex == 2)
+        expectEqual(control.selectedSegmentIndex, 2)
         control.setSelectedSegmentIndex(SegmentedControl.noSegment, notify: true)
-        #expect(control.selectedSegmentIndex == SegmentedControl.noSegment)
+        expectEqual(control.selectedSegmentIndex, SegmentedControl.noSegment)
     }
 }

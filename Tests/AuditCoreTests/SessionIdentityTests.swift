@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -28,14 +29,14 @@ struct SessionIdentityTests {
     @Test func theStoreMakesRandomVersion4UUIDs() {
         let made = (0..<2_000).map { _ in AuditStore.newSessionUUID() }
         #expect(made.allSatisfy { Self.isVersion4($0) }, "\(made.filter { !Self.isVersion4($0) })")
-        #expect(Set(made).count == made.count)
+        expectEqual(Set(made).count, made.count)
         // Each hex digit takes every value it may: all 16, but the version's (4) and the
         // variant's (8, 9, a, b). A value missing from 2,000 draws has odds below 1e-50.
         let digits = made.map(Array.init)
         for position in digits[0].indices where digits[0][position] != "-" {
             let taken = Set(digits.map { $0[position] })
             let expected = position == 14 ? 1 : position == 19 ? 4 : 16
-            #expect(taken.count == expected, "digit \(position): \(taken.sorted())")
+            expectEqual(taken.count, expected, "digit \(position): \(taken.sorted())")
         }
     }
 
@@ -52,9 +53,9 @@ struct SessionIdentityTests {
         let sessions = try AuditStore(path: database, access: .read).sessions()
         try #require(sessions.count == 2)
         #expect(sessions.allSatisfy { Self.isVersion4($0.uuid) }, "\(sessions.map(\.uuid))")
-        #expect(Set(sessions.map(\.uuid)).count == 2)
-        #expect(sessions[0].labels == labels)
-        #expect(sessions[1].labels == [:])
+        expectEqual(Set(sessions.map(\.uuid)).count, 2)
+        expectEqual(sessions[0].labels, labels)
+        expectEqual(sessions[1].labels, [:])
         #expect(sessions[0].has(["device": "pixel 8"]) && !sessions[1].has(["device": "pixel 8"]))
     }
 
@@ -68,11 +69,11 @@ struct SessionIdentityTests {
                     + "VALUES ('\(name)', 's', '{}', 'd', 'now')")
         }
         // Read as it is, the old database has neither UUIDs nor labels, and is not changed.
-        #expect(try AuditStore(path: database, access: .read).sessions().map(\.uuid) == [nil, nil, nil])
+        try expectEqual(AuditStore(path: database, access: .read).sessions().map(\.uuid), [nil, nil, nil])
         _ = try AuditStore(path: database, access: .write)
         let sessions = try AuditStore(path: database, access: .read).sessions()
         #expect(sessions.allSatisfy { Self.isVersion4($0.uuid) }, "\(sessions.map(\.uuid))")
-        #expect(Set(sessions.map(\.uuid)).count == 3)
+        expectEqual(Set(sessions.map(\.uuid)).count, 3)
     }
 
     @Test func anOldDatabaseIsExportedWithUUIDsDerivedTheSameEachTime() throws {
@@ -94,7 +95,7 @@ struct SessionIdentityTests {
         let first = try exported()
         #expect(first.count == 2 && Set(first).count == 2)
         #expect(first.allSatisfy { UUID(uuidString: $0) != nil })
-        #expect(try exported() == first)
+        try expectEqual(exported(), first)
     }
 
     @Test func searchAndReportKeepOnlySessionsWithEveryLabel() throws {
@@ -106,11 +107,11 @@ struct SessionIdentityTests {
         let store = try AuditStore(path: database, access: .read)
         var search = EventSearch()
         search.labels = ["device": "iphone", "build": "42"]
-        #expect(Set(try search.matches(in: store).map(\.session)) == [2])
+        expectEqual(Set(try search.matches(in: store).map(\.session)), [2])
         search.labels = ["device": "iphone", "build": "41"]
         #expect(try search.matches(in: store).isEmpty)
-        #expect(try SessionReport(session: nil, labels: ["device": "pixel"], in: store).sessions == [1])
-        #expect(try SessionReport(session: nil, labels: ["build": "42"], in: store).sessions == [1, 2])
+        try expectEqual(SessionReport(session: nil, labels: ["device": "pixel"], in: store).sessions, [1])
+        try expectEqual(SessionReport(session: nil, labels: ["build": "42"], in: store).sessions, [1, 2])
     }
 
     static let scenario = """

@@ -58,18 +58,18 @@ struct SessionMergeTests {
             #expect(try targets[0].mergeRows(from: source) == nil)
             // Chosen sessions that keep their own events still go SQL's way (replay --all --output-db).
             let fresh = try AuditStore(path: folder.path("chosen.sqlite"), access: .write)
-            #expect(try fresh.mergeRows(from: source, sessions: [1, 3])?.sessions == [1, 2])
-            #expect(try exported(fresh.path).filter { $0.contains(#""type":"session""#) }.count == 2)
+            try expectEqual(fresh.mergeRows(from: source, sessions: [1, 3])?.sessions, [1, 2])
+            try expectEqual(exported(fresh.path).filter { $0.contains(#""type":"session""#) }.count, 2)
         }
         let recorded = try targets[1].mergeRecords(from: source)
-        #expect(merged == recorded)
-        #expect(merged.skipped.count == 1)
-        #expect(merged.sessions.count == (isolated ? 5 : 4))
-        #expect(try exported(targets[0].path) == exported(targets[1].path))
+        expectEqual(merged, recorded)
+        expectEqual(merged.skipped.count, 1)
+        expectEqual(merged.sessions.count, (isolated ? 5 : 4))
+        try expectEqual(exported(targets[0].path), exported(targets[1].path))
         #expect(try exported(targets[0].path).count > 100)
         // Merging again changes nothing.
         #expect(try targets[0].mergeSessions(from: source).sessions.isEmpty)
-        #expect(try targets[0].sessions().count == (isolated ? 6 : 5))
+        try expectEqual(targets[0].sessions().count, (isolated ? 6 : 5))
     }
 
     /// Into a new database, every session of a source numbered 1…n goes across whole (SQLite's
@@ -89,10 +89,10 @@ struct SessionMergeTests {
         let merged = try #require(try whole.mergeRows(from: source))
         let records = try AuditStore(path: folder.path("records-\(withAGap).sqlite"), access: .write)
         let recorded = try records.mergeRecords(from: source)
-        #expect(merged == recorded)
-        #expect(merged.sessions == Array(1...Int64(withAGap ? 4 : 5)))
-        #expect(try exported(whole.path) == exported(records.path))
-        #expect(try whole.sessions().map(\.status) == records.sessions().map(\.status))
+        expectEqual(merged, recorded)
+        expectEqual(merged.sessions, Array(1...Int64(withAGap ? 4 : 5)))
+        try expectEqual(exported(whole.path), exported(records.path))
+        try expectEqual(whole.sessions().map(\.status), records.sessions().map(\.status))
         // A replay of the copy is identical, as of the source.
         let replay = try Replayer(databasePath: whole.path, registry: ReplayTests.registry, catalog: .builtIn)
             .replay(session: 1, delegate: "checkout.v1", mode: .isolated)

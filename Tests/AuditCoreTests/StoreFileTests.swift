@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import SharedTestSupport
 import Synchronization
 import Testing
 
@@ -33,23 +34,24 @@ struct StoreFileTests {
         // file (see `RecordingLock`) and the writers' queue (see `WriterQueue`) exist now.
         let store = try AuditStore(path: database, access: .read)
         _ = try store.sessions()
-        #expect(
-            try files() == [
+        try expectEqual(
+            files(),
+            [
                 "audit.sqlite", "audit.sqlite-recording", "audit.sqlite-shm", "audit.sqlite-wal",
                 "audit.sqlite-writers",
             ])
         for suffix in ["", "-wal", "-shm", "-recording", "-writers"] {
-            #expect(mode(database + suffix) == 0o600, "audit.sqlite\(suffix)")
+            expectEqual(mode(database + suffix), 0o600, "audit.sqlite\(suffix)")
         }
         recorder.finish()
     }
 
     @Test func aNewDatabaseAppearsWholeAndLeavesNoTemporaryFile() throws {
         _ = try AuditStore(path: database, access: .write)
-        #expect(try files() == ["audit.sqlite"])
+        try expectEqual(files(), ["audit.sqlite"])
         let connection = try Connection(path: database, mode: .readOnly)
-        #expect(try connection.scalarText("PRAGMA journal_mode") == "wal")
-        #expect(try connection.scalarInt("SELECT count(*) FROM schema_migrations") == Int64(Migration.all.count))
+        try expectEqual(connection.scalarText("PRAGMA journal_mode"), "wal")
+        try expectEqual(connection.scalarInt("SELECT count(*) FROM schema_migrations"), Int64(Migration.all.count))
     }
 
     @Test func eightThreadsOpeningANewDatabaseAtOnceAgreeOnOne() throws {
@@ -71,12 +73,12 @@ struct StoreFileTests {
         }
         for _ in 0..<8 { gate.signal() }
         done.wait()
-        #expect(failures.withLock { $0 } == [])
+        expectEqual(failures.withLock { $0 }, [])
         // No temporary file is left behind. (When connections close at the same moment, none may
         // see itself as the last, so SQLite can leave the -wal and -shm beside the database.)
-        #expect(try files().filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") } == ["audit.sqlite"])
+        try expectEqual(files().filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }, ["audit.sqlite"])
         let connection = try Connection(path: database, mode: .readOnly)
-        #expect(try connection.scalarInt("SELECT count(*) FROM schema_migrations") == Int64(Migration.all.count))
+        try expectEqual(connection.scalarInt("SELECT count(*) FROM schema_migrations"), Int64(Migration.all.count))
     }
 
     @Test func aTemporaryDatabaseLeftByADeadProcessIsRemoved() throws {
@@ -85,7 +87,7 @@ struct StoreFileTests {
         let alive = database + DatabaseFile.temporarySuffix + "\(getpid())-7"
         for path in [dead, dead + "-wal", alive] { FileManager.default.createFile(atPath: path, contents: Data([1])) }
         _ = try AuditStore(path: database, access: .write)
-        #expect(try files() == ["audit.sqlite", "audit.sqlite.new-\(getpid())-7"])
+        try expectEqual(files(), ["audit.sqlite", "audit.sqlite.new-\(getpid())-7"])
     }
 
     @Test(arguments: [AuditStore.Access.write, .read, .readUntrustedSQL])
@@ -97,8 +99,8 @@ struct StoreFileTests {
             guard case StoreError.notAnAuditDatabase(database, let reason) = error else { return false }
             return reason.hasPrefix("it is an empty file")
         }
-        #expect(fileBytes(database) == Data())
-        #expect(try files() == ["audit.sqlite"])
+        expectEqual(fileBytes(database), Data())
+        try expectEqual(files(), ["audit.sqlite"])
     }
 
     @Test(arguments: [AuditStore.Access.write, .read, .readUntrustedSQL])
@@ -131,7 +133,7 @@ struct StoreFileTests {
         try connection.execute("CREATE TABLE t (x)")
         let other = folder.path("other.sqlite")
         try Connection(path: other, mode: .readWrite(create: true)).execute("CREATE TABLE t (x)")
-        #expect(rename(other, database) == 0)
+        expectEqual(rename(other, database), 0)
         #expect(throws: SQLiteError.self) {
             try connection.transaction { try connection.execute("INSERT INTO t VALUES (1)") }
         }
@@ -143,9 +145,9 @@ struct StoreFileTests {
         let row = try connection.prepare("SELECT length(CAST(? AS BLOB)), ?").rows([.text(text), .text(text)]) {
             ($0.int(0), $0.string(1))
         }
-        #expect(row.first?.0 == text.utf8.count)
-        #expect(row.first?.1 == text)
-        #expect(try connection.prepare("SELECT ?").rows([.text("")]) { $0.string(0) } == [""])
+        expectEqual(row.first?.0, text.utf8.count)
+        expectEqual(row.first?.1, text)
+        try expectEqual(connection.prepare("SELECT ?").rows([.text("")]) { $0.string(0) }, [""])
     }
 
     @Test func anInjectedFaultFailsWritesOnlyAndOnlyOnItsDatabase() throws {
@@ -162,10 +164,10 @@ struct StoreFileTests {
             (error as? SQLiteError)?.code == SQLITE_FULL
                 && (error as? SQLiteError)?.message == "database or disk is full"
         }
-        #expect(try connection.scalarInt("SELECT count(*) FROM t") == 1)
+        try expectEqual(connection.scalarInt("SELECT count(*) FROM t"), 1)
         try other.prepare("INSERT INTO t VALUES (1)").execute()
-        #expect(StoreFaults.clear(database) == 1)
+        expectEqual(StoreFaults.clear(database), 1)
         try connection.prepare("INSERT INTO t VALUES (3)").execute()
-        #expect(try connection.scalarInt("SELECT count(*) FROM t") == 2)
+        try expectEqual(connection.scalarInt("SELECT count(*) FROM t"), 2)
     }
 }

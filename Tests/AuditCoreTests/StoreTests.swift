@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -15,14 +16,14 @@ struct StoreTests {
     var database: String { folder.path("audit.sqlite") }
 
     @Test func sha256MatchesKnownVectors() {
-        #expect(SHA256.hex(Array("".utf8)) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(
-            SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
-                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        #expect(
-            SHA256.hex([UInt8](repeating: UInt8(ascii: "a"), count: 1_000))
-                == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+        expectEqual(SHA256.hex(Array("".utf8)), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        expectEqual(SHA256.hex(Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        expectEqual(
+            SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        expectEqual(
+            SHA256.hex([UInt8](repeating: UInt8(ascii: "a"), count: 1_000)),
+            "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
     }
 
     /// A message given in pieces, some in contiguous memory (mixed a block at a time) and some
@@ -41,7 +42,7 @@ struct StoreTests {
                         stream.update(message[first..<second].lazy.map { $0 })
                     }
                     stream.update(Array(message[second...]))
-                    #expect(SHA256.hexadecimal(stream.finalized()) == whole, "\(first) \(second) \(contiguous)")
+                    expectEqual(SHA256.hexadecimal(stream.finalized()), whole, "\(first) \(second) \(contiguous)")
                 }
             }
         }
@@ -50,23 +51,24 @@ struct StoreTests {
     @Test func freshDatabaseIsMigratedInWALWithApplicationID() throws {
         let store = try AuditStore(path: database, access: .write)
         let connection = store.connection
-        #expect(try connection.scalarText("PRAGMA journal_mode") == "wal")
-        #expect(try connection.scalarInt("PRAGMA synchronous") == 1)  // NORMAL
-        #expect(try connection.scalarInt("PRAGMA busy_timeout") == Int64(Connection.busyTimeoutMilliseconds))
-        #expect(try connection.scalarInt("PRAGMA application_id") == Migration.applicationID)
+        try expectEqual(connection.scalarText("PRAGMA journal_mode"), "wal")
+        try expectEqual(connection.scalarInt("PRAGMA synchronous"), 1)  // NORMAL
+        try expectEqual(connection.scalarInt("PRAGMA busy_timeout"), Int64(Connection.busyTimeoutMilliseconds))
+        try expectEqual(connection.scalarInt("PRAGMA application_id"), Migration.applicationID)
         let rows = try connection.prepare("SELECT version, name, sha256 FROM schema_migrations").rows {
             ($0.int(0), $0.string(1) ?? "", $0.string(2) ?? "")
         }
-        #expect(rows.map(\.0) == Migration.all.map(\.version))
-        #expect(rows.map(\.2) == Migration.all.map(\.sha256))
-        #expect(Migration.all.first?.name == "initial")
+        expectEqual(rows.map(\.0), Migration.all.map(\.version))
+        expectEqual(rows.map(\.2), Migration.all.map(\.sha256))
+        expectEqual(Migration.all.first?.name, "initial")
     }
 
     @Test func reopeningAppliesNothing() throws {
         _ = try AuditStore(path: database, access: .write)
         let store = try AuditStore(path: database, access: .write)
         #expect(try Migrator.pending(on: store.connection).isEmpty)
-        #expect(try store.connection.scalarInt("SELECT count(*) FROM schema_migrations") == Int64(Migration.all.count))
+        try expectEqual(
+            store.connection.scalarInt("SELECT count(*) FROM schema_migrations"), Int64(Migration.all.count))
     }
 
     @Test func pendingMigrationsApplyInOrderEachWithItsLedgerRow() throws {
@@ -75,7 +77,7 @@ struct StoreTests {
         try Migrator.migrate(connection, migrations: Migration.all)
         try Migrator.migrate(connection, migrations: Migration.all + [extra])
         #expect(try connection.tableExists("extra"))
-        #expect(try connection.scalarText("SELECT sha256 FROM schema_migrations WHERE version = 99") == "feed")
+        try expectEqual(connection.scalarText("SELECT sha256 FROM schema_migrations WHERE version = 99"), "feed")
     }
 
     @Test func aFailingMigrationLeavesNoTraceOfItself() throws {
@@ -85,7 +87,7 @@ struct StoreTests {
         try Migrator.migrate(connection)
         #expect(throws: SQLiteError.self) { try Migrator.migrate(connection, migrations: Migration.all + [broken]) }
         #expect(try !connection.tableExists("half"))
-        #expect(try connection.scalarInt("SELECT count(*) FROM schema_migrations WHERE version = 99") == 0)
+        try expectEqual(connection.scalarInt("SELECT count(*) FROM schema_migrations WHERE version = 99"), 0)
     }
 
     @Test func unknownMigrationIsRefusedAndNothingChanges() throws {
@@ -99,7 +101,7 @@ struct StoreTests {
             return "\(error)".contains("newer auditctl")
         }
         #expect(throws: StoreError.self) { try AuditStore(path: database, access: .read) }
-        #expect(fileBytes(database) == before)
+        expectEqual(fileBytes(database), before)
     }
 
     @Test func changedChecksumIsRefusedAndNothingChanges() throws {
@@ -112,7 +114,7 @@ struct StoreTests {
             guard case StoreError.checksumMismatch(_, 1, "initial") = error else { return false }
             return true
         }
-        #expect(fileBytes(database) == before)
+        expectEqual(fileBytes(database), before)
     }
 
     @Test func fileThatIsNotADatabaseFailsAtOpen() throws {
@@ -129,7 +131,7 @@ struct StoreTests {
             return sqliteError.primaryCode == SQLITE_NOTADB
                 && "\(error)" == "cannot open \(path): file is not a database"
         }
-        #expect(fileBytes(path) == before)
+        expectEqual(fileBytes(path), before)
     }
 
     @Test func databaseOfAnotherApplicationIsRefused() throws {
@@ -192,14 +194,14 @@ struct StoreTests {
         let elsewhere = folder.path("elsewhere.sqlite")
         StoreFaults.inject(SQLITE_FULL, at: elsewhere)
         defer { StoreFaults.clear(elsewhere) }
-        #expect(try statements[0].step() == false)
+        try expectEqual(statements[0].step(), false)
         #expect {
             try statements[1].step()
         } throws: { error in
             (error as? SQLiteError)?.code == SQLITE_CONSTRAINT | (6 << 8)
                 && (error as? SQLiteError)?.message.contains("UNIQUE") == true
         }
-        #expect(try Connection(path: database, mode: .readOnly).scalarInt("SELECT count(*) FROM t") == 1)
+        try expectEqual(Connection(path: database, mode: .readOnly).scalarInt("SELECT count(*) FROM t"), 1)
     }
 
     @Test func transactionRollsBackWhenTheBodyThrows() throws {
@@ -212,9 +214,9 @@ struct StoreTests {
                 throw Boom()
             }
         }
-        #expect(try connection.scalarInt("SELECT count(*) FROM t") == 0)
+        try expectEqual(connection.scalarInt("SELECT count(*) FROM t"), 0)
         try connection.transaction { try connection.execute("INSERT INTO t VALUES (2)") }
-        #expect(try connection.scalarInt("SELECT count(*) FROM t") == 1)
+        try expectEqual(connection.scalarInt("SELECT count(*) FROM t"), 1)
     }
 
     @Test func cachedStatementsAreReused() throws {
@@ -227,13 +229,13 @@ struct StoreTests {
         let connection = try Connection(path: database, mode: .readWrite(create: true))
         let values: [SQLValue] = [.null, .integer(-42), .real(2.5), .text("请在门口 👍🏽"), .blob([0, 1, 255])]
         let row = try connection.prepare("SELECT ?, ?, ?, ?, ?").rows(values) { row in (0..<5).map(row.value) }
-        #expect(row == [values])
+        expectEqual(row, [values])
     }
 
     @Test func moreThanOneStatementIsRefusedByPrepare() throws {
         let connection = try Connection(path: database, mode: .readWrite(create: true))
         #expect(throws: SQLiteError.self) { try connection.prepare("SELECT 1; SELECT 2") }
-        #expect(try connection.prepare("SELECT 1;  ").rows { $0.int(0) } == [1])
+        try expectEqual(connection.prepare("SELECT 1;  ").rows { $0.int(0) }, [1])
     }
 
     /// SQLite's memory statistics can be turned off only before its first use in the process (the
@@ -272,16 +274,16 @@ struct CompactEventsMigrationTests {
         let before = try AuditStore(path: database, access: .read).timeline(of: 1)
         _ = try AuditStore(path: database, access: .write)
         let after = try AuditStore(path: database, access: .read).timeline(of: 1)
-        #expect(after == before)
-        #expect(after.map(\.arguments)[0] == #"{"text":"a \"quoted\"\nline\\"}"#)
-        #expect(after.map(\.result) == [#"{"text":"x"}"#, "false", nil, "null", nil])
+        expectEqual(after, before)
+        expectEqual(after.map(\.arguments)[0], #"{"text":"a \"quoted\"\nline\\"}"#)
+        expectEqual(after.map(\.result), [#"{"text":"x"}"#, "false", nil, "null", nil])
         // The override (a non-boolean answer with a `vetoed`, from before answers had kinds) is
         // told from the veto, read as it is and migrated (0008).
-        #expect(after.map(\.vetoed) == [nil, true, nil, nil, nil])
-        #expect(after.map(\.overridden) == [nil, nil, nil, true, nil])
-        #expect(after.map(\.implemented) == [nil, true, true, false, nil])
+        expectEqual(after.map(\.vetoed), [nil, true, nil, nil, nil])
+        expectEqual(after.map(\.overridden), [nil, nil, nil, true, nil])
+        expectEqual(after.map(\.implemented), [nil, true, true, false, nil])
         let stored = try Connection(path: database, mode: .readWrite(create: false))
             .prepare("SELECT args, typeof(result) FROM events ORDER BY seq").rows { [$0.string(0)!, $0.string(1)!] }
-        #expect(stored[1] == [#"["tab\there",{"location":0,"length":2},false]"#, "integer"])
+        expectEqual(stored[1], [#"["tab\there",{"location":0,"length":2},false]"#, "integer"])
     }
 }

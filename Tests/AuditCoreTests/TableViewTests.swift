@@ -64,9 +64,10 @@ struct TableViewTests {
         table.delegate = delegate
         table.tapRow(row(0, 0))
         table.tapRow(row(1, 1))
-        #expect(table.indexPathForSelectedRow == row(1, 1))
-        #expect(
-            delegate.calls == [
+        expectEqual(table.indexPathForSelectedRow, row(1, 1))
+        expectEqual(
+            delegate.calls,
+            [
                 "t.shouldHighlight [0, 0] true", "t.willSelect [0, 0] [0, 0]", "t.didSelect [0, 0]",
                 "t.shouldHighlight [1, 1] true", "t.willSelect [1, 1] [1, 1]", "t.willDeselect [0, 0] [0, 0]",
                 "t.didDeselect [0, 0]", "t.didSelect [1, 1]",
@@ -80,8 +81,8 @@ struct TableViewTests {
         table.delegate = delegate
         table.selectRow(row(0, 0))
         table.tapRow(row(0, 2))
-        #expect(table.indexPathForSelectedRow == row(0, 0))
-        #expect(delegate.calls == ["t.shouldHighlight [0, 2] false"])
+        expectEqual(table.indexPathForSelectedRow, row(0, 0))
+        expectEqual(delegate.calls, ["t.shouldHighlight [0, 2] false"])
     }
 
     @Test func willSelectNilSelectsNothingAndKeepsTheSelection() {
@@ -93,9 +94,10 @@ struct TableViewTests {
         #expect(table.indexPathForSelectedRow == nil)
         table.selectRow(row(1, 0))
         table.tapRow(row(0, 1))
-        #expect(table.indexPathForSelectedRow == row(1, 0))
-        #expect(
-            delegate.calls == [
+        expectEqual(table.indexPathForSelectedRow, row(1, 0))
+        expectEqual(
+            delegate.calls,
+            [
                 "t.shouldHighlight [0, 1] true", "t.willSelect [0, 1] nil", "t.shouldHighlight [0, 1] true",
                 "t.willSelect [0, 1] nil",
             ])
@@ -107,9 +109,9 @@ struct TableViewTests {
         delegate.selectAnswers = [row(0, 1): row(1, 0)]
         table.delegate = delegate
         table.tapRow(row(0, 1))
-        #expect(table.indexPathForSelectedRow == row(1, 0))
-        #expect(
-            delegate.calls == ["t.shouldHighlight [0, 1] true", "t.willSelect [0, 1] [1, 0]", "t.didSelect [1, 0]"])
+        expectEqual(table.indexPathForSelectedRow, row(1, 0))
+        expectEqual(
+            delegate.calls, ["t.shouldHighlight [0, 1] true", "t.willSelect [0, 1] [1, 0]", "t.didSelect [1, 0]"])
     }
 
     @Test(arguments: [IndexPath(row: 5, section: 0), IndexPath(row: 0, section: 2), IndexPath(indexes: [0, 0, 0])])
@@ -120,8 +122,8 @@ struct TableViewTests {
         table.delegate = delegate
         table.selectRow(row(0, 0))
         table.tapRow(row(0, 1))
-        #expect(table.indexPathForSelectedRow == row(0, 0))
-        #expect(delegate.calls == ["t.shouldHighlight [0, 1] true", "t.willSelect [0, 1] \(redirect)"])
+        expectEqual(table.indexPathForSelectedRow, row(0, 0))
+        expectEqual(delegate.calls, ["t.shouldHighlight [0, 1] true", "t.willSelect [0, 1] \(redirect)"])
     }
 
     @Test func tappingTheSelectedRowAgainAsksAndNotifiesAgainWithoutDeselecting() {
@@ -130,9 +132,9 @@ struct TableViewTests {
         table.delegate = delegate
         table.selectRow(row(0, 2))
         table.tapRow(row(0, 2))
-        #expect(table.indexPathForSelectedRow == row(0, 2))
-        #expect(
-            delegate.calls == ["t.shouldHighlight [0, 2] true", "t.willSelect [0, 2] [0, 2]", "t.didSelect [0, 2]"])
+        expectEqual(table.indexPathForSelectedRow, row(0, 2))
+        expectEqual(
+            delegate.calls, ["t.shouldHighlight [0, 2] true", "t.willSelect [0, 2] [0, 2]", "t.didSelect [0, 2]"])
     }
 
     // Apple, UITableViewDelegate.tableView(_:willDeselectRowAt:): "Return an index-path object that
@@ -145,10 +147,11 @@ struct TableViewTests {
         table.delegate = delegate
         table.selectRow(row(0, 0))
         table.tapRow(row(0, 1))
-        #expect(table.indexPathForSelectedRow == row(0, 0))
-        #expect(table.indexPathsForSelectedRows == [row(0, 0), row(0, 1)])
-        #expect(
-            delegate.calls == [
+        expectEqual(table.indexPathForSelectedRow, row(0, 0))
+        expectEqual(table.indexPathsForSelectedRows, [row(0, 0), row(0, 1)])
+        expectEqual(
+            delegate.calls,
+            [
                 "t.shouldHighlight [0, 1] true", "t.willSelect [0, 1] [0, 1]", "t.willDeselect [0, 0] nil",
                 "t.didSelect [0, 1]",
             ])
@@ -156,9 +159,10 @@ struct TableViewTests {
         delegate.calls = []
         delegate.deselectAnswers = [:]
         table.tapRow(row(1, 0))
-        #expect(table.indexPathsForSelectedRows == [row(1, 0)])
-        #expect(
-            delegate.calls == [
+        expectEqual(table.indexPathsForSelectedRows, [row(1, 0)])
+        expectEqual(
+            delegate.calls,
+            [
                 "t.shouldHighlight [1, 0] true", "t.willSelect [1, 0] [1, 0]", "t.willDeselect [0, 0] [0, 0]",
                 "t.didDeselect [0, 0]", "t.willDeselect [0, 1] [0, 1]", "t.didDeselect [0, 1]", "t.didSelect [1, 0]",
             ])
@@ -175,9 +179,10 @@ struct TableViewTests {
         delegate.deselectAnswers = [row(0, 0): row(0, 1)]
         table.tapRow(row(1, 1))
         // Asked about (0, 0), the delegate deselects (0, 1) instead; (0, 1) is then not asked.
-        #expect(table.indexPathsForSelectedRows == [row(0, 0), row(1, 1)])
-        #expect(
-            delegate.calls == [
+        expectEqual(table.indexPathsForSelectedRows, [row(0, 0), row(1, 1)])
+        expectEqual(
+            delegate.calls,
+            [
                 "t.shouldHighlight [1, 1] true", "t.willSelect [1, 1] [1, 1]", "t.willDeselect [0, 0] [0, 1]",
                 "t.didDeselect [0, 1]", "t.didSelect [1, 1]",
             ])
@@ -191,8 +196,8 @@ struct TableViewTests {
         table.delegate = delegate
         table.selectRow(row(0, 0))
         table.tapRow(row(0, 1))
-        #expect(table.indexPathsForSelectedRows == [row(0, 0), row(0, 1)])
-        #expect(delegate.calls.last == "t.didSelect [0, 1]")
+        expectEqual(table.indexPathsForSelectedRows, [row(0, 0), row(0, 1)])
+        expectEqual(delegate.calls.last, "t.didSelect [0, 1]")
         #expect(!delegate.calls.contains { $0.contains("didDeselect") })
     }
 
@@ -204,10 +209,10 @@ struct TableViewTests {
         table.selectRow(row(0, 0))
         table.tapRow(row(1, 0))
         table.deselectRow(row(0, 0))
-        #expect(table.indexPathsForSelectedRows == [row(1, 0)])
+        expectEqual(table.indexPathsForSelectedRows, [row(1, 0)])
         table.tapRow(row(0, 2))
         table.selectRow(row(1, 1))
-        #expect(table.indexPathsForSelectedRows == [row(1, 1)])
+        expectEqual(table.indexPathsForSelectedRows, [row(1, 1)])
         table.deselectRow(row(1, 1))
         #expect(table.indexPathsForSelectedRows == nil && table.indexPathForSelectedRow == nil)
     }
@@ -217,9 +222,9 @@ struct TableViewTests {
         let delegate = TableLogDelegate()
         table.delegate = delegate
         table.selectRow(row(1, 1))
-        #expect(table.indexPathForSelectedRow == row(1, 1))
+        expectEqual(table.indexPathForSelectedRow, row(1, 1))
         table.deselectRow(row(0, 0))  // not the selected row: nothing changes
-        #expect(table.indexPathForSelectedRow == row(1, 1))
+        expectEqual(table.indexPathForSelectedRow, row(1, 1))
         table.deselectRow(row(1, 1))
         #expect(table.indexPathForSelectedRow == nil)
         #expect(delegate.calls.isEmpty)
@@ -240,16 +245,17 @@ struct TableViewTests {
         let table = table()
         let delegate = TableLogDelegate()
         table.delegate = delegate
-        #expect(table.contentSize == Size(width: 320, height: 220))
-        #expect(table.maximumContentOffset == Point(x: 0, y: 120))
-        #expect(table.numberOfSections == 2)
-        #expect(table.numberOfRows(inSection: 1) == 2)
+        expectEqual(table.contentSize, Size(width: 320, height: 220))
+        expectEqual(table.maximumContentOffset, Point(x: 0, y: 120))
+        expectEqual(table.numberOfSections, 2)
+        expectEqual(table.numberOfRows(inSection: 1), 2)
         table.beginDrag()
         table.drag(by: Point(x: 0, y: -500))
         table.endDrag(velocity: Point(x: 0, y: 0))
-        #expect(table.contentOffset == Point(x: 0, y: 120))
-        #expect(
-            delegate.calls == [
+        expectEqual(table.contentOffset, Point(x: 0, y: 120))
+        expectEqual(
+            delegate.calls,
+            [
                 "t.willBeginDragging dragging", "t.didScroll (0, 120) dragging",
                 "t.willEndDragging (0, 0) (0, 120)->(0, 120) dragging", "t.didEndDragging false",
             ])
@@ -258,24 +264,24 @@ struct TableViewTests {
     @Test func validationExplainsWhatARowNeeds() {
         let table = table()
         #expect(table.validate(row(1, 1)) == nil)
-        #expect(table.validate(row(2, 0)) == "section 2 is out of range 0..<2 in t")
-        #expect(table.validate(row(1, 2)) == "row 2 is out of range 0..<2 in section 1 of t")
-        #expect(table.validate(row(0, -1)) == "row -1 is out of range 0..<3 in section 0 of t")
-        #expect(table.validate(IndexPath(index: 0)) == "an index path of a row has two indexes (section, row), not 1")
+        expectEqual(table.validate(row(2, 0)), "section 2 is out of range 0..<2 in t")
+        expectEqual(table.validate(row(1, 2)), "row 2 is out of range 0..<2 in section 1 of t")
+        expectEqual(table.validate(row(0, -1)), "row -1 is out of range 0..<3 in section 0 of t")
+        expectEqual(table.validate(IndexPath(index: 0)), "an index path of a row has two indexes (section, row), not 1")
         table.beginDrag()
-        #expect(table.validateTapRow(row(0, 0)) == "t is being dragged (end the drag first)")
-        #expect(table.validateTapRow(row(9, 0)) == "section 9 is out of range 0..<2 in t")
+        expectEqual(table.validateTapRow(row(0, 0)), "t is being dragged (end the drag first)")
+        expectEqual(table.validateTapRow(row(9, 0)), "section 9 is out of range 0..<2 in t")
     }
 
     @Test func indexPathsReadAndWriteAsUIKitsDo() {
         var path = IndexPath(row: 4, section: 2)
         #expect(path.section == 2 && path.row == 4)
         path.row = 5
-        #expect(path == IndexPath(indexes: [2, 5]))
-        #expect(ValueCoding.indexPath.encode(path).json == #"{"row":5,"section":2}"#)
-        #expect(ValueCoding.indexPath.decode(.object(["section": .int(2), "row": .int(5)])) == path)
+        expectEqual(path, IndexPath(indexes: [2, 5]))
+        expectEqual(ValueCoding.indexPath.encode(path).json, #"{"row":5,"section":2}"#)
+        expectEqual(ValueCoding.indexPath.decode(.object(["section": .int(2), "row": .int(5)])), path)
         #expect(ValueCoding.indexPath.decode(.object(["section": .int(2)])) == nil)
-        #expect(ValueCoding.point.decode(.object(["x": .int(1), "y": .double(2.5)])) == Point(x: 1, y: 2.5))
+        expectEqual(ValueCoding.point.decode(.object(["x": .int(1), "y": .double(2.5)])), Point(x: 1, y: 2.5))
     }
 
     @Test func adoptsAnyScrollViewDelegate() {
@@ -309,7 +315,7 @@ struct TableViewTests {
         table.tapRow(row(0, 0))  // (1, 0) refuses to be deselected: both are selected
         table.deselectRow(row(1, 0))  // in code: no callback
         let summary = recorder.finish()
-        #expect(summary.vetoes == 1)  // the refused highlight; the other three are overrides
+        expectEqual(summary.vetoes, 1)  // the refused highlight; the other three are overrides
 
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
         func ip(_ section: Int, _ row: Int) -> String { #"{"row":\#(row),"section":\#(section)}"# }
@@ -344,7 +350,7 @@ struct TableViewTests {
             "20 16 callback \(callback)(_:didSelectRowAt:) \(arg(0, 0)) void - true",
             "21 - input root/t - deselectRow \(arg(1, 0)) \(after(ip(0, 0))) - -",
         ]
-        #expect(timelineLines(events, protocols: true, overrides: true) == expected)
+        expectEqual(timelineLines(events, protocols: true, overrides: true), expected)
         #expect(events.allSatisfy { $0.widgetKind == "TableView" })
     }
 
@@ -367,8 +373,9 @@ struct TableViewTests {
 
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
         let callbacks = events.filter { $0.kind == .callback }
-        #expect(
-            callbacks.map { "\($0.protocolName!) \($0.callback)" } == [
+        expectEqual(
+            callbacks.map { "\($0.protocolName!) \($0.callback)" },
+            [
                 "ScrollViewDelegate scrollViewWillBeginDragging(_:)", "ScrollViewDelegate scrollViewDidScroll(_:)",
                 "ScrollViewDelegate scrollViewWillEndDragging(_:withVelocity:targetContentOffset:)",
                 "ScrollViewDelegate scrollViewDidEndDragging(_:willDecelerate:)",
@@ -378,9 +385,9 @@ struct TableViewTests {
                 "ScrollViewDelegate scrollViewDidScroll(_:)", "ScrollViewDelegate scrollViewDidScrollToTop(_:)",
             ])
         #expect(callbacks.allSatisfy { $0.implemented == true && $0.widget == "t" && $0.widgetKind == "TableView" })
-        #expect(callbacks.count == delegate.calls.count)
+        expectEqual(callbacks.count, delegate.calls.count)
         let inputs = events.filter { $0.kind == .input }.map(\.callback)
-        #expect(inputs == ["beginDrag", "drag", "endDrag", "tapRow", "tapStatusBar"])
+        expectEqual(inputs, ["beginDrag", "drag", "endDrag", "tapRow", "tapStatusBar"])
     }
 
     @Test func aScrollOnlyDelegateGetsTheDefaultsForTheTableCallbacks() throws {
@@ -388,22 +395,23 @@ struct TableViewTests {
         let delegate = ScrollLogDelegate()
         table.delegate = delegate
         table.tapRow(row(0, 1))  // unaudited: the table takes the defaults itself
-        #expect(table.indexPathForSelectedRow == row(0, 1))
+        expectEqual(table.indexPathForSelectedRow, row(0, 1))
 
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         try recorder.attach(to: table)
         table.tapRow(row(1, 1))
         table.setContentOffset(Point(x: 0, y: 30))
         let summary = recorder.finish()
-        #expect(table.indexPathForSelectedRow == row(1, 1))
-        #expect(delegate.calls == ["t.didScroll (0, 30)"])
-        #expect(summary.vetoes == 0)
+        expectEqual(table.indexPathForSelectedRow, row(1, 1))
+        expectEqual(delegate.calls, ["t.didScroll (0, 30)"])
+        expectEqual(summary.vetoes, 0)
 
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
-        #expect(
+        expectEqual(
             events.filter { $0.kind == .callback }.map {
                 "\($0.callback) \($0.result ?? "void") \($0.implemented!)"
-            } == [
+            },
+            [
                 "tableView(_:shouldHighlightRowAt:) true false",
                 #"tableView(_:willSelectRowAt:) {"row":1,"section":1} false"#,
                 #"tableView(_:willDeselectRowAt:) {"row":1,"section":0} false"#,

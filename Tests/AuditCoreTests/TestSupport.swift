@@ -78,10 +78,10 @@ func expectAuditingChangesNothing<State: Equatable>(
     let recorder = try Recorder(databasePath: database, session: newSession(), catalog: catalog)
     let audited = run(recorder)
     let summary = recorder.finish()
-    #expect(audited.calls == plain.calls, sourceLocation: sourceLocation)
-    #expect(audited.state == plain.state, sourceLocation: sourceLocation)
-    #expect(summary.failedWrites == 0, sourceLocation: sourceLocation)
-    #expect(summary.callbacks == plain.calls.count, sourceLocation: sourceLocation)
+    expectEqual(audited.calls, plain.calls, sourceLocation: sourceLocation)
+    expectEqual(audited.state, plain.state, sourceLocation: sourceLocation)
+    expectEqual(summary.failedWrites, 0, sourceLocation: sourceLocation)
+    expectEqual(summary.callbacks, plain.calls.count, sourceLocation: sourceLocation)
     return (plain, summary)
 }
 

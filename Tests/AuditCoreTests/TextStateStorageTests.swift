@@ -62,9 +62,9 @@ struct TextStateStorageTests {
     @Test func theStateRecordsLengthSelectionAndDigest() throws {
         let view = TextView(identifier: "t", text: "👍🏽 ok")
         view.select(TextRange(location: 4, length: 3))
-        #expect(
-            view.state.json
-                == #"{"editing":false,"length":7,"selection":{"length":3,"location":4},"textHash":"\#(TextDigest.hexadecimal("👍🏽 ok"))"}"#
+        expectEqual(
+            view.state.json,
+            #"{"editing":false,"length":7,"selection":{"length":3,"location":4},"textHash":"\#(TextDigest.hexadecimal("👍🏽 ok"))"}"#
         )
     }
 
@@ -72,10 +72,10 @@ struct TextStateStorageTests {
 
     /// Stored sessions compare these values, so the function may never change: pinned.
     @Test func theDigestIsPinned() {
-        #expect(TextDigest.hexadecimal("") == "48218226ff3cd4bf")
-        #expect(TextDigest.hexadecimal("x") == "a8cb09cd3e5ebab7")
-        #expect(TextDigest.hexadecimal("xx") == "f40668bec48e2871")
-        #expect(TextDigest.hexadecimal("xxxxxxxx") == "2dd5f783c5fda027")
+        expectEqual(TextDigest.hexadecimal(""), "48218226ff3cd4bf")
+        expectEqual(TextDigest.hexadecimal("x"), "a8cb09cd3e5ebab7")
+        expectEqual(TextDigest.hexadecimal("xx"), "f40668bec48e2871")
+        expectEqual(TextDigest.hexadecimal("xxxxxxxx"), "2dd5f783c5fda027")
     }
 
     @Test func theDigestTellsNearTextsApart() {
@@ -87,7 +87,7 @@ struct TextStateStorageTests {
             texts.insert("b" + String(repeating: "a", count: length - 1))
         }
         texts.formUnion(["请在门口", "请到口", "👍🏽", "👍", "🏽", "e\u{301}", "é", "🇫🇷", "🇫", "🇷"])
-        #expect(Set(texts.map(TextDigest.hexadecimal)).count == texts.count)
+        expectEqual(Set(texts.map(TextDigest.hexadecimal)).count, texts.count)
     }
 
     @Test(arguments: [0, 1, 7, 8, 9, 15, 16, 17, 100])
@@ -95,7 +95,7 @@ struct TextStateStorageTests {
         let whole = String((0..<100).map { Character(UnicodeScalar(UInt8(33 + $0 % 90))) })
         var digest = TextDigest(String(whole.prefix(split)))
         digest.append(String(whole.dropFirst(split)))
-        #expect(digest.value == TextDigest(whole).value)
+        expectEqual(digest.value, TextDigest(whole).value)
     }
 
     @Test(arguments: [1, 2, 3] as [UInt64])
@@ -111,7 +111,7 @@ struct TextStateStorageTests {
                     randomValidRange(in: view, using: &random), with: randomPieces.randomElement(using: &random)!)
             }
             if Int.random(in: 0..<4, using: &random) == 0 { view.select(.caret(at: view.text.utf16.count)) }
-            #expect(view.digest.value == TextDigest(view.text).value)
+            expectEqual(view.digest.value, TextDigest(view.text).value)
         }
     }
 
@@ -123,12 +123,12 @@ struct TextStateStorageTests {
         view.select(TextRange(location: 1, length: 2))
         let old = #"{"editing":true,"selection":{"length":2,"location":1},"text":"请在 \"门口\"\n👍🏽"}"#
         let upgraded = Array(old.utf8).withUnsafeBytes { LegacyTextViewState.upgrading($0) }
-        #expect(upgraded == view.state.json)
+        expectEqual(upgraded, view.state.json)
         // A secure view's old state held the keyed hash: it becomes the digest.
         let secure = #"{"editing":false,"selection":{"length":0,"location":0},"text":"hmac-sha256:00ff"}"#
-        #expect(
-            Array(secure.utf8).withUnsafeBytes { LegacyTextViewState.upgrading($0) }
-                == #"{"editing":false,"length":0,"selection":{"length":0,"location":0},"textHash":"hmac-sha256:00ff"}"#)
+        expectEqual(
+            Array(secure.utf8).withUnsafeBytes { LegacyTextViewState.upgrading($0) },
+            #"{"editing":false,"length":0,"selection":{"length":0,"location":0},"textHash":"hmac-sha256:00ff"}"#)
         for other in [view.state.json, #"{"editing":true}"#, "true", #"{"text":"x"}"#] {
             #expect(Array(other.utf8).withUnsafeBytes { LegacyTextViewState.upgrading($0) } == nil, "\(other)")
         }
@@ -154,7 +154,7 @@ struct TextStateStorageTests {
                 "text": .string(text),
             ]).json
             let upgraded = Array(old.utf8).withUnsafeBytes { LegacyTextViewState.upgrading($0) }
-            #expect(upgraded == view.state.json, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            expectEqual(upgraded, view.state.json, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
         }
     }
 
@@ -175,7 +175,7 @@ struct TextStateStorageTests {
         let states = try connection.prepare(
             #"SELECT seq, result FROM events WHERE session = ? AND result LIKE '{"editing":%'"#
         ).rows([.integer(old)]) { row in (row.int64(0), row.string(1) ?? "") }
-        #expect(states.count == 10)
+        expectEqual(states.count, 10)
         for (seq, json) in states {
             guard case .object(var fields) = try AuditValue(json: json), case .string(let digest)? = fields["textHash"],
                 let text = byDigest[digest]

@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -38,17 +39,18 @@ struct TextViewAuditTests {
         view.endEditing()  // vetoed
         view.endEditing()
         let summary = recorder.finish()
-        #expect(summary.vetoes == 3)
-        #expect(summary.inputs == 8)
-        #expect(summary.callbacks == delegate.calls.count)
+        expectEqual(summary.vetoes, 3)
+        expectEqual(summary.inputs, 8)
+        expectEqual(summary.callbacks, delegate.calls.count)
 
         let events = try AuditStore(path: database, access: .read).timeline(of: summary.session)
         // A state records the text's UTF-16 length and digest, not the text.
         let state = { (editing: Bool, location: Int, length: Int, text: String) in
             #"{"editing":\#(editing),"length":\#(text.utf16.count),"selection":{"length":\#(length),"location":\#(location)},"textHash":"\#(TextDigest.hexadecimal(text))"}"#
         }
-        #expect(
-            timelineLines(events) == [
+        expectEqual(
+            timelineLines(events),
+            [
                 #"1 - input t beginEditing {} \#(state(false, 4, 0, "请在门口")) - -"#,
                 #"2 1 callback t textViewShouldBeginEditing(_:) {} false true true"#,
                 #"3 - input t typeText {"text":"!"} \#(state(true, 4, 0, "请在门口")) - -"#,
@@ -75,7 +77,7 @@ struct TextViewAuditTests {
         #expect(events.allSatisfy { $0.protocolName == ($0.kind == .input ? nil : "TextViewDelegate") })
         #expect(events.allSatisfy { $0.widgetKind == "TextView" })
         // What was recorded is what the app's delegate saw, in order.
-        #expect(events.filter { $0.kind == .callback }.map { "\($0.widget!) \($0.callback)" } == delegate.selectors)
+        expectEqual(events.filter { $0.kind == .callback }.map { "\($0.widget!) \($0.callback)" }, delegate.selectors)
     }
 
     @Test func unimplementedCallbacksAreRecordedAsDefaultUsed() throws {
@@ -88,20 +90,21 @@ struct TextViewAuditTests {
         view.select(.caret(at: 0))
         view.endEditing()
         let session = recorder.finish().session
-        #expect(delegate.texts == ["abc"])
+        expectEqual(delegate.texts, ["abc"])
         let callbacks = try AuditStore(path: database, access: .read).timeline(of: session)
             .filter { $0.kind == .callback }
-        #expect(
-            callbacks.map(\.callback) == [
+        expectEqual(
+            callbacks.map(\.callback),
+            [
                 "textViewShouldBeginEditing(_:)", "textViewDidBeginEditing(_:)",
                 "textView(_:shouldChangeTextIn:replacementText:)", "textViewDidChange(_:)",
                 "textViewDidChangeSelection(_:)", "textViewDidChangeSelection(_:)", "textViewShouldEndEditing(_:)",
                 "textViewDidEndEditing(_:)",
             ])
-        #expect(callbacks.map(\.implemented) == [false, false, false, true, false, false, false, false])
+        expectEqual(callbacks.map(\.implemented), [false, false, false, true, false, false, false, false])
         // Defaults are UIKit's: every should-callback allows.
-        #expect(callbacks.map(\.result) == ["true", nil, "true", nil, nil, nil, "true", nil])
-        #expect(callbacks.map(\.vetoed) == [false, nil, false, nil, nil, nil, false, nil])
+        expectEqual(callbacks.map(\.result), ["true", nil, "true", nil, nil, nil, "true", nil])
+        expectEqual(callbacks.map(\.vetoed), [false, nil, false, nil, nil, nil, false, nil])
     }
 
     @Test func withoutAnAppDelegateDefaultsAreRecorded() throws {
@@ -110,10 +113,10 @@ struct TextViewAuditTests {
         try recorder.attach(to: view)
         view.type("a")
         let session = recorder.finish().session
-        #expect(view.text == "a")
+        expectEqual(view.text, "a")
         let callbacks = try AuditStore(path: database, access: .read).timeline(of: session)
             .filter { $0.kind == .callback }
-        #expect(callbacks.count == 5)
+        expectEqual(callbacks.count, 5)
         #expect(callbacks.allSatisfy { $0.implemented == false })
     }
 
@@ -145,14 +148,14 @@ struct TextViewAuditTests {
         #expect(view.delegate === second)
         view.beginEditing()
         #expect(first.calls.isEmpty)
-        #expect(second.calls == ["t.shouldBegin -> false"])
+        expectEqual(second.calls, ["t.shouldBegin -> false"])
         recorder.detach(from: view)
         second.allowsBegin = { _ in true }
         view.beginEditing()
-        #expect(second.calls == ["t.shouldBegin -> false", "t.shouldBegin -> true", "t.didBegin editing=true"])
+        expectEqual(second.calls, ["t.shouldBegin -> false", "t.shouldBegin -> true", "t.didBegin editing=true"])
         let summary = recorder.finish()
-        #expect(summary.callbacks == 1)
-        #expect(summary.inputs == 1)
+        expectEqual(summary.callbacks, 1)
+        expectEqual(summary.inputs, 1)
     }
 
     @Test func viewAndDelegateLeaveNoRetainCycle() throws {

@@ -28,16 +28,16 @@ struct TextViewEmptyEditTests {
     func typingNothingAtTheCaretAsksAndTellsNothing(text: String) {
         let view = textView(text)
         view.type("")
-        #expect(view.text == text)
-        #expect(view.selectedRange == .caret(at: text.utf16.count))
+        expectEqual(view.text, text)
+        expectEqual(view.selectedRange, .caret(at: text.utf16.count))
         #expect(delegate.calls.isEmpty)
     }
 
     @Test func replacingAnEmptyRangeWithNothingAsksAndTellsNothing() {
         let view = textView("请在门口")
         for location in view.characterBoundaries { view.replace(.caret(at: location), with: "") }
-        #expect(view.text == "请在门口")
-        #expect(view.selectedRange == .caret(at: 4))
+        expectEqual(view.text, "请在门口")
+        expectEqual(view.selectedRange, .caret(at: 4))
         #expect(delegate.calls.isEmpty)
     }
 
@@ -45,16 +45,17 @@ struct TextViewEmptyEditTests {
         let view = textView("abc", editing: false)
         view.type("")
         #expect(view.isEditing)
-        #expect(delegate.calls == ["t.shouldBegin -> true", "t.didBegin editing=true"])
+        expectEqual(delegate.calls, ["t.shouldBegin -> true", "t.didBegin editing=true"])
     }
 
     @Test func typingNothingOverASelectionDeletesIt() {
         let view = textView("abc")
         view.select(TextRange(location: 1, length: 1))
         view.type("")
-        #expect(view.text == "ac")
-        #expect(
-            delegate.calls == [
+        expectEqual(view.text, "ac")
+        expectEqual(
+            delegate.calls,
+            [
                 "t.didChangeSelection {1, 1}", #"t.shouldChange {1, 1} "" in "abc" -> true"#,
                 #"t.didChange "ac" {1, 0}"#, "t.didChangeSelection {1, 0}",
             ])
@@ -63,9 +64,9 @@ struct TextViewEmptyEditTests {
     @Test func insertingTextAtACaretIsStillAChange() {
         let view = textView("ac")
         view.replace(.caret(at: 1), with: "b")
-        #expect(view.text == "abc")
+        expectEqual(view.text, "abc")
         // The caret was at 2 and is after the "b", at 2 again: the selection did not change.
-        #expect(delegate.calls == [#"t.shouldChange {1, 0} "b" in "ac" -> true"#, #"t.didChange "abc" {2, 0}"#])
+        expectEqual(delegate.calls, [#"t.shouldChange {1, 0} "b" in "ac" -> true"#, #"t.didChange "abc" {2, 0}"#])
     }
 
     /// Random texts, carets and edits: the callbacks of an edit follow from whether it changes
@@ -81,7 +82,7 @@ struct TextViewEmptyEditTests {
             let before = delegate.calls.count
             view.replace(range, with: replacement)
             let changes = range.length > 0 || !replacement.isEmpty
-            #expect((delegate.calls.count > before) == changes, "\(range) \(replacement.debugDescription)")
+            expectEqual((delegate.calls.count > before), changes, "\(range) \(replacement.debugDescription)")
         }
     }
 
@@ -92,7 +93,7 @@ struct TextViewEmptyEditTests {
         try recorder.attach(to: view)
         view.type("")
         let summary = recorder.finish()
-        #expect(summary.inputs == 1)
-        #expect(summary.callbacks == 0)
+        expectEqual(summary.inputs, 1)
+        expectEqual(summary.callbacks, 0)
     }
 }

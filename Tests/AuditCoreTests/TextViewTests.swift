@@ -1,3 +1,4 @@
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -22,7 +23,7 @@ struct TextViewTests {
         let view = textView()
         view.beginEditing()
         #expect(view.isEditing)
-        #expect(delegate.calls == ["t.shouldBegin -> true", "t.didBegin editing=true"])
+        expectEqual(delegate.calls, ["t.shouldBegin -> true", "t.didBegin editing=true"])
     }
 
     @Test func vetoedBeginEditingDoesNothingElse() {
@@ -30,7 +31,7 @@ struct TextViewTests {
         delegate.allowsBegin = { _ in false }
         view.beginEditing()
         #expect(!view.isEditing)
-        #expect(delegate.calls == ["t.shouldBegin -> false"])
+        expectEqual(delegate.calls, ["t.shouldBegin -> false"])
     }
 
     @Test func beginningWhileEditingAsksNothing() {
@@ -43,10 +44,11 @@ struct TextViewTests {
         let view = textView("请在门口", editing: true)
         view.select(TextRange(location: 1, length: 2))
         view.type("到")
-        #expect(view.text == "请到口")
-        #expect(view.selectedRange == .caret(at: 2))
-        #expect(
-            delegate.calls == [
+        expectEqual(view.text, "请到口")
+        expectEqual(view.selectedRange, .caret(at: 2))
+        expectEqual(
+            delegate.calls,
+            [
                 "t.didChangeSelection {1, 2}",
                 #"t.shouldChange {1, 2} "到" in "请在门口" -> true"#,
                 #"t.didChange "请到口" {2, 0}"#,
@@ -59,10 +61,11 @@ struct TextViewTests {
         delegate.allowsChange = { _, _, _ in false }
         view.type("d")
         view.replace(TextRange(location: 0, length: 1), with: "")
-        #expect(view.text == "abc")
-        #expect(view.selectedRange == .caret(at: 3))
-        #expect(
-            delegate.calls == [
+        expectEqual(view.text, "abc")
+        expectEqual(view.selectedRange, .caret(at: 3))
+        expectEqual(
+            delegate.calls,
+            [
                 #"t.shouldChange {3, 0} "d" in "abc" -> false"#, #"t.shouldChange {0, 1} "" in "abc" -> false"#,
             ])
     }
@@ -71,9 +74,10 @@ struct TextViewTests {
         let view = textView("ab")
         view.type("c")
         #expect(view.isEditing)
-        #expect(view.text == "abc")
-        #expect(
-            delegate.calls == [
+        expectEqual(view.text, "abc")
+        expectEqual(
+            delegate.calls,
+            [
                 "t.shouldBegin -> true", "t.didBegin editing=true", #"t.shouldChange {2, 0} "c" in "ab" -> true"#,
                 #"t.didChange "abc" {3, 0}"#, "t.didChangeSelection {3, 0}",
             ])
@@ -84,9 +88,9 @@ struct TextViewTests {
         delegate.allowsBegin = { _ in false }
         view.type("c")
         view.replace(TextRange(location: 0, length: 2), with: "")
-        #expect(view.text == "ab")
+        expectEqual(view.text, "ab")
         #expect(!view.isEditing)
-        #expect(delegate.calls == ["t.shouldBegin -> false", "t.shouldBegin -> false"])
+        expectEqual(delegate.calls, ["t.shouldBegin -> false", "t.shouldBegin -> false"])
     }
 
     @Test func selectNotifiesOnlyWhenTheSelectionChanges() {
@@ -95,7 +99,7 @@ struct TextViewTests {
         view.select(TextRange(location: 1, length: 1))
         view.select(.caret(at: 3))
         #expect(!view.isEditing)
-        #expect(delegate.calls == ["t.didChangeSelection {1, 1}", "t.didChangeSelection {3, 0}"])
+        expectEqual(delegate.calls, ["t.didChangeSelection {1, 1}", "t.didChangeSelection {3, 0}"])
     }
 
     @Test func deletingForwardKeepsTheCaretSoOnlyTheTextChangeIsNotified() {
@@ -103,8 +107,8 @@ struct TextViewTests {
         view.select(.caret(at: 1))
         delegate.calls.removeAll()
         view.replace(TextRange(location: 1, length: 1), with: "")
-        #expect(view.text == "ac")
-        #expect(delegate.calls == [#"t.shouldChange {1, 1} "" in "abc" -> true"#, #"t.didChange "ac" {1, 0}"#])
+        expectEqual(view.text, "ac")
+        expectEqual(delegate.calls, [#"t.shouldChange {1, 1} "" in "abc" -> true"#, #"t.didChange "ac" {1, 0}"#])
     }
 
     @Test func vetoedEndEditingKeepsEditing() {
@@ -115,7 +119,7 @@ struct TextViewTests {
         delegate.allowsEnd = { _ in true }
         view.endEditing()
         #expect(!view.isEditing)
-        #expect(delegate.calls == ["t.shouldEnd -> false", "t.shouldEnd -> true", "t.didEnd editing=false"])
+        expectEqual(delegate.calls, ["t.shouldEnd -> false", "t.shouldEnd -> true", "t.didEnd editing=false"])
     }
 
     @Test func endingWhileNotEditingAsksNothing() {
@@ -132,8 +136,8 @@ struct TextViewTests {
         }
         view.type("!")
         // The delegate's own edit happened; the "!" it allowed was proposed for the old text.
-        #expect(view.text == "z")
-        #expect(view.selectedRange == .caret(at: 1))
+        expectEqual(view.text, "z")
+        expectEqual(view.selectedRange, .caret(at: 1))
     }
 
     @Test func withoutDelegateEverythingIsAllowed() {
@@ -142,8 +146,8 @@ struct TextViewTests {
         view.select(TextRange(location: 0, length: 1))
         view.type("A")
         view.endEditing()
-        #expect(view.text == "Abc")
-        #expect(view.selectedRange == .caret(at: 1))
+        expectEqual(view.text, "Abc")
+        expectEqual(view.selectedRange, .caret(at: 1))
         #expect(!view.isEditing)
     }
 
@@ -208,40 +212,40 @@ struct TextRangeTests {
     func validateAcceptsOnlyRangesOnCharacterBoundariesWithinTheText(_ example: Case) {
         let reason = TextView(identifier: "t", text: example.text).validate(example.range)
         if let problem = example.problem {
-            #expect(reason?.contains(problem) == true, "\(reason ?? "nil")")
+            expectEqual(reason?.contains(problem), true, "\(reason ?? "nil")")
         } else {
             #expect(reason == nil)
         }
     }
 
     @Test func boundariesAreUTF16OffsetsOfCharacters() {
-        #expect(TextView(identifier: "t", text: "请在门口").characterBoundaries == [0, 1, 2, 3, 4])
-        #expect(TextView(identifier: "t", text: "👍🏽 ok").characterBoundaries == [0, 4, 5, 6, 7])
-        #expect(TextView(identifier: "t").characterBoundaries == [0])
+        expectEqual(TextView(identifier: "t", text: "请在门口").characterBoundaries, [0, 1, 2, 3, 4])
+        expectEqual(TextView(identifier: "t", text: "👍🏽 ok").characterBoundaries, [0, 4, 5, 6, 7])
+        expectEqual(TextView(identifier: "t").characterBoundaries, [0])
     }
 
     @Test func selectionStartsAtTheEndInUTF16Units() {
-        #expect(TextView(identifier: "t", text: "👍🏽 ok").selectedRange == .caret(at: 7))
-        #expect(TextView(identifier: "t", text: "请在门口").selectedRange == .caret(at: 4))
+        expectEqual(TextView(identifier: "t", text: "👍🏽 ok").selectedRange, .caret(at: 7))
+        expectEqual(TextView(identifier: "t", text: "请在门口").selectedRange, .caret(at: 4))
     }
 
     @Test func replacingTheEmojiCountsUTF16Units() {
         let view = TextView(identifier: "t", text: "👍🏽 ok")
         view.replace(TextRange(location: 0, length: 4), with: "👎")
-        #expect(view.text == "👎 ok")
-        #expect(view.selectedRange == .caret(at: 2))
+        expectEqual(view.text, "👎 ok")
+        expectEqual(view.selectedRange, .caret(at: 2))
         view.replace(TextRange(location: 3, length: 2), with: "请在门口")
-        #expect(view.text == "👎 请在门口")
-        #expect(view.selectedRange == .caret(at: 7))
+        expectEqual(view.text, "👎 请在门口")
+        expectEqual(view.selectedRange, .caret(at: 7))
     }
 
     @Test func typingAModifierAfterTheEmojiMergesThemIntoOneCharacter() {
         let view = TextView(identifier: "t", text: "👍 ok")
         view.select(.caret(at: 2))
         view.type("🏽")
-        #expect(view.text == "👍🏽 ok")
-        #expect(view.text.count == 4)
-        #expect(view.selectedRange == .caret(at: 4))
+        expectEqual(view.text, "👍🏽 ok")
+        expectEqual(view.text.count, 4)
+        expectEqual(view.selectedRange, .caret(at: 4))
     }
 
     @Test func aCaretThatWouldSplitAMergedCharacterMovesToItsEnd() {
@@ -249,15 +253,15 @@ struct TextRangeTests {
         let view = TextView(identifier: "t", text: "🏽 ok")
         view.select(.caret(at: 0))
         view.type("👍")
-        #expect(view.text == "👍🏽 ok")
-        #expect(view.selectedRange == .caret(at: 4))
+        expectEqual(view.text, "👍🏽 ok")
+        expectEqual(view.selectedRange, .caret(at: 4))
         #expect(view.validate(view.selectedRange) == nil)
     }
 
     @Test func rangesAreRecordedAsLocationAndLength() {
         let coding = ValueCoding<TextRange>.textRange
-        #expect(coding.encode(TextRange(location: 4, length: 3)).json == #"{"length":3,"location":4}"#)
-        #expect(coding.decode(coding.encode(TextRange(location: 4, length: 3))) == TextRange(location: 4, length: 3))
+        expectEqual(coding.encode(TextRange(location: 4, length: 3)).json, #"{"length":3,"location":4}"#)
+        expectEqual(coding.decode(coding.encode(TextRange(location: 4, length: 3))), TextRange(location: 4, length: 3))
         #expect(coding.decode(.object(["location": .int(-1), "length": .int(0)])) == nil)
         #expect(coding.decode(.object(["location": .int(1)])) == nil)
         #expect(coding.decode(.int(1)) == nil)

@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -34,13 +35,13 @@ struct ValueCodingTests {
             address: Address(street: "Rue \"Haute\"", floor: nil))
         let coding = ValueCoding<Order>.codable
         let recorded = coding.encode(order)
-        #expect(recorded["id"] == .int(7))
-        #expect(recorded["total"] == .double(12.5))
-        #expect(recorded["tags"] == .array([.string("gift"), .string("fragile")]))
-        #expect(recorded["address"] == .object(["street": .string("Rue \"Haute\"")]))
-        #expect(coding.decode(recorded) == order)
+        expectEqual(recorded["id"], .int(7))
+        expectEqual(recorded["total"], .double(12.5))
+        expectEqual(recorded["tags"], .array([.string("gift"), .string("fragile")]))
+        expectEqual(recorded["address"], .object(["street": .string("Rue \"Haute\"")]))
+        expectEqual(coding.decode(recorded), order)
         // As the store keeps it: JSON text, parsed again.
-        #expect(coding.decode(try AuditValue(json: recorded.json)) == order)
+        expectEqual(coding.decode(try AuditValue(json: recorded.json)), order)
         #expect(coding.decode(.object(["id": .string("seven")])) == nil)
         #expect(ValueCoding<Order?>.optional(.codable).decode(.null) == .some(nil))
     }
@@ -51,10 +52,10 @@ struct ValueCodingTests {
 
     @Test func mapRecordsAnEnumByItsRawValue() {
         let coding = ValueCoding<Int>.int.map(Level.init(rawValue:), \.rawValue)
-        #expect(coding.encode(.high) == .int(2))
-        #expect(coding.decode(.int(1)) == .low)
+        expectEqual(coding.encode(.high), .int(2))
+        expectEqual(coding.decode(.int(1)), .low)
         #expect(coding.decode(.int(3)) == nil)
         #expect(coding.decode(.string("1")) == nil)
-        for level in [Level.low, .high] { #expect(coding.decode(coding.encode(level)) == level) }
+        for level in [Level.low, .high] { expectEqual(coding.decode(coding.encode(level)), level) }
     }
 }

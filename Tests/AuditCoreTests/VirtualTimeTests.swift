@@ -105,7 +105,7 @@ struct VirtualTimeTests {
             stage.root.touchDispatcher.advance(to: offset)
             outcomes[stage.perform(test.events).joined(separator: ", "), default: []].append(offset)
         }
-        #expect(Array(outcomes.keys) == [test.expected.joined(separator: ", ")])
+        expectEqual(Array(outcomes.keys), [test.expected.joined(separator: ", ")])
     }
 
     @Test(arguments: cases)
@@ -113,7 +113,7 @@ struct VirtualTimeTests {
         let stage = Stage(test.recognizers())
         var outcomes: Set<[String]> = []
         for _ in 0..<1000 { outcomes.insert(stage.perform(test.events)) }
-        #expect(outcomes == [test.expected])
+        expectEqual(outcomes, [test.expected])
     }
 
     /// The same, through a scenario file read from JSON: the step's seconds become nanoseconds once.
@@ -132,8 +132,8 @@ struct VirtualTimeTests {
         var ended = 0
         root.gestureRecognizers[0].addAction { if $0.state == .ended { ended += 1 } }
         _ = try ScenarioRunner.drive(root, steps: scenario.steps, invalid: .stop)
-        #expect(ended == 700)
-        #expect(root.touchDispatcher.nowNanoseconds == 700 * 400_000_000)
+        expectEqual(ended, 700)
+        expectEqual(root.touchDispatcher.nowNanoseconds, 700 * 400_000_000)
     }
 
     @Test(
@@ -142,7 +142,7 @@ struct VirtualTimeTests {
             (-0.25, -250_000_000), (9e9, 9_000_000_000_000_000_000),
         ] as [(Double, Int64)])
     func secondsAreReadToTheNearestNanosecond(seconds: Double, nanoseconds: Int64) {
-        #expect(VirtualTime.nanoseconds(fromSeconds: seconds) == nanoseconds)
+        expectEqual(VirtualTime.nanoseconds(fromSeconds: seconds), nanoseconds)
     }
 
     @Test(arguments: [Double.nan, .infinity, -.infinity, 1e10, -1e10, 1e308])
@@ -159,7 +159,7 @@ struct VirtualTimeTests {
             let encoded = ValueCoding<Touch>.touch.encode(touch)
             let json = encoded.json
             let decoded = try #require(ValueCoding<Touch>.touch.decode(try AuditValue(json: json)))
-            #expect(decoded == touch, "\(nanoseconds) ns recorded as \(json)")
+            expectEqual(decoded, touch, "\(nanoseconds) ns recorded as \(json)")
         }
     }
 
@@ -170,7 +170,7 @@ struct VirtualTimeTests {
         dispatcher.send(Touch(id: 1, x: 5, y: 5, phase: .began, timestamp: 0.7 + 0.1))
         // The recorded `gestureTimer` reads `"t": 1.3`: the deadline 0.8 + 0.5, reached exactly.
         dispatcher.fireTimers(through: 1.3)
-        #expect(stage.log == ["press began @1300000000"])
-        #expect(dispatcher.nowNanoseconds == 1_300_000_000)
+        expectEqual(stage.log, ["press began @1300000000"])
+        expectEqual(dispatcher.nowNanoseconds, 1_300_000_000)
     }
 }

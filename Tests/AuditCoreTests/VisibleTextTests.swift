@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -35,7 +36,7 @@ struct VisibleTextTests {
         ("🏳️‍🌈 👩🏽‍💻", "🏳️‍🌈 👩🏽‍💻"),
     ])
     func escapesWhatATerminalWouldNotShow(text: String, escaped: String) {
-        #expect(Array(text.visiblyEscaped().unicodeScalars) == Array(escaped.unicodeScalars))
+        expectEqual(Array(text.visiblyEscaped().unicodeScalars), Array(escaped.unicodeScalars))
     }
 
     @Test func twoTextsThatLookAlikeNeverEscapeAlike() {
@@ -43,7 +44,7 @@ struct VisibleTextTests {
             "pay", "pa\u{200B}y", "p\u{202E}ya", "pa\u{200D}y", "pay\u{FEFF}", "pa\\u{200B}y", "pa\\\\u{200B}y",
             "pa\ny", "pa\\ny",
         ]
-        #expect(Set(lookalikes.map { $0.visiblyEscaped() }).count == lookalikes.count)
+        expectEqual(Set(lookalikes.map { $0.visiblyEscaped() }).count, lookalikes.count)
     }
 
     /// Every code point Unicode calls default-ignorable or a variation selector (a font shows nothing
@@ -78,7 +79,7 @@ struct VisibleTextTests {
                 shownRaw.append(text.debugDescription)
             }
         }
-        #expect(shownRaw.count == 0, "not escaped: \(shownRaw.prefix(20))")
+        expectEqual(shownRaw.count, 0, "not escaped: \(shownRaw.prefix(20))")
     }
 
     @Test(arguments: [
@@ -89,22 +90,22 @@ struct VisibleTextTests {
         ("1\u{FE0F}", "1\\u{FE0F}"), ("葛\u{E0100}", "葛\\u{E0100}"), ("❤\u{FE00}", "❤\\u{FE00}"),
     ])
     func aVariationSelectorStaysOnlyWhereItShows(text: String, escaped: String) {
-        #expect(Array(text.visiblyEscaped().unicodeScalars) == Array(escaped.unicodeScalars))
+        expectEqual(Array(text.visiblyEscaped().unicodeScalars), Array(escaped.unicodeScalars))
     }
 
     @Test func siblingIdsWithVariationSelectorsEscapeApart() {
         let ids = ["x", "x\u{FE0F}", "x\u{FE0E}", "x\u{FE00}", "x\u{E0100}", "\u{FE0E}x", "x\u{180B}", "x\u{115F}"]
-        #expect(Set(ids.map { $0.visiblyEscaped() }).count == ids.count)
+        expectEqual(Set(ids.map { $0.visiblyEscaped() }).count, ids.count)
         #expect(ids.dropFirst().allSatisfy { $0.visiblyEscaped().contains("\\u{") })
     }
 
     @Test func jsonTextKeepsItsEscapesAndStaysTheSameJSON() throws {
         let json = AuditValue.object(["text": .string("a\u{1}\"\\b\u{202E}c\u{200B}\u{E0041}")]).json
         let escaped = json.visiblyEscaped(json: true)
-        #expect(escaped == #"{"text":"a\u0001\"\\b\u202ec\u200b\udb40\udc41"}"#)
-        #expect(try AuditValue(json: escaped) == AuditValue(json: json))
+        expectEqual(escaped, #"{"text":"a\u0001\"\\b\u202ec\u200b\udb40\udc41"}"#)
+        try expectEqual(AuditValue(json: escaped), AuditValue(json: json))
         // Nothing to escape: the same string.
-        #expect(#"{"a":"\\n"}"#.visiblyEscaped(json: true) == #"{"a":"\\n"}"#)
+        expectEqual(#"{"a":"\\n"}"#.visiblyEscaped(json: true), #"{"a":"\\n"}"#)
     }
 
     @Test(arguments: [
@@ -113,12 +114,12 @@ struct VisibleTextTests {
         ("\u{1100}\u{1161}\u{11A8}", 2), ("𠀀", 2), ("a\\u{200B}b", 10),
     ])
     func measuresTerminalColumns(text: String, width: Int) {
-        #expect(text.displayWidth == width)
+        expectEqual(text.displayWidth, width)
     }
 
     @Test func padsToADisplayWidth() {
-        #expect("价格".padded(toWidth: 6) == "价格  ")
-        #expect("价格".leftPadded(toWidth: 5) == " 价格")
-        #expect("价格表".padded(toWidth: 4) == "价格表")
+        expectEqual("价格".padded(toWidth: 6), "价格  ")
+        expectEqual("价格".leftPadded(toWidth: 5), " 价格")
+        expectEqual("价格表".padded(toWidth: 4), "价格表")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 @testable import AuditCore
@@ -79,17 +80,17 @@ struct WeakDelegateTests {
         let knob = Knob(identifier: "knob")
         #expect(knob.auditLink == nil && knob.delegate == nil)
         knob.turn(to: 9)
-        #expect(knob.value == 9, "no delegate: the declared default (true) is used")
+        expectEqual(knob.value, 9, "no delegate: the declared default (true) is used")
 
         let delegate = KnobLog("app", limit: 5)
         knob.delegate = delegate
         #expect(knob.delegate === delegate)
         knob.turn(to: 3)
         knob.turn(to: 7)
-        #expect(delegate.calls == ["app.should(3)", "app.should(7)"])
-        #expect(knob.value == 3)
-        #expect(Knob.callbacks.shouldTurn.ask(delegate, knob, 6) == false)
-        #expect(delegate.calls.last == "app.should(6)")
+        expectEqual(delegate.calls, ["app.should(3)", "app.should(7)"])
+        expectEqual(knob.value, 3)
+        expectEqual(Knob.callbacks.shouldTurn.ask(delegate, knob, 6), false)
+        expectEqual(delegate.calls.last, "app.should(6)")
     }
 
     @Test func attachingLinksTheWidgetAndDetachingUnlinksIt() throws {
@@ -109,10 +110,10 @@ struct WeakDelegateTests {
         knob.turn(to: 4)
 
         let summary = recorder.finish()
-        #expect(delegate.calls == ["app.should(3)", "app.should(9)", "app.should(4)"])
-        #expect(knob.value == 4)
-        #expect(summary.callbacks == 2, "only the calls made while attached are recorded")
-        #expect(summary.vetoes == 1)
+        expectEqual(delegate.calls, ["app.should(3)", "app.should(9)", "app.should(4)"])
+        expectEqual(knob.value, 4)
+        expectEqual(summary.callbacks, 2, "only the calls made while attached are recorded")
+        expectEqual(summary.vetoes, 1)
     }
 
     /// Audited, the app's delegate is called exactly once per ask, with the same arguments, and the
@@ -126,22 +127,22 @@ struct WeakDelegateTests {
         knob.delegate = delegate
         try recorder.attach(to: knob)
 
-        #expect(Knob.callbacks.shouldTurn.ask(knob.delegate, knob, 7) == false)
-        #expect(Knob.callbacks.shouldTurn.ask(knob.delegate, knob, 2) == true)
-        #expect(delegate.calls == ["app.should(7)", "app.should(2)"])
+        expectEqual(Knob.callbacks.shouldTurn.ask(knob.delegate, knob, 7), false)
+        expectEqual(Knob.callbacks.shouldTurn.ask(knob.delegate, knob, 2), true)
+        expectEqual(delegate.calls, ["app.should(7)", "app.should(2)"])
         knob.turn(to: 4)
-        #expect(delegate.calls == ["app.should(7)", "app.should(2)", "app.should(4)"])
-        #expect(knob.value == 4)
+        expectEqual(delegate.calls, ["app.should(7)", "app.should(2)", "app.should(4)"])
+        expectEqual(knob.value, 4)
         let summary = recorder.finish()
 
         let events = try callbacks(of: summary)
-        #expect(events.map(\.protocolName) == ["KnobDelegate", "KnobDelegate", "KnobDelegate"])
-        #expect(events.map(\.callback) == Array(repeating: "knob(_:shouldTurnTo:)", count: 3))
-        #expect(events.map(\.arguments) == [#"{"value":7}"#, #"{"value":2}"#, #"{"value":4}"#])
-        #expect(events.map(\.result) == ["false", "true", "true"])
-        #expect(events.map(\.vetoed) == [true, false, false])
-        #expect(events.map(\.implemented) == [true, true, true])
-        #expect(events.map { $0.parentSeq == nil } == [true, true, false], "the first two outside any input")
+        expectEqual(events.map(\.protocolName), ["KnobDelegate", "KnobDelegate", "KnobDelegate"])
+        expectEqual(events.map(\.callback), Array(repeating: "knob(_:shouldTurnTo:)", count: 3))
+        expectEqual(events.map(\.arguments), [#"{"value":7}"#, #"{"value":2}"#, #"{"value":4}"#])
+        expectEqual(events.map(\.result), ["false", "true", "true"])
+        expectEqual(events.map(\.vetoed), [true, false, false])
+        expectEqual(events.map(\.implemented), [true, true, true])
+        expectEqual(events.map { $0.parentSeq == nil }, [true, true, false], "the first two outside any input")
     }
 
     @Test func theDelegateStaysWeak() throws {
@@ -163,14 +164,14 @@ struct WeakDelegateTests {
             knob.delegate = delegate
             dropped = delegate
             knob.turn(to: 1)
-            #expect(delegate.calls == ["app.should(1)"])
+            expectEqual(delegate.calls, ["app.should(1)"])
         }
         #expect(dropped == nil, "the audited widget does not retain the delegate")
         #expect(knob.delegate == nil)
         knob.turn(to: 2)  // the declared default
-        #expect(knob.value == 2)
+        expectEqual(knob.value, 2)
         let summary = recorder.finish()
-        #expect(summary.callbacks == 2)
+        expectEqual(summary.callbacks, 2)
     }
 
     @Test func reassigningTheDelegateWhileAuditedRetargetsAtOnce() throws {
@@ -185,18 +186,18 @@ struct WeakDelegateTests {
 
         knob.turn(to: 5)  // vetoed by the first
         knob.delegate = second
-        #expect(knob.auditLink?.widget == widget, "the widget stays in the same audit")
+        expectEqual(knob.auditLink?.widget, widget, "the widget stays in the same audit")
         knob.turn(to: 5)  // allowed by the second
         knob.delegate = nil
         knob.turn(to: 20)  // no delegate: the default, recorded as not implemented
 
         let summary = recorder.finish()
-        #expect(first.calls == ["first.should(5)"])
-        #expect(second.calls == ["second.should(5)"])
-        #expect(knob.value == 20)
-        #expect(summary.callbacks == 3)
-        #expect(summary.vetoes == 1)
-        #expect(try callbacks(of: summary).map(\.implemented) == [true, true, false])
+        expectEqual(first.calls, ["first.should(5)"])
+        expectEqual(second.calls, ["second.should(5)"])
+        expectEqual(knob.value, 20)
+        expectEqual(summary.callbacks, 3)
+        expectEqual(summary.vetoes, 1)
+        try expectEqual(callbacks(of: summary).map(\.implemented), [true, true, false])
     }
 
     @Test func auditingAKnobChangesNothing() throws {

@@ -1,6 +1,7 @@
 import AuditCore  // public API only, as an app would audit its own web view's delegate
 import AuditExamples
 import Foundation
+import SharedTestSupport
 import Testing
 
 extension WebViewTests {
@@ -16,9 +17,9 @@ extension WebViewTests {
         let session = try recordBrowser()
         let events = try timeline(session)
         let names = Set(events.filter { $0.kind == .callback }.map(\.callback))
-        #expect(names == Set(WebView.callbacks.descriptors.map(\.name)))
-        #expect(events.filter { $0.vetoed == true }.count == 2)  // the ad host and the download
-        #expect(events.filter { $0.kind == .input }.count == 18)
+        expectEqual(names, Set(WebView.callbacks.descriptors.map(\.name)))
+        expectEqual(events.filter { $0.vetoed == true }.count, 2)  // the ad host and the download
+        expectEqual(events.filter { $0.kind == .input }.count, 18)
     }
 
     @Test func replayingV1AgainstItselfFindsNothingInEitherMode() throws {
@@ -37,10 +38,10 @@ extension WebViewTests {
         let replayer = Replayer(databasePath: database, registry: .examples, catalog: .builtIn)
         let report = try replayer.replay(session: session, delegate: "browser.v2", mode: .isolated)
         let differences = report.diff.differences
-        #expect(differences.count == 1, "\(differences)")
+        expectEqual(differences.count, 1, "\(differences)")
         let planted = try #require(differences.first)
-        #expect(planted.kind == .vetoChanged)
-        #expect(planted.event.callback == "webView(_:decidePolicyForNavigationAction:decisionHandler:)")
+        expectEqual(planted.kind, .vetoChanged)
+        expectEqual(planted.event.callback, "webView(_:decidePolicyForNavigationAction:decisionHandler:)")
         #expect(planted.a?.later == .answered && planted.a?.result == "true" && planted.b?.result == "false")
         let ask = try #require(try timeline(session).first { $0.seq == planted.a?.answers })
         #expect(ask.later == .asked && ask.arguments.contains(#"http://example.com/archive"#), "\(ask.arguments)")
@@ -58,21 +59,23 @@ extension WebViewTests {
         let report = try replayer.replay(session: session, delegate: "browser.v2", mode: .interaction)
         let differences = report.diff.differences
         let kinds = Dictionary(grouping: differences, by: \.kind).mapValues(\.count)
-        #expect(kinds == [.vetoChanged: 1, .onlyInA: 5, .resultChanged: 7], "\(kinds)")
-        #expect(differences.count == 13)
-        #expect(
-            differences.filter { $0.kind == .onlyInA }.map(\.event.callback) == [
+        expectEqual(kinds, [.vetoChanged: 1, .onlyInA: 5, .resultChanged: 7], "\(kinds)")
+        expectEqual(differences.count, 13)
+        expectEqual(
+            differences.filter { $0.kind == .onlyInA }.map(\.event.callback),
+            [
                 "webView(_:didStartProvisionalNavigation:)",
                 "webView(_:decidePolicyForNavigationResponse:decisionHandler:)",
                 "webView(_:decidePolicyForNavigationResponse:decisionHandler:)", "webView(_:didCommit:)",
                 "webView(_:didFinish:)",
             ])
-        #expect(
-            differences.filter { $0.kind == .resultChanged }.map(\.event.callback) == [
+        expectEqual(
+            differences.filter { $0.kind == .resultChanged }.map(\.event.callback),
+            [
                 "click", "respond", "finish", "click", "respond", "load", "load",
             ])
         let first = try #require(report.firstDivergence)
-        #expect(first.difference.kind == .vetoChanged)
+        expectEqual(first.difference.kind, .vetoChanged)
         #expect(first.input?.callback == "click" && first.input?.arguments == #"{"url":"http://example.com/archive"}"#)
     }
 
@@ -91,17 +94,19 @@ extension WebViewTests {
         ).session
         let replayer = Replayer(databasePath: database, registry: registry, catalog: .builtIn)
         let interaction = try replayer.replay(session: session, delegate: "async", mode: .interaction)
-        #expect(
-            Dictionary(grouping: interaction.diff.differences, by: \.kind).mapValues(\.count) == [
+        expectEqual(
+            Dictionary(grouping: interaction.diff.differences, by: \.kind).mapValues(\.count),
+            [
                 .onlyInA: 26, .onlyInB: 26,
             ])
-        #expect(
-            Set(interaction.diff.differences.map { $0.event.protocolName ?? "" }) == [
+        expectEqual(
+            Set(interaction.diff.differences.map { $0.event.protocolName ?? "" }),
+            [
                 "NavigationDelegate", "AsyncNavigationDelegate",
             ])
         let isolated = try replayer.replay(session: session, delegate: "async", mode: .isolated)
-        #expect(isolated.diff.differences.map(\.kind) == [.onlyInA])
-        #expect(isolated.diff.differences.first?.event.later == .asked)
+        expectEqual(isolated.diff.differences.map(\.kind), [.onlyInA])
+        expectEqual(isolated.diff.differences.first?.event.later, .asked)
         #expect(isolated.leftCourse != nil)
         let same = try replayer.replay(session: session, delegate: "handler", mode: .isolated)
         #expect(same.identical && same.leftCourse == nil)
@@ -119,7 +124,7 @@ extension WebViewTests {
         #expect(finding.steps.contains { $0.action == "load" || $0.action == "click" })
         #expect(finding.minimized.steps.count <= finding.steps.count)
         let again = try explorer.explore(delegate: "browser.v1", candidate: "browser.v2")
-        #expect(again.finding?.run == finding.run)
+        expectEqual(again.finding?.run, finding.run)
         let same = try explorer.explore(delegate: "browser.v1", candidate: "browser.v1")
         #expect(same.finding == nil)
     }
@@ -168,15 +173,16 @@ extension WebViewTests {
         let decisions = events.filter { $0.callback == "webView(_:decidePolicyForNavigationAction:decisionHandler:)" }
         // new.example: asked, answered at the tap; other.example: given up for third.example,
         // answered (cancel) at the second tap; a.example: answered at once.
-        #expect(
-            decisions.map(\.later) == [
+        expectEqual(
+            decisions.map(\.later),
+            [
                 .asked, .answered, .asked, .gaveUp, .asked, .answeredAfterGivingUp, .answered, .asked, .answered,
             ])
         let firstAnswer = try #require(decisions.first { $0.later == .answered })
         let didSelect = try #require(events.first { $0.callback.hasPrefix("segmentedControl(_:didSelectSegmentAt:") })
-        #expect(firstAnswer.parentSeq == didSelect.seq)
+        expectEqual(firstAnswer.parentSeq, didSelect.seq)
         let start = try #require(events.first { $0.callback == "webView(_:didStartProvisionalNavigation:)" })
-        #expect(start.parentSeq == firstAnswer.seq)
+        expectEqual(start.parentSeq, firstAnswer.seq)
     }
 
     @Test func aDecisionTheUserAnswersLaterReplaysIdenticallyInBothModes() throws {
@@ -206,13 +212,14 @@ extension WebViewTests {
         let session = try recordPrompt()
         let replayer = Replayer(databasePath: database, registry: Self.promptRegistry, catalog: .builtIn)
         let interaction = try replayer.replay(session: session, delegate: "trusting", mode: .interaction)
-        #expect(
-            Dictionary(grouping: interaction.diff.differences, by: \.kind).mapValues(\.count) == [
+        expectEqual(
+            Dictionary(grouping: interaction.diff.differences, by: \.kind).mapValues(\.count),
+            [
                 .resultChanged: 3, .onlyInB: 6, .onlyInA: 2, .mistake: 1, .vetoChanged: 1,
             ])
         let isolated = try replayer.replay(session: session, delegate: "trusting", mode: .isolated)
-        #expect(isolated.diff.differences.map(\.kind) == [.mistake, .vetoChanged])
-        #expect(isolated.diff.differences.map(\.event.later) == [.answeredAfterGivingUp, .answered])
+        expectEqual(isolated.diff.differences.map(\.kind), [.mistake, .vetoChanged])
+        expectEqual(isolated.diff.differences.map(\.event.later), [.answeredAfterGivingUp, .answered])
     }
 
     /// With no delegate at all the web view takes the default (allow), and both the ask and the
@@ -225,8 +232,8 @@ extension WebViewTests {
         webView.load(Self.a)
         let session = recorder.finish().session
         let decisions = try timeline(session).filter { $0.callback.hasPrefix("webView(_:decidePolicyFor") }
-        #expect(decisions.map(\.later) == [.asked, .answered])
-        #expect(decisions.first?.implemented == false)
-        #expect(decisions.last?.implemented == false)
+        expectEqual(decisions.map(\.later), [.asked, .answered])
+        expectEqual(decisions.first?.implemented, false)
+        expectEqual(decisions.last?.implemented, false)
     }
 }

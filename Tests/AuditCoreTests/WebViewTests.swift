@@ -1,6 +1,7 @@
 import AuditCore  // public API only, as an app would audit its own web view's delegate
 import AuditExamples
 import Foundation
+import SharedTestSupport
 import Testing
 
 @Suite("Web view: a navigation delegate that decides later, in WebKit's order")
@@ -135,8 +136,8 @@ struct WebViewTests {
     @Test(arguments: Form.allCases, courses)
     func notificationsComeInWebKitsOrder(form: Form, course: Course) throws {
         let (outcome, _) = try run(form.delegate(), recorded: false) { webView, _ in course.drive(webView) }
-        #expect(outcome.log == course.log, "\(course.name)")
-        #expect(outcome.phase == course.phase, "\(course.name)")
+        expectEqual(outcome.log, course.log, "\(course.name)")
+        expectEqual(outcome.phase, course.phase, "\(course.name)")
     }
 
     @Test func theCommittedURLIsTheLastPageAllowedToShow() throws {
@@ -145,10 +146,10 @@ struct WebViewTests {
         webView.navigationDelegate = delegate
         webView.load("https://a.example/f.zip")
         webView.respond(statusCode: 200, mimeType: "application/zip")
-        #expect(webView.url == "https://start.example/")
+        expectEqual(webView.url, "https://start.example/")
         webView.load("https://a.example/")
         #expect(webView.phase == .provisional && webView.isLoading)
-        #expect(webView.url == "https://start.example/")  // not before the commit
+        expectEqual(webView.url, "https://start.example/")  // not before the commit
         webView.respond(statusCode: 200, mimeType: "text/html")
         #expect(webView.url == "https://a.example/" && webView.phase == .committed)
     }
@@ -156,7 +157,7 @@ struct WebViewTests {
     @Test func withNoDelegateEveryNavigationIsAllowed() throws {
         let webView = WebView(identifier: "page")
         webView.load("https://a.example/d.zip")
-        #expect(webView.phase == .provisional)
+        expectEqual(webView.phase, .provisional)
         webView.respond(statusCode: 200, mimeType: "application/zip")
         #expect(webView.phase == .committed && webView.url == "https://a.example/d.zip")
     }
@@ -170,27 +171,28 @@ struct WebViewTests {
             #expect(webView.phase == .decidingAction && webView.isWaitingForDecision && !webView.isLoading)
             webView.load("https://b.example/")
             holding.held[0](.allow)  // too late: given up
-            #expect(webView.phase == .decidingAction)
+            expectEqual(webView.phase, .decidingAction)
             holding.held[1](.allow)
             webView.respond(statusCode: 200, mimeType: "text/html")
         }
-        #expect(
-            outcome.log == [
+        expectEqual(
+            outcome.log,
+            [
                 "action https://a.example/ other", "action https://b.example/ other", "start 2",
                 "response 200 text/html",
                 "commit 2",
             ])
-        #expect(outcome.url == "https://b.example/")
+        expectEqual(outcome.url, "https://b.example/")
         let events = try timeline(session)
         let asks = events.filter { $0.later == .asked }
         let decisions = asks.filter { $0.callback == "webView(_:decidePolicyForNavigationAction:decisionHandler:)" }
-        #expect(decisions.count == 2)
-        #expect(events.filter { $0.answers == decisions[0].seq }.map(\.later) == [.gaveUp, .answeredAfterGivingUp])
+        expectEqual(decisions.count, 2)
+        expectEqual(events.filter { $0.answers == decisions[0].seq }.map(\.later), [.gaveUp, .answeredAfterGivingUp])
         let answer = try #require(events.first { $0.answers == decisions[1].seq })
         #expect(answer.later == .answered && answer.parentSeq == nil)  // given between inputs
         // What the web view did on taking the answer is nested under it.
         let start = try #require(events.first { $0.callback == "webView(_:didStartProvisionalNavigation:)" })
-        #expect(start.parentSeq == answer.seq)
+        expectEqual(start.parentSeq, answer.seq)
     }
 
     /// A committed page goes on loading while the next navigation waits for its decision.
@@ -205,8 +207,9 @@ struct WebViewTests {
             holding.held[1](.allow)
             #expect(webView.phase == .provisional && webView.isLoading)
         }
-        #expect(
-            outcome.log == [
+        expectEqual(
+            outcome.log,
+            [
                 "action \(Self.a) other", "start 1", "response 200 text/html", "commit 1",
                 "action \(Self.b) linkActivated",
                 "fail 1 -999", "start 2",
@@ -233,8 +236,9 @@ struct WebViewTests {
             webView.load("https://b.example/")
             delegate.held[0](.allow)  // too late
         }
-        #expect(
-            outcome.log == [
+        expectEqual(
+            outcome.log,
+            [
                 "action https://a.example/ other", "start 1", "response 200", "failProvisional 1 -999",
                 "action https://b.example/ other", "start 2",
             ])
@@ -267,7 +271,7 @@ struct WebViewTests {
         }
         let plain = try run(make(), recorded: false, Self.drives[drive])
         let audited = try run(make(), recorded: true, Self.drives[drive])
-        #expect(plain.outcome == audited.outcome)
+        expectEqual(plain.outcome, audited.outcome)
         #expect(!plain.outcome.log.isEmpty && audited.session > 0)
     }
 
@@ -282,16 +286,16 @@ struct WebViewTests {
         let protocolName = form == .handler ? "NavigationDelegate" : "AsyncNavigationDelegate"
         let decisions = events.filter { $0.callback.hasPrefix("webView(_:decidePolicyFor") }
         #expect(decisions.allSatisfy { $0.protocolName == protocolName }, "\(decisions.map(\.protocolName))")
-        #expect(decisions.map(\.later) == [.asked, .answered, .asked, .answered, .asked, .answered])
-        #expect(decisions.map(\.vetoed) == [nil, true, nil, false, nil, true])
-        #expect(decisions.filter { $0.later == .answered }.map(\.result) == ["false", "true", "false"])
+        expectEqual(decisions.map(\.later), [.asked, .answered, .asked, .answered, .asked, .answered])
+        expectEqual(decisions.map(\.vetoed), [nil, true, nil, false, nil, true])
+        expectEqual(decisions.filter { $0.later == .answered }.map(\.result), ["false", "true", "false"])
         for answer in decisions where answer.later == .answered {
-            #expect(answer.parentSeq == answer.answers)  // given at once, inside the ask
+            expectEqual(answer.parentSeq, answer.answers)  // given at once, inside the ask
         }
         #expect(decisions[0].arguments.contains(#""navigationType":"linkActivated""#), "\(decisions[0].arguments)")
         let failure = try #require(events.first { $0.callback == "webView(_:didFailProvisionalNavigation:withError:)" })
         #expect(failure.arguments.contains(#""code":102"#) && failure.arguments.contains("WebKitErrorDomain"))
-        #expect(failure.protocolName == "NavigationDelegate")
+        expectEqual(failure.protocolName, "NavigationDelegate")
     }
 
     @Test func aHandlerNeverCalledOrCalledTwiceIsRecordedAsAMistake() throws {
@@ -300,20 +304,20 @@ struct WebViewTests {
                 webView.load("https://a.example/")
                 webView.load("https://b.example/")
             }.session)
-        #expect(forgetful.filter { $0.later == .neverAnswered }.count == 2)
+        expectEqual(forgetful.filter { $0.later == .neverAnswered }.count, 2)
         let stuttering = try timeline(
             try run(StutteringNavigationDelegate(), recorded: true) { webView, _ in
                 webView.load("https://a.example/")
             }.session)
         let twice = stuttering.filter { $0.later == .answeredTwice }
-        #expect(twice.map(\.result) == ["false"])
+        expectEqual(twice.map(\.result), ["false"])
         // The web view took the first answer: the navigation started.
         #expect(stuttering.contains { $0.callback == "webView(_:didStartProvisionalNavigation:)" })
         // Still held when the recording ends: never answered, recorded at the end.
         let held = try timeline(
             try run(HoldingNavigationDelegate(), recorded: true) { webView, _ in webView.load("https://a.example/") }
                 .session)
-        #expect(
-            held.filter { $0.callback.hasPrefix("webView(_:decidePolicyFor") }.map(\.later) == [.asked, .neverAnswered])
+        expectEqual(
+            held.filter { $0.callback.hasPrefix("webView(_:decidePolicyFor") }.map(\.later), [.asked, .neverAnswered])
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Synchronization
 import Testing
 
@@ -39,7 +40,7 @@ struct WriterQueueTests {
         }
         first.endTurn()
         done.wait()
-        #expect(order.withLock { $0 } == [0, 1, 2])
+        expectEqual(order.withLock { $0 }, [0, 1, 2])
     }
 
     @Test func aWriterThatLeavesTheLineLetsTheNextIn() throws {
@@ -98,19 +99,19 @@ struct WriterQueueTests {
         try recorder.attach(to: control)
         control.tapSegment(1)
         #expect(FileManager.default.fileExists(atPath: database + "-writers"))
-        #expect(recorder.finish().status == .complete)
+        expectEqual(recorder.finish().status, .complete)
         #expect(!FileManager.default.fileExists(atPath: database + "-writers"))
     }
 
     @Test func aLinkAtTheQueuePathIsNotFollowed() throws {
         let target = folder.path("elsewhere")
         try Data("keep".utf8).write(to: URL(fileURLWithPath: target))
-        #expect(symlink(target, database + "-writers") == 0)
+        expectEqual(symlink(target, database + "-writers"), 0)
         #expect(WriterQueue(databasePath: database) == nil)
-        #expect(FileManager.default.contents(atPath: target) == Data("keep".utf8))
+        expectEqual(FileManager.default.contents(atPath: target), Data("keep".utf8))
         // Recording goes on without the queue.
         let recorder = try Recorder(databasePath: database, session: newSession(), catalog: .builtIn)
         try recorder.attach(to: View(identifier: "root"))  // a recorder attached to nothing stores no session
-        #expect(recorder.finish().status == .complete)
+        expectEqual(recorder.finish().status, .complete)
     }
 }
