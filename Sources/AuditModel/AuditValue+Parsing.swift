@@ -46,8 +46,16 @@ extension AuditValue {
     }
 }
 
+/// A recursive-descent reader over the document's bytes.
+///
+/// The loops that touch every byte (whitespace, the runs of a string without escapes, digits)
+/// compare bytes with plain integers and slice whole runs at once: the package's tests and the
+/// apps that record in theirs run unoptimized builds, where each `UInt8(ascii:)`, range pattern
+/// or generic `contains` on a byte is a call of its own.
 private struct JSONParser {
     let bytes: [UInt8]
+    /// `bytes.count`, read once.
+    let end: Int
     var index = 0
     /// A member of the top-level object to step over (see `AuditValue.parse(json:skipping:)`).
     var skippedMember: String?
@@ -56,16 +64,21 @@ private struct JSONParser {
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
+        self.end = bytes.count
     }
 
     func error(_ message: String) -> JSONSyntaxError { JSONSyntaxError(offset: index, message: message) }
 
     mutating func skipWhitespace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < end {
+            let byte = bytes[index]
+            guard byte == .space || byte == .newline || byte == .tab || byte == .carriageReturn else { return }
+            index += 1
+        }
     }
 
     mutating func value(depth: Int) throws(JSONSyntaxError) -> AuditValue {
-        guard index < bytes.count else { throw error("unexpected end of input") }
+        guard index < end else { throw error("unexpected end of input") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try object(depth: depth + 1)
         case UInt8(ascii: "["): return try array(depth: depth + 1)
@@ -94,7 +107,7 @@ private struct JSONParser {
 
     private mutating func literal(_ word: StaticString, _ value: AuditValue) throws(JSONSyntaxError) -> AuditValue {
         let count = word.utf8CodeUnitCount
-        guard index + count <= bytes.count,
+        guard index + count <= end,
             bytes[index..<index + count].elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: count))
         else { throw error("invalid literal") }
         index += count
@@ -108,13 +121,13 @@ private struct JSONParser {
         index += 1
         var fields: [String: AuditValue] = [:]
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+        if index < end, bytes[index] == UInt8(ascii: "}") {
             index += 1
             return .object(fields)
         }
         while true {
             skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input in an object") }
+            guard index < end else { throw error("unexpected end of input in an object") }
             guard bytes[index] == UInt8(ascii: "\"") else { throw error("expected a field name in quotes") }
             let keyOffset = index
             let key = try string()
@@ -131,7 +144,7 @@ private struct JSONParser {
                 fields[key] = try value(depth: depth)
             }
             skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input in an object") }
+            guard index < end else { throw error("unexpected end of input in an object") }
             if bytes[index] == UInt8(ascii: "}") {
                 index += 1
                 if readsTags, fields.count == 1, let (key, value) = fields.first {
@@ -146,12 +159,12 @@ private struct JSONParser {
     /// Steps over one value without building it, up to the `,` or closing bracket after it.
     private mutating func skipValue() throws(JSONSyntaxError) {
         var depth = 0
-        while index < bytes.count {
+        while index < end {
             switch bytes[index] {
             case UInt8(ascii: "\""):
                 index += 1
-                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
-                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                while index < end, bytes[index] != .quote {
+                    index += bytes[index] == .backslash ? 2 : 1
                 }
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 depth += 1
@@ -175,7 +188,7 @@ private struct JSONParser {
         index += 1
         var values: [AuditValue] = []
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+        if index < end, bytes[index] == UInt8(ascii: "]") {
             index += 1
             return .array(values)
         }
@@ -183,7 +196,7 @@ private struct JSONParser {
             skipWhitespace()
             values.append(try value(depth: depth))
             skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input in an array") }
+            guard index < end else { throw error("unexpected end of input in an array") }
             if bytes[index] == UInt8(ascii: "]") {
                 index += 1
                 return .array(values)
@@ -193,7 +206,7 @@ private struct JSONParser {
     }
 
     private mutating func expect(_ byte: UInt8, _ message: String) throws(JSONSyntaxError) {
-        guard index < bytes.count, bytes[index] == byte else { throw error(message) }
+        guard index < end, bytes[index] == byte else { throw error(message) }
         index += 1
     }
 
@@ -201,7 +214,21 @@ private struct JSONParser {
         index += 1  // the opening quote
         var scalars: [UInt8] = []
         while true {
-            guard index < bytes.count else { throw error("unterminated string") }
+            let run = index
+            while index < end {
+                let byte = bytes[index]
+                if byte == .quote || byte == .backslash || byte < .space { break }
+                index += 1
+            }
+            guard index < end else { throw error("unterminated string") }
+            if scalars.isEmpty, bytes[index] == .quote {  // no escape: the text is one slice
+                index += 1
+                guard let text = String(validating: bytes[run..<index - 1], as: UTF8.self) else {
+                    throw error("invalid UTF-8 in a string")
+                }
+                return text
+            }
+            scalars.append(contentsOf: bytes[run..<index])
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
@@ -212,7 +239,7 @@ private struct JSONParser {
                 return text
             case UInt8(ascii: "\\"):
                 index += 1
-                guard index < bytes.count else { throw error("unterminated string") }
+                guard index < end else { throw error("unterminated string") }
                 let escape = bytes[index]
                 index += 1
                 switch escape {
@@ -227,11 +254,8 @@ private struct JSONParser {
                     index -= 1
                     throw error("invalid escape: \\ followed by \(describeCharacter(at: index))")
                 }
-            case 0..<0x20:
-                throw error("control character in a string (escape it)")
             default:
-                scalars.append(byte)
-                index += 1
+                throw error("control character in a string (escape it)")
             }
         }
     }
@@ -240,7 +264,7 @@ private struct JSONParser {
     private mutating func unicodeEscape() throws(JSONSyntaxError) -> Character {
         let high = try hex4()
         if (0xD800..<0xDC00).contains(high) {
-            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+            guard index + 1 < end, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
             else {
                 throw error("unpaired surrogate in \\u escape")
             }
@@ -254,7 +278,7 @@ private struct JSONParser {
     }
 
     private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw error("\\u needs four hex digits") }
+        guard index + 4 <= end else { throw error("\\u needs four hex digits") }
         var value: UInt32 = 0
         for byte in bytes[index..<index + 4] {
             guard let digit = UInt32(String(Unicode.Scalar(byte)), radix: 16) else {
@@ -270,30 +294,30 @@ private struct JSONParser {
         let start = index
         var isInteger = true
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number") }
+        guard index < end, isDigit(bytes[index]) else { throw error("invalid number") }
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
         } else {
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            while index < end, isDigit(bytes[index]) { index += 1 }
         }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+        if index < end, bytes[index] == UInt8(ascii: ".") {
             isInteger = false
             index += 1
-            guard index < bytes.count, isDigit(bytes[index]) else {
+            guard index < end, isDigit(bytes[index]) else {
                 throw error("invalid number: digits must follow '.'")
             }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            while index < end, isDigit(bytes[index]) { index += 1 }
         }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+        if index < end, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             isInteger = false
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+            if index < end, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
                 index += 1
             }
-            guard index < bytes.count, isDigit(bytes[index]) else {
+            guard index < end, isDigit(bytes[index]) else {
                 throw error("invalid number: digits must follow the exponent")
             }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            while index < end, isDigit(bytes[index]) { index += 1 }
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if isInteger, let value = Int(text) { return .int(value) }
@@ -303,5 +327,15 @@ private struct JSONParser {
         return .double(value)
     }
 
-    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    private func isDigit(_ byte: UInt8) -> Bool { byte &- .zero < 10 }
+}
+
+extension UInt8 {
+    fileprivate static var space: UInt8 { 0x20 }
+    fileprivate static var tab: UInt8 { 0x09 }
+    fileprivate static var newline: UInt8 { 0x0A }
+    fileprivate static var carriageReturn: UInt8 { 0x0D }
+    fileprivate static var quote: UInt8 { 0x22 }
+    fileprivate static var backslash: UInt8 { 0x5C }
+    fileprivate static var zero: UInt8 { 0x30 }
 }
