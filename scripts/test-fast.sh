@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The fast loop: every test but the suites tagged `.slow` (processes run many times, kill -9,
-# full disks, memory and time at scale), about 27 seconds on two cores. The README's `swift test`
+# full disks, memory and time at scale), about a minute on two cores. The README's `swift test`
 # and CI run everything. Extra arguments go to `swift test` (`--skip-build`, `--filter X`).
 #
 #   scripts/test-fast.sh [SWIFT TEST OPTIONS]
