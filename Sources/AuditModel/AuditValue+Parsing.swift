@@ -327,7 +327,7 @@ private struct JSONParser {
         return .double(value)
     }
 
-    private func isDigit(_ byte: UInt8) -> Bool { byte &- .zero < 10 }
+    private func isDigit(_ byte: UInt8) -> Bool { byte &- .digitZero < 10 }
 }
 
 extension UInt8 {
@@ -337,5 +337,5 @@ extension UInt8 {
     fileprivate static var carriageReturn: UInt8 { 0x0D }
     fileprivate static var quote: UInt8 { 0x22 }
     fileprivate static var backslash: UInt8 { 0x5C }
-    fileprivate static var zero: UInt8 { 0x30 }
+    fileprivate static var digitZero: UInt8 { 0x30 }
 }

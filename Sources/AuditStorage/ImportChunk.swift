@@ -176,7 +176,7 @@ struct ImportScanner {
 
     /// The names `callbacks.answered` and `events.later` may hold (their columns' CHECK): a line
     /// with another goes to the full reading, where storing it fails at that line.
-    static let answeredNames = [AnswerTiming.handler, .async].map { Array($0.rawValue.utf8) }
+    static let answeredNames = AnswerTiming.allCases.filter(\.isLater).map { Array($0.rawValue.utf8) }
     static let laterNames = LaterStep.allCases.map { Array($0.name.utf8) }
 
     private static func isNullOrName(_ value: ScannedValue, in line: UnsafeRawBufferPointer, among names: [[UInt8]])

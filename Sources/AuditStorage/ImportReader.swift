@@ -230,8 +230,8 @@ struct ImportReader {
             }
         case "event":
             guard current != nil else { return fail("an event before any session line") }
-            let fields = format == 1 ? AuditStore.formatOneEventFields : AuditStore.eventFields.count
-            let values = try AuditStore.eventFields.prefix(fields).map { try reader.sql($0) }
+            let fields = format == 1 ? AuditStore.formatOneEventFields : AuditStore.eventFields
+            let values = try fields.map { try reader.sql($0) }
             current!.seen += 1
             guard current!.seen <= current!.expected else {
                 return fail("more events than the session line's \(current!.expected)")

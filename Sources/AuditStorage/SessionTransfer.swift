@@ -137,14 +137,14 @@ extension AuditStore {
         "labels", "events", "inputs", "callbacks", "vetoes", "failures", "scenario_source",
     ]
 
+    /// The fields of an `event` line of format 1 after its type.
+    static let formatOneEventFields = [
+        "seq", "t_ns", "widget", "kind", "protocol", "name", "labels", "answer", "args", "result", "vetoed",
+        "implemented", "duration_ns", "parent_seq",
+    ]
     /// The fields of an `event` line after its type, in the order of `exportedEvents`: format 1's,
     /// then format 2's three.
-    static let eventFields = [
-        "seq", "t_ns", "widget", "kind", "protocol", "name", "labels", "answer", "args", "result", "vetoed",
-        "implemented", "duration_ns", "parent_seq", "answered", "later", "answers",
-    ]
-    /// How many of `eventFields` a line of format 1 has.
-    static let formatOneEventFields = 14
+    static let eventFields = formatOneEventFields + ["answered", "later", "answers"]
 
     /// A session's events with their names, its own and those it shares, in `seq` order.
     ///
