@@ -4,27 +4,33 @@ import Foundation
 /// writer thread turns it into a row.
 @usableFromInline
 package struct CapturedEvent: Sendable {
-    package var seq: Int64
+    @usableFromInline package var seq: Int64
     /// Nanoseconds since the session started (monotonic clock).
-    package var time: Int64
-    package var widget: Int32
-    package var descriptor: CallbackDescriptor
-    package var answer: AnswerOutcome
-    package var arguments: CapturedArguments
-    /// nil for void callbacks and inputs (stored as SQL NULL).
-    package var result: AuditValue?
-    package var duration: Int64
+    @usableFromInline package var time: Int64
+    @usableFromInline package var widget: Int32
+    @usableFromInline package var descriptor: CallbackDescriptor
+    @usableFromInline package var answer: AnswerOutcome
+    @usableFromInline package var arguments: CapturedArguments
+    /// nil for void callbacks and inputs (stored as SQL NULL). For an ask that carries its
+    /// answer (`answeredInCall`), the answer's result.
+    @usableFromInline package var result: AuditValue?
+    @usableFromInline package var duration: Int64
     /// 0 when the event did not happen inside another audited event.
-    package var parent: Int64
+    @usableFromInline package var parent: Int64
     /// nil unless the callback answers later; then which event of its ask this is.
-    package var later: LaterStep?
+    @usableFromInline package var later: LaterStep?
     /// For an event after an ask (`later` other than `asked`): the ask's `seq`; 0 otherwise.
-    package var answers: Int64
+    @usableFromInline package var answers: Int64
+    /// For an ask answered during its call, on its thread: the answer's event (its result in
+    /// `result`), carried by the ask's until the writer makes it one of its own
+    /// (`appendSplittingAnswers`).
+    @usableFromInline package var answeredInCall: AnswerInCall?
 
+    @inlinable
     package init(
         seq: Int64, time: Int64, widget: Int32, descriptor: CallbackDescriptor, answer: AnswerOutcome,
         arguments: CapturedArguments, result: AuditValue?, duration: Int64, parent: Int64, later: LaterStep? = nil,
-        answers: Int64 = 0
+        answers: Int64 = 0, answeredInCall: AnswerInCall? = nil
     ) {
         self.seq = seq
         self.time = time
@@ -37,6 +43,55 @@ package struct CapturedEvent: Sendable {
         self.parent = parent
         self.later = later
         self.answers = answers
+        self.answeredInCall = answeredInCall
+    }
+}
+
+/// An answer given during the call that asked, on its thread (most are), as its event records
+/// it, but for its result. The ask's event carries both (an ask's own result is always nil), so
+/// that the asking thread queues the two with the work of one; the writer's thread makes them the
+/// event that follows the ask's (`later` `answered`). Plain values only, so that carrying it
+/// costs an event without one nothing more than its bytes.
+@usableFromInline
+package struct AnswerInCall: Sendable {
+    @usableFromInline package var seq: Int64
+    /// Nanoseconds since the session started, as `CapturedEvent.time`.
+    @usableFromInline package var time: Int64
+    @usableFromInline package var duration: Int64
+    @usableFromInline package var parent: Int64
+    @usableFromInline package var answer: AnswerOutcome
+
+    @inlinable
+    package init(seq: Int64, time: Int64, duration: Int64, parent: Int64, answer: AnswerOutcome) {
+        self.seq = seq
+        self.time = time
+        self.duration = duration
+        self.parent = parent
+        self.answer = answer
+    }
+}
+
+extension Array where Element == CapturedEvent {
+    /// Appends `events`, each answer an ask's event carries (`answeredInCall`) as an event of its
+    /// own right after the ask's: the events as the recorder numbered them.
+    package mutating func appendSplittingAnswers(_ events: [CapturedEvent]) {
+        // By index, as iterating would copy each event.
+        guard events.indices.contains(where: { events[$0].answeredInCall != nil }) else {
+            append(contentsOf: events)
+            return
+        }
+        for index in events.indices {
+            append(events[index])
+            guard let answered = events[index].answeredInCall else { continue }
+            self[endIndex - 1].answeredInCall = nil
+            self[endIndex - 1].result = nil
+            append(
+                CapturedEvent(
+                    seq: answered.seq, time: answered.time, widget: events[index].widget,
+                    descriptor: events[index].descriptor, answer: answered.answer, arguments: .none,
+                    result: events[index].result, duration: answered.duration, parent: answered.parent,
+                    later: .answered, answers: events[index].seq))
+        }
     }
 }
 

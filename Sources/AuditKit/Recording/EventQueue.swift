@@ -45,37 +45,23 @@ final class EventQueue: Sendable {
         state = Mutex(initial)
     }
 
+    /// Appends `event` (an ask carrying its answer counts as one event waiting, and as two late).
     func append(_ event: CapturedEvent) {
-        append(1, at: event.time) { $0.append(event) }
-    }
-
-    /// Appends two events under one lock (a call and a step taken inside it): the room and the
-    /// delay are judged as for the first, and the queue may hold one event over `capacity`.
-    func append(_ event: CapturedEvent, _ next: CapturedEvent) {
-        append(2, at: event.time) {
-            $0.append(event)
-            $0.append(next)
-        }
-    }
-
-    @inline(__always)
-    private func append(_ count: Int, at time: Int64, _ add: (inout [CapturedEvent]) -> Void) {
         while true {
             let outcome = state.withLock { state -> Append in
                 if state.closed {
-                    state.late += count
+                    state.late += event.answeredInCall == nil ? 1 : 2
                     return .dropped
                 }
                 if state.events.count >= capacity
-                    || (state.events.first.map { time - $0.time >= maximumDelay } ?? false)
+                    || (state.events.first.map { event.time - $0.time >= maximumDelay } ?? false)
                 {
                     state.blocked += 1
                     state.timesBlocked += 1
                     return .full
                 }
-                add(&state.events)
-                let after = state.events.count
-                return after >= batchSize && after - count < batchSize ? .batchReady : .appended
+                state.events.append(event)
+                return state.events.count == batchSize ? .batchReady : .appended
             }
             switch outcome {
             case .appended, .dropped: return

@@ -83,7 +83,7 @@ final class EventWriter: @unchecked Sendable {
             let (widgets, scenario, closed) = queue.take(into: &batch, interval: interval)
             pendingWidgets += widgets
             if let scenario { pendingScenario = scenario }
-            pending.append(contentsOf: batch)
+            pending.appendSplittingAnswers(batch)
             batch.removeAll(keepingCapacity: true)
             if !pending.isEmpty || !pendingWidgets.isEmpty || pendingScenario != nil || creating != nil {
                 // A replay job's session is written at once, when it is closed: it is made (or
@@ -154,7 +154,7 @@ final class EventWriter: @unchecked Sendable {
         let (widgets, scenario, _) = queue.take(into: &batch, interval: 0)
         pendingWidgets += widgets
         if let scenario { pendingScenario = scenario }
-        pending.append(contentsOf: batch)
+        pending.appendSplittingAnswers(batch)
         if !pending.isInSeqOrder { pending.sort { $0.seq < $1.seq } }
         let encoded = Encoded(pending[...])
         encodedAhead = encoded

@@ -47,7 +47,7 @@ final class RecordedAsk<Arguments, Result: Sendable>: LaterAskState, LaterAnswer
     /// The answer given during the call, on its thread, as its event records it. Not generic, so
     /// that the ask's deinit (which is not specialized) needs no type's metadata for it; not
     /// checked for exclusive access at run time, as one thread alone touches it (see above).
-    @exclusivity(unchecked) @usableFromInline var early: EarlyAnswer?
+    @exclusivity(unchecked) @usableFromInline var early: (answer: AnswerInCall, result: AuditValue?)?
     /// Last, after the fields whose size does not depend on the callback's types.
     @usableFromInline let arguments: Arguments
 
@@ -79,12 +79,12 @@ final class RecordedAsk<Arguments, Result: Sendable>: LaterAskState, LaterAnswer
                 let outcome = recording.outcome(arguments, result, implemented: isImplemented(old, on: context))
                 let recorded = recording.encode?(result)
                 if old & Self.implementationKnown == 0,
-                    let step = recorder.stepInCall(of: seq, on: context, { deliver(result) })
+                    let answered = recorder.stepInCall(of: seq, on: context, answer: outcome, { deliver(result) })
                 {
                     // Over once the call returns (`calledAndSettled`): until `ask` returns nobody
                     // can wait for the ask (the widget has no `PendingAnswer` yet, and no recorder
                     // keeps it among its waiting asks).
-                    early = EarlyAnswer(step, result: recorded, outcome: outcome)
+                    early = (answered, recorded)
                     return
                 }
                 recorder.captureStep(

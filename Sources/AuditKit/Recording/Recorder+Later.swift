@@ -10,8 +10,8 @@ extension Recorder {
     /// what the delegate answered, exactly as unaudited. Returns the ask, for the widget to hold.
     ///
     /// An answer given during the call, on its thread (most are), is numbered and timed when it
-    /// is given, as any step, and queued with the ask's event when the call returns, in one
-    /// append: neither could be stored before the ask's, which has the smaller `seq`.
+    /// is given, as any step, and queued carried by the ask's event when the call returns: it
+    /// could not be stored before the ask's, which has the smaller `seq`.
     ///
     /// Inlinable so that a callback declared outside this module is specialized for its types,
     /// and with it the ask made here, which the answer's way back runs through.
@@ -31,7 +31,7 @@ extension Recorder {
             ask.calledAndSettled(implemented: implemented)
             endCall(
                 frame, callback.descriptor, widget: widgetID, arguments: callback.arguments.encode(arguments),
-                answer: asked, answered: early)
+                answer: asked, answered: early.answer, result: early.result)
             return ask
         }
         ask.called(implemented: implemented)
@@ -66,22 +66,24 @@ extension Recorder {
         for waiting in asks { waiting.ask?.observationEnded() }
     }
 
-    /// The answer to ask `ask`, given during the call that asked, on its thread: numbered, nested
-    /// under the event in progress and timed around `body` (the widget taking the answer, which
-    /// nests under it) as `captureStep` does, but not queued: `endCall` queues it with the ask's
-    /// event. nil, and `body` not run, on any other thread or once the call has returned: only
-    /// the asking thread's frames hold the ask's, and only while its call runs.
+    /// The answer to ask `ask` (`answer`), given during the call that asked, on its thread:
+    /// numbered, nested under the event in progress and timed around `body` (the widget taking the
+    /// answer, which nests under it) as `captureStep` does, but not queued: the ask's event carries
+    /// it (`endCall`). nil, and `body` not run, on any other thread or once the call has returned:
+    /// only the asking thread's frames hold the ask's, and only while its call runs.
     ///
     /// Not counted in `stepsInFlight`: a `finish()` on another thread could not store it before
     /// the ask's event, which it does not wait for either.
     @usableFromInline
-    func stepInCall(of ask: Int64, on context: ThreadContext, _ body: () -> Void) -> EarlyStep? {
+    func stepInCall(
+        of ask: Int64, on context: ThreadContext, answer: AnswerOutcome, _ body: () -> Void
+    ) -> AnswerInCall? {
         guard let (seq, parent) = enterStep(answering: ask, &context.frames) else { return nil }
         let start = monotonicNanoseconds()
         body()
         let end = monotonicNanoseconds()
         context.frames.removeLast()
-        return EarlyStep(seq: seq, parent: parent, start: start, duration: end - start)
+        return AnswerInCall(seq: seq, time: start - clockOrigin, duration: end - start, parent: parent, answer: answer)
     }
 
     /// When `frames` (this thread's) hold ask `ask`'s: numbers the step, pushes its frame and
@@ -105,25 +107,19 @@ extension Recorder {
         return nil
     }
 
-    /// Queues the call `frame` began, an ask, with its answer given during the call (`answered`),
-    /// in one append.
+    /// Queues the call `frame` began, an ask, carrying its answer given during the call
+    /// (`answered`, with its `result`): one event to queue, which the writer makes two.
     @usableFromInline
     func endCall(
         _ frame: CallFrame, _ descriptor: CallbackDescriptor, widget: Int32, arguments: CapturedArguments,
-        answer: AnswerOutcome, answered early: EarlyAnswer
+        answer: AnswerOutcome, answered: AnswerInCall, result: AuditValue?
     ) {
-        let step = early.step
         let (end, answer) = closeFrame(frame, answer)
         queue.append(
             CapturedEvent(
                 seq: frame.seq, time: frame.start - clockOrigin, widget: widget, descriptor: descriptor,
-                answer: answer, arguments: arguments, result: nil, duration: end - frame.start, parent: frame.parent,
-                later: .asked),
-            CapturedEvent(
-                seq: step.seq, time: step.start - clockOrigin, widget: widget, descriptor: descriptor,
-                answer: early.outcome, arguments: .none, result: early.result, duration: step.duration,
-                parent: step.parent, later: .answered,
-                answers: frame.seq))
+                answer: answer, arguments: arguments, result: result, duration: end - frame.start,
+                parent: frame.parent, later: .asked, answeredInCall: answered))
     }
 
     /// Queues one step of an ask (`answers` its seq) as an event: nested under the event in
@@ -153,31 +149,6 @@ extension Recorder {
             CapturedEvent(
                 seq: seq, time: start - clockOrigin, widget: widget, descriptor: descriptor, answer: answer,
                 arguments: .none, result: result, duration: end - start, parent: parent, later: step, answers: ask))
-    }
-}
-
-/// An answer given during the call that asked, on its thread: its event's number, parent and
-/// times, taken when it was given (`Recorder.stepInCall`).
-@usableFromInline
-struct EarlyStep {
-    let seq: Int64
-    let parent: Int64
-    let start: Int64
-    let duration: Int64
-}
-
-/// The same answer as its event records it, kept by the ask (`RecordedAsk.early`) until the call
-/// returns.
-@usableFromInline
-struct EarlyAnswer {
-    let step: EarlyStep
-    let result: AuditValue?
-    let outcome: AnswerOutcome
-
-    @usableFromInline init(_ step: EarlyStep, result: AuditValue?, outcome: AnswerOutcome) {
-        self.step = step
-        self.result = result
-        self.outcome = outcome
     }
 }
 
