@@ -34,20 +34,23 @@ final class LaterRecording<Arguments, Result>: Sendable {
 final class RecordedAsk<Arguments, Result: Sendable>: LaterAskState, LaterAnswering, @unchecked Sendable {
     // @unchecked: `deliver` is the widget's closure, called once, on the thread that answers, as
     // the widget's own code would be, and `arguments` are read there, as the widget's own code
-    // would read them. `early` is written only by `answer` on the path `Recorder.stepInCall`
-    // takes, which is only ever on the asking thread while its call runs (no other thread's
-    // frames hold the ask's), and read by `recordLater` on that thread once the call has
-    // returned: one thread, in program order. The rest is immutable or the state's.
+    // would read them. `early` and `earlyResult` are written only by `answer` on the path
+    // `Recorder.stepInCall` takes, which is only ever on the asking thread while its call runs
+    // (no other thread's frames hold the ask's), and read by `recordLater` on that thread once
+    // the call has returned: one thread, in program order. The rest is immutable or the state's.
     @usableFromInline let deliver: (Result) -> Void
     @usableFromInline let recorder: Recorder
     @usableFromInline let recording: LaterRecording<Arguments, Result>
     /// The ask's event.
     @usableFromInline let seq: Int64
     @usableFromInline let widget: Int32
-    /// The answer given during the call, on its thread, as its event records it. Not generic, so
-    /// that the ask's deinit (which is not specialized) needs no type's metadata for it; not
-    /// checked for exclusive access at run time, as one thread alone touches it (see above).
-    @exclusivity(unchecked) @usableFromInline var early: (answer: AnswerInCall, result: AuditValue?)?
+    /// The answer given during the call, on its thread, as its event records it, and its result.
+    /// Two fields of types that are not generic, rather than one optional tuple or struct, so that
+    /// the ask's deinit (which is not specialized) destroys them without any type's metadata (a
+    /// tuple's is made at run time); not checked for exclusive access at run time, as one thread
+    /// alone touches them (see above).
+    @exclusivity(unchecked) @usableFromInline var early: AnswerInCall?
+    @exclusivity(unchecked) @usableFromInline var earlyResult: AuditValue?
     /// Last, after the fields whose size does not depend on the callback's types.
     @usableFromInline let arguments: Arguments
 
@@ -84,7 +87,8 @@ final class RecordedAsk<Arguments, Result: Sendable>: LaterAskState, LaterAnswer
                     // Over once the call returns (`calledAndSettled`): until `ask` returns nobody
                     // can wait for the ask (the widget has no `PendingAnswer` yet, and no recorder
                     // keeps it among its waiting asks).
-                    early = (answered, recorded)
+                    early = answered
+                    earlyResult = recorded
                     return
                 }
                 recorder.captureStep(

@@ -31,7 +31,7 @@ extension Recorder {
             ask.calledAndSettled(implemented: implemented)
             endCall(
                 frame, callback.descriptor, widget: widgetID, arguments: callback.arguments.encode(arguments),
-                answer: asked, answered: early.answer, result: early.result)
+                answer: asked, answered: early, result: ask.earlyResult.take())
             return ask
         }
         ask.called(implemented: implemented)

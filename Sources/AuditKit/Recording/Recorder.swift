@@ -22,7 +22,8 @@ public final class Recorder: Sendable {
         /// How often the writer wakes to take what is queued: while it keeps up, the longest an
         /// event waits in memory (with one write's time, the durability window).
         public var flushInterval: TimeInterval = 0.05
-        /// Events the queue holds before callers block until the writer catches up.
+        /// Events the queue holds before callers block until the writer catches up (an ask
+        /// answered during its call is queued with its answer, as one).
         public var capacity = 65_536
         /// Longest time, in seconds, events wait in the queue while the writer is busy: a caller
         /// whose event would be queued this long after the oldest one waiting blocks until the
