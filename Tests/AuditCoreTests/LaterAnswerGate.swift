@@ -155,6 +155,27 @@ final class ForgetfulDoorman: LoggingGateDelegate {
     }
 }
 
+/// Holds each decision until the bell rings, then lets go of everything it holds uncalled.
+final class ShruggingDoorman: LoggingGateDelegate {
+    private var held: [@Sendable (Bool) -> Void] = []
+    override func gate(_ gate: Gate, shouldAdmit visitor: String, decisionHandler: @escaping @Sendable (Bool) -> Void) {
+        log.append("shouldAdmit \(visitor)")
+        held.append(decisionHandler)
+    }
+    override func gateDidRing(_ gate: Gate) {
+        log.append("didRing")
+        held = []
+    }
+}
+
+/// Hands each decision to a thread of its own, which lets go of it uncalled; waits for nothing.
+final class HandingOffDoorman: LoggingGateDelegate {
+    override func gate(_ gate: Gate, shouldAdmit visitor: String, decisionHandler: @escaping @Sendable (Bool) -> Void) {
+        log.append("shouldAdmit \(visitor)")
+        Thread { withExtendedLifetime(decisionHandler) {} }.start()
+    }
+}
+
 /// Calls the handler twice: yes, then no.
 final class StutteringDoorman: LoggingGateDelegate {
     override func gate(_ gate: Gate, shouldAdmit visitor: String, decisionHandler: @escaping @Sendable (Bool) -> Void) {

@@ -15,6 +15,12 @@ struct LaterAnswerTests {
         registry.register("forgetful", summary: "never decides") { ForgetfulDoorman() }
         registry.register("stuttering", summary: "decides twice") { StutteringDoorman() }
         registry.register("threaded", summary: "decides at once, on a thread of its own") { ThreadedDoorman() }
+        registry.register("shrugging", summary: "lets go of the decisions it holds when the bell rings") {
+            ShruggingDoorman()
+        }
+        registry.register("handing off", summary: "hands each decision to a thread that drops it") {
+            HandingOffDoorman()
+        }
         return registry
     }()
     let folder = TemporaryDirectory()
@@ -75,6 +81,50 @@ struct LaterAnswerTests {
             // Given up on, then answered with the bell: never forgotten.
             try expectEqual(run("bell", recorded: recorded).forgotten, [])
         }
+    }
+
+    /// A handler held past the call and let go of uncalled later (when the bell rings) is never
+    /// answered from that moment: the widget hears of it then, audited or not, and the mistake is
+    /// recorded then, nested under the bell's callback. Bob's and Mallory's; Alice's was given
+    /// up on when Bob knocked, so letting go of it is no mistake.
+    @Test func aHandlerHeldThenLetGoOfIsNeverAnsweredWhenItIsLetGoOf() throws {
+        let plain = try run("shrugging", recorded: false)
+        let audited = try run("shrugging", recorded: true)
+        expectEqual(plain.forgotten, ["bob", "mallory"])
+        expectEqual(audited.forgotten, plain.forgotten)
+        let events = try timeline(audited.session)
+        let mistakes = events.filter { $0.later == .neverAnswered }
+        let rings = events.filter { $0.callback == "gateDidRing(_:)" }.map(\.seq)
+        expectEqual(mistakes.map(\.parentSeq), rings.map { Optional($0) })
+        let asks = events.filter { $0.later == .asked }
+        expectEqual(mistakes.map(\.answers), [asks[1].seq, asks[2].seq])
+    }
+
+    /// A gate that waits for each decision, whose delegate hands the handler to another thread
+    /// that lets go of it: each wait ends, however the two threads interleave (the widget's hold
+    /// on an ask does not keep it alive while it sleeps, so the handler's end still ends it).
+    @Test func aWaitEndsWhenAnotherThreadLetsGoOfTheHandler() throws {
+        let database = database
+        let session = Mutex<Int64?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            defer { done.signal() }
+            let gate = Gate(identifier: "gate", waitsForDecision: true)
+            let delegate = HandingOffDoorman()
+            gate.delegate = delegate
+            guard
+                let recorder = try? Recorder(
+                    databasePath: database, session: NewSession(recordedInCode: "gate", delegate: "handing off"),
+                    catalog: Self.catalog),
+                (try? recorder.attach(to: gate)) != nil
+            else { return }
+            for _ in 0..<20 { gate.knock("alice") }
+            session.withLock { $0 = recorder.finish().session }
+        }.start()
+        // The limit only keeps a regression from hanging the suite: a wait that never ends fails.
+        try #require(done.wait(timeout: .now() + 120) == .success, "a knock still waits")
+        let recorded = try #require(session.withLock { $0 })
+        expectEqual(try timeline(recorded).filter { $0.later == .neverAnswered }.count, 20)
     }
 
     /// A gate that waits for each decision: a delegate that lets go of the handler uncalled ends

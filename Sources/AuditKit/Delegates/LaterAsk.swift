@@ -141,7 +141,7 @@ package class LaterAskState: @unchecked Sendable {
     /// The delegate let go of the handler: when it never called it, the mistake "never
     /// answered", and the widget hears of it (`ifNeverAnswered`). Also how an isolated replay
     /// replays a recorded "never answered".
-    package final func handlerReleased() {
+    @usableFromInline package final func handlerReleased() {
         let old = leave(for: Self.neverAnswered)
         guard old & Self.stageBits == Self.waiting else { return }
         if old & Self.unobserved == 0 { noted(.neverAnswered, old) }
@@ -161,15 +161,35 @@ package class LaterAskState: @unchecked Sendable {
     /// uncalled) and the step that ended it is over, or until `deadline`; returns whether it came
     /// to that.
     package final func settle(before deadline: DispatchTime) -> Bool {
-        guard word.load(ordering: .acquiring) & Self.over == 0 else { return true }
+        Self.sleep(on: sleeper(), before: deadline)
+    }
+
+    /// What a thread that waits for the ask sleeps on, nil when the ask is over. A thread that
+    /// calls this must then `sleep(on:before:)`: from now on whoever ends a step wakes it. Apart,
+    /// so that a thread can sleep without holding the ask (`PendingAnswer` of an ask its handler
+    /// holds, which must end when the handler does).
+    final func sleeper() -> DispatchSemaphore? {
+        guard word.load(ordering: .acquiring) & Self.over == 0 else { return nil }
         let semaphore = sleepers.load() ?? sleepers.storeIfNil(DispatchSemaphore(value: 0))
         // Set after the semaphore exists: whoever ends a step from now on wakes it.
         let old = word.bitwiseOr(Self.sleeping, ordering: .acquiringAndReleasing).oldValue
-        guard old & Self.over == 0 else { return true }
+        return old & Self.over == 0 ? semaphore : nil
+    }
+
+    /// Sleeps on `semaphore` (`sleeper()`) until the ask's step is over or `deadline`; returns
+    /// whether it came to that.
+    static func sleep(on semaphore: DispatchSemaphore?, before deadline: DispatchTime) -> Bool {
+        guard let semaphore else { return true }
         guard semaphore.wait(timeout: deadline) == .success else { return false }
         semaphore.signal()  // for whoever waits next
         return true
     }
+
+    /// Whether the handler's closure holds the ask itself, and nothing else keeps it (the
+    /// recorder's asks): its end while it waits is then the mistake "never answered", and the
+    /// widget's hold on it (`PendingAnswer`) is weak. Otherwise the closure holds a
+    /// `LaterHandler`, whose end is that mistake.
+    @inlinable package class var isHeldByItsHandler: Bool { false }
 }
 
 /// An ask the delegate's handler answers: `LaterCallback.call` is generic over it, so that the
@@ -224,9 +244,10 @@ package final class LaterAsk<Result: Sendable>: LaterAskState, LaterAnswering, @
     override func noted(_ step: LaterStep, _ word: UInt8) { observer?(step, nil, isImplemented(word), {}) }
 }
 
-/// The completion handler a delegate holds: the only thing the closure it is given captures (so
-/// that the closure's context is this object, and making it allocates nothing more). Letting go
-/// of it uncalled is the mistake "never answered".
+/// The completion handler a delegate holds, for an ask that others keep too (a `LaterAsk`, which
+/// the widget's `PendingAnswer` holds): the only thing the closure it is given captures (so that
+/// the closure's context is this object, and making it allocates nothing more). Letting go of it
+/// uncalled is the mistake "never answered".
 @usableFromInline
 final class LaterHandler<Ask: LaterAnswering>: Sendable {
     @usableFromInline let ask: Ask
@@ -238,9 +259,19 @@ final class LaterHandler<Ask: LaterAnswering>: Sendable {
 
 /// The widget's hold on an answer that comes later: what `LaterCallback.ask` returns.
 public final class PendingAnswer: Sendable {
-    private let ask: LaterAskState
+    private let held: LaterAskState?
+    /// An ask its handler holds (`LaterAskState.isHeldByItsHandler`): gone once the handler is,
+    /// which then ended it.
+    private weak let heldByItsHandler: LaterAskState?
 
-    @usableFromInline init(_ ask: LaterAskState) { self.ask = ask }
+    @usableFromInline init(_ ask: LaterAskState) {
+        let weakly = type(of: ask).isHeldByItsHandler
+        held = weakly ? nil : ask
+        heldByItsHandler = weakly ? ask : nil
+    }
+
+    /// The ask, while it is there; one its handler held and let go of is over.
+    private var ask: LaterAskState? { held ?? heldByItsHandler }
 
     /// The hold on any ask that is over when `LaterCallback.ask` returns (answered at once, as
     /// most are): one for all, as nothing it does depends on the ask any more (it no longer
@@ -251,16 +282,19 @@ public final class PendingAnswer: Sendable {
     @inlinable static func holding(_ ask: LaterAskState) -> PendingAnswer { ask.isOver ? over : PendingAnswer(ask) }
 
     /// Whether the answer has not come yet and the widget still waits for it.
-    public var isWaiting: Bool { ask.isWaiting }
+    public var isWaiting: Bool { ask?.isWaiting ?? false }
 
     /// Stops waiting (a navigation cancelled by another one, a widget going away): the answer,
     /// should it come, is not delivered, and a delegate that still calls the handler makes the
     /// mistake "answered after giving up". Nothing happens once the answer has come.
-    public func giveUp() { ask.giveUp() }
+    public func giveUp() { ask?.giveUp() }
 
     /// Blocks the calling thread until the ask no longer waits: the answer has come (and the
     /// widget's closure has run), the widget gave up, or the delegate let go of the handler
     /// uncalled (and `ifNeverAnswered` has run). For a widget that must answer its own caller
     /// before it returns; never call it on the thread the delegate answers on.
-    public func wait() { _ = ask.settle(before: .distantFuture) }
+    public func wait() {
+        // Not holding the ask while asleep: its handler's end may be what ends it.
+        _ = LaterAskState.sleep(on: ask?.sleeper(), before: .distantFuture)
+    }
 }

@@ -133,10 +133,15 @@ public struct LaterCallback<Delegate, Widget: Auditable, Arguments, Result: Send
             return false
         }
         context.defaultUsed = false
-        // The handler's closure holds the handler (and nothing else), whose end without an
-        // answer is a mistake.
-        let handler = LaterHandler(ask)
-        start(delegate, widget, arguments) { result in handler.ask.answer(result) }
+        // The handler's closure holds one object (and nothing else), whose end while the ask
+        // waits is the mistake "never answered": the ask itself when nothing else keeps it,
+        // otherwise a handler that holds it.
+        if Ask.isHeldByItsHandler {
+            start(delegate, widget, arguments) { result in ask.answer(result) }
+        } else {
+            let handler = LaterHandler(ask)
+            start(delegate, widget, arguments) { result in handler.ask.answer(result) }
+        }
         return !context.defaultUsed
     }
 

@@ -22,7 +22,7 @@ extension Recorder {
         widget widgetID: Int32
     ) -> LaterAskState {
         let frame = beginCall()
-        let ask = RecordedAsk(
+        var ask = RecordedAsk(
             deliver, ifNeverAnswered: ifNeverAnswered, recorder: self, callback.recording, arguments,
             seq: frame.seq, widget: widgetID)
         let implemented = callback.call(target, widget, arguments, ask)
@@ -35,6 +35,9 @@ extension Recorder {
             return ask
         }
         ask.called(implemented: implemented)
+        // The handler's closure holds the ask (`RecordedAsk.isHeldByItsHandler`): nothing else
+        // does when the delegate let go of the handler during the call.
+        if ask.isWaiting && isKnownUniquelyReferenced(&ask) { ask.handlerReleased() }
         // An ask answered during the call (most are) has nothing left for `finish()` to end.
         if ask.isWaiting { awaitAnswer(to: ask) }
         endCall(
