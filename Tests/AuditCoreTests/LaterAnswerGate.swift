@@ -125,9 +125,17 @@ final class StrictDoorman: PromptDoorman {
     }
 }
 
-/// Holds each decision until the bell rings, then admits everyone it holds.
+/// Holds each decision until the bell rings, then admits everyone it holds (or, `shrugging`, lets
+/// go of every handler it holds uncalled).
 final class BellDoorman: LoggingGateDelegate {
     private var held: [@Sendable (Bool) -> Void] = []
+    private let shrugging: Bool
+
+    init(shrugging: Bool = false) {
+        self.shrugging = shrugging
+        super.init()
+    }
+
     override func gate(_ gate: Gate, shouldAdmit visitor: String, decisionHandler: @escaping @Sendable (Bool) -> Void) {
         log.append("shouldAdmit \(visitor)")
         held.append(decisionHandler)
@@ -136,7 +144,7 @@ final class BellDoorman: LoggingGateDelegate {
         log.append("didRing")
         let answering = held
         held = []
-        for handler in answering { handler(true) }
+        if !shrugging { for handler in answering { handler(true) } }
     }
 }
 
@@ -152,19 +160,6 @@ final class ThreadedDoorman: PromptDoorman {
 final class ForgetfulDoorman: LoggingGateDelegate {
     override func gate(_ gate: Gate, shouldAdmit visitor: String, decisionHandler: @escaping @Sendable (Bool) -> Void) {
         log.append("shouldAdmit \(visitor)")
-    }
-}
-
-/// Holds each decision until the bell rings, then lets go of everything it holds uncalled.
-final class ShruggingDoorman: LoggingGateDelegate {
-    private var held: [@Sendable (Bool) -> Void] = []
-    override func gate(_ gate: Gate, shouldAdmit visitor: String, decisionHandler: @escaping @Sendable (Bool) -> Void) {
-        log.append("shouldAdmit \(visitor)")
-        held.append(decisionHandler)
-    }
-    override func gateDidRing(_ gate: Gate) {
-        log.append("didRing")
-        held = []
     }
 }
 

@@ -16,7 +16,7 @@ struct LaterAnswerTests {
         registry.register("stuttering", summary: "decides twice") { StutteringDoorman() }
         registry.register("threaded", summary: "decides at once, on a thread of its own") { ThreadedDoorman() }
         registry.register("shrugging", summary: "lets go of the decisions it holds when the bell rings") {
-            ShruggingDoorman()
+            BellDoorman(shrugging: true)
         }
         registry.register("handing off", summary: "hands each decision to a thread that drops it") {
             HandingOffDoorman()
