@@ -30,7 +30,7 @@ package struct CapturedEvent: Sendable {
     package init(
         seq: Int64, time: Int64, widget: Int32, descriptor: CallbackDescriptor, answer: AnswerOutcome,
         arguments: CapturedArguments, result: AuditValue?, duration: Int64, parent: Int64, later: LaterStep? = nil,
-        answers: Int64 = 0, answeredInCall: AnswerInCall? = nil
+        answers: Int64 = 0
     ) {
         self.seq = seq
         self.time = time
@@ -43,7 +43,7 @@ package struct CapturedEvent: Sendable {
         self.parent = parent
         self.later = later
         self.answers = answers
-        self.answeredInCall = answeredInCall
+        answeredInCall = nil
     }
 }
 

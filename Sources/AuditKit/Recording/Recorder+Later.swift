@@ -118,11 +118,11 @@ extension Recorder {
         answer: AnswerOutcome, answered: AnswerInCall, result: AuditValue?
     ) {
         let (end, answer) = closeFrame(frame, answer)
-        queue.append(
-            CapturedEvent(
-                seq: frame.seq, time: frame.start - clockOrigin, widget: widget, descriptor: descriptor,
-                answer: answer, arguments: arguments, result: result, duration: end - frame.start,
-                parent: frame.parent, later: .asked, answeredInCall: answered))
+        var ask = CapturedEvent(
+            seq: frame.seq, time: frame.start - clockOrigin, widget: widget, descriptor: descriptor, answer: answer,
+            arguments: arguments, result: result, duration: end - frame.start, parent: frame.parent, later: .asked)
+        ask.answeredInCall = answered
+        queue.append(ask)
     }
 
     /// Queues one step of an ask (`answers` its seq) as an event: nested under the event in
