@@ -78,12 +78,21 @@ extension String {
     static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         if value < 0x20 || (0x7F...0x9F).contains(value) { return true }
-        if value < 0xA0 { return false }
+        if value < 0xA0 || isLetterOfALargeScript(value) { return false }
         let properties = scalar.properties
         switch properties.generalCategory {
         case .format, .lineSeparator, .paragraphSeparator, .unassigned, .surrogate: return true
         default: return properties.isDefaultIgnorableCodePoint || properties.isVariationSelector
         }
+    }
+
+    /// The CJK unified ideographs (U+4E00–U+9FFF) and the Hangul syllables (U+AC00–U+D7A3):
+    /// every one assigned, a letter, and shown as itself, so the text of a Chinese, Japanese or
+    /// Korean app is not looked up in Unicode's property tables scalar by scalar (three look-ups
+    /// each, most of `show`'s time on such text). `VisibleTextTests` checks every one of them
+    /// against the tables.
+    static func isLetterOfALargeScript(_ value: UInt32) -> Bool {
+        (0x4E00...0x9FFF).contains(value) || (0xAC00...0xD7A3).contains(value)
     }
 
     /// Whether the variation selector `selector`, right after `base`, changes how `base` looks: U+FE0F

@@ -117,6 +117,26 @@ struct VisibleTextTests {
         expectEqual(text.displayWidth, width)
     }
 
+    /// The ranges taken as shown without a look-up are what the property tables say of every
+    /// scalar in them: assigned, not a format or separator, not default-ignorable.
+    @Test func theScriptsTakenAsShownAreShownByTheTables() {
+        let ranges: [ClosedRange<UInt32>] = [0x4DFF...0xA000, 0xABFF...0xD7A4]
+        var taken = 0
+        for value in ranges.joined() {
+            let scalar = Unicode.Scalar(value)!
+            guard String.isLetterOfALargeScript(value) else { continue }
+            taken += 1
+            let properties = scalar.properties
+            #expect(
+                properties.generalCategory == .otherLetter && !properties.isDefaultIgnorableCodePoint
+                    && !properties.isVariationSelector, "U+\(String(value, radix: 16, uppercase: true))")
+        }
+        expectEqual(taken, 0x9FFF - 0x4E00 + 1 + 0xD7A3 - 0xAC00 + 1)
+        // Just outside them, the tables decide.
+        #expect(String.isHidden("\u{D7A4}"))  // unassigned
+        #expect(!String.isHidden("\u{4DFF}"))  // a hexagram symbol
+    }
+
     @Test func padsToADisplayWidth() {
         expectEqual("价格".padded(toWidth: 6), "价格  ")
         expectEqual("价格".leftPadded(toWidth: 5), " 价格")
