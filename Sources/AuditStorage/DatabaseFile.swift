@@ -5,7 +5,8 @@ import Foundation
 /// The audit database as a file: what is checked before SQLite opens it, and how a new one is made.
 ///
 /// A new database is made whole in a temporary file beside it — created with mode 0600, migrated,
-/// switched to WAL and closed — and then linked into place. So no process ever sees an empty or
+/// switched to WAL, checkpointed and closed — and then linked into place (a disk too small for the
+/// schema fails the checkpoint, and nothing is put in place). So no process ever sees an empty or
 /// half-made audit database at the path, and the database, its `-wal` and its `-shm` (which SQLite
 /// creates with the database file's mode) can be read by their owner only. Since auditctl never
 /// leaves an empty file behind, an existing empty file is refused rather than taken for a new
@@ -105,9 +106,16 @@ package enum DatabaseFile {
         close(descriptor)
         defer { removeDatabaseFiles(temporary) }
         do {
-            // Closing the connection at the end of this scope checkpoints and removes the WAL.
             let connection = try Connection(path: temporary, mode: .readWrite(create: false))
             try Migrator.migrate(connection)
+            // The schema is in the WAL until a checkpoint copies it into the file, which may not
+            // fit on the disk: copied here, where a failure is seen (closing the connection would
+            // checkpoint too, and keep quiet), so that a file without its schema is never put
+            // in place of the database. Nobody else knows the temporary file: nothing is busy.
+            let code = sqlite3_wal_checkpoint_v2(connection.handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+            guard code == SQLITE_OK else {
+                throw SQLiteError(code: code, connection: connection.handle, sql: "checkpoint")
+            }
         } catch let error as StoreError {
             throw error
         } catch let error as SQLiteError {

@@ -207,6 +207,36 @@ struct FaultTests {
         try expectEqual(connection.scalarInt("SELECT count(*) FROM events"), Int64(summary.events))
     }
 
+    /// Making a database on disks from too small for the schema's WAL to ample: whichever step
+    /// runs out of room (the migrations, or the checkpoint that copies the schema from the WAL
+    /// into the file), the error says the disk is full and no file is left; where it fits, the
+    /// database is sound and whole. A checkpoint that failed unseen once put a file without its
+    /// schema in place, which every later command called malformed.
+    @Test(
+        "a disk too small for the schema: the database is made whole or not at all",
+        .enabled(if: Tmpfs.canMount, "needs to mount a tmpfs (root with CAP_SYS_ADMIN)"))
+    func aDiskTooSmallForTheSchema() throws {
+        var outcomes: [String] = []
+        for kilobytes in stride(from: 64, through: 512, by: 32) {
+            let mount = try Tmpfs(size: "\(kilobytes)k")
+            let database = mount.path("audit.sqlite")
+            do {
+                _ = try AuditStore(path: database, access: .write)
+                let connection = try Connection(path: database, mode: .readWrite(create: false))
+                try expectEqual(connection.scalarText("PRAGMA integrity_check"), "ok", "\(kilobytes) KiB")
+                try expectEqual(Migrator.pending(on: connection).count, 0, "\(kilobytes) KiB")
+                outcomes.append("made")
+            } catch {
+                #expect("\(error)".contains("database or disk is full"), "\(kilobytes) KiB: \(error)")
+                try expectEqual(
+                    FileManager.default.contentsOfDirectory(atPath: mount.directory.path), [], "\(kilobytes) KiB")
+                outcomes.append("full")
+            }
+        }
+        // Both happened: the sizes span the schema's.
+        #expect(outcomes.first == "full" && outcomes.last == "made", "\(outcomes)")
+    }
+
     @Test func lostWidgetRowsLeaveLaterEventsWithoutTheirWidget() throws {
         // The batch that fails carries the widget rows of the tree just attached; the batches after
         // it commit, and their events refer to widget ids that have no row.
