@@ -89,8 +89,7 @@ extension String {
     /// The CJK unified ideographs (U+4E00–U+9FFF) and the Hangul syllables (U+AC00–U+D7A3):
     /// every one assigned, a letter, and shown as itself, so the text of a Chinese, Japanese or
     /// Korean app is not looked up in Unicode's property tables scalar by scalar (three look-ups
-    /// each, most of `show`'s time on such text). `VisibleTextTests` checks every one of them
-    /// against the tables.
+    /// each). `VisibleTextTests` checks every one of them against the tables.
     static func isLetterOfALargeScript(_ value: UInt32) -> Bool {
         (0x4E00...0x9FFF).contains(value) || (0xAC00...0xD7A3).contains(value)
     }
