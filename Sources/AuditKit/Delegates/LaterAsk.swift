@@ -149,6 +149,13 @@ package class LaterAskState: @unchecked Sendable {
         settled()
     }
 
+    /// After the call that asked: when the caller's `ask` is the only reference left to it, the
+    /// delegate let go of the handler during the call, so an ask that still waits was never
+    /// answered (found here, when the call returns, on the asking thread).
+    @inlinable package static func endIfLetGoOf<Ask: LaterAskState>(_ ask: inout Ask) {
+        if ask.isWaiting && isKnownUniquelyReferenced(&ask) { ask.handlerReleased() }
+    }
+
     /// The recording (or replay) that observes the ask ends while it still waits: its observer
     /// hears "never answered" and hears nothing more; the ask itself goes on unobserved, as it
     /// would have unaudited.
@@ -166,9 +173,9 @@ package class LaterAskState: @unchecked Sendable {
 
     /// What a thread that waits for the ask sleeps on, nil when the ask is over. A thread that
     /// calls this must then `sleep(on:before:)`: from now on whoever ends a step wakes it. Apart,
-    /// so that a thread can sleep without holding the ask (`PendingAnswer` of an ask its handler
-    /// holds, which must end when the handler does).
-    final func sleeper() -> DispatchSemaphore? {
+    /// so that a thread can sleep without holding the ask (`PendingAnswer.wait()`, the pin's
+    /// `finish()`), which must end when its handler does.
+    package final func sleeper() -> DispatchSemaphore? {
         guard word.load(ordering: .acquiring) & Self.over == 0 else { return nil }
         let semaphore = sleepers.load() ?? sleepers.storeIfNil(DispatchSemaphore(value: 0))
         // Set after the semaphore exists: whoever ends a step from now on wakes it.
@@ -178,18 +185,12 @@ package class LaterAskState: @unchecked Sendable {
 
     /// Sleeps on `semaphore` (`sleeper()`) until the ask's step is over or `deadline`; returns
     /// whether it came to that.
-    static func sleep(on semaphore: DispatchSemaphore?, before deadline: DispatchTime) -> Bool {
+    package static func sleep(on semaphore: DispatchSemaphore?, before deadline: DispatchTime) -> Bool {
         guard let semaphore else { return true }
         guard semaphore.wait(timeout: deadline) == .success else { return false }
         semaphore.signal()  // for whoever waits next
         return true
     }
-
-    /// Whether the handler's closure holds the ask itself, and nothing else keeps it (the
-    /// recorder's asks): its end while it waits is then the mistake "never answered", and the
-    /// widget's hold on it (`PendingAnswer`) is weak. Otherwise the closure holds a
-    /// `LaterHandler`, whose end is that mistake.
-    @inlinable package class var isHeldByItsHandler: Bool { false }
 }
 
 /// An ask the delegate's handler answers: `LaterCallback.call` is generic over it, so that the
@@ -242,36 +243,18 @@ package final class LaterAsk<Result: Sendable>: LaterAskState, LaterAnswering, @
 
     @usableFromInline
     override func noted(_ step: LaterStep, _ word: UInt8) { observer?(step, nil, isImplemented(word), {}) }
-}
 
-/// The completion handler a delegate holds, for an ask that others keep too (a `LaterAsk`, which
-/// the widget's `PendingAnswer` holds): the only thing the closure it is given captures (so that
-/// the closure's context is this object, and making it allocates nothing more). Letting go of it
-/// uncalled is the mistake "never answered".
-@usableFromInline
-final class LaterHandler<Ask: LaterAnswering>: Sendable {
-    @usableFromInline let ask: Ask
-
-    @inlinable init(_ ask: Ask) { self.ask = ask }
-
-    deinit { ask.handlerReleased() }
+    /// The handler's closure let go of the ask: if it still waits, the delegate never answered.
+    deinit { handlerReleased() }
 }
 
 /// The widget's hold on an answer that comes later: what `LaterCallback.ask` returns.
 public final class PendingAnswer: Sendable {
-    private let held: LaterAskState?
-    /// An ask its handler holds (`LaterAskState.isHeldByItsHandler`): gone once the handler is,
-    /// which then ended it.
-    private weak let heldByItsHandler: LaterAskState?
+    /// Weak: the delegate's handler holds the ask, and nothing else does, so that the handler's
+    /// end is the ask's (the mistake "never answered" when it still waits). Gone once it is over.
+    private weak let ask: LaterAskState?
 
-    @usableFromInline init(_ ask: LaterAskState) {
-        let weakly = type(of: ask).isHeldByItsHandler
-        held = weakly ? nil : ask
-        heldByItsHandler = weakly ? ask : nil
-    }
-
-    /// The ask, while it is there; one its handler held and let go of is over.
-    private var ask: LaterAskState? { held ?? heldByItsHandler }
+    @usableFromInline init(_ ask: LaterAskState) { self.ask = ask }
 
     /// The hold on any ask that is over when `LaterCallback.ask` returns (answered at once, as
     /// most are): one for all, as nothing it does depends on the ask any more (it no longer

@@ -108,11 +108,12 @@ public struct LaterCallback<Delegate, Widget: Auditable, Arguments, Result: Send
         ifNeverAnswered: @escaping () -> Void = {}
     ) -> PendingAnswer {
         guard let link = widget.auditLink else {
-            let ask = LaterAsk<Result>(deliver, ifNeverAnswered: ifNeverAnswered)
+            var ask = LaterAsk<Result>(deliver, ifNeverAnswered: ifNeverAnswered)
             let context = ThreadContext.current
             let outer = context.defaultUsed
             call(delegate, widget, arguments, ask)
             context.defaultUsed = outer
+            LaterAskState.endIfLetGoOf(&ask)
             return PendingAnswer.holding(ask)
         }
         return PendingAnswer.holding(
@@ -133,15 +134,10 @@ public struct LaterCallback<Delegate, Widget: Auditable, Arguments, Result: Send
             return false
         }
         context.defaultUsed = false
-        // The handler's closure holds one object (and nothing else), whose end while the ask
-        // waits is the mistake "never answered": the ask itself when nothing else keeps it,
-        // otherwise a handler that holds it.
-        if Ask.isHeldByItsHandler {
-            start(delegate, widget, arguments) { result in ask.answer(result) }
-        } else {
-            let handler = LaterHandler(ask)
-            start(delegate, widget, arguments) { result in handler.ask.answer(result) }
-        }
+        // The handler's closure holds the ask, and nothing else does once the caller has let go
+        // of it (the widget's `PendingAnswer`, the recorder and the pin keep it weakly): the
+        // ask's end while it waits is the mistake "never answered".
+        start(delegate, widget, arguments) { result in ask.answer(result) }
         return !context.defaultUsed
     }
 

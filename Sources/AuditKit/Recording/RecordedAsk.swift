@@ -68,12 +68,9 @@ final class RecordedAsk<Arguments, Result: Sendable>: LaterAskState, LaterAnswer
         super.init(ifNeverAnswered: ifNeverAnswered, observed: true)
     }
 
-    /// Nothing but the handler's closure keeps an ask once the call that asked has returned (the
-    /// recorder's waiting asks and the widget's `PendingAnswer` are weak), so that the closure
-    /// holds the ask itself, with no `LaterHandler` made for each ask.
-    @inlinable override package static var isHeldByItsHandler: Bool { true }
-
-    /// The handler's closure let go of the ask: if it still waits, the delegate never answered.
+    /// The handler's closure let go of the ask (nothing else keeps it once the call that asked
+    /// has returned: the recorder's waiting asks and the widget's `PendingAnswer` are weak): if
+    /// it still waits, the delegate never answered.
     deinit { handlerReleased() }
 
     /// The delegate called the handler. Inlinable, so that an answer runs code specialized for

@@ -35,9 +35,7 @@ extension Recorder {
             return ask
         }
         ask.called(implemented: implemented)
-        // The handler's closure holds the ask (`RecordedAsk.isHeldByItsHandler`): nothing else
-        // does when the delegate let go of the handler during the call.
-        if ask.isWaiting && isKnownUniquelyReferenced(&ask) { ask.handlerReleased() }
+        LaterAskState.endIfLetGoOf(&ask)
         // An ask answered during the call (most are) has nothing left for `finish()` to end.
         if ask.isWaiting { awaitAnswer(to: ask) }
         endCall(

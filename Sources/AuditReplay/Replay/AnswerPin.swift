@@ -39,7 +39,9 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
     /// For each recorded ask the run has reached, by its seq: hands the widget the recorded answer.
     private var recordedAnswers: [Int64: (LaterStep, AuditValue?) -> Void] = [:]
     /// For each recorded ask the run has reached: the candidate's own ask, answered to no widget.
-    private var candidateAsks: [Int64: LaterAskState] = [:]
+    /// Held weakly, as every ask is but by its handler: the candidate letting go of the handler
+    /// ends it.
+    private var candidateAsks: [Int64: WeakAsk] = [:]
     /// The later steps the candidate took (answered, mistakes), by the recorded ask's seq.
     private var candidateSteps: [Int64: [LaterStep]] = [:]
     /// The recorded later steps of each ask, by its seq: indexes into `events`.
@@ -83,13 +85,14 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
     func finish() {
         catchUp()
         let waiting = locked {
-            candidateAsks.filter { seq, ask in
-                ask.isWaiting && recordedSteps[seq]?.contains { events[$0].later == .answered } == true
+            candidateAsks.filter { seq, weak in
+                weak.ask?.isWaiting == true && recordedSteps[seq]?.contains { events[$0].later == .answered } == true
             }.map(\.value)
         }
         let deadline = DispatchTime.now() + Self.answerWait
-        for ask in waiting where !ask.settle(before: deadline) { break }
-        for ask in locked({ Array(candidateAsks.values) }) { ask.observationEnded() }
+        // Not holding an ask while asleep: its handler's end may be what ends it.
+        for weak in waiting where !LaterAskState.sleep(on: weak.ask?.sleeper(), before: deadline) { break }
+        for weak in locked({ Array(candidateAsks.values) }) { weak.ask?.observationEnded() }
         lock.lock()
         defer { lock.unlock() }
         compareLaterSteps()
@@ -192,8 +195,9 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
     ) -> LaterAskState {
         guard let index = follow(callback.descriptor, widgetID) else {
             // Off the recording's course: the candidate answers.
-            let ask = LaterAsk(deliver, ifNeverAnswered: ifNeverAnswered)
+            var ask = LaterAsk(deliver, ifNeverAnswered: ifNeverAnswered)
             callback.call(target, widget, arguments, ask)
+            LaterAskState.endIfLetGoOf(&ask)
             return ask
         }
         let seq = events[index].seq
@@ -209,7 +213,7 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
         let encode = callback.answer.coding?.encode
         let answer = callback.answer
         let asked = UncheckedSendable(arguments)
-        let candidate = LaterAsk<Result>(
+        var candidate = LaterAsk<Result>(
             { _ in },
             observer: { [self] step, result, implemented, _ in
                 guard step == .answered, let result else { return candidateNoted(seq, step) }
@@ -217,7 +221,7 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
                 candidateAnswered(seq, StoredAnswer(result: encode?(result), outcome: outcome))
             })
         locked {
-            candidateAsks[seq] = candidate
+            candidateAsks[seq] = WeakAsk(ask: candidate)
             recordedAnswers[seq] = { step, recorded in
                 if step == .neverAnswered {
                     ask.handlerReleased()  // the widget hears of it, as it did
@@ -229,6 +233,7 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
             }
         }
         candidate.called(implemented: callback.call(target, widget, arguments, candidate))
+        LaterAskState.endIfLetGoOf(&candidate)
         performDelegateInputs(of: seq)
         catchUp()
         return ask
@@ -259,7 +264,7 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
     /// The live widget gave up on ask `seq`: the recording's next event must be that give-up.
     fileprivate func gaveUp(_ seq: Int64) {
         catchUp()
-        locked { candidateAsks[seq] }?.giveUp()
+        locked { candidateAsks[seq]?.ask }?.giveUp()
         locked {
             guard !derailed else { return }
             guard cursor < events.count, events[cursor].later == .gaveUp, events[cursor].answers == seq else {
@@ -311,4 +316,9 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
         run.found.append(TimelineAligner.Found(kind: .onlyInA, a: events[cursor].seq, b: nil))
         run.leftCourseAt = events[cursor].seq
     }
+}
+
+/// An ask held weakly.
+private struct WeakAsk {
+    weak var ask: LaterAskState?
 }
