@@ -100,6 +100,37 @@ struct LaterAnswerTests {
         expectEqual(mistakes.map(\.answers), [asks[1].seq, asks[2].seq])
     }
 
+    /// What the widget keeps of an ask (its `PendingAnswer`) does not keep the ask, so a closure
+    /// of the widget's that holds the widget's owner makes no cycle through it: once the delegate
+    /// lets go of the handler, the owner goes, audited or not.
+    @Test func aPendingAnswerKeptByWhatItsClosureHoldsLeaksNothing() throws {
+        final class Owner {
+            var pending: PendingAnswer?
+            var forgotten = 0
+        }
+        for recorded in [false, true] {
+            let gate = Gate(identifier: "gate")
+            let delegate = BellDoorman(shrugging: true)
+            gate.delegate = delegate
+            let recorder = try Recorder(
+                databasePath: database, session: NewSession(recordedInCode: "gate", delegate: "shrugging"),
+                catalog: Self.catalog)
+            if recorded { try recorder.attach(to: gate) }
+            weak var gone: Owner?
+            do {
+                let owner = Owner()
+                gone = owner
+                owner.pending = Gate.callbacks.shouldAdmit.ask(
+                    delegate, gate, "alice", then: { _ in owner.pending = nil },
+                    ifNeverAnswered: { owner.forgotten += 1 })
+                #expect(owner.pending?.isWaiting == true)
+            }
+            gate.ring()  // the delegate lets go of the handler
+            #expect(gone == nil, "recorded: \(recorded)")
+            _ = recorder.finish()
+        }
+    }
+
     /// A gate that waits for each decision, whose delegate hands the handler to another thread
     /// that lets go of it: each wait ends, however the two threads interleave (the widget's hold
     /// on an ask does not keep it alive while it sleeps, so the handler's end still ends it).
