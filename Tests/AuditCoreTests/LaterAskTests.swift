@@ -41,7 +41,7 @@ struct LaterAskTests {
             }
             release.signal()
         }.start()
-        #expect(ask.settle(before: .distantFuture))
+        #expect(LaterAskState.sleep(on: ask.sleeper(), before: .distantFuture))
         #expect(ran.isSet, "the wait returned before the widget's closure ran")
         returned.value.store(true, ordering: .releasing)
     }

@@ -20,7 +20,7 @@ package typealias LaterObserver<Result> =
 ///
 /// The whole state is one atomic byte (`word`: the stage and a few flags), so that the answer,
 /// which most delegates give at once, takes no lock and allocates nothing; a semaphore is made
-/// only when a thread waits for the ask (`settle(before:)`). Each step moves the byte once, so the
+/// only when a thread waits for the ask (`sleeper()`). Each step moves the byte once, so the
 /// steps are totally ordered: the first answer wins, and a step the observer hears of is one it
 /// still observed when the step was taken.
 @usableFromInline
@@ -57,8 +57,8 @@ package class LaterAskState: @unchecked Sendable {
     @inlinable static var implementationKnown: UInt8 { 1 << 4 }
     @inlinable static var implemented: UInt8 { 1 << 5 }
     /// The step that left waiting is over: the widget's closure (or `ifNeverAnswered`) and the
-    /// observer have run. What `settle(before:)` waits for, not the stage alone, which a step sets
-    /// before it runs them.
+    /// observer have run. What a waiting thread waits for (`sleep(on:before:)`), not the stage
+    /// alone, which a step sets before it runs them.
     @inlinable static var over: UInt8 { 1 << 6 }
 
     /// Whether the answer has not come yet and the widget still waits for it.
@@ -164,13 +164,6 @@ package class LaterAskState: @unchecked Sendable {
         if old & Self.stageBits == Self.waiting && old & Self.unobserved == 0 { noted(.neverAnswered, old) }
     }
 
-    /// Waits until the ask no longer waits (answered, given up, or its handler let go of
-    /// uncalled) and the step that ended it is over, or until `deadline`; returns whether it came
-    /// to that.
-    package final func settle(before deadline: DispatchTime) -> Bool {
-        Self.sleep(on: sleeper(), before: deadline)
-    }
-
     /// What a thread that waits for the ask sleeps on, nil when the ask is over. A thread that
     /// calls this must then `sleep(on:before:)`: from now on whoever ends a step wakes it. Apart,
     /// so that a thread can sleep without holding the ask (`PendingAnswer.wait()`, the pin's
@@ -246,6 +239,15 @@ package final class LaterAsk<Result: Sendable>: LaterAskState, LaterAnswering, @
 
     /// The handler's closure let go of the ask: if it still waits, the delegate never answered.
     deinit { handlerReleased() }
+}
+
+/// An ask held by whatever waits for it or ends its observation (the recorder's waiting asks, the
+/// isolated replay's candidate asks): weakly, since an ask's handler alone keeps it, and the
+/// handler's end is what tells "never answered".
+package struct WeakAsk: Sendable {
+    package weak var ask: LaterAskState?
+
+    package init(_ ask: LaterAskState) { self.ask = ask }
 }
 
 /// The widget's hold on an answer that comes later: what `LaterCallback.ask` returns.

@@ -50,7 +50,7 @@ extension Recorder {
     func awaitAnswer(to ask: LaterAskState) {
         waitingAsks.withLock { asks in
             if asks.count >= 1_024 { asks.removeAll { $0.ask == nil || $0.ask?.isWaiting == false } }
-            asks.append(WaitingAsk(ask))
+            asks.append(WeakAsk(ask))
         }
     }
 
@@ -151,12 +151,4 @@ extension Recorder {
                 seq: seq, time: start - clockOrigin, widget: widget, descriptor: descriptor, answer: answer,
                 arguments: .none, result: result, duration: end - start, parent: parent, later: step, answers: ask))
     }
-}
-
-/// An ask the recorder ends as "never answered" if it still waits when the recording ends. Weak:
-/// the recording does not keep an ask alive, whose handler's end is what tells "never answered".
-struct WaitingAsk: Sendable {
-    weak var ask: LaterAskState?
-
-    init(_ ask: LaterAskState) { self.ask = ask }
 }

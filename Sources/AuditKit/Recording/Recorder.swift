@@ -67,7 +67,7 @@ public final class Recorder: Sendable {
     private let writesInline: Bool
     private let wroteInline = Atomic<Bool>(false)
     /// Asks of callbacks answered later, for ending those still waiting in `finish()`.
-    let waitingAsks = Mutex<[WaitingAsk]>([])
+    let waitingAsks = Mutex<[WeakAsk]>([])
     /// Steps of asks being captured now, on any thread (`captureStep`): `finish()` waits for them,
     /// so an answer given on another thread is not lost when the widget's closure lets the app
     /// finish the recording before the step is queued.

@@ -221,7 +221,7 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
                 candidateAnswered(seq, StoredAnswer(result: encode?(result), outcome: outcome))
             })
         locked {
-            candidateAsks[seq] = WeakAsk(ask: candidate)
+            candidateAsks[seq] = WeakAsk(candidate)
             recordedAnswers[seq] = { step, recorded in
                 if step == .neverAnswered {
                     ask.handlerReleased()  // the widget hears of it, as it did
@@ -316,9 +316,4 @@ final class AnswerPin: AnswerPinning, @unchecked Sendable {
         run.found.append(TimelineAligner.Found(kind: .onlyInA, a: events[cursor].seq, b: nil))
         run.leftCourseAt = events[cursor].seq
     }
-}
-
-/// An ask held weakly.
-private struct WeakAsk {
-    weak var ask: LaterAskState?
 }
