@@ -260,6 +260,34 @@ struct ReliabilityTests {
         expectEqual(seqs, Array(stride(from: 1, through: Int64(seqs.count), by: 1)))
     }
 
+    /// `record` into a new database on disks from too small for its schema to ample: a database
+    /// that cannot be made is one line, exit 2, and no file (never a file without its schema,
+    /// which every later command would call malformed); one that can is sound, whatever then
+    /// happens to the session.
+    @Test(
+        "no room for a new database: one line, exit 2, no file",
+        .enabled(if: Tmpfs.canMount, "needs to mount a tmpfs (root with CAP_SYS_ADMIN)"))
+    func noRoomForANewDatabase() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("one.json", Self.longScenario(steps: 1))
+        var refused = 0
+        var made = 0
+        for kilobytes in stride(from: 64, through: 512, by: 32) {
+            let mount = try Tmpfs(size: "\(kilobytes)k")
+            let database = mount.path("audit.sqlite")
+            let run = try sandbox.run(["record", "--scenario", "one.json", "--db", database])
+            if run.stderr.hasPrefix("auditctl: error: cannot open") {
+                expectError(run, "cannot open \(database): database or disk is full")
+                try expectEqual(FileManager.default.contentsOfDirectory(atPath: mount.directory.path), [])
+                refused += 1
+            } else {
+                try expectEqual(Self.sqlite3(database, "PRAGMA integrity_check"), "ok", "\(kilobytes) KiB: \(run)")
+                made += 1
+            }
+        }
+        #expect(refused > 0 && made > 0, "refused \(refused), made \(made)")
+    }
+
     @Test func newFilesAreOwnerOnlyWhateverTheUmask() throws {
         let sandbox = try Sandbox()
         try sandbox.write("long.json", Self.longScenario(steps: 30_000))
