@@ -32,7 +32,7 @@ measure() {
     rm -rf "$clone"
     git clone --quiet "$repository" "$clone"
     git -C "$clone" checkout --quiet "$1"
-    (cd "$clone" && swift run auditctl demo >demo.log 2>&1)
+    (cd "$clone" && swift run auditctl demo >demo.log 2>&1) || echo "fresh-clone-timing: the demo failed at $1" >&2
     local start end
     start=$(date +%s.%N)
     (cd "$clone" && swift test >test.log 2>&1) || echo "fresh-clone-timing: swift test failed at $1 (see the counts)" >&2
