@@ -222,10 +222,11 @@ struct Command: Sendable {
     func help(for tool: AuditCommandLine) -> String {
         let program = tool.programName
         let examples = self.examples(ExampleNames(registry: tool.registry, catalog: tool.catalog))
-        let width = allOptions.map { $0.name.count + ($0.value.map { $0.count + 1 } ?? 0) }.max() ?? 0
-        let lines = allOptions.map { option in
-            let left = option.name + (option.value.map { " " + $0 } ?? "")
-            return "  \(left.padding(toLength: width, withPad: " ", startingAt: 0))  \(option.help)"
+        // Each option's left column: its name, and what it takes.
+        let lefts: [String] = allOptions.map { option in option.name + (option.value.map { " " + $0 } ?? "") }
+        let width = lefts.map(\.count).max() ?? 0
+        let lines = zip(allOptions, lefts).map { option, left in
+            "  \(left.padding(toLength: width, withPad: " ", startingAt: 0))  \(option.help)"
         }
         return """
             usage: \(program) \(name)\(arguments.isEmpty ? "" : " " + arguments) [OPTIONS]

@@ -1,7 +1,7 @@
 import AuditCore
 
 extension Command {
-    static let delegates = Command(
+    static let delegates: Command = Command(
         name: "delegates", summary: "list the registered delegate implementations", arguments: "", options: [],
         positionals: 0...0, formats: [.text, .json, .csv],
         discussion: """
@@ -22,7 +22,7 @@ extension Command {
         return ExitStatus.success
     }
 
-    static let callbacks = Command(
+    static let callbacks: Command = Command(
         name: "callbacks", summary: "list every audited callback and input, with its veto semantics and default",
         arguments: "", options: [], positionals: 0...0, formats: [.text, .json, .csv],
         discussion: """

@@ -8,7 +8,7 @@ extension Command {
         "also list, per callback and answer, the argument classes and states it was seen with (json and csv always carry them)"
     )
 
-    static let coverage = Command(
+    static let coverage: Command = Command(
         name: "coverage", summary: "what the stored sessions cover of the delegates, and what they cannot catch",
         arguments: "[--session N] [--label KEY=VALUE] [--arguments]",
         options: [

@@ -1,7 +1,7 @@
 import AuditCore
 
 extension Command {
-    static let diff = Command(
+    static let diff: Command = Command(
         name: "diff", summary: "compare two sessions event by event (times and durations ignored)", arguments: "A B",
         options: [Options.html], positionals: 2...2, formats: [.text, .json, .junit],
         discussion: """

@@ -2,7 +2,7 @@ import AuditCore
 import Foundation
 
 extension Command {
-    static let explore = Command(
+    static let explore: Command = Command(
         name: "explore",
         summary: "drive two delegates with random valid inputs until they diverge, then minimize the run",
         arguments: "--scenario FILE --candidate NAME",

@@ -2,7 +2,7 @@ import AuditCore
 import Foundation
 
 extension Command {
-    static let minimize = Command(
+    static let minimize: Command = Command(
         name: "minimize",
         summary: "find a smallest input sequence on which a delegate still diverges in the same way (ddmin)",
         arguments: "--session N --delegate NAME",

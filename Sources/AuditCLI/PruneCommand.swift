@@ -2,7 +2,7 @@ import AuditCore
 import Foundation
 
 extension Command {
-    static let prune = Command(
+    static let prune: Command = Command(
         name: "prune", summary: "delete old sessions and what only they use, and give the space back",
         arguments: "--keep-last N | --before TIME | --label KEY=VALUE",
         options: [

@@ -2,7 +2,7 @@ import AuditCore
 import Foundation
 
 extension Command {
-    static let query = Command(
+    static let query: Command = Command(
         name: "query", summary: "run one read-only SQL statement (the timeline view, sessions, …)", arguments: "SQL",
         options: [Options.timeout],
         positionals: 1...1, formats: [.table, .csv, .json, .text],

@@ -2,7 +2,7 @@ import AuditCore
 import Foundation
 
 extension Command {
-    static let record = Command(
+    static let record: Command = Command(
         name: "record", summary: "run a scenario with a delegate under audit and store it as a new session",
         arguments: "--scenario FILE",
         options: [

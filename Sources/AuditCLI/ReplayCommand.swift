@@ -1,7 +1,7 @@
 import AuditCore
 
 extension Command {
-    static let replay = Command(
+    static let replay: Command = Command(
         name: "replay", summary: "replay a session against a delegate and report behaviour regressions",
         arguments: "--session N --delegate NAME | --all --delegate NAME",
         options: [

@@ -2,7 +2,7 @@ import AuditCore
 import Foundation
 
 extension Command {
-    static let report = Command(
+    static let report: Command = Command(
         name: "report",
         summary: "sum up a session or every recording: callbacks, veto rates, defaults, slowest calls",
         arguments: "[--session N] [--html FILE]",

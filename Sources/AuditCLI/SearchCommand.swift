@@ -2,7 +2,7 @@ import AuditCore
 import Foundation
 
 extension Command {
-    static let search = Command(
+    static let search: Command = Command(
         name: "search", summary: "find events by session, widget, callback, veto or override, kind and time",
         arguments: "",
         options: [

@@ -2,7 +2,7 @@ import AuditCore
 import Foundation
 
 extension Command {
-    static let show = Command(
+    static let show: Command = Command(
         name: "show", summary: "one session's timeline, nested callbacks indented", arguments: "--session N",
         options: [Options.session.withHelp("the session to show")], positionals: 0...0, formats: [.text, .json, .csv],
         discussion: """

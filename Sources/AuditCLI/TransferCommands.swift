@@ -2,7 +2,7 @@ import AuditCore
 import Foundation
 
 extension Command {
-    static let export = Command(
+    static let export: Command = Command(
         name: "export", summary: "write sessions as JSON Lines, to keep in git or move between databases",
         arguments: "[--session N] [--output FILE]",
         options: [
@@ -35,7 +35,7 @@ extension Command {
         return ExitStatus.success
     }
 
-    static let `import` = Command(
+    static let `import`: Command = Command(
         name: "import", summary: "add the sessions of an export (JSON Lines) to the database", arguments: "FILE",
         options: [], positionals: 1...1, formats: [.text, .json],
         discussion: """
@@ -85,7 +85,7 @@ extension Command {
 }
 
 extension Command {
-    static let merge = Command(
+    static let merge: Command = Command(
         name: "merge", summary: "copy the sessions of other databases into one (shards, devices, branches)",
         arguments: "SOURCE... --into TARGET",
         options: [Options.into],

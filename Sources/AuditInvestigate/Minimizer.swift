@@ -343,17 +343,17 @@ public struct Minimizer: Sendable {
             add(.double(number.rounded(.towardZero)))
             var step = number / 2
             while abs(step) >= 0.01 {
-                add(.double(((number - step) * 100).rounded() / 100))
+                let hundredths: Double = ((number - step) * 100).rounded()
+                add(.double(hundredths / 100))
                 step /= 2
             }
         case .string(let text) where !text.isEmpty:
             let half = text.count / 2
-            for candidate in [
+            let candidates: [String] = [
                 "", String(text.prefix(half)), String(text.suffix(half)), String(text.dropFirst()),
                 String(text.dropLast()),
-            ] {
-                add(.string(candidate))
-            }
+            ]
+            for candidate in candidates { add(.string(candidate)) }
         default:
             break
         }

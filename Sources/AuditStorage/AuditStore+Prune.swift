@@ -70,8 +70,9 @@ extension AuditStore {
         var replays = Set<Int64>()
         var frontier = chosen
         while !frontier.isEmpty {
-            let next = Set(all.filter { $0.replayOf.map(frontier.contains) == true }.map(\.id))
-                .subtracting(chosen).subtracting(replays)
+            let next: Set<Int64> = Set(
+                all.filter { session in session.replayOf.map { frontier.contains($0) } ?? false }.map(\.id)
+            ).subtracting(chosen).subtracting(replays)
             replays.formUnion(next)
             frontier = next
         }

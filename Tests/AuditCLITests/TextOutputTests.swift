@@ -101,10 +101,11 @@ struct TextOutputTests {
         expectEqual(html.components(separatedBy: "</script>").count, 2)
         #expect(html.contains("&lt;/script&gt;"))
         // No raw control, bidi or invisible character but the page's own line breaks.
+        let hidden: Set<UInt32> = [0x2028, 0x2029, 0x202E, 0x200B]
         #expect(
-            !html.unicodeScalars.contains {
-                ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value)
-                    || [0x2028, 0x2029, 0x202E, 0x200B].contains($0.value)
+            !html.unicodeScalars.contains { (scalar: Unicode.Scalar) -> Bool in
+                (scalar.value < 0x20 && scalar != "\n") || (0x7F...0x9F).contains(scalar.value)
+                    || hidden.contains(scalar.value)
             })
         #expect(html.contains("tv\\u{202E}x"))
         // The typed text's arguments, as the tooltip shows them, are the JSON recorded.

@@ -115,11 +115,12 @@ extension FidelityPropertyTests {
         case 3: return Double(Int.random(in: -100_000...100_000, using: &random)) / 1000
         case 4: return Double(Int.random(in: -1_000_000_000...1_000_000_000, using: &random)) / 8
         default:
-            return [
+            let special: [Double] = [
                 0.0, -0.0, .nan, -.nan, .signalingNaN, .infinity, -.infinity, .greatestFiniteMagnitude,
                 -.greatestFiniteMagnitude, .leastNonzeroMagnitude, .leastNormalMagnitude, 1e15, -1e15, 1e15 - 1,
                 999_999_999_999_999.5, 0.1, 1.05, 1.0499999999999998,
-            ].randomElement(using: &random)!
+            ]
+            return special.randomElement(using: &random)!
         }
     }
 

@@ -92,7 +92,8 @@ struct TextStateStorageTests {
 
     @Test(arguments: [0, 1, 7, 8, 9, 15, 16, 17, 100])
     func aDigestExtendedByAppendedTextIsTheDigestOfTheWhole(split: Int) {
-        let whole = String((0..<100).map { Character(UnicodeScalar(UInt8(33 + $0 % 90))) })
+        let whole = String(
+            (0..<100).map { (index: Int) -> Character in Character(UnicodeScalar(UInt8(33 + index % 90))) })
         var digest = TextDigest(String(whole.prefix(split)))
         digest.append(String(whole.dropFirst(split)))
         expectEqual(digest.value, TextDigest(whole).value)

@@ -139,7 +139,7 @@ public struct GestureRecognizerCallbacks: CallbackTable {
 extension ValueCoding where Value == Touch {
     /// `{"id":1,"x":10.0,"y":20.0,"phase":"began","t":0.25}`: window coordinates, seconds (read to
     /// the nearest nanosecond, `VirtualTime`).
-    public static let touch = ValueCoding(
+    public static let touch: ValueCoding = ValueCoding(
         encode: { touch in
             .object([
                 "id": .int(touch.id), "x": .double(touch.location.x), "y": .double(touch.location.y),
@@ -161,7 +161,7 @@ extension ValueCoding where Value == Touch {
 extension ValueCoding where Value == GestureRecognizer {
     /// A recognizer by its path (`root/scroll#pan`); read back by finding that path in the tree
     /// the replayer rebuilt.
-    public static let gestureRecognizer = ValueCoding(
+    public static let gestureRecognizer: ValueCoding = ValueCoding(
         encode: { .string($0.path) },
         decodeIn: { value, root in
             guard case .string(let path) = value else { return nil }

@@ -90,7 +90,7 @@ public struct TextViewCallbacks: CallbackTable {
 extension ValueCoding where Value == TextRange {
     /// A range as `{"location":L,"length":N}` in UTF-16 units. Reads back only non-negative
     /// integers; whether the range fits a text is `TextView.validate(_:)`'s question.
-    public static let textRange = ValueCoding(
+    public static let textRange: ValueCoding = ValueCoding(
         encode: { .object(["location": .int($0.location), "length": .int($0.length)]) },
         decode: { value in
             guard case .object(let fields) = value, fields.count == 2, case .int(let location)? = fields["location"],

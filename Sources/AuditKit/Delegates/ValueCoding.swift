@@ -64,22 +64,22 @@ public struct ValueCoding<Value>: Sendable {
 }
 
 extension ValueCoding where Value == Int {
-    public static let int = ValueCoding(
+    public static let int: ValueCoding = ValueCoding(
         encode: { .int($0) }, decode: { if case .int(let v) = $0 { v } else { nil } }, expected: "an integer")
 }
 
 extension ValueCoding where Value == Bool {
-    public static let bool = ValueCoding(
+    public static let bool: ValueCoding = ValueCoding(
         encode: { .bool($0) }, decode: { if case .bool(let v) = $0 { v } else { nil } }, expected: "true or false")
 }
 
 extension ValueCoding where Value == String {
-    public static let string = ValueCoding(
+    public static let string: ValueCoding = ValueCoding(
         encode: { .string($0) }, decode: { if case .string(let v) = $0 { v } else { nil } }, expected: "a string")
 }
 
 extension ValueCoding where Value == Double {
-    public static let double = ValueCoding(
+    public static let double: ValueCoding = ValueCoding(
         encode: { .double($0) },
         decode: {
             switch $0 {
@@ -105,7 +105,7 @@ extension ValueCoding {
 
 extension ValueCoding where Value == Point {
     /// `{"x":X,"y":Y}`, both doubles.
-    public static let point = ValueCoding(
+    public static let point: ValueCoding = ValueCoding(
         encode: { .object(["x": .double($0.x), "y": .double($0.y)]) },
         decode: { value in
             guard let x = value["x"].flatMap({ ValueCoding<Double>.double.decode($0) }),
@@ -118,7 +118,7 @@ extension ValueCoding where Value == Point {
 extension ValueCoding where Value == IndexPath {
     /// `{"section":S,"row":R}` for a table's index path (two indexes); any other index path, which a
     /// delegate may answer, as the array of its indexes.
-    public static let indexPath = ValueCoding(
+    public static let indexPath: ValueCoding = ValueCoding(
         encode: { path in
             path.count == 2
                 ? .object(["section": .int(path[0]), "row": .int(path[1])]) : .array(path.map(AuditValue.int))

@@ -67,7 +67,7 @@ public struct GestureKind: Sendable {
 
 extension GestureKind {
     /// `taps` (at least 1) and `allowableMovement`.
-    public static let tap = GestureKind(
+    public static let tap: GestureKind = GestureKind(
         "TapGestureRecognizer", properties: TapProperties.self,
         make: { id, properties -> TapGestureRecognizer in
             let tap = TapGestureRecognizer(identifier: id, numberOfTapsRequired: properties.taps ?? 1)
@@ -82,7 +82,7 @@ extension GestureKind {
 
     /// `minimumPressDuration` (seconds, read to the nearest nanosecond: `VirtualTime`) and
     /// `allowableMovement`.
-    public static let longPress = GestureKind(
+    public static let longPress: GestureKind = GestureKind(
         "LongPressGestureRecognizer", properties: LongPressProperties.self,
         make: { id, properties -> LongPressGestureRecognizer in
             let press = LongPressGestureRecognizer(identifier: id)
@@ -106,7 +106,7 @@ extension GestureKind {
         })
 
     /// `minimumTranslation`.
-    public static let pan = GestureKind(
+    public static let pan: GestureKind = GestureKind(
         "PanGestureRecognizer", properties: PanProperties.self,
         make: { id, properties -> PanGestureRecognizer in
             let pan = PanGestureRecognizer(identifier: id)

@@ -42,7 +42,7 @@ public struct WidgetCatalog: Sendable {
     /// The package's widget kinds: `View` (which carries touches and gesture recognizers),
     /// `SegmentedControl`, `TextView`, `NoteTextView`, `ScrollView`, `TableView` and `WebView`; and
     /// its recognizer kinds: tap, long press and pan.
-    public static let builtIn = WidgetCatalog(
+    public static let builtIn: WidgetCatalog = WidgetCatalog(
         [.view, .segmentedControl, .textView, .noteTextView, .scrollView, .tableView, .webView],
         gestures: [.tap, .longPress, .pan])
 

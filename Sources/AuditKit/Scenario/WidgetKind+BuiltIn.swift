@@ -7,12 +7,12 @@ extension WidgetKind {
     /// A plain view. Every view takes touches (`touches`, `touch`) and carries gesture recognizers,
     /// so this kind also holds the recognizers' `gestureTimer` input. (The recognizers'
     /// `GestureRecognizerDelegate` is in every catalog: `WidgetCatalog`.)
-    public static let view = WidgetKind(
+    public static let view: WidgetKind = WidgetKind(
         "View", make: { id, frame in View(identifier: id, frame: frame) },
         inputs: [TouchDispatcher.Inputs.touches] + TouchDispatcher.Inputs.all
     ).exploring(InputGenerators.touches)
 
-    public static let segmentedControl = WidgetKind(
+    public static let segmentedControl: WidgetKind = WidgetKind(
         "SegmentedControl", properties: SegmentedControlProperties.self,
         make: { id, frame, properties in
             SegmentedControl(
@@ -33,7 +33,7 @@ extension WidgetKind {
         }, delegate: \.delegate, callbacks: SegmentedControl.callbacks, inputs: SegmentedControl.Inputs.all
     ).exploring(InputGenerators.segmentedControl)
 
-    public static let textView = WidgetKind(
+    public static let textView: WidgetKind = WidgetKind(
         "TextView", properties: TextProperties.self,
         make: { id, frame, properties in
             properties.secure(TextView(identifier: id, frame: frame, text: properties.text ?? ""))
@@ -42,7 +42,7 @@ extension WidgetKind {
         inputs: TextView.Inputs.all
     ).exploring(InputGenerators.textView)
 
-    public static let noteTextView = WidgetKind(
+    public static let noteTextView: WidgetKind = WidgetKind(
         "NoteTextView", properties: NoteProperties.self,
         make: { id, frame, properties in
             properties.text.secure(
@@ -56,7 +56,7 @@ extension WidgetKind {
             return PropertyProblem("characterLimit", "must be at least 0")
         }, delegate: \NoteTextView.delegate, callbacks: TextView.callbacks, NoteTextView.noteCallbacks)
 
-    public static let scrollView = WidgetKind(
+    public static let scrollView: WidgetKind = WidgetKind(
         "ScrollView", properties: ScrollProperties.self,
         make: { id, frame, properties -> ScrollView in
             let view = ScrollView(
@@ -78,7 +78,7 @@ extension WidgetKind {
         }, delegate: \ScrollView.delegate, callbacks: ScrollView.callbacks, inputs: ScrollView.Inputs.all
     ).exploring(InputGenerators.scrollView)
 
-    public static let tableView = WidgetKind(
+    public static let tableView: WidgetKind = WidgetKind(
         "TableView", properties: TableProperties.self,
         make: { id, frame, properties -> TableView in
             let view = TableView(
@@ -114,7 +114,7 @@ extension WidgetKind {
 
     /// A headless web view whose `NavigationDelegate` (or `AsyncNavigationDelegate`) decides each
     /// navigation later.
-    public static let webView = WidgetKind(
+    public static let webView: WidgetKind = WidgetKind(
         "WebView", properties: WebViewProperties.self,
         make: { id, frame, properties in WebView(identifier: id, frame: frame, url: properties.url) },
         describe: { WebViewProperties(url: $0.url) },
