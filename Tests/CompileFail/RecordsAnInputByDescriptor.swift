@@ -1,4 +1,4 @@
-// expect: 'performInput' is unavailable: declare the input as 'static let x = Input<Widget, Arguments>(…)'
+// expect: 'performInput' is unavailable: declare the input as 'static let x: Input<Widget, Arguments> = Input(…)'
 import AuditCore
 
 final class Knob: View {

@@ -9,7 +9,7 @@ import AuditStorage
 ///
 /// ```swift
 /// extension Slider {
-///     static let drag = Input<Slider, Double>(
+///     static let drag: Input<Slider, Double> = Input(
 ///         "drag", of: "Slider", arguments: .one("value", .double),
 ///         check: { slider, value in (0...1).contains(value) ? nil : "\(value) is outside 0...1" },
 ///         perform: { slider, value in slider.drag(to: value) })
@@ -143,7 +143,7 @@ extension View {
     @available(
         *, unavailable,
         message:
-            "declare the input as 'static let x = Input<Widget, Arguments>(…)' and call 'performInput(Self.x, arguments) { … }'"
+            "declare the input as 'static let x: Input<Widget, Arguments> = Input(…)' and call 'performInput(Self.x, arguments) { … }'"
     )
     public func performInput(_ input: CallbackDescriptor, _ arguments: [AuditValue], _ body: () -> AuditValue?) {
         fatalError()

@@ -14,7 +14,7 @@ import Foundation
 /// public struct SliderProperties: Codable, Sendable { var value: Double }
 ///
 /// extension Slider {
-///     public static let kind = WidgetKind(
+///     public static let kind: WidgetKind = WidgetKind(
 ///         "Slider", properties: SliderProperties.self,
 ///         make: { id, frame, properties in Slider(identifier: id, frame: frame, value: properties.value) },
 ///         describe: { SliderProperties(value: $0.value) },

@@ -267,23 +267,23 @@ open class ScrollView: View {
 
     /// The inputs that drive a scroll view (and a table view), as recorded.
     public enum Inputs {
-        public static let beginDrag = Input<ScrollView, Void>(
+        public static let beginDrag: Input<ScrollView, Void> = Input(
             "beginDrag", of: "ScrollView", arguments: .none,
             check: { view, _ in view.validateBeginDrag().map { StepProblem($0) } },
             perform: { view, _ in view.beginDrag() })
-        public static let drag = Input<ScrollView, Point>(
+        public static let drag: Input<ScrollView, Point> = Input(
             "drag", of: "ScrollView", arguments: .one("translation", .point),
             check: { view, translation in view.validateDrag(by: translation).map { StepProblem($0) } },
             perform: { $0.drag(by: $1) })
-        public static let endDrag = Input<ScrollView, Point>(
+        public static let endDrag: Input<ScrollView, Point> = Input(
             "endDrag", of: "ScrollView", arguments: .one("velocity", .point),
             check: { view, velocity in view.validateEndDrag(velocity: velocity).map { StepProblem($0) } },
             perform: { $0.endDrag(velocity: $1) })
-        public static let tapStatusBar = Input<ScrollView, Void>(
+        public static let tapStatusBar: Input<ScrollView, Void> = Input(
             "tapStatusBar", of: "ScrollView", arguments: .none,
             check: { view, _ in view.validateTapStatusBar().map { StepProblem($0) } },
             perform: { view, _ in view.tapStatusBar() })
-        public static let setContentOffset = Input<ScrollView, Point>(
+        public static let setContentOffset: Input<ScrollView, Point> = Input(
             "setContentOffset", of: "ScrollView", arguments: .one("contentOffset", .point),
             check: { view, offset in view.validateSetContentOffset(offset).map { StepProblem($0) } },
             perform: { $0.setContentOffset($1) })

@@ -71,13 +71,13 @@ open class SegmentedControl: View {
 
     /// The inputs that drive a segmented control, as recorded.
     public enum Inputs {
-        public static let tap = Input<SegmentedControl, Int>(
+        public static let tap: Input<SegmentedControl, Int> = Input(
             "tapSegment", of: "SegmentedControl", arguments: .one("segment", .int),
             checkAsBuilt: { control, index in
                 control.segments.indices.contains(index)
                     ? nil : "segment \(index) is out of range 0..<\(control.numberOfSegments)"
             }, perform: { $0.tapSegment($1) })
-        public static let select = Input<SegmentedControl, (Int, Bool)>(
+        public static let select: Input<SegmentedControl, (Int, Bool)> = Input(
             "selectSegment", of: "SegmentedControl", arguments: .two("segment", .int, "notify", .bool),
             defaults: ["notify": .bool(true)],
             checkAsBuilt: { control, arguments in

@@ -183,14 +183,14 @@ open class TableView: ScrollView {
 
     /// The inputs that drive a table view beyond the scroll view's, as recorded.
     public enum Inputs {
-        public static let tapRow = Input<TableView, IndexPath>(
+        public static let tapRow: Input<TableView, IndexPath> = Input(
             "tapRow", of: "TableView", arguments: .one("indexPath", .indexPath), checkAsBuilt: rowProblem,
             check: { table, indexPath in table.validateTapRow(indexPath).map { StepProblem($0) } },
             perform: { $0.tapRow($1) })
-        public static let selectRow = Input<TableView, IndexPath>(
+        public static let selectRow: Input<TableView, IndexPath> = Input(
             "selectRow", of: "TableView", arguments: .one("indexPath", .indexPath), checkAsBuilt: rowProblem,
             perform: { $0.selectRow($1) })
-        public static let deselectRow = Input<TableView, IndexPath>(
+        public static let deselectRow: Input<TableView, IndexPath> = Input(
             "deselectRow", of: "TableView", arguments: .one("indexPath", .indexPath), checkAsBuilt: rowProblem,
             perform: { $0.deselectRow($1) })
         public static let all: [any WidgetInput] = [tapRow, selectRow, deselectRow]

@@ -282,18 +282,18 @@ open class TextView: View {
 
     /// The inputs that drive a text view (and its subclasses), as recorded.
     public enum Inputs {
-        public static let beginEditing = Input<TextView, Void>(
+        public static let beginEditing: Input<TextView, Void> = Input(
             "beginEditing", of: "TextView", arguments: .none, perform: { view, _ in view.beginEditing() })
-        public static let type = Input<TextView, String>(
+        public static let type: Input<TextView, String> = Input(
             "typeText", of: "TextView", arguments: .one("text", .string), perform: { $0.type($1) })
-        public static let replace = Input<TextView, (TextRange, String)>(
+        public static let replace: Input<TextView, (TextRange, String)> = Input(
             "replaceText", of: "TextView", arguments: .two("range", .textRange, "text", .string),
             check: { view, arguments in view.validate(arguments.0).map { StepProblem(field: "range", $0) } },
             perform: { $0.replace($1.0, with: $1.1) })
-        public static let select = Input<TextView, TextRange>(
+        public static let select: Input<TextView, TextRange> = Input(
             "selectText", of: "TextView", arguments: .one("range", .textRange),
             check: { view, range in view.validate(range).map { StepProblem($0) } }, perform: { $0.select($1) })
-        public static let endEditing = Input<TextView, Void>(
+        public static let endEditing: Input<TextView, Void> = Input(
             "endEditing", of: "TextView", arguments: .none, perform: { view, _ in view.endEditing() })
         public static let all: [any WidgetInput] = [beginEditing, type, replace, select, endEditing]
     }

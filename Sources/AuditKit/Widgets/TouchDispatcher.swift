@@ -281,7 +281,7 @@ public final class TouchDispatcher {
     /// The inputs a touch dispatcher records.
     public enum Inputs {
         /// One touch event, on the view it is bound to: `{"touch":{"id":1,"x":…,"y":…,"phase":…,"t":…}}`.
-        public static let touch = Input<View, Touch>(
+        public static let touch: Input<View, Touch> = Input(
             "touch", of: "View", arguments: .one("touch", .touch),
             check: { view, touch in view.root.touchDispatcher.problem(sending: touch).map { StepProblem($0) } },
             perform: { view, touch in view.root.touchDispatcher.send(touch) })
@@ -289,7 +289,7 @@ public final class TouchDispatcher {
         /// A recognizer's timer firing, on the recognizer: `{"timer":"minimumPressDuration","t":0.5}`.
         /// Replay fires the timers due by its time, as they fired in the recording, and leaves the
         /// clock at the last one.
-        public static let timer = Input<GestureRecognizer, (String, Double)>(
+        public static let timer: Input<GestureRecognizer, (String, Double)> = Input(
             "gestureTimer", of: "GestureRecognizer", arguments: .two("timer", .string, "t", .double),
             check: { recognizer, arguments in
                 guard let root = recognizer.view?.root else { return "the recognizer is on no view" }
@@ -307,7 +307,7 @@ public final class TouchDispatcher {
 
         /// A scenario's raw touch sequence: not an input itself (never recorded), it sends each
         /// touch, which is recorded as a `touch` input, then lets the recognizers' timers run.
-        public static let touches = Input<View, [Touch]>(
+        public static let touches: Input<View, [Touch]> = Input(
             "touches", of: "View", arguments: .one("events", touchSequence),
             check: { view, events in
                 missedView(events, in: view.root)
@@ -318,7 +318,7 @@ public final class TouchDispatcher {
         /// The inputs a dispatcher records (a `touches` sequence is recorded as its touches).
         public static let all: [any WidgetInput] = [touch, timer]
 
-        private static let touchSequence = ValueCoding<[Touch]>(
+        private static let touchSequence: ValueCoding<[Touch]> = ValueCoding(
             encode: { .array($0.map(ValueCoding<Touch>.touch.encode)) },
             decode: { value in
                 guard case .array(let values) = value else { return nil }

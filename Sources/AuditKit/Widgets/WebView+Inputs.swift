@@ -6,13 +6,13 @@ extension WebView {
     /// The inputs that drive a web view, as recorded: the user's (`click`), the app's (`load`) and
     /// the network's (`respond`, `finish`, `fail`).
     public enum Inputs {
-        public static let load = Input<WebView, String>(
+        public static let load: Input<WebView, String> = Input(
             "load", of: "WebView", arguments: .one("url", .string), checkAsBuilt: { _, url in urlProblem(url) },
             perform: { $0.load($1) })
-        public static let click = Input<WebView, String>(
+        public static let click: Input<WebView, String> = Input(
             "click", of: "WebView", arguments: .one("url", .string), checkAsBuilt: { _, url in urlProblem(url) },
             perform: { $0.click($1) })
-        public static let respond = Input<WebView, (Int, String)>(
+        public static let respond: Input<WebView, (Int, String)> = Input(
             "respond", of: "WebView", arguments: .two("statusCode", .int, "mimeType", .string),
             defaults: ["mimeType": .string("text/html")],
             checkAsBuilt: { _, arguments in
@@ -25,9 +25,9 @@ extension WebView {
                 }
                 return nil
             }, perform: { $0.respond(statusCode: $1.0, mimeType: $1.1) })
-        public static let finish = Input<WebView, Void>(
+        public static let finish: Input<WebView, Void> = Input(
             "finish", of: "WebView", arguments: .none, perform: { webView, _ in webView.finishLoading() })
-        public static let fail = Input<WebView, Int>(
+        public static let fail: Input<WebView, Int> = Input(
             "fail", of: "WebView", arguments: .one("code", .int),
             checkAsBuilt: { _, code in code == 0 ? "an error code is not 0 (-1009: not connected)" : nil },
             perform: { $0.failLoading(code: $1) })

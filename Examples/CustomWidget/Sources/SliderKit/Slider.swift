@@ -44,15 +44,15 @@ public final class Slider: View {
 }
 
 extension Slider {
-    public static let drag = Input<Slider, Double>(
+    public static let drag: Input<Slider, Double> = Input(
         "drag", of: "Slider", arguments: .one("value", .double),
         check: { _, value in (0...1).contains(value) ? nil : "must be in 0...1, not \(value)" },
         perform: { slider, value in slider.drag(to: value) })
-    public static let resetInput = Input<Slider, Void>(
+    public static let resetInput: Input<Slider, Void> = Input(
         "reset", of: "Slider", arguments: .none, perform: { slider, _ in slider.reset() })
 
     /// The slider's registration: `{"kind": "Slider", "id": "volume", "value": 0.3}` in a scenario.
-    public static let kind = WidgetKind(
+    public static let kind: WidgetKind = WidgetKind(
         "Slider", properties: SliderProperties.self,
         make: { id, frame, properties in Slider(identifier: id, frame: frame, value: properties.value) },
         describe: { SliderProperties(value: $0.value) },

@@ -83,12 +83,12 @@ public struct FetchOutcome: Codable, Sendable, Equatable {
 }
 
 extension FetchView {
-    public static let fetchInput = Input<FetchView, String>(
+    public static let fetchInput: Input<FetchView, String> = Input(
         "fetch", of: "FetchView", arguments: .one("path", .string),
         perform: { view, path in view.fetch(path) })
 
     /// The view's registration: `{"kind": "FetchView", "id": "browser"}` in a scenario.
-    public static let kind = WidgetKind(
+    public static let kind: WidgetKind = WidgetKind(
         "FetchView", properties: FetchProperties.self,
         make: { id, frame, _ in FetchView(identifier: id, frame: frame) }, describe: { _ in FetchProperties() },
         delegate: \.delegate, callbacks: callbacks, inputs: [fetchInput])

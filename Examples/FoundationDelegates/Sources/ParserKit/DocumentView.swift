@@ -63,12 +63,12 @@ public struct ParseOutcome: Codable, Sendable, Equatable {
 }
 
 extension DocumentView {
-    public static let parseInput = Input<DocumentView, String>(
+    public static let parseInput: Input<DocumentView, String> = Input(
         "parse", of: "DocumentView", arguments: .one("document", .string),
         perform: { view, document in view.parse(document) })
 
     /// The view's registration: `{"kind": "DocumentView", "id": "feed"}` in a scenario.
-    public static let kind = WidgetKind(
+    public static let kind: WidgetKind = WidgetKind(
         "DocumentView", properties: DocumentProperties.self,
         make: { id, frame, _ in DocumentView(identifier: id, frame: frame) }, describe: { _ in DocumentProperties() },
         delegate: \.delegate, callbacks: callbacks, inputs: [parseInput])
