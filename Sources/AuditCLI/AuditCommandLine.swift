@@ -17,6 +17,8 @@ public struct AuditCommandLine: Sendable {
     public var programName: String
     /// The commands this runner adds to the built-in ones (``adding(_:)``), listed after them.
     private(set) var extraCommands: [ExtraCommand] = []
+    /// How `record` records: the defaults, or a smaller queue set by a test hook (`main()`).
+    var recording = Recorder.Options()
 
     public init(
         registry: DelegateRegistry, catalog: WidgetCatalog,
@@ -51,11 +53,25 @@ public struct AuditCommandLine: Sendable {
             }
             Self.stallEvents(after: seq)
         }
-        exit(run(arguments, output: .standard))
+        var commandLine = self
+        if let text = environment[Self.queueVariable] {
+            guard let events = Int(text), events > 0 else {
+                FileHandle.standardError.write(
+                    Data("\(programName): error: \(Self.queueVariable) takes a number of events, not '\(text)'\n".utf8))
+                exit(ExitStatus.failure)
+            }
+            // A test hook: a recording's transactions hold at most `events` events, so that a test
+            // can stall or kill a recording some transactions in without recording a long one.
+            commandLine.recording.capacity = events
+            commandLine.recording.batchSize = min(commandLine.recording.batchSize, events)
+        }
+        exit(commandLine.run(arguments, output: .standard))
     }
 
-    /// The environment variable of the test hook below.
+    /// The environment variables of the test hooks: writes stalled past an event (below), and the
+    /// recording queue's capacity.
     static let stallVariable = "AUDITCTL_TEST_STALL_AFTER_EVENT"
+    static let queueVariable = "AUDITCTL_TEST_QUEUE_CAPACITY"
 
     /// A test hook: the tests that act on a running recording stall its writes past an event they
     /// choose, and resume them with `SIGUSR1` (`StoreFaults.stallEvents(after:)`).
@@ -274,6 +290,7 @@ struct Invocation: ReadsOptions {
     let catalog: WidgetCatalog
     let output: Output
     let programName: String
+    let recording: Recorder.Options
 
     init(parsed: ParsedArguments, command: Command, tool: AuditCommandLine, output: Output) throws(UsageError) {
         self.parsed = parsed
@@ -287,6 +304,7 @@ struct Invocation: ReadsOptions {
         catalog = tool.catalog
         self.output = output
         programName = tool.programName
+        recording = tool.recording
     }
 
     /// The `--label key=value` options, as labels (given more than once, each key once).

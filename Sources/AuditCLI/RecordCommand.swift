@@ -40,7 +40,8 @@ extension Command {
         do {
             summary = try ScenarioRunner.record(
                 scenario, delegate: delegate, registry: invocation.registry,
-                databasePath: invocation.databasePath, label: try invocation[Options.sessionName], labels: labels)
+                databasePath: invocation.databasePath, label: try invocation[Options.sessionName], labels: labels,
+                options: invocation.recording)
         } catch let error as ScenarioError {
             throw ScenarioError(at: "\(path): \(error.location)", error.message)  // a step the dry run refused
         }

@@ -143,6 +143,20 @@ struct BadInputTests {
         expectEqual(sandbox.bytes("audit.sqlite"), before)
     }
 
+    /// The queue test hook misspelt or zero: refused before anything runs, not ignored (a test
+    /// would then record with the default queue, and its stall could come before any commit).
+    @Test(arguments: ["small", "0", "-512"])
+    func aQueueHookThatIsNoPositiveNumberIsRefused(value: String) throws {
+        let sandbox = try Sandbox()
+        try sandbox.recordExample()
+        let before = try #require(sandbox.bytes("audit.sqlite"))
+        expectError(
+            try sandbox.run(
+                ["record", "--scenario", "checkout.json"], environment: ["AUDITCTL_TEST_QUEUE_CAPACITY": value]),
+            "AUDITCTL_TEST_QUEUE_CAPACITY takes a number of events, not '\(value)'")
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
+    }
+
     static let everyCommand: [[String]] = [
         ["record", "--scenario", "checkout.json"], ["sessions"], ["show", "--session", "1"], ["query", "select 1"],
         ["demo"], ["explore", "--scenario", "checkout.json", "--candidate", "checkout.v2"],

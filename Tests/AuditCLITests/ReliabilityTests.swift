@@ -27,7 +27,7 @@ struct ReliabilityTests {
 
     /// How many events `auditctl record` stores for `longScenario(steps:)` alone, into a fresh
     /// database: what each of several recordings of it at once must store too. Recorded once per
-    /// test process for each `steps` (`ConcurrentRecordingTests` asks for the same 5,000 steps as
+    /// test process for each `steps` (`ConcurrentRecordingTests` asks for the same 1,000 steps as
     /// `twoProcessesRecordIntoOneDatabaseAtOnceAndBothComplete`).
     static func referenceEvents(steps: Int) throws -> Int {
         try SharedFixtures.once("the events of longScenario(steps: \(steps))") {
@@ -58,10 +58,18 @@ struct ReliabilityTests {
         return (try? store.session(session).events) ?? 0
     }
 
-    /// The environment of a 30,000-step recording (about 90,000 events) that a test acts on while
-    /// it runs: its writes stall past event 70,000 until the test sends `SIGUSR1`, so it cannot
-    /// finish first; it commits at least 70,000 less one batch (at most 65,536) before it stalls.
-    static let stalled = ["AUDITCTL_TEST_STALL_AFTER_EVENT": "70000"]
+    /// The test hook that bounds a recording's queue to 512 events, and with it what one
+    /// transaction holds: a test stalls or kills a recording many transactions in without making
+    /// it long (by default a transaction can hold 65,536 events). `scripts/kill-harness.sh`
+    /// kills recordings made with the defaults.
+    static let smallQueue = ["AUDITCTL_TEST_QUEUE_CAPACITY": "512"]
+
+    /// The environment of a 1,000-step recording (2,999 events) that a test acts on while it
+    /// runs: its writes stall past event 2,000 until the test sends `SIGUSR1`, so it cannot
+    /// finish first; with `smallQueue` it commits at least 2,000 less one transaction (at most
+    /// 512 events) before it stalls.
+    static let stalled = smallQueue.merging(["AUDITCTL_TEST_STALL_AFTER_EVENT": "2000"]) { $1 }
+    static let stalledSteps = 1_000
 
     /// Waits until `condition` holds, asking it again each time a file in the sandbox is written
     /// (a batch committed), or until the process ends; returns whether it held.
@@ -70,42 +78,52 @@ struct ReliabilityTests {
             until: condition, orUntilReadable: launched.exited.fileHandleForReading.fileDescriptor)
     }
 
+    /// What a recording run with `stalled` prints when its writes stall.
+    static let stallNotice = "auditctl: test hook: writes stalled past event 2000 until SIGUSR1\n"
+
+    /// Waits until the recording `launched` (run with `stalled`) says its writes stalled, or ends;
+    /// returns whether it said so.
+    static func waitUntilStalled(_ launched: Sandbox.Launched, in sandbox: Sandbox) throws -> Bool {
+        try DirectoryWatch(sandbox.base.path).wait(
+            until: { (try? String(contentsOf: launched.err.url, encoding: .utf8)) == stallNotice },
+            orUntilReadable: launched.exited.fileHandleForReading.fileDescriptor)
+    }
+
     @Test func theTestHookStallsTheWritesPastItsEventUntilSIGUSR1() throws {
         let sandbox = try Sandbox()
-        try sandbox.write("long.json", Self.longScenario(steps: 30_000))
+        try sandbox.write("long.json", Self.longScenario(steps: Self.stalledSteps))
         let database = sandbox.path("audit.sqlite")
         let launched = try sandbox.launch(["record", "--scenario", "long.json"], environment: Self.stalled)
-        let notice = "auditctl: test hook: writes stalled past event 70000 until SIGUSR1\n"
-        let stalled = try DirectoryWatch(sandbox.base.path).wait(
-            until: { (try? String(contentsOf: launched.err.url, encoding: .utf8)) == notice },
-            orUntilReadable: launched.exited.fileHandleForReading.fileDescriptor)
-        try #require(stalled, "the recording never said it stalled")
-        // Stalled: nothing past event 70,000 is stored, and the session is still being recorded.
+        try #require(try Self.waitUntilStalled(launched, in: sandbox), "the recording never said it stalled")
+        // Stalled: nothing past event 2,000 is stored, at least 2,000 less one transaction is, and
+        // the session is still being recorded.
         let store = try AuditStore(path: database, access: .read)
         try expectEqual(store.session(1).status, .recording)
         let stored = try store.timeline(of: 1).map(\.seq)
-        #expect(!stored.isEmpty && stored.count <= 70_000 && stored == Array(1...Int64(stored.count)))
+        #expect(stored.count >= 2_000 - 512 && stored.count <= 2_000, "\(stored.count) events stored")
+        expectEqual(stored, Array(1...Int64(stored.count)))
 
         kill(launched.process.processIdentifier, SIGUSR1)
         let run = try sandbox.finish(launched, timeout: .seconds(600))
         expectEqual(run.status, 0, "\(run)")
         let session = try AuditStore(path: database, access: .read).session(1)
-        #expect(session.status == .complete && session.events > 70_000, "\(session)")
+        #expect(session.status == .complete && session.events > 2_000, "\(session)")
         try expectEqual(store.timeline(of: 1).map(\.seq), Array(1...Int64(session.events)))
     }
 
     @Test func aRecordingKilledAtAnyMomentLeavesASoundHoleFreePrefixMarkedInterrupted() throws {
         let sandbox = try Sandbox()
-        try sandbox.write("long.json", Self.longScenario(steps: 40_000))
+        try sandbox.write("long.json", Self.longScenario(steps: 2_000))
         let database = sandbox.path("audit.sqlite")
-        // Kill when the first batch is in, a few batches later, and well into the run.
-        for (index, threshold) in [1, 5_000, 40_000].enumerated() {
+        // Kill when the first transaction is in, a few later, and well into the run.
+        for (index, threshold) in [1, 1_500, 4_000].enumerated() {
             let session = Int64(index + 1)
-            // Stalled past event 110,000 of about 120,000: it cannot finish before the kill, and
-            // commits at least 110,000 less one batch (at most 65,536), more than the last
-            // threshold, before it stalls.
+            // Stalled past event 5,000 of 5,998: it cannot finish before the kill, and commits at
+            // least 5,000 less one transaction (at most 512 events), more than the last threshold,
+            // before it stalls.
             let launched = try sandbox.launch(
-                ["record", "--scenario", "long.json"], environment: ["AUDITCTL_TEST_STALL_AFTER_EVENT": "110000"])
+                ["record", "--scenario", "long.json"],
+                environment: Self.smallQueue.merging(["AUDITCTL_TEST_STALL_AFTER_EVENT": "5000"]) { $1 })
             let reached = try Self.wait(for: launched, in: sandbox) {
                 Self.committedEvents(database, session: session) >= threshold
             }
@@ -138,11 +156,13 @@ struct ReliabilityTests {
 
     @Test func twoProcessesRecordIntoOneDatabaseAtOnceAndBothComplete() throws {
         let sandbox = try Sandbox()
-        try sandbox.write("long.json", Self.longScenario(steps: 5_000))
-        let expected = try Self.referenceEvents(steps: 5_000)
+        // With the queue bounded to 512 events, six transactions or more each.
+        try sandbox.write("long.json", Self.longScenario(steps: 1_000))
+        let expected = try Self.referenceEvents(steps: 1_000)
 
         let runs = try sandbox.runConcurrently(
-            Array(repeating: ["record", "--scenario", "long.json"], count: 2), timeout: .seconds(600))
+            Array(repeating: ["record", "--scenario", "long.json"], count: 2), environment: Self.smallQueue,
+            timeout: .seconds(600))
         expectEqual(runs.map(\.status), [0, 0], "\(runs)")
         expectEqual(Set(runs.map(\.stdout)), ["1\n", "2\n"])
         let store = try AuditStore(path: sandbox.path("audit.sqlite"), access: .read)
@@ -158,7 +178,7 @@ struct ReliabilityTests {
 
     @Test func queryShowAndSessionsWorkWhileARecordingRuns() throws {
         let sandbox = try Sandbox()
-        try sandbox.write("long.json", Self.longScenario(steps: 30_000))
+        try sandbox.write("long.json", Self.longScenario(steps: Self.stalledSteps))
         let database = sandbox.path("audit.sqlite")
         let launched = try sandbox.launch(["record", "--scenario", "long.json"], environment: Self.stalled)
         try #require(try Self.wait(for: launched, in: sandbox) { Self.committedEvents(database, session: 1) > 0 })
@@ -181,17 +201,20 @@ struct ReliabilityTests {
 
     @Test func aDatabaseDeletedMidRecordingExitsTwoSayingWhatWasLost() throws {
         let sandbox = try Sandbox()
-        try sandbox.write("long.json", Self.longScenario(steps: 30_000))
+        try sandbox.write("long.json", Self.longScenario(steps: Self.stalledSteps))
         let database = sandbox.path("audit.sqlite")
         let launched = try sandbox.launch(["record", "--scenario", "long.json"], environment: Self.stalled)
-        try #require(try Self.wait(for: launched, in: sandbox) { Self.committedEvents(database, session: 1) > 0 })
+        // Deleted while the writes stall, some transactions in (`stalled`).
+        try #require(try Self.waitUntilStalled(launched, in: sandbox), "the recording never said it stalled")
+        try #require(Self.committedEvents(database, session: 1) > 0)
         for suffix in ["", "-wal", "-shm"] { unlink(database + suffix) }
         kill(launched.process.processIdentifier, SIGUSR1)
         let run = try sandbox.finish(launched, timeout: .seconds(600))
         expectEqual(run.status, 2, "\(run)")
         expectEqual(run.stdout, "1\n")
+        #expect(run.stderr.hasPrefix(Self.stallNotice), "\(run)")
         #expect(
-            run.stderr.wholeMatch(
+            run.stderr.dropFirst(Self.stallNotice.count).wholeMatch(
                 of:
                     #/auditctl: error: session 1 is interrupted: kept its first \d+ events? and lost \d+; \d+ writes? failed \(finishing took [\d.]+ s\), the last: (writing events \d+–\d+|marking the session interrupted) failed: the database file .*audit\.sqlite was deleted or replaced while it was open\n/#
             ) != nil, "\(run)")
@@ -203,7 +226,7 @@ struct ReliabilityTests {
             if: HostileInputTests.unprivileged != nil, "runs as root without setpriv: permissions cannot be tested"))
     func aDirectoryMadeReadOnlyMidRecording() throws {
         let sandbox = try Sandbox()
-        try sandbox.write("long.json", Self.longScenario(steps: 30_000))
+        try sandbox.write("long.json", Self.longScenario(steps: Self.stalledSteps))
         try sandbox.run(["record", "--scenario", "long.json", "--db", "../reference.sqlite"]).expectSuccess()
         let expected = try AuditStore(path: sandbox.base.appendingPathComponent("reference.sqlite").path, access: .read)
             .session(1).events
@@ -290,7 +313,7 @@ struct ReliabilityTests {
 
     @Test func newFilesAreOwnerOnlyWhateverTheUmask() throws {
         let sandbox = try Sandbox()
-        try sandbox.write("long.json", Self.longScenario(steps: 30_000))
+        try sandbox.write("long.json", Self.longScenario(steps: Self.stalledSteps))
         let database = sandbox.path("audit.sqlite")
         let launched = try sandbox.launch(
             ["record", "--scenario", "long.json"], environment: Self.stalled,
@@ -367,15 +390,15 @@ struct ReliabilityTests {
 
     @Test func theSecretIsNotInTheWALOfAKilledRecording() throws {
         let sandbox = try Sandbox()
-        // 5,000 rounds of 16 events (4 inputs and their callbacks), 80,004 events with the session's
-        // first ones: stalled past event 70,000, it cannot finish (and empty its WAL) before the
-        // kill, and commits at least 70,000 less one batch (at most 65,536) before it stalls.
-        // (20,000 rounds, 320,004 events, spent 12 s of a debug build's CPU reading and redacting
-        // the file before the first event; what it stores before the stall is the same.)
-        try sandbox.write("login.json", Self.secureScenario(rounds: 5_000))
+        // 250 rounds of 16 events (4 inputs and their callbacks), 4,004 events with the session's
+        // first ones: stalled past event 3,000, it cannot finish (and empty its WAL) before the
+        // kill, and with `smallQueue` commits at least 3,000 less one transaction (at most 512
+        // events) before it stalls.
+        try sandbox.write("login.json", Self.secureScenario(rounds: 250))
         let database = sandbox.path("audit.sqlite")
         let launched = try sandbox.launch(
-            ["record", "--scenario", "login.json"], environment: ["AUDITCTL_TEST_STALL_AFTER_EVENT": "70000"])
+            ["record", "--scenario", "login.json"],
+            environment: Self.smallQueue.merging(["AUDITCTL_TEST_STALL_AFTER_EVENT": "3000"]) { $1 })
         try #require(try Self.wait(for: launched, in: sandbox) { Self.committedEvents(database, session: 1) > 2_000 })
         kill(launched.process.processIdentifier, SIGKILL)
         _ = try sandbox.finish(launched, timeout: .seconds(30))

@@ -81,9 +81,11 @@ final class Sandbox {
             try launch(arguments, environment: environment, program: program, wrapper: wrapper), timeout: timeout)
     }
 
-    /// Starts every command line at once and waits for all of them.
-    func runConcurrently(_ commandLines: [[String]], timeout: Duration = .seconds(60)) throws -> [Run] {
-        let launched = try commandLines.map { try launch($0, environment: [:]) }
+    /// Starts every command line at once, with `environment` added to each, and waits for all of them.
+    func runConcurrently(
+        _ commandLines: [[String]], environment: [String: String] = [:], timeout: Duration = .seconds(60)
+    ) throws -> [Run] {
+        let launched = try commandLines.map { try launch($0, environment: environment) }
         return try launched.map { try finish($0, timeout: timeout) }
     }
 
