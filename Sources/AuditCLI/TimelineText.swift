@@ -50,6 +50,7 @@ struct TimelineText {
                 line += " → \(result)"
             }
             if let effect = event.effect { line += "  \(effect.label)" }
+            if let note = event.laterNote { line += "  (\(note))" }
         }
         return line
     }

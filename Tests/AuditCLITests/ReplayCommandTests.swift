@@ -18,6 +18,22 @@ struct ReplayCommandTests {
         expectEqual(sessions.map(\.replayOf), [nil, 1, 1])
     }
 
+    /// A candidate that adopts no delegate protocol of the session's widgets would be asked
+    /// nothing: refused in one line in both modes, as `record` refuses it, and nothing is stored.
+    @Test func aCandidateThatAdoptsNothingIsRefusedInBothModes() throws {
+        let sandbox = try Sandbox()
+        let session = try sandbox.recordExample()
+        let before = try #require(sandbox.bytes("audit.sqlite"))
+        for extra in [[], ["--isolated"]] {
+            expectError(
+                try sandbox.run(["replay", "--session", String(session), "--delegate", "browser.v1"] + extra),
+                "delegate: browser.v1: BrowserDelegate conforms to no delegate protocol of the scenario's widgets "
+                    + "(SegmentedControlDelegate): it would be asked nothing; make it adopt one, or register the "
+                    + "widget's delegate property")
+        }
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
+    }
+
     @Test func replayAgainstV2ExitsOneWithTheFirstDivergenceFirst() throws {
         let sandbox = try Sandbox()
         try sandbox.recordExample()

@@ -52,6 +52,23 @@ struct WebViewCLITests {
         #expect(callbacks.stdout.contains("input,WebView,respond,\"statusCode, mimeType\""), "\(callbacks)")
     }
 
+    /// `show` marks each ask answered later, and each answer with the ask it answers.
+    @Test func showMarksEachAskAndTheAnswerThatNamesIt() throws {
+        let sandbox = try Sandbox()
+        try FileManager.default.copyItem(
+            at: Sandbox.packageRoot.appendingPathComponent("Examples/browser.json"),
+            to: sandbox.directory.appendingPathComponent("browser.json"))
+        try sandbox.run(["record", "--scenario", "browser.json", "--delegate", "browser.v1"]).expectSuccess()
+        let show = try sandbox.run(["show", "--session", "1"])
+        expectEqual(show.status, 0, "\(show)")
+        let asks = show.stdoutLines.filter { $0.hasSuffix("  (answer comes later)") }
+        #expect(!asks.isEmpty, "\(show)")
+        for ask in asks {
+            let seq = try #require(Int(ask.prefix(5).trimmingCharacters(in: .whitespaces)), "\(ask)")
+            expectEqual(show.stdoutLines.filter { $0.hasSuffix("  (answers #\(seq))") }.count, 1, "\(show)")
+        }
+    }
+
     /// Sessions whose answers come later travel through `export` and `import` (format 2) and through
     /// `merge`, isolated replays with them: each copy shows and diffs as its original.
     @Test func exportImportAndMergeCarryAnswersThatComeLater() throws {

@@ -297,8 +297,13 @@ struct LaterAnswerTests {
         for mistake in forgetful where mistake.later == .neverAnswered {
             expectEqual(mistake.parentSeq, mistake.answers)
         }
-        let stuttering = try timeline(try run("stuttering", recorded: true).session)
+        let stutteringSession = try run("stuttering", recorded: true).session
+        let stuttering = try timeline(stutteringSession)
         expectEqual(stuttering.filter { $0.later == .answeredTwice }.map(\.result), ["false", "false", "false"])
+        // Each second answer would veto, but the widget never takes it: it vetoed nothing, and the
+        // session counts no veto (the first answers let everyone in).
+        expectEqual(stuttering.filter { $0.later == .answeredTwice }.map(\.vetoed), [false, false, false])
+        try expectEqual(AuditStore(path: database, access: .read).session(stutteringSession).vetoes, 0)
         // Still waiting when the recording ends: never answered, recorded at the end.
         let session = try run("bell", recorded: true) { $0.knock("carol") }.session
         let held = try timeline(session).filter { $0.callback.hasPrefix("gate(_:shouldAdmit") }

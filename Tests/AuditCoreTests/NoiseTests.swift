@@ -10,8 +10,9 @@ import Testing
 @testable import AuditReplay
 @testable import AuditStorage
 
-/// A coin each new delegate flips once: the stand-in for a delegate that reads the clock or a
-/// random number. Counting instead of drawing keeps the test exact: odd instances come up heads.
+/// A coin each delegate flips once, when first asked: the stand-in for a delegate that reads the
+/// clock or a random number. Counting instead of drawing keeps the test exact: of the delegates
+/// asked, odd ones come up heads (one a replay makes only to check what it adopts flips nothing).
 final class Coin: Sendable {
     private let flips = Atomic<Int>(0)
 
@@ -21,12 +22,20 @@ final class Coin: Sendable {
 /// Vetoes the shipping control when its coin came up heads (noise); with `strictPayment`, also
 /// always vetoes the invoice segment of the payment control (a real regression).
 final class FlakyDelegate: SegmentedControlDelegate {
-    private let heads: Bool
+    private let coin: Coin
+    private var flipped: Bool?
     private let strictPayment: Bool
 
     init(coin: Coin, strictPayment: Bool) {
-        heads = coin.flip()
+        self.coin = coin
         self.strictPayment = strictPayment
+    }
+
+    private var heads: Bool {
+        if let flipped { return flipped }
+        let heads = coin.flip()
+        flipped = heads
+        return heads
     }
 
     func segmentedControl(_ segmentedControl: SegmentedControl, shouldSelectSegmentAt index: Int) -> Bool {

@@ -109,13 +109,15 @@ final class RecordedAsk<Arguments, Result: Sendable>: LaterAskState, LaterAnswer
         }
     }
 
-    /// Queues `step` as an event naming the ask, around `body`.
+    /// Queues `step` as an event naming the ask, around `body`. A step with a result is an answer
+    /// the widget never takes (answered twice, or after it gave up): its result is kept, and it
+    /// vetoed or overrode nothing.
     @inlinable
     func captured(_ step: LaterStep, _ result: Result?, implemented: Bool, _ body: () -> Void) {
         let answer: AnswerOutcome
         let recorded: AuditValue?
         if let result {
-            answer = recording.outcome(arguments, result, implemented: implemented)
+            answer = AnswerOutcome(answering: recording.kind, tookEffect: false, implemented: implemented)
             recorded = recording.encode?(result)
         } else {
             answer = .input.implemented(implemented)

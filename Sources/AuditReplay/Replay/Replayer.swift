@@ -92,6 +92,9 @@ public struct Replayer: Sendable {
             session: id, store: stores.planStore(for: mode), catalog: catalog, parsed: stores.job?.parsed,
             fingerprinting: mode == .interaction)
         let loaded = monotonicNanoseconds()
+        // A candidate that adopts no delegate protocol of the tree would be asked nothing, in
+        // either mode: refused, as `record` and `explore` refuse it.
+        try ScenarioRunner.checkAdopted(makeCandidate, named: name, by: plan.scenario, at: "delegate")
         let session = NewSession(
             name: "replay of \(id)", scenario: plan.scenario.name, source: plan.scenario.source,
             delegate: name, replayOf: id, replayMode: mode)
