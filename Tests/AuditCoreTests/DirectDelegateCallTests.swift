@@ -1,0 +1,79 @@
+import AuditCore  // public API only: an app's own widget, written with the adoption mistake
+import SharedTestSupport
+import Testing
+
+protocol LampDelegate: AnyObject {
+    func lampShouldLight(_ lamp: Lamp) -> Bool
+}
+
+struct LampCallbacks: CallbackTable {
+    let shouldLight = Callback<any LampDelegate, Lamp, Void, Bool>(
+        "lampShouldLight(_:)", arguments: .none, answer: .veto(), invoke: { delegate, lamp, _ in delegate.lampShouldLight(lamp) })
+}
+
+/// A widget that declares its callback but calls its delegate directly: the recorder sees its
+/// inputs and none of the decisions.
+final class Lamp: View {
+    static let callbacks = LampCallbacks()
+    weak var delegate: (any LampDelegate)?
+    private(set) var isLit = false
+
+    func press() {
+        performInput(Self.press, ()) {
+            isLit = delegate?.lampShouldLight(self) ?? true  // the mistake: not `callbacks.shouldLight.ask`
+            return .bool(isLit)
+        }
+    }
+
+    static let press: Input<Lamp, Void> = Input(
+        "press", of: "Lamp", arguments: .none, perform: { lamp, _ in lamp.press() })
+
+    struct Properties: Codable, Sendable {}
+
+    static let kind: WidgetKind = WidgetKind(
+        "Lamp", properties: Properties.self, make: { id, frame, _ in Lamp(identifier: id, frame: frame) },
+        describe: { _ in Properties() }, delegate: \.delegate, callbacks: callbacks, inputs: [press])
+}
+
+final class Dark: LampDelegate {
+    func lampShouldLight(_ lamp: Lamp) -> Bool { false }
+}
+
+final class Bright: LampDelegate {
+    func lampShouldLight(_ lamp: Lamp) -> Bool { true }
+}
+
+@Suite("A widget that calls its delegate directly")
+struct DirectDelegateCallTests {
+    let folder = TemporaryDirectory()
+
+    /// Recorded with `Bright`, replayed against `Dark`, which vetoes what `Bright` allowed: with
+    /// no callback recorded, a replay would compare nothing `Dark` decides and call the two
+    /// identical. It is refused instead, in both modes, saying how a widget asks its delegate.
+    @Test func aSessionWithInputsAndNoCallbackIsNotReplayed() throws {
+        let catalog = WidgetCatalog.builtIn.adding(Lamp.kind)
+        var registry = DelegateRegistry()
+        registry.register("dark", summary: "never lights") { Dark() }
+        let database = folder.path("audit.sqlite")
+        let lamp = Lamp(identifier: "lamp")
+        let bright = Bright()
+        lamp.delegate = bright
+        let recorder = try Recorder(
+            databasePath: database, session: NewSession(recordedInCode: "lamp", delegate: "bright"), catalog: catalog)
+        try recorder.attach(to: lamp)
+        lamp.press()
+        let session = recorder.finish().session
+        try expectEqual(AuditStore(path: database, access: .read).session(session).callbacks, 0)
+
+        let replayer = Replayer(databasePath: database, registry: registry, catalog: catalog)
+        for mode in [ReplayMode.interaction, .isolated] {
+            #expect("\(mode)") {
+                try replayer.replay(session: session, delegate: "dark", mode: mode)
+            } throws: { error in
+                guard case ReplayError.noCallbacks(session) = error else { return false }
+                return "\(error)".hasSuffix("('Widget.callbacks.x.ask(delegate, self, arguments)'), never by calling it directly")
+            }
+        }
+        try expectEqual(AuditStore(path: database, access: .read).sessions().count, 1)
+    }
+}
