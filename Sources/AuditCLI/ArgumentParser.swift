@@ -203,14 +203,16 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
 }
 
 /// Parses `--name value`, `--name=value`, flags, `--` (everything after it is positional) and
-/// positionals, against the options a command declares; `-h` is `--help`.
+/// positionals, against the options a command declares; `-h` is `--help`. A mistake's line points
+/// at the command's help under the runner's own name, `programName`.
 func parseArguments(
-    _ arguments: [String], options: [OptionSpec], positionals allowed: ClosedRange<Int>, command: String
+    _ arguments: [String], options: [OptionSpec], positionals allowed: ClosedRange<Int>, command: String,
+    programName: String = "auditctl"
 ) throws(UsageError) -> ParsedArguments {
     var parsed = ParsedArguments()
     var index = 0
     var onlyPositionals = false
-    let hint = "see 'auditctl \(command) --help'"
+    let hint = "see '\(programName) \(command) --help'"
     while index < arguments.count {
         let argument = arguments[index]
         index += 1

@@ -119,7 +119,7 @@ public struct AuditCommandLine: Sendable {
         do {
             let parsed = try parseArguments(
                 Array(arguments.dropFirst()), options: command.allOptions, positionals: command.positionals,
-                command: command.name)
+                command: command.name, programName: programName)
             if parsed[Options.help] {
                 output.line(command.help(for: self))
                 return ExitStatus.success

@@ -75,6 +75,14 @@ struct RunnerOfOnesOwnTests {
         expectEqual(Self.runner.capture(["help", "demo"]).stdout, Self.runner.capture(["--help"]).stdout)
     }
 
+    /// A usage mistake points at the command's help under the runner's name.
+    @Test func aUsageMistakePointsAtTheRunnersOwnHelp() {
+        let run = Self.runner.capture(["search", "--mistakes"])
+        expectEqual(
+            run.stderr,
+            "my-tool: error: option '--mistakes' needs a value (--mistakes yes|no); see 'my-tool search --help'\n")
+    }
+
     @Test func aNameAShellWouldSplitIsQuotedInTheExamples() {
         let help = AuditCommandLine.madeUp(delegate: "our form").capture(["minimize", "--help"])
         #expect(help.stdout.contains("\n  my-tool minimize --session 1 --delegate 'our form'\n"), "\(help)")
