@@ -8,7 +8,8 @@ protocol LampDelegate: AnyObject {
 
 struct LampCallbacks: CallbackTable {
     let shouldLight = Callback<any LampDelegate, Lamp, Void, Bool>(
-        "lampShouldLight(_:)", arguments: .none, answer: .veto(), invoke: { delegate, lamp, _ in delegate.lampShouldLight(lamp) })
+        "lampShouldLight(_:)", arguments: .none, answer: .veto(),
+        invoke: { delegate, lamp, _ in delegate.lampShouldLight(lamp) })
 }
 
 /// A widget that declares its callback but calls its delegate directly: the recorder sees its
@@ -71,7 +72,8 @@ struct DirectDelegateCallTests {
                 try replayer.replay(session: session, delegate: "dark", mode: mode)
             } throws: { error in
                 guard case ReplayError.noCallbacks(session) = error else { return false }
-                return "\(error)".hasSuffix("('Widget.callbacks.x.ask(delegate, self, arguments)'), never by calling it directly")
+                return "\(error)".hasSuffix(
+                    "('Widget.callbacks.x.ask(delegate, self, arguments)'), never by calling it directly")
             }
         }
         try expectEqual(AuditStore(path: database, access: .read).sessions().count, 1)
