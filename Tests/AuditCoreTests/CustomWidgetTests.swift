@@ -127,6 +127,45 @@ struct CustomWidgetTests {
             return recorder.finish()
         }
     }
+    /// A session recorded in code stores its tree from the root: a view under it attached
+    /// instead would store a session that cannot be replayed, so it stops the program with one
+    /// line naming the root to attach.
+    @Test func attachingAViewUnderTheRootStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let screen = View(identifier: "screen")
+            let stepper = Stepper(identifier: "stepper")
+            screen.addSubview(stepper)
+            let folder = TemporaryDirectory()
+            try CustomWidgetTests.recorderInCode(folder).attach(to: stepper)
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(
+            stderr.contains(
+                "attach(to:) takes the root of the tree the session stores: attach to 'screen', not 'screen/stepper'"),
+            "\(stderr)")
+    }
+
+    /// So does a second tree: the session stores one.
+    @Test func attachingASecondTreeStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let folder = TemporaryDirectory()
+            let recorder = try CustomWidgetTests.recorderInCode(folder)
+            try recorder.attach(to: View(identifier: "screen"))
+            try recorder.attach(to: View(identifier: "other"))
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(
+            stderr.contains("a session recorded in code stores one tree: 'other' is not the tree attached first"),
+            "\(stderr)")
+    }
+
+    /// A recorder of a session recorded in code, into a database in `folder` (for an exit test).
+    static func recorderInCode(_ folder: TemporaryDirectory) throws -> Recorder {
+        try Recorder(
+            databasePath: folder.path("audit.sqlite"),
+            session: NewSession(recordedInCode: "in code", delegate: "badge"), catalog: catalog)
+    }
+
     @Test func customWidgetIsRecordedWithItsProtocolAndDefaults() throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "custom-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

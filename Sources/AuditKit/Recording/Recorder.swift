@@ -153,8 +153,21 @@ public final class Recorder: Sendable {
     /// does not register is refused here, before anything about it is recorded. A recorder that
     /// attaches to nothing stores no session: `finish()` deletes the empty one it made and says so
     /// in `RecordingSummary.lastError` (its `session` is 0).
+    ///
+    /// Such a session stores one tree, from its root: attaching a view that has a superview, or a
+    /// tree apart from the one attached first, is a programming error that stops the program with
+    /// one line naming the root to attach (the session could not be replayed).
     public func attach(to root: View) throws(UnregisteredKind) {
         if describesTree {
+            precondition(
+                root.superview == nil,
+                "attach(to:) takes the root of the tree the session stores: attach to '\(root.root.path)', "
+                    + "not '\(root.path)' (the views under it are audited with it)")
+            let first = tree.withLock { $0.root?["id"] }
+            precondition(
+                first == nil || first == .string(root.path),
+                "a session recorded in code stores one tree: '\(root.path)' is not the tree attached first; "
+                    + "record it in a session of its own")
             describe(root, as: try catalog.describe(root))
         } else {
             try catalog.checkRegistered(root)
