@@ -38,6 +38,8 @@ final class Gate: View {
     private(set) var forgotten: [String] = []
     /// Called first when a decision comes, before the gate acts on it.
     var heard: (() -> Void)?
+    /// Called when the gate goes away (its run is over).
+    var gone: (() -> Void)?
     private var waiting: PendingAnswer?
     /// Whether a knock waits for the decision before it returns (a gate whose delegate decides on
     /// a thread of its own).
@@ -47,6 +49,8 @@ final class Gate: View {
         self.waitsForDecision = waitsForDecision
         super.init(identifier: identifier, frame: frame)
     }
+
+    deinit { gone?() }
 
     /// A visitor knocks: the gate stops waiting for the last decision and asks about this one.
     func knock(_ visitor: String) {
@@ -153,6 +157,25 @@ final class ThreadedDoorman: PromptDoorman {
     override func gate(_ gate: Gate, shouldAdmit visitor: String, decisionHandler: @escaping @Sendable (Bool) -> Void) {
         log.append("shouldAdmit \(visitor)")
         Thread { decisionHandler(visitor != "mallory") }.start()
+    }
+}
+
+/// Decides on a thread of its own once the gate has gone away: after the inputs. `decided` is
+/// signalled once the decision is given.
+final class AfterTheRunDoorman: PromptDoorman {
+    let decided = DispatchSemaphore(value: 0)
+
+    override func gate(_ gate: Gate, shouldAdmit visitor: String, decisionHandler: @escaping @Sendable (Bool) -> Void) {
+        log.append("shouldAdmit \(visitor)")
+        let earlier = gate.gone
+        let decided = decided
+        gate.gone = {
+            earlier?()
+            Thread {
+                decisionHandler(visitor != "mallory")
+                decided.signal()
+            }.start()
+        }
     }
 }
 

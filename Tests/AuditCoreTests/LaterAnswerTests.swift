@@ -15,6 +15,9 @@ struct LaterAnswerTests {
         registry.register("forgetful", summary: "never decides") { ForgetfulDoorman() }
         registry.register("stuttering", summary: "decides twice") { StutteringDoorman() }
         registry.register("threaded", summary: "decides at once, on a thread of its own") { ThreadedDoorman() }
+        registry.register("after the run", summary: "decides on a thread of its own after the inputs") {
+            AfterTheRunDoorman()
+        }
         registry.register("shrugging", summary: "lets go of the decisions it holds when the bell rings") {
             BellDoorman(shrugging: true)
         }
@@ -192,6 +195,30 @@ struct LaterAnswerTests {
             let events = try timeline(recorder.finish().session).filter { $0.later != nil }
             expectEqual(events.map(\.later), [.asked, .answered, .asked, .answered], "\(events)")
         }
+    }
+
+    /// A decision given on a thread of the delegate's own once the inputs are done: an
+    /// interaction replay waits for it before it ends, as the recording did and as an isolated
+    /// replay does, and records it answered, not "never answered".
+    @Test func anInteractionReplayWaitsForAnAnswerStillOnItsWay() throws {
+        let delegate = AfterTheRunDoorman()
+        let recorder = try Recorder(
+            databasePath: database, session: NewSession(recordedInCode: "gate", delegate: "after the run"),
+            catalog: Self.catalog)
+        do {
+            let gate = Gate(identifier: "gate")
+            gate.delegate = delegate
+            try recorder.attach(to: gate)
+            gate.knock("alice")
+        }  // the gate goes away: the doorman decides now
+        delegate.decided.wait()
+        let session = recorder.finish().session
+        try expectEqual(timeline(session).compactMap(\.later), [.asked, .answered])
+
+        let replayer = Replayer(databasePath: database, registry: Self.registry, catalog: Self.catalog)
+        let report = try replayer.replay(session: session, delegate: "after the run", mode: .interaction)
+        #expect(report.identical, "\(report.diff.differences)")
+        try expectEqual(timeline(report.candidate.id).compactMap(\.later), [.asked, .answered])
     }
 
     @Test func withNoDelegateTheDefaultAnswerIsRecordedAsTheDefault() throws {

@@ -54,6 +54,22 @@ extension Recorder {
         }
     }
 
+    /// Waits until no more than `left` of the asks still waiting once their call returned wait
+    /// now, or until `deadline`; returns whether it came to that. For a replay whose candidate
+    /// answers on threads of its own: its answers still on their way when the inputs are done are
+    /// recorded before `finish()` ends what still waits. Holds no ask while asleep (its handler's
+    /// end may be what ends it).
+    package func waitForAnswers(leavingWaiting left: Int, before deadline: DispatchTime) -> Bool {
+        while true {
+            let sleeper = waitingAsks.withLock { asks -> DispatchSemaphore?? in
+                let waiting = asks.compactMap(\.ask).filter(\.isWaiting)
+                return waiting.count > left ? .some(waiting[0].sleeper()) : .none
+            }
+            guard let sleeper else { return true }
+            guard LaterAskState.sleep(on: sleeper, before: deadline) else { return false }
+        }
+    }
+
     /// Ends the observation of every ask still waiting when the recording ends: the mistake
     /// "never answered". The asks go on unobserved, as they would have unaudited.
     func endWaitingAsks() {

@@ -220,6 +220,11 @@ public struct Replayer: Sendable {
                 refused: &refused))?
                 .skipped ?? []
         }
+        // The candidate's answers still on their way (given on threads of its own) are waited for,
+        // up to `AnswerPin.answerWait`, as an isolated replay waits for them, until no more asks
+        // wait than the recording left waiting when it ended.
+        let leftWaiting = plan.events.count { $0.later == .neverAnswered && $0.parent == nil }
+        _ = recorder.waitForAnswers(leavingWaiting: leftWaiting, before: .now() + AnswerPin.answerWait)
         return Driven(recorder: recorder, skipped: skipped, refused: refused, finishedRun: monotonicNanoseconds())
     }
 }
