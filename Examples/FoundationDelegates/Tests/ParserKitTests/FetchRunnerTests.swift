@@ -25,7 +25,8 @@ struct FetchRunnerTests {
         #expect(
             show.lines.contains {
                 $0.contains("fetchView(_:didReceiveChallenge:completionHandler:)")
-                    && $0.hasSuffix(#"→ {"disposition":"useCredential","password":"opensesame","user":"reader"}"#)
+                    && $0.contains(
+                        #"→ {"disposition":"useCredential","password":"opensesame","user":"reader"}  (answers #"#)
             }, "\(show)")
 
         let interaction = try fetchAudit("replay", "--session", "1", "--delegate", "fetch.v2")
