@@ -64,6 +64,16 @@ final class Stepper: View {
         describe: { Properties(value: $0.value) }, delegate: \.delegate, callbacks: callbacks, inputs: [drag])
 }
 
+/// A table whose second entry was copied from the first and never renamed.
+struct TwiceNamedCallbacks: CallbackTable {
+    let shouldChange = Callback<any StepperDelegate, Stepper, Int, Bool>(
+        "stepper(_:shouldChangeTo:)", arguments: .one("value", .int), answer: .veto(),
+        invoke: { $0.stepper($1, shouldChangeTo: $2) })
+    let didChange = Callback<any StepperDelegate, Stepper, Int, Bool>(
+        "stepper(_:shouldChangeTo:)", arguments: .one("value", .int), answer: .veto(),
+        invoke: { $0.stepper($1, shouldChangeTo: $2) })
+}
+
 /// `BadgeAtThree`, but 6 is refused.
 final class NotSix: BadgeAtThree {
     override func stepper(_ stepper: Stepper, shouldChangeTo value: Int) -> Bool {
@@ -156,6 +166,23 @@ struct CustomWidgetTests {
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(
             stderr.contains("a session recorded in code stores one tree: 'other' is not the tree attached first"),
+            "\(stderr)")
+    }
+
+    /// A callback declared twice under one name (a copied table entry) would be recorded under
+    /// one name and replayed as either: the kind stops the program with one line naming it.
+    @Test func aCallbackNamedTwiceStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = WidgetKind(
+                "Stepper", properties: Stepper.Properties.self,
+                make: { id, frame, properties in Stepper(identifier: id, frame: frame, value: properties.value) },
+                describe: { Stepper.Properties(value: $0.value) }, delegate: \.delegate,
+                callbacks: TwiceNamedCallbacks())
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(
+            stderr.contains(
+                "StepperDelegate declares 'stepper(_:shouldChangeTo:)' twice in the callback tables of Stepper"),
             "\(stderr)")
     }
 

@@ -84,6 +84,13 @@ public struct WidgetKind: Sendable {
                 "\(type(of: table)) declares no Callback: declare each callback as a stored 'let' of the table")
         }
         let invokers = callbacks.flatMap(\.invokers)
+        var declared: Set<[String]> = []
+        for invoker in invokers
+        where !declared.insert([invoker.descriptor.protocolName, invoker.descriptor.name]).inserted {
+            preconditionFailure(
+                "\(invoker.descriptor.protocolName) declares '\(invoker.descriptor.name)' twice in the callback tables "
+                    + "of \(name): give each callback its own name (its selector), once")
+        }
         self.init(
             name, make: make, describe: describe, check: check, inputs: inputs, callbacks: invokers,
             delegate: .property(delegate))
