@@ -27,7 +27,8 @@ extension Command {
         arguments: "", options: [], positionals: 0...0, formats: [.text, .json, .csv],
         discussion: """
             Lists every callback and input the registered widget kinds declare: its protocol, whether it
-            can veto or override, and the answer its default gives.
+            can veto or override, the answer its default gives, and how the answer comes: returned, or
+            later through a completion handler or an async method's return.
             """,
         examples: { _ in
             [
@@ -41,9 +42,10 @@ extension Command {
                 .string(descriptor.kind.rawValue), .string(descriptor.protocolName), .string(descriptor.name),
                 .string(descriptor.argumentLabels.joined(separator: ", ")), .string(descriptor.answer.rawValue),
                 .string(descriptor.defaultAnswer),
+                .string(descriptor.kind == .input ? "—" : descriptor.answered.rawValue),
             ]
         }
-        Table(columns: ["kind", "protocol", "callback", "arguments", "answer", "default"], rows: rows)
+        Table(columns: ["kind", "protocol", "callback", "arguments", "answer", "default", "answered"], rows: rows)
             .render(invocation.format, to: invocation.output)
         return ExitStatus.success
     }

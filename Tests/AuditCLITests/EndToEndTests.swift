@@ -310,10 +310,20 @@ struct EndToEndTests {
         let csv = try sandbox.run(["callbacks", "--format", "csv"])
         #expect(csv.status == 0 && csv.stderr == "", "\(csv)")
         let records = parseCSV(csv.stdout)
-        expectEqual(records.first, ["kind", "protocol", "callback", "arguments", "answer", "default"])
+        expectEqual(records.first, ["kind", "protocol", "callback", "arguments", "answer", "default", "answered"])
         let all = WidgetCatalog.builtIn.callbacks + WidgetCatalog.builtIn.inputs
         expectEqual(records.dropFirst().map { $0[2] }, all.map(\.name))
-        #expect(records.contains(["callback", "SegmentedControlDelegate", Self.shouldSelect, "index", "veto", "true"]))
+        #expect(
+            records.contains([
+                "callback", "SegmentedControlDelegate", Self.shouldSelect, "index", "veto", "true", "returned",
+            ]))
+        // The web view's navigation decisions come later: through a handler, or an async method's return.
+        #expect(
+            records.contains {
+                $0[2] == "webView(_:decidePolicyForNavigationAction:decisionHandler:)" && $0[6] == "handler"
+            })
+        #expect(records.contains { $0[2] == "webView(_:decidePolicyForNavigationAction:)" && $0[6] == "async" })
+        #expect(records.filter { $0[0] == "input" }.allSatisfy { $0[6] == "—" })
         #expect(records.contains { $0[0] == "callback" && $0[2] == Self.didSelect && $0[3] == "index, userInteracted" })
         #expect(records.contains { $0[0] == "input" && $0[2] == "tapSegment" })
 
