@@ -54,6 +54,27 @@ struct ReplayTests {
         }
     }
 
+    /// A report prints as its verdict in one line (what a failing test shows), not as its fields.
+    @Test func aReportPrintsAsItsVerdict() throws {
+        let session = try record(try Examples.checkout(), "checkout.v1")
+        let same = try replayer().replay(session: session, delegate: "checkout.v1", mode: .isolated)
+        expectEqual(
+            "\(same)",
+            "replay of session \(session) as session \(same.candidate.id) (isolated mode): identical, "
+                + "\(same.diff.eventsA) events compared")
+        let changed = try replayer().replay(session: session, delegate: "checkout.v2", mode: .isolated)
+        let first = try #require(changed.firstDivergence)
+        expectEqual(
+            "\(changed)",
+            "replay of session \(session) as session \(changed.candidate.id) (isolated mode): "
+                + "\(changed.diff.differences.count) differences; first divergence: \(first)")
+        #expect(
+            "\(first)"
+                == "veto_changed at checkout/shipping SegmentedControlDelegate.segmentedControl(_:shouldSelectSegmentAt:) "
+                + #"{"index":2}: recorded true, candidate false"#,
+            "\(first)")
+    }
+
     @Test(arguments: [11, 12, 13, 14] as [UInt64])
     func randomScenariosReplayIdentically(seed: UInt64) throws {
         let scenario = try Self.randomCheckout(seed: seed, count: 200)

@@ -144,13 +144,7 @@ public enum BehaviourOutcome: Sendable {
             var text =
                 "behaviour differs from baseline session \(report.recorded.id) (\(report.diff.differences.count) "
                 + "differences)"
-            if let first = report.firstDivergence {
-                let event = first.difference.event
-                text +=
-                    "; first divergence: \(first.difference.kind.rawValue) at \(event.widget ?? "-") "
-                    + "\(event.protocolName.map { $0 + "." } ?? "")\(event.callback) \(event.arguments): recorded "
-                    + "\(first.difference.a?.result ?? "nothing"), candidate \(first.difference.b?.result ?? "nothing")"
-            }
+            if let first = report.firstDivergence { text += "; first divergence: \(first)" }
             return text
         case .recorded(let session, let reason):
             return "recorded a new baseline as session \(session) because \(reason); run again to compare with it"

@@ -125,3 +125,26 @@ public struct Divergence: Sendable {
             ?? first.b.map { try SessionDiffer(store).topLevelInput(of: $0, in: diff.b.id) } ?? nil
     }
 }
+
+extension Divergence: CustomStringConvertible {
+    /// The difference in one line: its kind, where, and both answers.
+    public var description: String {
+        let event = difference.event
+        return "\(difference.kind.rawValue) at \(event.widget ?? "-") "
+            + "\(event.protocolName.map { $0 + "." } ?? "")\(event.callback) \(event.arguments): recorded "
+            + "\(difference.a?.result ?? "nothing"), candidate \(difference.b?.result ?? "nothing")"
+    }
+}
+
+extension ReplayReport: CustomStringConvertible {
+    /// The verdict in one line, as a failing test prints it: identical, or how many differences
+    /// and the first divergence.
+    public var description: String {
+        let replay = "replay of session \(recorded.id) as session \(candidate.id) (\(mode) mode)"
+        if identical { return "\(replay): identical, \(diff.eventsA) events compared" }
+        var text = "\(replay): \(diff.differences.count) differences"
+        if let nestingRefused { text += "; input refused for nesting at \(nestingRefused)" }
+        if let firstDivergence { text += "; first divergence: \(firstDivergence)" }
+        return text
+    }
+}
