@@ -7,11 +7,17 @@ import Testing
 /// later, and replay finds the planted difference.
 @Suite("auditctl and the browser example")
 struct WebViewCLITests {
-    @Test func isolatedReplayAgainstV2FindsThePlantedDifferenceAndExitsOne() throws {
+    /// A sandbox holding the shipped browser scenario as `browser.json`.
+    static func browserSandbox() throws -> Sandbox {
         let sandbox = try Sandbox()
         try FileManager.default.copyItem(
             at: Sandbox.packageRoot.appendingPathComponent("Examples/browser.json"),
             to: sandbox.directory.appendingPathComponent("browser.json"))
+        return sandbox
+    }
+
+    @Test func isolatedReplayAgainstV2FindsThePlantedDifferenceAndExitsOne() throws {
+        let sandbox = try Self.browserSandbox()
         let record = try sandbox.run(["record", "--scenario", "browser.json", "--delegate", "browser.v1"])
         expectEqual(record.status, 0, "\(record)")
         #expect(
@@ -54,10 +60,7 @@ struct WebViewCLITests {
 
     /// `show` marks each ask answered later, and each answer with the ask it answers.
     @Test func showMarksEachAskAndTheAnswerThatNamesIt() throws {
-        let sandbox = try Sandbox()
-        try FileManager.default.copyItem(
-            at: Sandbox.packageRoot.appendingPathComponent("Examples/browser.json"),
-            to: sandbox.directory.appendingPathComponent("browser.json"))
+        let sandbox = try Self.browserSandbox()
         try sandbox.run(["record", "--scenario", "browser.json", "--delegate", "browser.v1"]).expectSuccess()
         let show = try sandbox.run(["show", "--session", "1"])
         expectEqual(show.status, 0, "\(show)")
@@ -72,10 +75,7 @@ struct WebViewCLITests {
     /// Sessions whose answers come later travel through `export` and `import` (format 2) and through
     /// `merge`, isolated replays with them: each copy shows and diffs as its original.
     @Test func exportImportAndMergeCarryAnswersThatComeLater() throws {
-        let sandbox = try Sandbox()
-        try FileManager.default.copyItem(
-            at: Sandbox.packageRoot.appendingPathComponent("Examples/browser.json"),
-            to: sandbox.directory.appendingPathComponent("browser.json"))
+        let sandbox = try Self.browserSandbox()
         try sandbox.run(["record", "--scenario", "browser.json", "--delegate", "browser.v1"]).expectSuccess()
         try expectEqual(sandbox.run(["replay", "--session", "1", "--delegate", "browser.v2", "--isolated"]).status, 1)
         let exported = try sandbox.run(["export"])
