@@ -60,8 +60,9 @@ public struct AuditCommandLine: Sendable {
                     Data("\(programName): error: \(Self.queueVariable) takes a number of events, not '\(text)'\n".utf8))
                 exit(ExitStatus.failure)
             }
-            // A test hook: a recording's transactions hold at most `events` events, so that a test
-            // can stall or kill a recording some transactions in without recording a long one.
+            // A test hook: a recording's queue holds at most `events` entries, and a transaction
+            // about as many events (the ReliabilityAndSecurity article), so that a test can stall
+            // or kill a recording some transactions in without recording a long one.
             commandLine.recording.capacity = events
             commandLine.recording.batchSize = min(commandLine.recording.batchSize, events)
         }

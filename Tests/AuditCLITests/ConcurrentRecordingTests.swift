@@ -28,7 +28,7 @@ struct ConcurrentRecordingTests {
 
     @Test func sixteenWritersAndFourReadersAllComplete() throws {
         let sandbox = try Sandbox()
-        // 1,000 taps, 2,999 events: with the queue bounded to 512 events, six transactions or more
+        // 1,000 taps, 2,999 events: with the queue bounded to 512 entries, six transactions or more
         // per writer, interleaved with the others'.
         try sandbox.write("long.json", ReliabilityTests.longScenario(steps: 1_000))
         let expected = try ReliabilityTests.referenceEvents(steps: 1_000)

@@ -155,6 +155,23 @@ struct CustomWidgetTests {
             "\(stderr)")
     }
 
+    /// A view of the stored tree may be attached again after it was detached: it is audited again.
+    @Test func aViewOfTheTreeIsAttachedAgainAfterItWasDetached() throws {
+        let screen = View(identifier: "screen")
+        let stepper = Stepper(identifier: "stepper", value: 1)
+        screen.addSubview(stepper)
+        let delegate = UpToTwo()
+        stepper.delegate = delegate
+        let recorder = try Self.recorderInCode(folder)
+        try recorder.attach(to: screen)
+        recorder.detach(from: stepper)
+        stepper.increment()  // not audited
+        try recorder.attach(to: stepper)
+        stepper.increment()  // audited: 3 is refused
+        let summary = recorder.finish()
+        expectEqual([summary.inputs, summary.vetoes], [1, 1])
+    }
+
     /// So does a second tree: the session stores one.
     @Test func attachingASecondTreeStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

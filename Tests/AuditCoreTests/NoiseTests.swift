@@ -10,9 +10,8 @@ import Testing
 @testable import AuditReplay
 @testable import AuditStorage
 
-/// A coin each delegate flips once, when first asked: the stand-in for a delegate that reads the
-/// clock or a random number. Counting instead of drawing keeps the test exact: of the delegates
-/// asked, odd ones come up heads (one a replay makes only to check what it adopts flips nothing).
+/// A coin each new delegate flips once: the stand-in for a delegate that reads the clock or a
+/// random number. Counting instead of drawing keeps the test exact: odd instances come up heads.
 final class Coin: Sendable {
     private let flips = Atomic<Int>(0)
 
@@ -22,20 +21,12 @@ final class Coin: Sendable {
 /// Vetoes the shipping control when its coin came up heads (noise); with `strictPayment`, also
 /// always vetoes the invoice segment of the payment control (a real regression).
 final class FlakyDelegate: SegmentedControlDelegate {
-    private let coin: Coin
-    private var flipped: Bool?
+    private let heads: Bool
     private let strictPayment: Bool
 
     init(coin: Coin, strictPayment: Bool) {
-        self.coin = coin
+        heads = coin.flip()
         self.strictPayment = strictPayment
-    }
-
-    private var heads: Bool {
-        if let flipped { return flipped }
-        let heads = coin.flip()
-        flipped = heads
-        return heads
     }
 
     func segmentedControl(_ segmentedControl: SegmentedControl, shouldSelectSegmentAt index: Int) -> Bool {

@@ -59,14 +59,20 @@ extension Recorder {
     /// answers on threads of its own: its answers still on their way when the inputs are done are
     /// recorded before `finish()` ends what still waits. Holds no ask while asleep (its handler's
     /// end may be what ends it).
+    ///
+    /// It sleeps on one waiting ask at a time, a few milliseconds at most before counting again:
+    /// any of them may be the next to end.
     package func waitForAnswers(leavingWaiting left: Int, before deadline: DispatchTime) -> Bool {
+        var next = 0
         while true {
-            let sleeper = waitingAsks.withLock { asks -> DispatchSemaphore?? in
-                let waiting = asks.compactMap(\.ask).filter(\.isWaiting)
-                return waiting.count > left ? .some(waiting[0].sleeper()) : .none
-            }
-            guard let sleeper else { return true }
-            guard LaterAskState.sleep(on: sleeper, before: deadline) else { return false }
+            // Copied under the lock and looked at outside it: an ask let go of meanwhile ends
+            // (and tells its widget) on this thread, which then holds no lock.
+            let asks = waitingAsks.withLock { $0 }
+            let sleepers = asks.compactMap { $0.ask?.sleeper() }
+            guard sleepers.count > left else { return true }
+            guard DispatchTime.now() < deadline else { return false }
+            next = (next + 1) % sleepers.count
+            _ = LaterAskState.sleep(on: sleepers[next], before: min(deadline, .now() + .milliseconds(5)))
         }
     }
 

@@ -154,19 +154,30 @@ public final class Recorder: Sendable {
     /// attaches to nothing stores no session: `finish()` deletes the empty one it made and says so
     /// in `RecordingSummary.lastError` (its `session` is 0).
     ///
-    /// Such a session stores one tree, from its root: attaching a view that has a superview, or a
-    /// tree apart from the one attached first, is a programming error that stops the program with
-    /// one line naming the root to attach (the session could not be replayed).
+    /// Such a session stores one tree, from its root: attaching first a view that has a superview,
+    /// or later a view of another tree than the one attached first, is a programming error that
+    /// stops the program with one line naming the root to attach (the session could not be
+    /// replayed). A view of the stored tree may be attached again (after `detach(from:)`).
     public func attach(to root: View) throws(UnregisteredKind) {
         if describesTree {
+            // nil: a first attach to a view under a root; false: a view of another tree.
+            let (attached, top, isRoot) = (WeakView(root), WeakView(root.root), root.superview == nil)
+            let ofTheTree = tree.withLock { tree -> Bool? in
+                guard tree.rootAttached else {
+                    guard isRoot else { return nil }
+                    tree.rootAttached = true
+                    tree.rootView = attached
+                    return true
+                }
+                return tree.rootView.view != nil && tree.rootView.view === top.view
+            }
             precondition(
-                root.superview == nil,
+                ofTheTree != nil,
                 "attach(to:) takes the root of the tree the session stores: attach to '\(root.root.path)', "
                     + "not '\(root.path)' (the views under it are audited with it)")
-            let first = tree.withLock { $0.root?["id"] }
             precondition(
-                first == nil || first == .string(root.path),
-                "a session recorded in code stores one tree: '\(root.path)' is not the tree attached first; "
+                ofTheTree == true,
+                "a session recorded in code stores one tree: '\(root.root.path)' is not the tree attached first; "
                     + "record it in a session of its own")
             describe(root, as: try catalog.describe(root))
         } else {
@@ -426,6 +437,18 @@ public final class Recorder: Sendable {
 private struct StoredTree {
     let name: String
     var root: AuditValue?
+    /// Whether a root was attached, in a session recorded in code, and which (weakly: the app
+    /// owns its views).
+    var rootAttached = false
+    var rootView = WeakView(nil)
+}
+
+/// A weak reference to a view, kept under the stored tree's lock and compared by identity only.
+private struct WeakView: @unchecked Sendable {
+    // @unchecked: the view is never touched through it, only compared.
+    weak var view: View?
+
+    init(_ view: View?) { self.view = view }
 }
 
 extension AuditValue {

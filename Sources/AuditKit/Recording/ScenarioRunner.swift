@@ -203,7 +203,7 @@ extension ScenarioError {
     /// A delegate object that no widget or recognizer of the tree takes: run with it, the
     /// scenario would ask it nothing and record only defaults. nil when no widget of the tree has
     /// a delegate (there is nothing to ask).
-    init?(unadopted delegate: AnyObject, in root: View, catalog: WidgetCatalog) {
+    package init?(unadopted delegate: AnyObject, in root: View, catalog: WidgetCatalog) {
         var protocols: Set<String> = []
         root.visit { view in
             if let name = catalog.kind(named: view.widgetKind)?.delegateProtocol { protocols.insert(name) }

@@ -266,7 +266,12 @@ extension TimelineAligner {
                     continue
                 }
                 let other = others.remove(at: match)
-                if let kind = answerDifference(step, other) {
+                // Two mistakes of a kind differ by their results alone: the widget took neither
+                // answer (sessions stored before that was recorded mark a veto on them).
+                let difference =
+                    step.later?.isMistake == true
+                    ? (step.result != other.result ? .resultChanged : nil) : answerDifference(step, other)
+                if let kind = difference {
                     found.append((step.seq, Found(kind: kind, a: step.seq, b: other.seq)))
                 }
             }

@@ -9,7 +9,8 @@ public enum ReplayError: Error, CustomStringConvertible, Sendable {
     case unknownCallback(session: Int64, seq: Int64, name: String)
     case unreplayableInput(session: Int64, seq: Int64, reason: String)
     case nothingRecorded(session: Int64)
-    /// The session has inputs and no delegate callback: nothing a delegate decided to compare.
+    /// The session has inputs and no delegate callback: an isolated replay, which compares what
+    /// the delegate answers, would compare nothing.
     case noCallbacks(session: Int64)
     /// The session typed into a secure text view (at input `seq`), or one starts with a text (nil).
     case secureText(session: Int64, widget: String, seq: Int64?)
@@ -27,9 +28,10 @@ public enum ReplayError: Error, CustomStringConvertible, Sendable {
         case .nothingRecorded(let session):
             "session \(session) recorded no complete input; there is nothing to replay"
         case .noCallbacks(let session):
-            "session \(session) recorded inputs but no delegate callback, so a replay would compare nothing a "
-                + "delegate decides; a widget asks its delegate through its callback table "
-                + "('Widget.callbacks.x.ask(delegate, self, arguments)'), never by calling it directly"
+            "session \(session) recorded inputs but no delegate callback, so an isolated replay would compare "
+                + "nothing; replay it in interaction mode, which compares what its inputs did (a widget asks its "
+                + "delegate through its callback table, 'Widget.callbacks.x.ask(delegate, self, arguments)', "
+                + "never by calling it directly)"
         case .secureText(let session, let widget, let seq?):
             "session \(session) typed into the secure text view \(widget) (input \(seq)), whose text is recorded "
                 + "only as a keyed hash and cannot be typed again; it cannot be replayed"

@@ -28,11 +28,19 @@ extension Replayer {
     }
 
     /// Drives `plan`'s inputs with `candidate` as every widget's delegate and the answers pinned.
-    func askIsolated(_ plan: ReplayPlan, candidate: AnyObject) -> IsolatedRun {
-        withExtendedLifetime(candidate) {
+    /// A candidate, named `name`, that adopts no delegate protocol of the tree is refused before
+    /// anything runs, as `record` refuses it.
+    func askIsolated(_ plan: ReplayPlan, candidate: AnyObject, named name: String) throws(ScenarioError)
+        -> IsolatedRun
+    {
+        try withExtendedLifetime(candidate) { () throws(ScenarioError) -> IsolatedRun in
             let root = plan.scenario.root.build()
+            if ScenarioRunner.adopt(candidate, in: root, catalog: plan.scenario.catalog) == 0,
+                let error = ScenarioError(unadopted: candidate, in: root, catalog: plan.scenario.catalog)
+            {
+                throw error.naming(name)
+            }
             let pin = AnswerPin(plan, root: root)
-            ScenarioRunner.adopt(candidate, in: root, catalog: plan.scenario.catalog)
             pin.attach(to: root)
             var refused: (step: Int, error: InputNestingError)?
             let skipped = (try? ScenarioRunner.drive(root, steps: plan.steps, refused: &refused)) ?? []

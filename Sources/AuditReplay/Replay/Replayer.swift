@@ -92,16 +92,18 @@ public struct Replayer: Sendable {
             session: id, store: stores.planStore(for: mode), catalog: catalog, parsed: stores.job?.parsed,
             fingerprinting: mode == .interaction)
         let loaded = monotonicNanoseconds()
-        // A candidate that adopts no delegate protocol of the tree would be asked nothing, in
-        // either mode: refused, as `record` and `explore` refuse it.
-        try ScenarioRunner.checkAdopted(makeCandidate, named: name, by: plan.scenario, at: "delegate")
+        // A session with no callback: an isolated replay, which compares what the delegate
+        // answers, would compare nothing.
+        if mode == .isolated && plan.callbacks == 0 && !plan.steps.isEmpty {
+            throw ReplayError.noCallbacks(session: id)
+        }
         let session = NewSession(
             name: "replay of \(id)", scenario: plan.scenario.name, source: plan.scenario.source,
             delegate: name, replayOf: id, replayMode: mode)
         let last = plan.events.last?.seq
         let clock = StageClock(started: started, loaded: loaded)
         if mode == .isolated {
-            let run = askIsolated(plan, candidate: makeCandidate())
+            let run = try askIsolated(plan, candidate: makeCandidate(), named: name)
             let asked = monotonicNanoseconds()
             return PendingReplay { [self] store in
                 let stored = StoredRun.isolated(
@@ -109,7 +111,7 @@ public struct Replayer: Sendable {
                 return try verdict(on: stored, of: plan, mode: mode, found: run, aligned: nil, clock: clock, in: store)
             }
         }
-        let driven = try drive(plan, candidate: makeCandidate, as: session, through: stores.job)
+        let driven = try drive(plan, candidate: makeCandidate, named: name, as: session, through: stores.job)
         // A job's recorder encodes and fingerprints the events before its turn at the shared
         // writer, and they are aligned with the recorded ones here: in the turn, the events are
         // stored, and only those that differ are read (the alignment stands if they are all
@@ -205,14 +207,19 @@ public struct Replayer: Sendable {
     /// finished, in the job's turn at the shared writer; any other writes them through a
     /// connection of its own, on its writer thread, while the candidate runs on this one.
     private func drive(
-        _ plan: ReplayPlan, candidate makeCandidate: () -> AnyObject, as session: NewSession, through job: Job?
+        _ plan: ReplayPlan, candidate makeCandidate: () -> AnyObject, named name: String, as session: NewSession,
+        through job: Job?
     ) throws -> Driven {
+        let candidate = makeCandidate()
+        // A candidate that adopts no delegate protocol of the tree is refused, as `record` refuses
+        // it, before the recorder makes its session: the database is left as it was. Checked on a
+        // tree of its own, whose widgets take the candidate as the run's will.
+        try ScenarioRunner.checkAdopted({ candidate }, named: name, by: plan.scenario, at: "delegate")
         let secrets = plan.scenario.secureTextPaths.isEmpty ? nil : try SecretHasher(databasePath: databasePath)
         let recorder =
             try job?.recorder(for: session, catalog: catalog)
             ?? Recorder(databasePath: databasePath, session: session, catalog: catalog)
         if let secrets { recorder.useSecrets(secrets) }
-        let candidate = makeCandidate()
         var refused: (step: Int, error: InputNestingError)?
         let skipped = withExtendedLifetime(candidate) {
             (try? ScenarioRunner.run(
@@ -222,8 +229,8 @@ public struct Replayer: Sendable {
         }
         // The candidate's answers still on their way (given on threads of its own) are waited for,
         // up to `AnswerPin.answerWait`, as an isolated replay waits for them, until no more asks
-        // wait than the recording left waiting when it ended.
-        let leftWaiting = plan.events.count { $0.later == .neverAnswered && $0.parent == nil }
+        // wait than the recording left waiting when it ended (its last events, with no parent).
+        let leftWaiting = plan.events.reversed().prefix { $0.later == .neverAnswered && $0.parent == nil }.count
         _ = recorder.waitForAnswers(leavingWaiting: leftWaiting, before: .now() + AnswerPin.answerWait)
         return Driven(recorder: recorder, skipped: skipped, refused: refused, finishedRun: monotonicNanoseconds())
     }
@@ -294,5 +301,12 @@ extension Replayer {
         func planStore(for mode: ReplayMode) throws(StoreError) -> AuditStore {
             mode == .isolated && job == nil ? try openedToWrite() : try reading()
         }
+    }
+}
+
+extension ScenarioError {
+    /// This error, about the candidate named `name` when it is about the delegate.
+    func naming(_ name: String) -> ScenarioError {
+        location == "delegate" ? ScenarioError(at: location, "\(name): \(message)") : self
     }
 }
