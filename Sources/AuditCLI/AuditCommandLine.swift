@@ -308,6 +308,15 @@ struct Invocation: ReadsOptions {
         recording = tool.recording
     }
 
+    /// Refuses a `--label` filter that selects none of the sessions: a check or a sum of nothing
+    /// is not a result.
+    func checkLabelsSelect(_ selected: Int) throws(UsageError) {
+        let labels = try labels()
+        guard selected == 0, !labels.isEmpty else { return }
+        let given = labels.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        throw UsageError(message: "no recording has the labels \(given) (\(programName) sessions lists them)")
+    }
+
     /// The `--label key=value` options, as labels (given more than once, each key once).
     func labels() throws(UsageError) -> [String: String] {
         var labels: [String: String] = [:]

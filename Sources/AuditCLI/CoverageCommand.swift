@@ -39,6 +39,7 @@ extension Command {
         let ids =
             try invocation[Options.session].map { [$0] }
             ?? store.sessions().filter { $0.replayOf == nil && $0.has(labels) }.map(\.id)
+        try invocation.checkLabelsSelect(ids.count)
         let report = try CoverageReport(sessions: ids, catalog: invocation.catalog, in: store)
         // Every callback of every widget is a row: the tables are not cut at the timeline pages' 200;
         // nor a callback's argument classes at 160 characters (a few per argument, so bounded).

@@ -20,6 +20,8 @@ extension Command {
             $0.replayOf == nil && $0.status != .recording && $0.has(labels)
                 && shard.map($0.isIn) != false
         }
+        // A shard may hold none of the sessions; a filter that selects none is refused.
+        if shard == nil { try invocation.checkLabelsSelect(sessions.count) }
         // With --output-db, the sessions are copied there first and replayed there: --db is only read.
         let replayed = try outputPath.map { try copySessions(sessions, of: input, into: $0) } ?? sessions.map(\.id)
         let replayer = Replayer(

@@ -30,6 +30,7 @@ extension Command {
         let store = try AuditStore(path: invocation.databasePath, access: .read)
         let report = try SessionReport(
             session: id, labels: try invocation.labels(), shard: try invocation[Options.shard], in: store)
+        if try invocation[Options.shard] == nil { try invocation.checkLabelsSelect(report.sessions.count) }
         if let id { try HTMLOutput.writeReport(session: id, from: store, invocation) }
         let refer: (EventReference) -> String = { id == nil ? "\($0.session):\($0.seq)" : "\($0.seq)" }
         switch invocation.format {

@@ -31,6 +31,20 @@ struct LabelCommandTests {
         #expect(replay.stdout.contains("session 2 (") && !replay.stdout.contains("session 1 ("), "\(replay)")
     }
 
+    /// A filter that selects no recording is refused where a command checks or sums the sessions
+    /// it selects: `replay --all` over none would pass CI having replayed nothing.
+    @Test(arguments: [["replay", "--all", "--delegate", "checkout.v2"], ["coverage"], ["report"]])
+    func aLabelFilterThatSelectsNothingIsRefused(_ command: [String]) throws {
+        let sandbox = try Sandbox()
+        try sandbox.copyExample()
+        try sandbox.run(["record", "--scenario", "checkout.json", "--label", "device=pixel"]).expectSuccess()
+        let before = try #require(sandbox.bytes("audit.sqlite"))
+        expectError(
+            try sandbox.run(command + ["--label", "device=ipad", "--label", "branch=main"]),
+            "no recording has the labels branch=main device=ipad (auditctl sessions lists them)")
+        expectEqual(sandbox.bytes("audit.sqlite"), before)
+    }
+
     @Test(arguments: [
         (["--label", "device"], "--label takes KEY=VALUE (a key of letters, digits, _ . -), not 'device'"),
         (["--label", "=pixel"], "--label takes KEY=VALUE (a key of letters, digits, _ . -), not '=pixel'"),
