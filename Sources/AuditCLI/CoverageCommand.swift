@@ -41,6 +41,12 @@ extension Command {
             ?? store.sessions().filter { $0.replayOf == nil && $0.has(labels) }.map(\.id)
         try invocation.checkLabelsSelect(ids.count)
         let report = try CoverageReport(sessions: ids, catalog: invocation.catalog, in: store)
+        if !report.unregisteredKinds.isEmpty {
+            throw UsageError(
+                message: "the sessions have widgets of kinds \(invocation.programName)'s catalog does not register "
+                    + "(\(report.unregisteredKinds.joined(separator: ", "))), whose callbacks it cannot count; "
+                    + "run coverage with the runner that registers them")
+        }
         // Every callback of every widget is a row: the tables are not cut at the timeline pages' 200;
         // nor a callback's argument classes at 160 characters (a few per argument, so bounded).
         try HTMLOutput.write(invocation) {

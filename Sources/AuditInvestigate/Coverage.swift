@@ -99,6 +99,9 @@ public struct CoverageReport: Sendable {
     public var sessions: [Int64]
     /// By widget path, then the callback's order in its kind's table.
     public var rows: [Row]
+    /// The widget kinds of the sessions that the catalog does not register, sorted: none of
+    /// their callbacks is counted, as none is known (a runner without the app's kinds).
+    public var unregisteredKinds: [String] = []
 
     public var byProtocol: [(protocolName: String, tally: Tally)] {
         Dictionary(grouping: rows, by: \.protocolName).map { name, rows in
@@ -173,6 +176,7 @@ extension CoverageReport {
         }
         let gestureCallbacks = GestureRecognizer.callbacks.descriptors
         var widgetPaths = Set<String>()
+        var unregistered = Set<String>()
         /// Whether `text` is the path of a widget of the trees, or of a recognizer a widget of them
         /// owns that is not recorded as a widget (a scroll view's own pan, `checkout/items#pan…`).
         try storeOperation {
@@ -200,6 +204,9 @@ extension CoverageReport {
                     [.integer(id)], { ($0.string(widgetPath) ?? "", $0.string(widgetKind) ?? "") })
                 {
                     widgetPaths.insert(path)
+                    if kind != "View", catalog.gestureKind(named: kind) == nil, catalog.kind(named: kind) == nil {
+                        unregistered.insert(kind)
+                    }
                     let declared =
                         catalog.gestureKind(named: kind) != nil
                         ? gestureCallbacks
@@ -290,6 +297,7 @@ extension CoverageReport {
             for (rowKey, byBranch) in references { rows[rowKey]?.widgetArguments = byBranch.mapValues { $0.sorted() } }
         }
         self.init(sessions: ids, rows: order.compactMap { rows[$0] })
+        unregisteredKinds = unregistered.sorted()
     }
 }
 

@@ -1,7 +1,9 @@
+import AuditCLI
 import AuditCore
 import AuditExamples
 import Foundation
 import SharedTestSupport
+import Synchronization
 import Testing
 
 @Suite("auditctl coverage")
@@ -22,6 +24,29 @@ struct CoverageCommandTests {
         expectError(
             try sandbox.run(["coverage", "--session", "9"]),
             "no session 9 in the database (auditctl sessions lists them)")
+    }
+
+    /// A runner whose catalog lacks the sessions' widget kinds cannot count their callbacks: it
+    /// refuses, rather than report 100 % of nothing.
+    @Test func aRunnerWithoutTheSessionsKindsRefuses() throws {
+        let sandbox = try Sandbox()
+        try sandbox.recordExample()
+        let bare = AuditCommandLine(
+            registry: .examples, catalog: WidgetCatalog([]), environment: [:], programName: "bare-tool")
+        let written = Mutex<(out: String, error: String)>(("", ""))
+        let output = Output(
+            out: { text in written.withLock { $0.out += text } },
+            error: { text in written.withLock { $0.error += text } })
+        let status = bare.run(["coverage", "--db", sandbox.path("audit.sqlite")], output: output)
+        expectEqual(status, 2)
+        written.withLock { streams in
+            expectEqual(streams.out, "")
+            expectEqual(
+                streams.error,
+                "bare-tool: error: the sessions have widgets of kinds bare-tool's catalog does not register "
+                    + "(SegmentedControl), whose callbacks it cannot count; run coverage with the runner that "
+                    + "registers them\n")
+        }
     }
 
     /// `--html FILE`: the same report as one page, every row of it, the text from the database
