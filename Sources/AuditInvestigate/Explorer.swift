@@ -158,6 +158,13 @@ public struct Explorer: Sendable {
                 "\(delegate.name) answered differently each time a run was driven again (\(result.dropped) runs "
                     + "dropped): explore needs a delegate whose answers depend only on its inputs")
         }
+        // No input generated in any run: nothing was tried, which is no pass.
+        if result.runs > 0, result.steps == 0 {
+            throw ScenarioError(
+                at: "root",
+                "no input generator drives a widget of the tree, so explore tried nothing; give its kinds "
+                    + "generators (WidgetKind.exploring(_:)) or weights above 0")
+        }
         return result
     }
 

@@ -1,4 +1,5 @@
 import AuditCore  // public API only: an app's own widget, written with the adoption mistake
+import Foundation
 import SharedTestSupport
 import Testing
 
@@ -79,5 +80,27 @@ struct DirectDelegateCallTests {
         }
         // The interaction replay is stored; the refused one stored nothing.
         try expectEqual(AuditStore(path: database, access: .read).sessions().count, 2)
+    }
+
+    /// A tree whose kinds have no input generator: explore can try nothing, and says so rather
+    /// than report no divergence.
+    @Test func exploringATreeNoGeneratorDrivesIsRefused() throws {
+        let catalog = WidgetCatalog.builtIn.adding(Lamp.kind)
+        var registry = DelegateRegistry()
+        registry.register("bright", summary: "always lights") { Bright() }
+        registry.register("dark", summary: "never lights") { Dark() }
+        let scenario = try Scenario(
+            data: Data(#"{"name": "lamp", "root": {"kind": "Lamp", "id": "lamp"}, "steps": []}"#.utf8), catalog: catalog
+        )
+        var options = Explorer.Options()
+        options.runs = 5
+        #expect {
+            try Explorer(scenario: scenario, registry: registry, options: options)
+                .explore(delegate: "bright", candidate: "dark")
+        } throws: { error in
+            "\(error)".hasSuffix(
+                "no input generator drives a widget of the tree, so explore tried nothing; give its kinds "
+                    + "generators (WidgetKind.exploring(_:)) or weights above 0")
+        }
     }
 }
