@@ -10,7 +10,8 @@ import XCTest
 ///
 /// The baselines live in `database`; by default in `Tests/__Baselines__/<test target>/<test
 /// file>.sqlite` (see `baselineDatabase(forTestFile:)`; commit that folder). A comparing run
-/// leaves that file's bytes and its folder as they were; a recording replaces it whole.
+/// leaves that file's bytes and its folder as they were; a recording replaces it whole. A
+/// comparing run replays the baseline's inputs, not `scenario`'s: record again when it changes.
 @discardableResult
 public func expectSameBehaviour(
     _ name: String, scenario: Scenario, database: String? = nil, record: RecordMode? = nil,
@@ -26,7 +27,9 @@ public func expectSameBehaviour(
 
 /// Expects a delegate to behave, on the widget tree `build` makes and the inputs `drive`
 /// performs, exactly as the stored baseline `name` did (Swift Testing): for a widget of your own,
-/// with no scenario file. `catalog` registers every widget kind of the tree.
+/// with no scenario file. `catalog` registers every widget kind of the tree. `build` and `drive`
+/// run when the baseline is recorded; a comparing run replays the recorded inputs, so record again
+/// when they change.
 ///
 /// ```swift
 /// @Test func volumeNeverExceedsTheLimit() {

@@ -29,8 +29,9 @@ public struct BehaviourCheck: Sendable {
         self.catalog = catalog
     }
 
-    /// Runs `scenario` with a delegate from `makeDelegate` and compares it with the baseline
-    /// called `name`, recording one as `mode` says.
+    /// Compares a delegate from `makeDelegate` with the baseline called `name`, replaying the
+    /// baseline's inputs against it, or records one from `scenario` as `mode` says. A baseline is
+    /// not checked against `scenario`: record it again when the scenario changes.
     ///
     /// - Complexity: O(*n* + *e*): a copy of the database of *n* bytes, and a replay of the
     ///   baseline's *e* events.
@@ -43,10 +44,11 @@ public struct BehaviourCheck: Sendable {
         }
     }
 
-    /// Builds a tree with `build`, gives its widgets a delegate from `makeDelegate`, records what
-    /// `drive` does to it, and compares that with the baseline called `name` — no scenario file:
-    /// the session stores the tree as `build` made it and the inputs `drive` performed, and is
-    /// replayed against a fresh delegate like any other. Records a baseline as `mode` says.
+    /// Compares a delegate from `makeDelegate` with the baseline called `name`, or records one as
+    /// `mode` says: `build` makes a tree, its widgets take the delegate, and what `drive` does to
+    /// it is recorded — no scenario file: the session stores the tree as `build` made it and the
+    /// inputs `drive` performed. A comparison replays those inputs against a fresh delegate and
+    /// does not run `build` or `drive`: record the baseline again when they change.
     ///
     /// - Complexity: O(*n* + *e*): a copy of the database of *n* bytes, and a replay of the
     ///   baseline's *e* events.
