@@ -207,7 +207,9 @@ public struct Explorer: Sendable {
 extension Explorer.Finding {
     /// Records the minimal reproducer with `delegate` and with `candidate` into the database at
     /// `databasePath` (the candidate skipping inputs it cannot take, as in a replay), labelled
-    /// `explore=delegate` and `explore=candidate`: the two sessions `diff` compares.
+    /// `explore=delegate` and `explore=candidate`: the two sessions `diff` compares. The
+    /// candidate's is stored as a replay of the delegate's, as it is one: `replay --all` and
+    /// `coverage` leave it out.
     ///
     /// - Complexity: O(*e*) for the *e* events of the reproducer's two recordings.
     public func record(
@@ -219,7 +221,7 @@ extension Explorer.Finding {
             databasePath: databasePath, labels: ["explore": "delegate"])
         let b = try ScenarioRunner.record(
             reproducer, delegate: try registry.entry(named: candidate).make, named: candidate,
-            databasePath: databasePath, labels: ["explore": "candidate"], invalid: .skip)
+            databasePath: databasePath, labels: ["explore": "candidate"], invalid: .skip, replaying: a.session)
         return (a, b)
     }
 }

@@ -35,9 +35,14 @@ struct ExploreTests {
         try expectEqual(sandbox.run(["record", "--scenario", "repro.json"]).status, 0)
         try expectEqual(sandbox.run(["record", "--scenario", "repro.json", "--delegate", "checkout.v2"]).status, 0)
         try expectEqual(sandbox.run(["diff", "3", "4"]).status, 1)
-        // explore stored both sessions of the reproducer, labelled.
+        // explore stored both sessions of the reproducer, labelled; the candidate's as a replay of
+        // the delegate's, so that replaying every recording against the delegate finds nothing.
         let sessions = try sandbox.run(["sessions", "--label", "explore=candidate", "--format", "csv"])
         expectEqual(sessions.stdoutLines.count, 3, "\(sessions)")
+        let candidate = try AuditStore(path: sandbox.path("audit.sqlite"), access: .read).session(2)
+        #expect(candidate.replayOf == 1 && candidate.replayMode == .interaction, "\(candidate)")
+        let all = try sandbox.run(["replay", "--all", "--delegate", "checkout.v1", "--output-db", "all.sqlite"])
+        #expect(!all.stdout.contains("session 2 ("), "\(all)")
     }
 
     /// A scenario that names no delegate is explored with `--delegate`; the reproducer names it, so

@@ -162,6 +162,19 @@ public enum ScenarioRunner {
         label: String? = nil, labels: [String: String] = [:], options: Recorder.Options = Recorder.Options(),
         invalid: InvalidStep = .stop
     ) throws -> RecordingSummary {
+        try record(
+            scenario, delegate: makeDelegate, named: name, databasePath: databasePath, label: label, labels: labels,
+            options: options, invalid: invalid, replaying: nil)
+    }
+
+    /// `record`, the session stored as an interaction replay of session `original` when one is
+    /// given: how `explore` stores the candidate's run of its reproducer, which is no recording of
+    /// its own (`replay --all` and `coverage` leave replays out).
+    package static func record(
+        _ scenario: Scenario, delegate makeDelegate: () -> AnyObject, named name: String, databasePath: String,
+        label: String? = nil, labels: [String: String] = [:], options: Recorder.Options = Recorder.Options(),
+        invalid: InvalidStep = .stop, replaying original: Int64?
+    ) throws -> RecordingSummary {
         let rehearsal = makeDelegate()
         try withExtendedLifetime(rehearsal) { () throws(ScenarioError) in
             _ = try run(scenario, delegate: rehearsal, recorder: nil, invalid: invalid)
@@ -174,7 +187,8 @@ public enum ScenarioRunner {
         }
         let source = secrets.map(scenario.recordedSource(hashing:)) ?? scenario.source
         let session = NewSession(
-            name: label, scenario: scenario.name, source: source, delegate: name, labels: labels)
+            name: label, scenario: scenario.name, source: source, delegate: name, replayOf: original,
+            replayMode: original.map { _ in .interaction }, labels: labels)
         // The store opened to check the database is the one the recorder's writer thread takes.
         let recorder =
             try store.take().map {
