@@ -11,7 +11,7 @@ import XCTest
 /// The baselines live in `database`; by default in `Tests/__Baselines__/<test target>/<test
 /// file>.sqlite` (see `baselineDatabase(forTestFile:)`; commit that folder). A comparing run
 /// leaves that file's bytes and its folder as they were; a recording replaces it whole. A
-/// comparing run replays the baseline's inputs, not `scenario`'s: record again when it changes.
+/// comparing run fails when `scenario`'s inputs are not the baseline's: record again then.
 @discardableResult
 public func expectSameBehaviour(
     _ name: String, scenario: Scenario, database: String? = nil, record: RecordMode? = nil,
@@ -27,9 +27,8 @@ public func expectSameBehaviour(
 
 /// Expects a delegate to behave, on the widget tree `build` makes and the inputs `drive`
 /// performs, exactly as the stored baseline `name` did (Swift Testing): for a widget of your own,
-/// with no scenario file. `catalog` registers every widget kind of the tree. `build` and `drive`
-/// run when the baseline is recorded; a comparing run replays the recorded inputs, so record again
-/// when they change.
+/// with no scenario file. `catalog` registers every widget kind of the tree. A comparing run fails
+/// when the inputs `drive` performs are not the baseline's: record again when they change.
 ///
 /// ```swift
 /// @Test func volumeNeverExceedsTheLimit() {

@@ -69,6 +69,31 @@ struct BehaviourCheckTests {
             "no baseline named 'other' and record mode is 'never' (set AUDITCTL_RECORD=missing to record it)")
     }
 
+    /// A test whose inputs changed since its baseline was recorded is not compared on the old
+    /// inputs: the check fails saying where they part; a `drive` that now throws fails it too.
+    @Test func aTestWhoseInputsChangedIsNotComparedOnTheOldOnes() throws {
+        let check = BehaviourCheck(databasePath: database, catalog: .builtIn, mode: .missing)
+        _ = try check.check("taps", delegate: { LoggingDelegate() }, build: Self.build, drive: Self.drive)
+        let same = try check.check("taps", delegate: { LoggingDelegate() }, build: Self.build, drive: Self.drive)
+        #expect(same.passed, "\(same.message)")
+        #expect {
+            try check.check("taps", delegate: { LoggingDelegate() }, build: Self.build) { root in
+                Self.drive(root)
+                (root.subviews[1] as! SegmentedControl).tapSegment(1)
+            }
+        } throws: { error in
+            "\(error)"
+                == "the test performs other inputs than baseline session 1 recorded (input 6: recorded nothing, "
+                + "now 'root/b tapSegment'); record the baseline again (AUDITCTL_RECORD=all) if the test changed"
+        }
+        struct Broken: Error {}
+        #expect(throws: Broken.self) {
+            try check.check("taps", delegate: { LoggingDelegate() }, build: Self.build) { _ in throw Broken() }
+        }
+        // Nothing of the checks was written to the baselines: still one session.
+        try expectEqual(baselines(), [1])
+    }
+
     @Test func missingRecordsTheFirstTimeThenCompares() throws {
         guard case .recorded(let session, _) = try check(.missing, .v1) else { throw Failure("expected a recording") }
         try expectEqual(baselines(), [session])

@@ -30,8 +30,9 @@ public struct BehaviourCheck: Sendable {
     }
 
     /// Compares a delegate from `makeDelegate` with the baseline called `name`, replaying the
-    /// baseline's inputs against it, or records one from `scenario` as `mode` says. A baseline is
-    /// not checked against `scenario`: record it again when the scenario changes.
+    /// baseline's inputs against it, or records one from `scenario` as `mode` says. A comparison
+    /// first runs `scenario` with the delegate on a private copy and throws
+    /// `BaselineInputsDiffer` when its inputs are not the baseline's: record it again then.
     ///
     /// - Complexity: O(*n* + *e*): a copy of the database of *n* bytes, and a replay of the
     ///   baseline's *e* events.
@@ -47,8 +48,9 @@ public struct BehaviourCheck: Sendable {
     /// Compares a delegate from `makeDelegate` with the baseline called `name`, or records one as
     /// `mode` says: `build` makes a tree, its widgets take the delegate, and what `drive` does to
     /// it is recorded — no scenario file: the session stores the tree as `build` made it and the
-    /// inputs `drive` performed. A comparison replays those inputs against a fresh delegate and
-    /// does not run `build` or `drive`: record the baseline again when they change.
+    /// inputs `drive` performed. A comparison runs `build` and `drive` again on a private copy,
+    /// throws `BaselineInputsDiffer` when the inputs are not the baseline's (record it again then),
+    /// and replays the baseline's inputs against a fresh delegate.
     ///
     /// - Complexity: O(*n* + *e*): a copy of the database of *n* bytes, and a replay of the
     ///   baseline's *e* events.
@@ -93,6 +95,7 @@ public struct BehaviourCheck: Sendable {
             guard let copy else { return nil }
             let store = try AuditStore(path: copy, access: .read)
             guard let baseline = try store.latestBaseline(named: name) else { return nil }
+            try checkInputs(of: baseline, in: copy, recording: recording)
             let replayer = Replayer(databasePath: copy, registry: DelegateRegistry(), catalog: catalog)
             let report = try replayer.replay(
                 session: baseline, candidate: makeDelegate, named: delegateName, mode: replayMode,
@@ -107,6 +110,57 @@ public struct BehaviourCheck: Sendable {
             return try record("behaviour differed from session \(report.recorded.id) (record mode is 'failed')")
         }
         return compared
+    }
+}
+
+extension BehaviourCheck {
+    /// Runs the test's inputs now (its scenario, or `build` and `drive`) with the candidate, into
+    /// the private copy `copy`, and throws `BaselineInputsDiffer` when they are not the inputs
+    /// baseline `session` recorded: a changed test would otherwise be compared on its old inputs.
+    /// Inputs are compared by widget and name, not by argument (a test may compute those from
+    /// what the delegate let happen). A run the candidate's behaviour stops (an input its state
+    /// refuses) is left to the comparison, which reports it.
+    fileprivate func checkInputs(
+        of session: Int64, in copy: String, recording: (String) throws -> RecordingSummary
+    ) throws {
+        let now: Int64
+        do {
+            now = try recording(copy).session
+        } catch is RefusedInput {
+            return
+        } catch is ScenarioError {
+            return
+        }
+        let store = try AuditStore(path: copy, access: .read)
+        func inputs(_ id: Int64) throws -> [String] {
+            try store.timeline(of: id).filter { $0.kind == .input && $0.parentSeq == nil }
+                .map { "\($0.widget ?? "-") \($0.callback)" }
+        }
+        let (recorded, performed) = (try inputs(session), try inputs(now))
+        guard recorded != performed else { return }
+        let index =
+            zip(recorded, performed).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            ?? min(recorded.count, performed.count)
+        throw BaselineInputsDiffer(
+            session: session, index: index, recorded: index < recorded.count ? recorded[index] : nil,
+            performed: index < performed.count ? performed[index] : nil)
+    }
+}
+
+/// The inputs a behaviour check's test performs now are not those its baseline recorded (the
+/// test changed since): it cannot be compared until the baseline is recorded again.
+public struct BaselineInputsDiffer: Error, CustomStringConvertible, Sendable {
+    /// The baseline session.
+    public let session: Int64
+    /// Where the inputs part, from 0, and the input on each side there (nil past the end).
+    public let index: Int
+    public let recorded: String?
+    public let performed: String?
+
+    public var description: String {
+        "the test performs other inputs than baseline session \(session) recorded (input \(index + 1): "
+            + "recorded \(recorded.map { "'\($0)'" } ?? "nothing"), now \(performed.map { "'\($0)'" } ?? "nothing")); "
+            + "record the baseline again (\(RecordMode.environmentVariable)=all) if the test changed"
     }
 }
 
