@@ -3,7 +3,6 @@ import AuditCore
 import AuditExamples
 import Foundation
 import SharedTestSupport
-import Synchronization
 import Testing
 
 @Suite("auditctl coverage")
@@ -33,20 +32,14 @@ struct CoverageCommandTests {
         try sandbox.recordExample()
         let bare = AuditCommandLine(
             registry: .examples, catalog: WidgetCatalog([]), environment: [:], programName: "bare-tool")
-        let written = Mutex<(out: String, error: String)>(("", ""))
-        let output = Output(
-            out: { text in written.withLock { $0.out += text } },
-            error: { text in written.withLock { $0.error += text } })
-        let status = bare.run(["coverage", "--db", sandbox.path("audit.sqlite")], output: output)
-        expectEqual(status, 2)
-        written.withLock { streams in
-            expectEqual(streams.out, "")
-            expectEqual(
-                streams.error,
-                "bare-tool: error: the sessions have widgets of kinds bare-tool's catalog does not register "
-                    + "(SegmentedControl), whose callbacks it cannot count; run coverage with the runner that "
-                    + "registers them\n")
-        }
+        let run = bare.capture(["coverage", "--db", sandbox.path("audit.sqlite")])
+        expectEqual(run.status, 2)
+        expectEqual(run.stdout, "")
+        expectEqual(
+            run.stderr,
+            "bare-tool: error: the sessions have widgets of kinds bare-tool's catalog does not register "
+                + "(SegmentedControl), whose callbacks it cannot count; run coverage with the runner that "
+                + "registers them\n")
     }
 
     /// `--html FILE`: the same report as one page, every row of it, the text from the database
