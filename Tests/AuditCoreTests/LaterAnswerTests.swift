@@ -339,6 +339,27 @@ struct LaterAnswerTests {
         expectEqual(held[1].laterNote, "MISTAKE: never answered (#\(held[0].seq))")
     }
 
+    /// Sessions stored before a mistake's answer was recorded as vetoing nothing mark a veto on
+    /// it: two mistakes of a kind compare by their results alone, so such a session diffs with a
+    /// new one as identical.
+    @Test func mistakesStoredWithAVetoCompareByTheirResultsAlone() throws {
+        let older = try run("stuttering", recorded: true).session
+        let newer = try run("stuttering", recorded: true).session
+        // As such a session stores them: through the system's sqlite3, as a user would look.
+        let sqlite3 = Process()
+        sqlite3.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite3.arguments = [
+            database, "UPDATE events SET vetoed = 1 WHERE session = \(older) AND later = 'answered twice'",
+        ]
+        try sqlite3.run()
+        sqlite3.waitUntilExit()
+        try #require(sqlite3.terminationStatus == 0)
+        let vetoed = try timeline(older).filter { $0.later == .answeredTwice }.map(\.vetoed)
+        expectEqual(vetoed, [true, true, true])
+        let diff = try SessionDiffer(AuditStore(path: database, access: .read)).diff(older, newer)
+        #expect(diff.differences.isEmpty, "\(diff.differences)")
+    }
+
     @Test func replayCatchesAChangedLaterAnswerInBothModes() throws {
         let session = try run("prompt", recorded: true).session
         let replayer = Replayer(databasePath: database, registry: Self.registry, catalog: Self.catalog)
