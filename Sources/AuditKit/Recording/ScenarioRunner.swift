@@ -60,7 +60,7 @@ public enum ScenarioRunner {
             guard adopt(delegate, in: root, catalog: scenario.catalog) == 0,
                 let error = ScenarioError(unadopted: delegate, in: root, catalog: scenario.catalog)
             else { return }
-            throw ScenarioError(at: location, "\(name): \(error.message)")
+            throw error.naming(name, at: location)
         }
     }
 
@@ -214,6 +214,11 @@ public enum ScenarioRunner {
 }
 
 extension ScenarioError {
+    /// This error about a delegate, at `location`, naming it `name` (its registered name).
+    package func naming(_ name: String, at location: String = "delegate") -> ScenarioError {
+        ScenarioError(at: location, "\(name): \(message)")
+    }
+
     /// A delegate object that no widget or recognizer of the tree takes: run with it, the
     /// scenario would ask it nothing and record only defaults. nil when no widget of the tree has
     /// a delegate (there is nothing to ask).

@@ -303,10 +303,3 @@ extension Replayer {
         }
     }
 }
-
-extension ScenarioError {
-    /// This error, about the candidate named `name` when it is about the delegate.
-    func naming(_ name: String) -> ScenarioError {
-        location == "delegate" ? ScenarioError(at: location, "\(name): \(message)") : self
-    }
-}
